@@ -1,0 +1,104 @@
+package graph
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestBuildDirectedDedupSelfLoops(t *testing.T) {
+	el := &EdgeList{NumVertices: 4,
+		Src: []uint32{0, 0, 0, 1, 2, 2, 3}, Dst: []uint32{2, 1, 1, 1, 3, 0, 0},
+		Weights: []uint32{5, 7, 3, 9, 1, 2, 4}, WeightKind: IntWeights}
+	g, err := Build(el, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumVertices() != 4 || g.NumEdges() != 5 || !g.Directed() {
+		t.Fatalf("n=%d m=%d directed=%v", g.NumVertices(), g.NumEdges(), g.Directed())
+	}
+	if got := g.Neighbors(0); !slices.Equal(got, []uint32{1, 2}) {
+		t.Fatalf("N(0)=%v", got)
+	}
+	if got := g.EdgeWeights(0); !slices.Equal(got, []uint32{3, 5}) {
+		t.Fatalf("W(0)=%v, want the minimum weight of the duplicate kept", got)
+	}
+	if g.Degree(1) != 0 {
+		t.Fatalf("self-loop kept: N(1)=%v", g.Neighbors(1))
+	}
+	tr := g.Transpose()
+	if got := tr.Neighbors(0); !slices.Equal(got, []uint32{2, 3}) {
+		t.Fatalf("transpose N(0)=%v", got)
+	}
+	if got := tr.EdgeWeights(0); !slices.Equal(got, []uint32{2, 4}) {
+		t.Fatalf("transpose W(0)=%v", got)
+	}
+}
+
+func TestBuildUndirected(t *testing.T) {
+	el := &EdgeList{NumVertices: 3, Src: []uint32{0, 1, 2, 1}, Dst: []uint32{1, 0, 2, 2}}
+	g, err := Build(el, BuildOptions{Undirected: true, KeepSelfLoops: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Directed() || g.NumEdges() != 5 || g.NumUndirectedEdges() != 3 {
+		t.Fatalf("directed=%v m=%d und=%d", g.Directed(), g.NumEdges(), g.NumUndirectedEdges())
+	}
+	if got := g.Neighbors(2); !slices.Equal(got, []uint32{1, 2}) {
+		t.Fatalf("N(2)=%v", got)
+	}
+	if g.Transpose() != g {
+		t.Fatal("undirected transpose should be the graph itself")
+	}
+}
+
+func TestBuildRejectsOutOfRange(t *testing.T) {
+	_, err := Build(&EdgeList{NumVertices: 2, Src: []uint32{0}, Dst: []uint32{2}}, BuildOptions{})
+	if err == nil {
+		t.Fatal("want error for vertex 2 in a 2-vertex graph")
+	}
+}
+
+func TestIDMap(t *testing.T) {
+	m, err := SortedIDs([]uint64{3, 10, 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := m.Internal(10); !ok || v != 1 || m.External(2) != 42 {
+		t.Fatalf("Internal(10)=%d,%v External(2)=%d", v, ok, m.External(2))
+	}
+	if _, ok := m.Internal(11); ok {
+		t.Fatal("11 is not a vertex")
+	}
+	o, _ := SortedIDs([]uint64{5, 6, 7})
+	if o.List() != nil || o.Base() != 5 {
+		t.Fatal("contiguous ids should become an offset map")
+	}
+	if _, ok := o.Internal(8); ok {
+		t.Fatal("8 is beyond the offset map")
+	}
+}
+
+func TestDerivedWeightsSymmetric(t *testing.T) {
+	el := &EdgeList{NumVertices: 50}
+	for i := uint32(0); i < 49; i++ {
+		el.Src = append(el.Src, i)
+		el.Dst = append(el.Dst, (i*7+3)%50)
+	}
+	g, _ := Build(el, BuildOptions{Undirected: true})
+	w := g.WithDerivedWeights(1)
+	if !w.DerivedWeights() || w.WeightKind() != IntWeights {
+		t.Fatal("derived weights not marked")
+	}
+	for v := uint32(0); v < 50; v++ {
+		for i, u := range w.Neighbors(v) {
+			x := w.EdgeWeights(v)[i]
+			if x < 1 || x > 255 {
+				t.Fatalf("weight %d out of [1,255]", x)
+			}
+			j, _ := slices.BinarySearch(w.Neighbors(u), v)
+			if w.EdgeWeights(u)[j] != x {
+				t.Fatalf("edge %d-%d has weights %d and %d", v, u, x, w.EdgeWeights(u)[j])
+			}
+		}
+	}
+}
