@@ -56,9 +56,28 @@ type Graph struct {
 	ids      IDMap
 	derived  bool // weights were derived from a seed, not read
 
+	// Max-flow problems (DIMACS .max) name a source and a sink.
+	source, sink uint32
+	terminals    bool
+
 	tOnce sync.Once
 	t     *Graph
 }
+
+// Terminals returns the source and sink a max-flow input named, and whether
+// it named them.
+func (g *Graph) Terminals() (source, sink uint32, ok bool) { return g.source, g.sink, g.terminals }
+
+// SetTerminals records a max-flow source and sink (used by loaders).
+func (g *Graph) SetTerminals(source, sink uint32) error {
+	n := g.NumVertices()
+	if int64(source) >= int64(n) || int64(sink) >= int64(n) {
+		return fmt.Errorf("%w: terminals %d and %d outside 0..%d", ErrInvalid, source, sink, n-1)
+	}
+	g.source, g.sink, g.terminals = source, sink, true
+	return nil
+}
+
 
 // New wraps CSR arrays in a Graph after checking them: offsets has n+1
 // non-decreasing entries starting at 0 and ending at len(adj), every
