@@ -78,7 +78,6 @@ func (g *Graph) SetTerminals(source, sink uint32) error {
 	return nil
 }
 
-
 // New wraps CSR arrays in a Graph after checking them: offsets has n+1
 // non-decreasing entries starting at 0 and ending at len(adj), every
 // neighbour is below n, each list is sorted, and weights is nil (kind
