@@ -198,7 +198,18 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
 		return nil, err
 	}
-	return read(&input{name: filepath.Base(name), r: r, size: -1}, opt)
+	in := &input{name: filepath.Base(name), r: r, size: -1}
+	switch x := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer: what is left to read
+		in.size = int64(x.Len())
+	case *os.File:
+		if st, err := x.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := x.Seek(0, io.SeekCurrent); err == nil {
+				in.size = st.Size() - pos
+			}
+		}
+	}
+	return read(in, opt)
 }
 
 // input is one source of bytes and what is known about it.

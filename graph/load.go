@@ -344,6 +344,9 @@ func (t *textLoad) relabelEdges(el *EdgeList) error {
 }
 
 func (t *textLoad) metisEdges(el *EdgeList, m int64) error {
+	if err := t.checkN(t.n, "the header declares"); err != nil {
+		return err
+	}
 	var vlines, entries int64
 	for _, o := range t.outs {
 		if o.lastNonBlank > 0 && uint64(vlines+o.lastNonBlank) > t.n {
@@ -357,9 +360,6 @@ func (t *textLoad) metisEdges(el *EdgeList, m int64) error {
 	}
 	if entries != 2*m {
 		return fileErr(t.name, "the header declares %d edges but the lists hold %d entries (each undirected edge is listed twice, so want %d)", m, entries, 2*m)
-	}
-	if err := t.checkN(t.n, "the header declares"); err != nil {
-		return err
 	}
 	// Make the chunks' local vertex numbers global.
 	base := make([]uint32, len(t.outs))
@@ -421,18 +421,27 @@ func (t *textLoad) weights(el *EdgeList, opt LoadOptions) error {
 func (t *textLoad) terminals(g *Graph) error {
 	var s, tt uint64
 	var sl, tl int64
+	dup := func(line, first int64, what string) error {
+		return &parseError{file: t.name, line: line, msg: fmt.Sprintf("a second %s (line %d named one)", what, first)}
+	}
 	for _, o := range t.outs {
 		if o.sourceLine > 0 {
 			if sl > 0 {
-				return &parseError{file: t.name, line: o.base + o.sourceLine, msg: fmt.Sprintf("a second source (line %d named one)", sl)}
+				return dup(o.base+o.sourceLine, sl, "source")
 			}
 			s, sl = o.source, o.base+o.sourceLine
+			if o.dupSourceLine > 0 {
+				return dup(o.base+o.dupSourceLine, sl, "source")
+			}
 		}
 		if o.sinkLine > 0 {
 			if tl > 0 {
-				return &parseError{file: t.name, line: o.base + o.sinkLine, msg: fmt.Sprintf("a second sink (line %d named one)", tl)}
+				return dup(o.base+o.sinkLine, tl, "sink")
 			}
 			tt, tl = o.sink, o.base+o.sinkLine
+			if o.dupSinkLine > 0 {
+				return dup(o.base+o.dupSinkLine, tl, "sink")
+			}
 		}
 	}
 	if sl == 0 || tl == 0 {

@@ -137,6 +137,8 @@ type chunkOut struct {
 	// DIMACS max
 	source, sink         uint64
 	sourceLine, sinkLine int64
+	dupSourceLine        int64 // a second source within the chunk
+	dupSinkLine          int64
 }
 
 func (o *chunkOut) fail(line int64, format string, args ...any) {

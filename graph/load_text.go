@@ -352,15 +352,19 @@ func (p *edgeParser) terminal(l []byte, i int, line int64, o *chunkOut) bool {
 	}
 	switch string(kind) {
 	case "s", "S":
-		if o.sourceLine != 0 {
-			o.fail(line, "a second source (line %d named one)", o.sourceLine)
-			return false
+		if o.sourceLine != 0 { // reported with global line numbers later
+			if o.dupSourceLine == 0 {
+				o.dupSourceLine = line
+			}
+			return true
 		}
 		o.source, o.sourceLine = v, line
 	case "t", "T":
 		if o.sinkLine != 0 {
-			o.fail(line, "a second sink (line %d named one)", o.sinkLine)
-			return false
+			if o.dupSinkLine == 0 {
+				o.dupSinkLine = line
+			}
+			return true
 		}
 		o.sink, o.sinkLine = v, line
 	default:
