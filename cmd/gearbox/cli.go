@@ -38,6 +38,8 @@ func commands() []command {
 		{"convert", "IN OUT", "convert a graph between formats", cmdConvert},
 		{"gen", "SPEC OUT", "generate a synthetic graph and write it", cmdGen},
 		{"run", "ALGORITHM [flags]", "run a traversal (" + algorithmNames() + ")", cmdRun},
+		{"bench", "[flags]", "compare every static variant and the adaptive policy", cmdBench},
+		{"tune", "[flags]", "sweep thresholds and write the best as a thresholds section", cmdTune},
 	}
 }
 
