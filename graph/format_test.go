@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // The tiny test graph of testdata/: arcs with integer weights over vertices
@@ -494,5 +496,19 @@ func TestFastPathAgreesWithGeneral(t *testing.T) {
 		case want != "" && (err == nil || !strings.Contains(err.Error(), "f.txt:1: ") || !strings.Contains(err.Error(), want)):
 			t.Errorf("%q: err = %v, want %q", in, err, want)
 		}
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var out bytes.Buffer
+	data := bytes.Repeat([]byte("0 1\n"), 1000)
+	r, done := withProgress(iotest.HalfReader(bytes.NewReader(data)), int64(len(data)), "big.el", &out)
+	n, err := io.Copy(io.Discard, r)
+	done()
+	if err != nil || n != int64(len(data)) {
+		t.Fatalf("copied %d, %v", n, err)
+	}
+	if !strings.Contains(out.String(), "reading big.el") {
+		t.Errorf("progress output %q lacks the description", out.String())
 	}
 }
