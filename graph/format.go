@@ -304,7 +304,22 @@ func checkWritable(f Format) error {
 	return fmt.Errorf("%w: cannot write format %s (writable: %s)", ErrFormat, f, formatList(writable))
 }
 
-// Write writes g to w in format f (bin, el, wel, mtx, gr or snap).
+// Write writes g to w in format f:
+//
+//   - bin keeps everything: weights, direction, id map, terminals.
+//   - el / wel write internal 0-based ids, one line per arc (both directions
+//     of an undirected graph), so GAP reads the same graph; wel needs
+//     IntWeights.
+//   - mtx writes 1-based internal ids: `symmetric` with the lower triangle
+//     for undirected graphs, `general` otherwise; `pattern`, `integer` or
+//     `real` by weight kind.
+//   - gr writes 1-based arcs (`p sp`); it needs IntWeights.
+//   - snap writes the original (external) ids, tab separated, with a
+//     `# Nodes: N Edges: M` header; real weights keep a decimal point so
+//     they read back as real.
+//
+// Edge-list formats (el, wel, snap) cannot express isolated vertices with
+// no larger-numbered neighbour: reading them back may give fewer vertices.
 func Write(w io.Writer, g *Graph, f Format) error {
 	if err := checkWritable(f); err != nil {
 		return err
