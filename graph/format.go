@@ -158,7 +158,7 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
-	in := &input{name: filepath.Base(path), r: f, size: st.Size(), file: f}
+	in := &input{name: path, r: f, size: st.Size(), file: f}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}
@@ -198,7 +198,7 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
 		return nil, err
 	}
-	in := &input{name: filepath.Base(name), r: r, size: -1}
+	in := &input{name: name, r: r, size: -1}
 	switch x := r.(type) {
 	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer: what is left to read
 		in.size = int64(x.Len())
@@ -228,7 +228,7 @@ func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(
 	r = in.r
 	done = func() {}
 	if opt.Progress != nil && in.size > progressMin {
-		r, done = withProgress(r, in.size, in.name, opt.Progress)
+		r, done = withProgress(r, in.size, filepath.Base(in.name), opt.Progress)
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)
@@ -304,7 +304,22 @@ func checkWritable(f Format) error {
 	return fmt.Errorf("%w: cannot write format %s (writable: %s)", ErrFormat, f, formatList(writable))
 }
 
-// Write writes g to w in format f (bin, el, wel, mtx, gr or snap).
+// Write writes g to w in format f:
+//
+//   - bin keeps everything: weights, direction, id map, terminals.
+//   - el / wel write internal 0-based ids, one line per arc (both directions
+//     of an undirected graph), so GAP reads the same graph; wel needs
+//     IntWeights.
+//   - mtx writes 1-based internal ids: `symmetric` with the lower triangle
+//     for undirected graphs, `general` otherwise; `pattern`, `integer` or
+//     `real` by weight kind.
+//   - gr writes 1-based arcs (`p sp`); it needs IntWeights.
+//   - snap writes the original (external) ids, tab separated, with a
+//     `# Nodes: N Edges: M` header; real weights keep a decimal point so
+//     they read back as real.
+//
+// Edge-list formats (el, wel, snap) cannot express isolated vertices with
+// no larger-numbered neighbour: reading them back may give fewer vertices.
 func Write(w io.Writer, g *Graph, f Format) error {
 	if err := checkWritable(f); err != nil {
 		return err

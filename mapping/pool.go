@@ -41,7 +41,8 @@ func NewPool(workers int) *Pool {
 // Workers returns the number of workers.
 func (p *Pool) Workers() int { return p.workers }
 
-// Close stops the worker goroutines. The pool must not be used afterwards.
+// Close stops the worker goroutines. Loops run after Close execute inline
+// on the caller.
 func (p *Pool) Close() {
 	if p.closed {
 		return
@@ -56,6 +57,14 @@ func (p *Pool) Close() {
 func (p *Pool) Run(fn func(worker int)) {
 	if p.workers == 1 {
 		fn(0)
+		return
+	}
+	if p.closed {
+		// After Close the workers are gone: run their shares inline
+		// rather than fail.
+		for w := 0; w < p.workers; w++ {
+			fn(w)
+		}
 		return
 	}
 	p.wg.Add(p.workers - 1)

@@ -2,6 +2,8 @@ package testgraphs
 
 import (
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
 )
@@ -50,4 +52,15 @@ func Sources(g *graph.Graph, k int) []uint32 {
 		}
 	}
 	return out
+}
+
+// CPUTime returns the process's user+system CPU time so far: benchmarks
+// report it per operation because wall time on a shared, loaded machine
+// overstates the work (ideal wall time with w busy workers ~ CPU time / w).
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
