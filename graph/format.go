@@ -158,7 +158,7 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
-	in := &input{name: path, r: f, size: st.Size(), file: f}
+	in := &input{name: path, r: f, size: st.Size()}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}
@@ -216,9 +216,8 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 type input struct {
 	name  string
 	r     io.Reader
-	size  int64    // bytes on disk, -1 if unknown
-	file  *os.File // non-nil when r is a plain file
-	vpath string   // Graphalytics vertex file
+	size  int64  // bytes on disk, -1 if unknown
+	vpath string // Graphalytics vertex file
 }
 
 // open wraps the input for reading: progress counting on the raw bytes,
