@@ -143,8 +143,12 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 			return nil, err
 		}
 		opt.Format = f
-	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
-		return nil, err
+	} else {
+		f, err := ParseFormat(string(opt.Format))
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -158,7 +162,7 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
-	in := &input{name: path, r: f, size: st.Size(), file: f}
+	in := &input{name: path, r: f, size: st.Size()}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}
@@ -195,8 +199,12 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 			return nil, err
 		}
 		opt.Format = f
-	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
-		return nil, err
+	} else {
+		f, err := ParseFormat(string(opt.Format))
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
 	}
 	in := &input{name: name, r: r, size: -1}
 	switch x := r.(type) {
@@ -216,9 +224,8 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 type input struct {
 	name  string
 	r     io.Reader
-	size  int64    // bytes on disk, -1 if unknown
-	file  *os.File // non-nil when r is a plain file
-	vpath string   // Graphalytics vertex file
+	size  int64  // bytes on disk, -1 if unknown
+	vpath string // Graphalytics vertex file
 }
 
 // open wraps the input for reading: progress counting on the raw bytes,
@@ -293,6 +300,7 @@ func Save(path string, g *Graph, f Format) error {
 }
 
 func checkWritable(f Format) error {
+	f = Format(strings.ToLower(string(f)))
 	for _, g := range writable {
 		if f == g {
 			return nil
@@ -324,6 +332,7 @@ func Write(w io.Writer, g *Graph, f Format) error {
 	if err := checkWritable(f); err != nil {
 		return err
 	}
+	f = Format(strings.ToLower(string(f)))
 	if f == FormatBin {
 		return writeBinary(w, g)
 	}

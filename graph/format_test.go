@@ -531,3 +531,13 @@ func TestErrorLineAcrossManyChunks(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestFormatNamesAnyCase(t *testing.T) {
+	g, err := Read(strings.NewReader("0 1\n"), "x", LoadOptions{Format: "EL"})
+	if err != nil || g.NumEdges() != 1 {
+		t.Fatalf("g=%v err=%v", g, err)
+	}
+	if err := Write(io.Discard, g, "MTX"); err != nil {
+		t.Errorf("Write MTX: %v", err)
+	}
+}

@@ -153,7 +153,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	}
 	g, err := Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.name, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
 	}
 	if opt.Format == FormatMAX {
 		if err := t.terminals(g); err != nil {
@@ -456,7 +456,7 @@ func (t *textLoad) terminals(g *Graph) error {
 		return fileErr(t.name, "source and sink are the same vertex %d", s)
 	}
 	if err := g.SetTerminals(uint32(s-1), uint32(tt-1)); err != nil {
-		return fmt.Errorf("%s: %w", t.name, err)
+		return fmt.Errorf("%w: %s: %w", ErrFormat, t.name, err)
 	}
 	return nil
 }
