@@ -60,6 +60,7 @@ type cpuOp[D distance] struct {
 	ordered  bool   // mode of the last Compute
 	outQ     bool   // unordered output goes to nextQ (else nextB)
 	done     bool
+	binsUsed bool // ordered iterations filed vertices in bins since the last gatherAll
 }
 
 // newCPU returns the CPU operator, with 32-bit distances when no simple
@@ -267,10 +268,15 @@ func (o *cpuOp[D]) rebucket() bool {
 // working set's size.
 func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 	slot := idx % ringSize
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	par := pending >= smallWork
 	var total atomic.Int64
 	if r == decider.Queue {
 		o.curQ.Reset()
-		o.pool.Run(func(w int) {
+		o.pool.RunIf(par, func(w int) {
 			ws := &o.ws[w]
 			var c int64
 			for _, v := range ws.bins[slot] {
@@ -285,7 +291,7 @@ func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 		o.upd.ClearItems(o.pool, o.curQ.Items())
 	} else {
 		o.curB.Clear(o.pool)
-		o.pool.Run(func(w int) {
+		o.pool.RunIf(par, func(w int) {
 			var c int64
 			for _, v := range o.ws[w].bins[slot] {
 				if o.bucket(o.load(v)) == idx && o.curB.SetAtomic(v) {
@@ -306,19 +312,22 @@ func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 // anything left in rings and far lists) the current working set.
 func (o *cpuOp[D]) gatherAll(r decider.Rep) int64 {
 	// Pending bins from earlier ordered iterations join the update vector.
-	o.pool.Run(func(w int) {
-		ws := &o.ws[w]
-		for s := range ws.bins {
-			for _, v := range ws.bins[s] {
-				o.emitUnordered(w, v)
+	if o.binsUsed {
+		o.binsUsed = false
+		o.pool.Run(func(w int) {
+			ws := &o.ws[w]
+			for s := range ws.bins {
+				for _, v := range ws.bins[s] {
+					o.emitUnordered(w, v)
+				}
+				ws.bins[s] = ws.bins[s][:0]
 			}
-			ws.bins[s] = ws.bins[s][:0]
-		}
-		for _, it := range ws.far {
-			o.emitUnordered(w, it.v)
-		}
-		ws.far = ws.far[:0]
-	})
+			for _, it := range ws.far {
+				o.emitUnordered(w, it.v)
+			}
+			ws.far = ws.far[:0]
+		})
+	}
 	var size int64
 	for i := range o.ws {
 		size += o.ws[i].size

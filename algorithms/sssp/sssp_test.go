@@ -46,7 +46,7 @@ func configs() map[string][]runtime.Option {
 	}
 	deltas := []uint64{1, 2, 7, 1000, 1 << 40}
 	if raceEnabled {
-		deltas = []uint64{1, 1 << 40}
+		deltas = []uint64{3}
 	}
 	for _, v := range decider.PushVariants() {
 		for _, d := range deltas {
