@@ -47,6 +47,7 @@ type cpuOp[D distance] struct {
 	dist  []D
 	src   uint32
 	delta uint64
+	shift int // log2(delta) when delta is a power of two, else -1
 
 	rep         decider.Rep
 	curQ, nextQ *workset.Queue
@@ -89,6 +90,10 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	}
 	for i := range o.ws {
 		o.ws[i].bins = make([][]uint32, ringSize)
+	}
+	o.shift = -1
+	if o.delta&(o.delta-1) == 0 {
+		o.shift = bits.TrailingZeros64(o.delta)
 	}
 	pool.Thread(n, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -134,8 +139,16 @@ func (o *cpuOp[D]) Distances() []uint64 {
 	})
 	return out
 }
-func (o *cpuOp[D]) Close() error           { o.pool.Close(); return nil }
-func (o *cpuOp[D]) bucket(d uint64) uint64 { return d / o.delta }
+func (o *cpuOp[D]) Close() error { o.pool.Close(); return nil }
+
+// bucket returns d's bucket index; a power-of-two Delta (the common case)
+// shifts instead of dividing.
+func (o *cpuOp[D]) bucket(d uint64) uint64 {
+	if o.shift >= 0 {
+		return d >> uint(o.shift)
+	}
+	return d / o.delta
+}
 
 func (o *cpuOp[D]) Convert(r decider.Rep) error {
 	if r == o.rep {

@@ -135,3 +135,21 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("cancelled: got %v", err)
 	}
 }
+
+func TestAllIteratesReached(t *testing.T) {
+	g := testgraphs.MustBuild(4, false, [][2]uint32{{0, 1}, {1, 2}}, []uint32{3, 0})
+	res, err := sssp.Run(context.Background(), g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for v, d := range res.All() {
+		if want := []uint64{0, 3, 3}; int(v) >= len(want) || d != want[v] {
+			t.Errorf("vertex %d distance %d", v, d)
+		}
+		n++
+	}
+	if n != 3 || res.NumReached() != 3 {
+		t.Errorf("All yielded %d vertices, want 3", n)
+	}
+}
