@@ -75,6 +75,20 @@ func (p *Pool) Run(fn func(worker int)) {
 	p.wg.Wait()
 }
 
+// RunIf is Run when parallel is true; otherwise it calls fn for every
+// worker in turn on the caller, which for small amounts of per-worker work
+// costs less than waking the workers (thousands of tiny iterations on
+// high-diameter graphs).
+func (p *Pool) RunIf(parallel bool, fn func(worker int)) {
+	if !parallel {
+		for w := 0; w < p.workers; w++ {
+			fn(w)
+		}
+		return
+	}
+	p.Run(fn)
+}
+
 // Thread is thread mapping: [0, n) is cut into chunks of grain elements
 // that workers claim dynamically; fn(worker, lo, hi) handles whole elements.
 // Small loops (one chunk) run inline on the caller.

@@ -14,7 +14,7 @@ import (
 // graphs, cycling over 8 fixed sources. Reported extra metrics: inspection
 // and conversion time as a fraction of the run.
 func BenchmarkBFS(b *testing.B) {
-	for _, gname := range []string{"kron20", "urand20", "grid1024"} {
+	for _, gname := range []string{"kron20", "urand20", "grid2048"} {
 		variants := map[string][]runtime.Option{"auto": nil}
 		for _, v := range decider.AllVariants() {
 			variants[v.String()] = []runtime.Option{runtime.WithVariant(v)}

@@ -15,7 +15,7 @@ import (
 // benchmark graphs (derived weights 1..255, seed 1), cycling over 8 fixed
 // sources, with the default delta and (for auto) a few others.
 func BenchmarkSSSP(b *testing.B) {
-	for _, gname := range []string{"kron20", "urand20", "grid1024"} {
+	for _, gname := range []string{"kron20", "urand20", "grid2048"} {
 		type cfg struct {
 			name string
 			opts []runtime.Option

@@ -17,12 +17,17 @@ import (
 	"github.com/gearbox-graph/gearbox/mapping"
 )
 
+// smallWork is the pending-element count below which per-worker phases
+// run on the caller instead of waking the pool.
+const smallWork = 256
+
 // fuseMax bounds the local bin a worker keeps processing on its own.
 const fuseMax = 1000
 
 func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 	lo := o.cur * o.delta
 	skip := o.bucketed
+	o.binsUsed = true
 	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
 		du := o.load(u)
 		if skip && (du < lo || o.bucket(du) != o.cur) {
@@ -38,7 +43,14 @@ func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 	// Bucket fusion: each worker drains its own small bin of the current
 	// bucket.
 	slot := o.cur % ringSize
-	o.pool.Run(func(w int) {
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	if pending == 0 {
+		return
+	}
+	o.pool.RunIf(pending >= smallWork, func(w int) {
 		ws := &o.ws[w]
 		for n := len(ws.bins[slot]); n > 0 && n < fuseMax; n = len(ws.bins[slot]) {
 			items := ws.bins[slot]

@@ -47,6 +47,7 @@ type cpuOp[D distance] struct {
 	dist  []D
 	src   uint32
 	delta uint64
+	shift int // log2(delta) when delta is a power of two, else -1
 
 	rep         decider.Rep
 	curQ, nextQ *workset.Queue
@@ -60,6 +61,7 @@ type cpuOp[D distance] struct {
 	ordered  bool   // mode of the last Compute
 	outQ     bool   // unordered output goes to nextQ (else nextB)
 	done     bool
+	binsUsed bool // ordered iterations filed vertices in bins since the last gatherAll
 }
 
 // newCPU returns the CPU operator, with 32-bit distances when no simple
@@ -88,6 +90,10 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	}
 	for i := range o.ws {
 		o.ws[i].bins = make([][]uint32, ringSize)
+	}
+	o.shift = -1
+	if o.delta&(o.delta-1) == 0 {
+		o.shift = bits.TrailingZeros64(o.delta)
 	}
 	pool.Thread(n, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -133,8 +139,16 @@ func (o *cpuOp[D]) Distances() []uint64 {
 	})
 	return out
 }
-func (o *cpuOp[D]) Close() error           { o.pool.Close(); return nil }
-func (o *cpuOp[D]) bucket(d uint64) uint64 { return d / o.delta }
+func (o *cpuOp[D]) Close() error { o.pool.Close(); return nil }
+
+// bucket returns d's bucket index; a power-of-two Delta (the common case)
+// shifts instead of dividing.
+func (o *cpuOp[D]) bucket(d uint64) uint64 {
+	if o.shift >= 0 {
+		return d >> uint(o.shift)
+	}
+	return d / o.delta
+}
 
 func (o *cpuOp[D]) Convert(r decider.Rep) error {
 	if r == o.rep {
@@ -267,10 +281,15 @@ func (o *cpuOp[D]) rebucket() bool {
 // working set's size.
 func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 	slot := idx % ringSize
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	par := pending >= smallWork
 	var total atomic.Int64
 	if r == decider.Queue {
 		o.curQ.Reset()
-		o.pool.Run(func(w int) {
+		o.pool.RunIf(par, func(w int) {
 			ws := &o.ws[w]
 			var c int64
 			for _, v := range ws.bins[slot] {
@@ -285,7 +304,7 @@ func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 		o.upd.ClearItems(o.pool, o.curQ.Items())
 	} else {
 		o.curB.Clear(o.pool)
-		o.pool.Run(func(w int) {
+		o.pool.RunIf(par, func(w int) {
 			var c int64
 			for _, v := range o.ws[w].bins[slot] {
 				if o.bucket(o.load(v)) == idx && o.curB.SetAtomic(v) {
@@ -306,19 +325,22 @@ func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 // anything left in rings and far lists) the current working set.
 func (o *cpuOp[D]) gatherAll(r decider.Rep) int64 {
 	// Pending bins from earlier ordered iterations join the update vector.
-	o.pool.Run(func(w int) {
-		ws := &o.ws[w]
-		for s := range ws.bins {
-			for _, v := range ws.bins[s] {
-				o.emitUnordered(w, v)
+	if o.binsUsed {
+		o.binsUsed = false
+		o.pool.Run(func(w int) {
+			ws := &o.ws[w]
+			for s := range ws.bins {
+				for _, v := range ws.bins[s] {
+					o.emitUnordered(w, v)
+				}
+				ws.bins[s] = ws.bins[s][:0]
 			}
-			ws.bins[s] = ws.bins[s][:0]
-		}
-		for _, it := range ws.far {
-			o.emitUnordered(w, it.v)
-		}
-		ws.far = ws.far[:0]
-	})
+			for _, it := range ws.far {
+				o.emitUnordered(w, it.v)
+			}
+			ws.far = ws.far[:0]
+		})
+	}
 	var size int64
 	for i := range o.ws {
 		size += o.ws[i].size
