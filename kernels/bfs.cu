@@ -1,0 +1,178 @@
+// bfs.cu: BFS computation kernels.
+//
+// Push kernels, one per point of the decision space
+//   bfs_push_{o,u}_{t,b}_{bm,qu}
+//     o/u   ordered (level-synchronous: a plain store, all writers of a level
+//           write the same value) / unordered (atomicMin, any order);
+//     t/b   thread mapping (one thread per working-set element) / block
+//           mapping (one block per element, its threads striding over the
+//           neighbour list: coalesced adjacency reads);
+//     bm/qu the working set is a bitmap / a queue of ctrl->count[par] ids.
+// A push kernel reads the working set, lowers the level of each neighbour
+// to level[v]+1 and marks it in the update vector. Only vertices whose level
+// goes down are written, so a visited neighbour costs one read.
+//
+// bfs_pull_t: the bottom-up step (Beamer) over a bitmap frontier: each
+// unvisited vertex scans its in-neighbours and stops at the first one in the
+// frontier.
+//
+// bfs_fused_qu: one block runs many levels in one launch while the frontier
+// stays small (a queue of at most cap vertices), saving the launches and the
+// host round trip of each level on high-diameter graphs.
+#include "common.cuh"
+
+template <bool ORDERED>
+__device__ __forceinline__ void bfs_visit(u32* level, u8* upd, u32 u, u32 nl) {
+    if (level[u] <= nl) return;
+    if (ORDERED) {
+        // Level-synchronous: every writer in this launch writes the same nl.
+        level[u] = nl;
+        upd[u] = 1;
+    } else if (atomicMin(&level[u], nl) > nl) {
+        upd[u] = 1;
+    }
+}
+
+template <bool ORDERED, bool BLOCK, bool BITMAP>
+__device__ __forceinline__ void bfs_push(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level,
+                                         u8* upd, const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {
+    reset_slots(ctrl, par);
+    if (!BLOCK) {
+        u64 count = BITMAP ? (u64)n : (u64)ctrl->count[par];
+        for (u64 i = gtid(); i < count; i += gstride()) {
+            u32 v;
+            if (BITMAP) {
+                if (!bit_test(ws, i)) continue;
+                v = (u32)i;
+            } else {
+                v = ws[i];
+            }
+            u32 nl = level[v] + 1;
+            i64 end = off[v + 1];
+            for (i64 e = off[v]; e < end; e++) bfs_visit<ORDERED>(level, upd, adj[e], nl);
+        }
+    } else if (BITMAP) {
+        // One block per set bit: blocks take 32-vertex words in turn and walk
+        // the word's set bits together (block-uniform control flow).
+        u64 nwords = ((u64)n + 31) >> 5;
+        for (u64 w = blockIdx.x; w < nwords; w += gridDim.x) {
+            u32 bits = ws[w];
+            while (bits) {
+                u32 b = __ffs(bits) - 1;
+                bits &= bits - 1;
+                u32 v = (u32)(w * 32 + b);
+                u32 nl = level[v] + 1;
+                i64 end = off[v + 1];
+                for (i64 e = off[v] + threadIdx.x; e < end; e += blockDim.x) bfs_visit<ORDERED>(level, upd, adj[e], nl);
+            }
+        }
+    } else {
+        u64 count = ctrl->count[par];
+        for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
+            u32 v = ws[i];
+            u32 nl = level[v] + 1;
+            i64 end = off[v + 1];
+            for (i64 e = off[v] + threadIdx.x; e < end; e += blockDim.x) bfs_visit<ORDERED>(level, upd, adj[e], nl);
+        }
+    }
+}
+
+#define BFS_PUSH(NAME, ORD, BLK, BM)                                                                          \
+    extern "C" __global__ void __launch_bounds__(1024)                                                        \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u8* upd,                   \
+             const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {                                        \
+        bfs_push<ORD, BLK, BM>(off, adj, level, upd, ws, n, ctrl, par);                                       \
+    }
+
+BFS_PUSH(bfs_push_o_t_bm, true, false, true)
+BFS_PUSH(bfs_push_o_t_qu, true, false, false)
+BFS_PUSH(bfs_push_o_b_bm, true, true, true)
+BFS_PUSH(bfs_push_o_b_qu, true, true, false)
+BFS_PUSH(bfs_push_u_t_bm, false, false, true)
+BFS_PUSH(bfs_push_u_t_qu, false, false, false)
+BFS_PUSH(bfs_push_u_b_bm, false, true, true)
+BFS_PUSH(bfs_push_u_b_qu, false, true, false)
+
+// Bottom-up step. toff/tadj is the transpose (in-neighbours; the graph
+// itself when undirected). frontier holds exactly the vertices of level cur
+// (BFS working sets always do: every vertex a level discovers gets the same
+// level). The in-edges it examines are added to ctrl->edges.
+extern "C" __global__ void __launch_bounds__(1024)
+    bfs_pull_t(const i64* __restrict__ toff, const u32* __restrict__ tadj, u32* level, u8* upd,
+               const u32* __restrict__ frontier, u32 n, u32 cur, Ctrl* ctrl, u32 par) {
+    reset_slots(ctrl, par);
+    u64 scanned = 0;
+    for (u64 v = gtid(); v < n; v += gstride()) {
+        if (level[v] != INF32) continue;
+        i64 beg = toff[v], end = toff[v + 1];
+        for (i64 e = beg; e < end; e++) {
+            if (bit_test(frontier, tadj[e])) {
+                level[v] = cur + 1;
+                upd[v] = 1;
+                end = e + 1;
+                break;
+            }
+        }
+        scanned += (u64)(end - beg);
+    }
+    block_sum64(scanned, &ctrl->edges);
+}
+
+// Many levels in one launch, one block (launch with gridDim 1). qa holds
+// the current frontier (ctrl->count[par] vertices, all at level cur); qb is
+// scratch of n entries. Each level claims unvisited neighbours with
+// atomicCAS, so every vertex enters the next queue once. The loop stops when
+// the frontier is empty, when it grows past cap (the multi-block kernels take
+// over) or after max_levels levels. On return ctrl->count[par^1] and
+// ctrl->deg[par^1] describe the frontier, ctrl->fused_levels says how many
+// levels ran and ctrl->fused_swap is 1 when the frontier ended in qb. The
+// update vector is not used: the frontier is the working set.
+extern "C" __global__ void __launch_bounds__(1024)
+    bfs_fused_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb, Ctrl* ctrl,
+                 u32 par, u32 cur, u32 max_levels, u32 cap) {
+    __shared__ u32 s_next;
+    __shared__ u64 s_deg;
+    u32 count = ctrl->count[par];
+    u64 deg = ctrl->deg[par];
+    u32* in = qa;
+    u32* out = qb;
+    u32 done = 0;
+    while (done < max_levels && count > 0 && count <= cap) {
+        if (threadIdx.x == 0) {
+            s_next = 0;
+            s_deg = 0;
+        }
+        __syncthreads();
+        u32 nl = cur + 1;
+        u64 mydeg = 0;
+        for (u32 i = threadIdx.x; i < count; i += blockDim.x) {
+            u32 v = in[i];
+            i64 end = off[v + 1];
+            for (i64 e = off[v]; e < end; e++) {
+                u32 u = adj[e];
+                if (level[u] == INF32 && atomicCAS(&level[u], INF32, nl) == INF32) {
+                    out[atomicAdd(&s_next, 1u)] = u;
+                    mydeg += (u64)(off[u + 1] - off[u]);
+                }
+            }
+        }
+        if (mydeg) atomicAdd(&s_deg, mydeg);
+        // Makes this level's queue and level writes visible to the block.
+        __syncthreads();
+        count = s_next;
+        deg = s_deg;
+        u32* t = in;
+        in = out;
+        out = t;
+        cur = nl;
+        done++;
+        // Everyone has read s_next and s_deg before thread 0 clears them.
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        ctrl->count[par ^ 1] = count;
+        ctrl->deg[par ^ 1] = deg;
+        ctrl->fused_levels = done;
+        ctrl->fused_swap = (in == qb) ? 1u : 0u;
+    }
+}
