@@ -125,7 +125,8 @@ extern "C" __global__ void __launch_bounds__(1024)
 // the frontier is empty, when it grows past cap (the multi-block kernels take
 // over) or after max_levels levels. On return ctrl->count[par^1] and
 // ctrl->deg[par^1] describe the frontier, ctrl->fused_levels says how many
-// levels ran and ctrl->fused_swap is 1 when the frontier ended in qb. The
+// levels ran, ctrl->fused_swap is 1 when the frontier ended in qb and
+// ctrl->edges_out counts the edges examined (the levels' summed degrees). The
 // update vector is not used: the frontier is the working set.
 extern "C" __global__ void __launch_bounds__(1024)
     bfs_fused_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb, Ctrl* ctrl,
@@ -137,7 +138,9 @@ extern "C" __global__ void __launch_bounds__(1024)
     u32* in = qa;
     u32* out = qb;
     u32 done = 0;
+    u64 edges = 0;
     while (done < max_levels && count > 0 && count <= cap) {
+        edges += deg;
         if (threadIdx.x == 0) {
             s_next = 0;
             s_deg = 0;
@@ -174,5 +177,6 @@ extern "C" __global__ void __launch_bounds__(1024)
         ctrl->deg[par ^ 1] = deg;
         ctrl->fused_levels = done;
         ctrl->fused_swap = (in == qb) ? 1u : 0u;
+        ctrl->edges_out = edges;
     }
 }

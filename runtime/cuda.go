@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/mumax/3/cuda/cu"
+	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/kernels"
@@ -113,7 +114,7 @@ func (c *CUDA) FusedLevels() int { return c.cfg.fusedLimit }
 func (c *CUDA) Headroom() int64 { return c.cfg.headroom }
 
 // Logger returns the backend's logger.
-func (c *CUDA) Logger() *zerologLogger { return &c.cfg.logger }
+func (c *CUDA) Logger() zerolog.Logger { return c.cfg.logger }
 
 func (c *CUDA) loop(ready chan<- error) {
 	goruntime.LockOSThread() // never unlocked: the thread exits with the goroutine
@@ -159,7 +160,12 @@ func (c *CUDA) start() (err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				if res, ok := r.(cu.Result); ok {
-					err = fmt.Errorf("%w: cuInit: %v", ErrNoDriver, d.cudaError("cuInit", res))
+					ce := d.cudaError("cuInit", res)
+					if errors.Is(ce, ErrNoDevice) || errors.Is(ce, ErrNoDriver) {
+						err = ce
+					} else {
+						err = fmt.Errorf("%w: %w", ErrNoDriver, ce)
+					}
 					return
 				}
 				panic(r)
