@@ -80,7 +80,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		st.Iterations++
 		st.EdgesRelaxed += edges
 		st.Variants[v.String()]++
-		if next != v {
+		if next != v && !op.Done() {
 			st.Switches++
 		}
 		if cfg.trace {

@@ -15,7 +15,7 @@ import (
 type cycle struct{ vs []decider.Variant }
 
 func (c cycle) Begin(decider.Info) decider.Decider { return &cycleRun{vs: c.vs} }
-func (c cycle) String() string                      { return "cycle" }
+func (c cycle) String() string                     { return "cycle" }
 
 type cycleRun struct {
 	vs []decider.Variant
