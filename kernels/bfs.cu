@@ -17,8 +17,8 @@
 // frontier.
 //
 // bfs_fused_qu: one block runs many levels in one launch while the frontier
-// stays small (a queue of at most cap vertices), saving the launches and the
-// host round trip of each level on high-diameter graphs.
+// stays small (a queue of at most cap <= 4096 vertices), saving the launches
+// and the host round trip of each level on high-diameter graphs.
 #include "common.cuh"
 
 template <bool ORDERED>
@@ -118,50 +118,123 @@ extern "C" __global__ void __launch_bounds__(1024)
     block_sum64(scanned, &ctrl->edges);
 }
 
-// Many levels in one launch, one block (launch with gridDim 1). qa holds
-// the current frontier (ctrl->count[par] vertices, all at level cur); qb is
-// scratch of n entries. Each level claims unvisited neighbours with
-// atomicCAS, so every vertex enters the next queue once. The loop stops when
-// the frontier is empty, when it grows past cap (the multi-block kernels take
-// over) or after max_levels levels. On return ctrl->count[par^1] and
-// ctrl->deg[par^1] describe the frontier, ctrl->fused_levels says how many
-// levels ran, ctrl->fused_swap is 1 when the frontier ended in qb and
-// ctrl->edges_out counts the edges examined (the levels' summed degrees). The
-// update vector is not used: the frontier is the working set.
-extern "C" __global__ void __launch_bounds__(1024)
+// Many levels in one launch, one block of 1024 threads (launch with
+// gridDim 1, blockDim 1024). qa holds the current frontier
+// (ctrl->count[par] vertices, all at level cur); qb is scratch of n entries.
+// Each level is edge-parallel: the frontier's degrees are prefix-summed in
+// shared memory and thread j takes edges j, j+1024, ... (a binary search
+// finds the edge's source), so a level costs a few dependent memory
+// accesses whatever the degrees. Unvisited neighbours are claimed with
+// atomicCAS, so every vertex enters the next queue once. The loop stops
+// when the frontier is empty, when it grows past cap (at most FUSED_CAP;
+// the multi-block kernels take over), when its edges exceed FUSED_EDGES, or
+// after max_levels levels. On return ctrl->count[par^1] and ctrl->deg[par^1]
+// describe the frontier, ctrl->fused_levels says how many levels ran,
+// ctrl->fused_swap is 1 when the frontier ended in qb and ctrl->edges_out
+// counts the edges examined. The update vector is not used: the frontier is
+// the working set.
+#define FUSED_CAP 4096
+#define FUSED_EDGES (1u << 24)
+#define FUSED_THREADS 1024
+
+// Exclusive block-wide prefix sum of one value per thread (blockDim.x ==
+// FUSED_THREADS); returns the thread's offset and sets *total.
+__device__ __forceinline__ u32 block_exclusive_scan(u32 x, u32* s_warp, u32* total) {
+    u32 lane = lane_id(), warp = threadIdx.x >> 5;
+    u32 incl = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
+        if (lane >= (u32)o) incl += t;
+    }
+    if (lane == 31) s_warp[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        u32 w = s_warp[lane];  // 32 warps of 1024 threads
+        u32 wi = w;
+        for (int o = 1; o < 32; o <<= 1) {
+            u32 t = __shfl_up_sync(FULL_MASK, wi, o);
+            if (lane >= (u32)o) wi += t;
+        }
+        s_warp[lane] = wi - w;  // exclusive warp offsets
+        if (lane == 31) s_warp[32] = wi;
+    }
+    __syncthreads();
+    u32 r = s_warp[warp] + incl - x;
+    *total = s_warp[32];
+    return r;
+}
+
+extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 1)
     bfs_fused_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb, Ctrl* ctrl,
                  u32 par, u32 cur, u32 max_levels, u32 cap) {
+    __shared__ u32 s_v[FUSED_CAP];
+    __shared__ u32 s_pre[FUSED_CAP + 1];
+    __shared__ u32 s_warp[33];
     __shared__ u32 s_next;
     __shared__ u64 s_deg;
+    if (cap > FUSED_CAP) cap = FUSED_CAP;
     u32 count = ctrl->count[par];
     u64 deg = ctrl->deg[par];
     u32* in = qa;
     u32* out = qb;
     u32 done = 0;
     u64 edges = 0;
-    while (done < max_levels && count > 0 && count <= cap) {
-        edges += deg;
-        if (threadIdx.x == 0) {
+    const u32 tid = threadIdx.x;
+    while (done < max_levels && count > 0 && count <= cap && deg <= FUSED_EDGES) {
+        // Phase 1: the frontier and its degrees into shared memory; each
+        // thread owns `per` consecutive slots (per <= FUSED_CAP/1024).
+        u32 per = (count + FUSED_THREADS - 1) / FUSED_THREADS;
+        u32 first = tid * per;
+        u32 mine = 0;
+        for (u32 k = 0; k < per; k++) {
+            u32 i = first + k;
+            if (i < count) {
+                u32 v = in[i];
+                u32 d = (u32)(off[v + 1] - off[v]);
+                s_v[i] = v;
+                s_pre[i] = d;
+                mine += d;
+            }
+        }
+        if (tid == 0) {
             s_next = 0;
             s_deg = 0;
         }
+        u32 total;
+        u32 base = block_exclusive_scan(mine, s_warp, &total);
+        for (u32 k = 0; k < per; k++) {
+            u32 i = first + k;
+            if (i < count) {
+                u32 d = s_pre[i];
+                s_pre[i] = base;
+                base += d;
+            }
+        }
+        if (tid == 0) s_pre[count] = total;
         __syncthreads();
+        // Phase 2: one edge per thread per round.
         u32 nl = cur + 1;
         u64 mydeg = 0;
-        for (u32 i = threadIdx.x; i < count; i += blockDim.x) {
-            u32 v = in[i];
-            i64 end = off[v + 1];
-            for (i64 e = off[v]; e < end; e++) {
-                u32 u = adj[e];
-                if (level[u] == INF32 && atomicCAS(&level[u], INF32, nl) == INF32) {
-                    out[atomicAdd(&s_next, 1u)] = u;
-                    mydeg += (u64)(off[u + 1] - off[u]);
-                }
+        for (u32 j = tid; j < total; j += FUSED_THREADS) {
+            // Largest k with s_pre[k] <= j: the source of edge j (zero-degree
+            // vertices share their successor's prefix and are skipped).
+            u32 lo = 0, hi = count - 1;
+            while (lo < hi) {
+                u32 mid = (lo + hi + 1) >> 1;
+                if (s_pre[mid] <= j) lo = mid;
+                else hi = mid - 1;
+            }
+            u32 v = s_v[lo];
+            u32 u = adj[off[v] + (j - s_pre[lo])];
+            if (level[u] == INF32 && atomicCAS(&level[u], INF32, nl) == INF32) {
+                out[atomicAdd(&s_next, 1u)] = u;
+                mydeg += (u64)(off[u + 1] - off[u]);
             }
         }
         if (mydeg) atomicAdd(&s_deg, mydeg);
-        // Makes this level's queue and level writes visible to the block.
+        // Makes this level's queue, level writes and counters visible.
         __syncthreads();
+        edges += total;
         count = s_next;
         deg = s_deg;
         u32* t = in;
@@ -169,10 +242,11 @@ extern "C" __global__ void __launch_bounds__(1024)
         out = t;
         cur = nl;
         done++;
-        // Everyone has read s_next and s_deg before thread 0 clears them.
+        // Everyone has read s_next, s_deg and the shared arrays before the
+        // next level overwrites them.
         __syncthreads();
     }
-    if (threadIdx.x == 0) {
+    if (tid == 0) {
         ctrl->count[par ^ 1] = count;
         ctrl->deg[par ^ 1] = deg;
         ctrl->fused_levels = done;

@@ -97,3 +97,15 @@ func TestKernelNamesDefined(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUScriptFlags keeps gpu-run.sh's nvcc flags equal to NVCCFlags.
+func TestGPUScriptFlags(t *testing.T) {
+	b, err := os.ReadFile("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `FLAGS="` + strings.Join(NVCCFlags, " ") + `"`
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("gpu-run.sh does not set %s", want)
+	}
+}

@@ -39,6 +39,13 @@ func Gen(out, sel string, float bool) string {
 // FindMin returns sssp_findmin_u32 (float32 bits) or sssp_findmin_u64.
 func FindMin(float bool) string { return pick(float, "sssp_findmin_u32", "sssp_findmin_u64") }
 
+// Limits of bfs_fused_qu (FUSED_CAP and FUSED_EDGES in bfs.cu): the
+// largest frontier, and the most edges out of it, that one block handles.
+const (
+	FusedCap   = 4096
+	FusedEdges = 1 << 24
+)
+
 // Single kernels.
 const (
 	BFSPull    = "bfs_pull_t"

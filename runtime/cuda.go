@@ -56,6 +56,9 @@ type Dev struct {
 	funcs      map[string]cu.Function
 	allocs     map[cu.DevicePtr]int64
 	live       int64
+	pool       map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
+	pooled     int64
+	hostAllocs map[unsafe.Pointer]bool
 	graphs     map[*graph.Graph]*graphEntry
 	lastKernel string
 	syncEach   bool
@@ -81,6 +84,7 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	c := &CUDA{cfg: cfg, cmds: make(chan func(), 4), done: make(chan struct{})}
 	c.spin = cfg.spin > 0 && goruntime.GOMAXPROCS(0) > 1
 	c.d = Dev{c: c, funcs: map[string]cu.Function{}, allocs: map[cu.DevicePtr]int64{},
+		pool: map[int64][]cu.DevicePtr{}, hostAllocs: map[unsafe.Pointer]bool{},
 		graphs: map[*graph.Graph]*graphEntry{}, syncEach: cfg.syncEach}
 	ready := make(chan error, 1)
 	go c.loop(ready)
@@ -320,11 +324,35 @@ func (c *CUDA) MemInfo() (free, total int64, err error) {
 	return
 }
 
-// LiveBytes returns the bytes of device memory gearbox holds (cached
-// graphs and running operators).
+// LiveBytes returns the bytes of device memory gearbox holds: cached
+// graphs, running operators and freed blocks kept for reuse (see Trim).
 func (c *CUDA) LiveBytes() (n int64, err error) {
 	err = c.Do(func(d *Dev) error { n = d.live; return nil })
 	return
+}
+
+// Trim returns the blocks kept for reuse to the driver. Runs free their
+// state into a pool so that the next run on a graph of the same size
+// allocates nothing; the pool is trimmed automatically when memory runs
+// short.
+func (c *CUDA) Trim() error {
+	return c.Do(func(d *Dev) error { return d.trim() })
+}
+
+func (d *Dev) trim() error {
+	var first error
+	for b, ps := range d.pool {
+		for _, p := range ps {
+			if err := d.guard("cuMemFree", func() { cu.MemFree(p) }); err != nil && first == nil {
+				first = err
+			}
+			delete(d.allocs, p)
+			d.live -= b
+		}
+		delete(d.pool, b)
+	}
+	d.pooled = 0
+	return first
 }
 
 // Evict drops g's cached device copy (and its transpose) unless a run is
@@ -351,6 +379,14 @@ func (d *Dev) destroy() error {
 		}
 		d.live -= d.allocs[p]
 		delete(d.allocs, p)
+	}
+	clear(d.pool)
+	d.pooled = 0
+	for p := range d.hostAllocs {
+		if err := d.guard("cuMemFreeHost", func() { cu.MemFreeHost(p) }); err != nil && first == nil {
+			first = err
+		}
+		delete(d.hostAllocs, p)
 	}
 	if d.ctx != 0 {
 		if err := d.guard("cuCtxDestroy", func() { cu.CtxDestroy(&d.ctx) }); err != nil && first == nil {
@@ -512,8 +548,20 @@ func AllocSlice[T any](d *Dev, n int) (DeviceSlice[T], error) {
 			bytes = 1
 		}
 	}
+	if ps := d.pool[bytes]; len(ps) > 0 {
+		p := ps[len(ps)-1]
+		d.pool[bytes] = ps[:len(ps)-1]
+		d.pooled -= bytes
+		return DeviceSlice[T]{ptr: uintptr(p), n: n}, nil
+	}
 	var p cu.DevicePtr
-	if err := d.guard("cuMemAlloc", func() { p = cu.MemAlloc(bytes) }); err != nil {
+	err := d.guard("cuMemAlloc", func() { p = cu.MemAlloc(bytes) })
+	if errors.Is(err, ErrOutOfMemory) && d.pooled > 0 {
+		if err = d.trim(); err == nil {
+			err = d.guard("cuMemAlloc", func() { p = cu.MemAlloc(bytes) })
+		}
+	}
+	if err != nil {
 		return DeviceSlice[T]{}, err
 	}
 	d.allocs[p] = bytes
@@ -534,18 +582,48 @@ func UploadSlice[T any](d *Dev, host []T) (DeviceSlice[T], error) {
 	return s, nil
 }
 
-// Free releases the slice (a zero slice is ignored).
+// Free releases the slice (a zero slice is ignored). Blocks go to a reuse
+// pool of up to an eighth of the device's memory; the rest to the driver.
 func (s *DeviceSlice[T]) Free(d *Dev) {
 	p := cu.DevicePtr(s.ptr)
 	if p == 0 {
 		return
 	}
 	if b, ok := d.allocs[p]; ok {
-		_ = d.guard("cuMemFree", func() { cu.MemFree(p) })
-		d.live -= b
-		delete(d.allocs, p)
+		if d.pooled+b <= d.c.total/8 {
+			d.pool[b] = append(d.pool[b], p)
+			d.pooled += b
+		} else {
+			_ = d.guard("cuMemFree", func() { cu.MemFree(p) })
+			d.live -= b
+			delete(d.allocs, p)
+		}
 	}
 	*s = DeviceSlice[T]{}
+}
+
+// AllocHost allocates page-locked host memory (fast device-to-host copies
+// of small control blocks). Close frees what is left.
+func (d *Dev) AllocHost(bytes int64) (p unsafe.Pointer, err error) {
+	err = d.guard("cuMemAllocHost", func() { p = cu.MemAllocHost(bytes) })
+	if err == nil {
+		d.hostAllocs[p] = true
+	}
+	return p, err
+}
+
+// FreeHost releases memory from AllocHost.
+func (d *Dev) FreeHost(p unsafe.Pointer) {
+	if p != nil && d.hostAllocs[p] {
+		_ = d.guard("cuMemFreeHost", func() { cu.MemFreeHost(p) })
+		delete(d.hostAllocs, p)
+	}
+}
+
+// ReadRaw copies bytes from device address src to host memory dst (which
+// must not hold Go pointers): a synchronous copy.
+func (d *Dev) ReadRaw(dst unsafe.Pointer, src DevicePointer, bytes int64) error {
+	return d.guard("cuMemcpyDtoH", func() { cu.MemcpyDtoH(dst, cu.DevicePtr(src.DevicePtr()), bytes) })
 }
 
 // Write copies host into the slice from element off (synchronous).
@@ -679,6 +757,12 @@ func (d *Dev) makeRoom(need int64, keep *graph.Graph, what string) error {
 	err := d.CheckFits(need, what)
 	if err == nil || !errors.Is(err, ErrInsufficientMemory) {
 		return err
+	}
+	if err := d.trim(); err != nil {
+		return err
+	}
+	if err := d.CheckFits(need, what); err == nil {
+		return nil
 	}
 	for g, e := range d.graphs {
 		if g != keep && e.refs == 0 {

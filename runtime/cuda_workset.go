@@ -5,6 +5,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/kernels"
@@ -48,6 +49,7 @@ type CUDAWorkset struct {
 	par  uint32
 	ctrl DeviceSlice[cudaCtrl]
 	host [1]cudaCtrl
+	pin  unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
 
 	size, degree int64
 	edgesOut     int64
@@ -79,6 +81,9 @@ func NewCUDAWorkset(d *Dev, n int) (*CUDAWorkset, error) {
 	if err == nil {
 		err = d.Memset8(w.upd, 0, 0, int64(n))
 	}
+	if err == nil && !PageableReadback {
+		w.pin, err = d.AllocHost(int64(unsafe.Sizeof(cudaCtrl{})))
+	}
 	if err != nil {
 		w.Free(d)
 		return nil, err
@@ -92,6 +97,24 @@ func (w *CUDAWorkset) Free(d *Dev) {
 	w.ws[0].Free(d)
 	w.ws[1].Free(d)
 	w.ctrl.Free(d)
+	d.FreeHost(w.pin)
+	w.pin = nil
+}
+
+// PageableReadback makes new worksets read the control block into Go
+// memory instead of page-locked memory (for measurements).
+var PageableReadback = false
+
+// readCtrl copies the control block to w.host.
+func (w *CUDAWorkset) readCtrl(d *Dev) error {
+	if w.pin == nil {
+		return w.ctrl.Read(d, 0, w.host[:])
+	}
+	if err := d.ReadRaw(w.pin, w.ctrl, int64(unsafe.Sizeof(cudaCtrl{}))); err != nil {
+		return err
+	}
+	w.host[0] = *(*cudaCtrl)(w.pin)
+	return nil
 }
 
 // Rep returns the current working set's representation.
@@ -148,11 +171,11 @@ func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) 
 }
 
 // Grid returns a grid for items work items in blocks of block threads: one
-// block per block items, capped at what the GPU keeps resident (kernels use
-// grid-stride loops).
+// thread per item up to 64 blocks of 256 threads per multiprocessor, enough
+// loads in flight to hide memory latency (kernels use grid-stride loops).
 func (d *Dev) Grid(items int64, block int) int {
 	g := (items + int64(block) - 1) / int64(block)
-	limit := int64(d.c.sms) * int64(max(2048/block, 1))
+	limit := int64(d.c.sms) * int64(max(16384/block, 1))
 	if g > limit {
 		g = limit
 	}
@@ -208,7 +231,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 }
 
 func (w *CUDAWorkset) readBack(d *Dev) error {
-	if err := w.ctrl.Read(d, 0, w.host[:]); err != nil {
+	if err := w.readCtrl(d); err != nil {
 		return err
 	}
 	h := &w.host[0]
@@ -219,7 +242,7 @@ func (w *CUDAWorkset) readBack(d *Dev) error {
 // AfterFused adopts the frontier a fused multi-level launch left (it reads
 // the control block back) and returns the number of levels it ran.
 func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
-	if err := w.ctrl.Read(d, 0, w.host[:]); err != nil {
+	if err := w.readCtrl(d); err != nil {
 		return 0, err
 	}
 	h := &w.host[0]

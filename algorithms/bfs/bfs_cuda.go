@@ -139,34 +139,21 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			if err != nil {
 				return err
 			}
-			edges = ws.EdgesOut()
-			o.cur += uint32(levels)
+			if levels > 0 {
+				edges = ws.EdgesOut()
+				o.cur += uint32(levels)
+				break
+			}
+			// The kernel declined (it cannot: fuse checked its limits);
+			// run the level the ordinary way.
+			if err := o.push(d, v, rep); err != nil {
+				return err
+			}
 		default:
 			edges = ws.Degree()
-			block := v.Mapping == decider.Block
-			bitmap := rep == decider.Bitmap
-			name := kernels.BFSPush(v.Order == decider.Ordered, block, bitmap)
-			var grid, bs int
-			switch {
-			case block:
-				items := ws.Size()
-				if bitmap {
-					items = int64((n + 31) / 32)
-				}
-				bs, grid = o.block, d.BlockGrid(items, o.block)
-			case bitmap:
-				bs, grid = 256, d.Grid(int64(n), 256)
-			default:
-				bs, grid = 256, d.Grid(ws.Size(), 256)
-			}
-			if err := d.Launch(name, grid, bs, o.dg.Off, o.dg.Adj, o.level, ws.Update(), ws.Current(), n,
-				ws.Ctrl(), ws.Parity()); err != nil {
+			if err := o.push(d, v, rep); err != nil {
 				return err
 			}
-			if err := ws.Generate(d, o.dg.Off, rep, all); err != nil {
-				return err
-			}
-			o.cur++
 		}
 		o.done = ws.Size() == 0
 		return nil
@@ -174,12 +161,44 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 	return edges, err
 }
 
+// push runs one push level with variant v over the working set in rep and
+// generates the next.
+func (o *cudaOp) push(d *runtime.Dev, v decider.Variant, rep decider.Rep) error {
+	ws := o.ws
+	n := uint32(o.g.NumVertices())
+	block := v.Mapping == decider.Block
+	bitmap := rep == decider.Bitmap
+	name := kernels.BFSPush(v.Order == decider.Ordered, block, bitmap)
+	var grid, bs int
+	switch {
+	case block:
+		items := ws.Size()
+		if bitmap {
+			items = int64((n + 31) / 32)
+		}
+		bs, grid = o.block, d.BlockGrid(items, o.block)
+	case bitmap:
+		bs, grid = 256, d.Grid(int64(n), 256)
+	default:
+		bs, grid = 256, d.Grid(ws.Size(), 256)
+	}
+	if err := d.Launch(name, grid, bs, o.dg.Off, o.dg.Adj, o.level, ws.Update(), ws.Current(), n,
+		ws.Ctrl(), ws.Parity()); err != nil {
+		return err
+	}
+	if err := ws.Generate(d, o.dg.Off, rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+		return err
+	}
+	o.cur++
+	return nil
+}
+
 // fuse reports whether this iteration runs as a fused multi-level launch:
 // enabled, a thread-mapped queue variant, and a frontier one block handles.
 func (o *cudaOp) fuse(v decider.Variant) bool {
-	lim := o.c.FusedLevels()
+	lim := min(int64(o.c.FusedLevels()), kernels.FusedCap)
 	return lim > 0 && v.Direction == decider.Push && v.Mapping == decider.Thread && v.Rep == decider.Queue &&
-		o.ws.Size() <= int64(lim)
+		o.ws.Size() <= lim && o.ws.Degree() <= kernels.FusedEdges
 }
 
 func (o *cudaOp) Generate(r decider.Rep) (int64, int64, error) {
