@@ -64,7 +64,7 @@ func TestKernelNamesDefined(t *testing.T) {
 		t.Fatal(err)
 	}
 	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN)\((\w+),`)
-	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\(\d+\)\s+(\w+)\(`)
+	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
 	for _, s := range srcs {
 		b, err := os.ReadFile(s)
 		if err != nil {
