@@ -127,14 +127,15 @@ extern "C" __global__ void __launch_bounds__(1024)
 // accesses whatever the degrees. Unvisited neighbours are claimed with
 // atomicCAS, so every vertex enters the next queue once. The loop stops
 // when the frontier is empty, when it grows past cap (at most FUSED_CAP;
-// the multi-block kernels take over), when its edges exceed FUSED_EDGES, or
-// after max_levels levels. On return ctrl->count[par^1] and ctrl->deg[par^1]
+// the multi-block kernels take over), when its edges exceed FUSED_EDGES
+// (one block would take long over a hub's edges), or after max_levels
+// levels. On return ctrl->count[par^1] and ctrl->deg[par^1]
 // describe the frontier, ctrl->fused_levels says how many levels ran,
 // ctrl->fused_swap is 1 when the frontier ended in qb and ctrl->edges_out
 // counts the edges examined. The update vector is not used: the frontier is
 // the working set.
 #define FUSED_CAP 4096
-#define FUSED_EDGES (1u << 24)
+#define FUSED_EDGES (1u << 16)
 #define FUSED_THREADS 1024
 
 // Exclusive block-wide prefix sum of one value per thread (blockDim.x ==
@@ -186,9 +187,10 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 1)
         u32 per = (count + FUSED_THREADS - 1) / FUSED_THREADS;
         u32 first = tid * per;
         u32 mine = 0;
-        for (u32 k = 0; k < per; k++) {
+#pragma unroll
+        for (u32 k = 0; k < FUSED_CAP / FUSED_THREADS; k++) {
             u32 i = first + k;
-            if (i < count) {
+            if (k < per && i < count) {
                 u32 v = in[i];
                 u32 d = (u32)(off[v + 1] - off[v]);
                 s_v[i] = v;
@@ -212,23 +214,46 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 1)
         }
         if (tid == 0) s_pre[count] = total;
         __syncthreads();
-        // Phase 2: one edge per thread per round.
+        // Phase 2: edges j = tid + 1024*r; each round a thread takes four,
+        // issuing the four edges' loads together (latency, not bandwidth,
+        // limits one block).
         u32 nl = cur + 1;
         u64 mydeg = 0;
-        for (u32 j = tid; j < total; j += FUSED_THREADS) {
-            // Largest k with s_pre[k] <= j: the source of edge j (zero-degree
-            // vertices share their successor's prefix and are skipped).
-            u32 lo = 0, hi = count - 1;
-            while (lo < hi) {
-                u32 mid = (lo + hi + 1) >> 1;
-                if (s_pre[mid] <= j) lo = mid;
-                else hi = mid - 1;
+        for (u32 j0 = tid; j0 < total; j0 += 4 * FUSED_THREADS) {
+            u32 vv[4], rel[4], u[4], lv[4];
+            i64 eb[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                u32 j = j0 + k * FUSED_THREADS;
+                vv[k] = INF32;
+                if (j < total) {
+                    // Largest i with s_pre[i] <= j: the source of edge j
+                    // (zero-degree vertices share their successor's prefix).
+                    u32 lo = 0, hi = count - 1;
+                    while (lo < hi) {
+                        u32 mid = (lo + hi + 1) >> 1;
+                        if (s_pre[mid] <= j) lo = mid;
+                        else hi = mid - 1;
+                    }
+                    vv[k] = s_v[lo];
+                    rel[k] = j - s_pre[lo];
+                }
             }
-            u32 v = s_v[lo];
-            u32 u = adj[off[v] + (j - s_pre[lo])];
-            if (level[u] == INF32 && atomicCAS(&level[u], INF32, nl) == INF32) {
-                out[atomicAdd(&s_next, 1u)] = u;
-                mydeg += (u64)(off[u + 1] - off[u]);
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                if (vv[k] != INF32) eb[k] = off[vv[k]];
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                if (vv[k] != INF32) u[k] = adj[eb[k] + rel[k]];
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                if (vv[k] != INF32) lv[k] = level[u[k]];
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                if (vv[k] != INF32 && lv[k] == INF32 && atomicCAS(&level[u[k]], INF32, nl) == INF32) {
+                    out[atomicAdd(&s_next, 1u)] = u[k];
+                    mydeg += (u64)(off[u[k] + 1] - off[u[k]]);
+                }
             }
         }
         if (mydeg) atomicAdd(&s_deg, mydeg);

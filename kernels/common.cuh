@@ -31,11 +31,8 @@ typedef long long i64;
 
 __device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31u; }
 
-__device__ __forceinline__ u32 lanemask_lt() {
-    u32 m;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-    return m;
-}
+// Bits of the lanes below this one.
+__device__ __forceinline__ u32 lanemask_lt() { return (1u << lane_id()) - 1u; }
 
 // Global thread index and stride as 64-bit values: n may be close to 2^32.
 __device__ __forceinline__ u64 gtid() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }

@@ -38,7 +38,7 @@ if [[ " $STAGES " == *" test "* ]]; then
 	for p in runtime bfs sssp; do
 		[ -x ./$p.test ] || continue
 		t0=$(date +%s)
-		GEARBOX_CUDA_SYNC=1 timeout ${TEST_TIMEOUT:-240} ./$p.test -test.run 'CUDA|Ctrl' -test.v -test.timeout 230s >"$OUT/test-$p.txt" 2>&1
+		GEARBOX_CUDA_SYNC=${CUDA_SYNC:-1} timeout ${TEST_TIMEOUT:-240} ./$p.test -test.run 'CUDA|Ctrl' -test.v -test.timeout 230s >"$OUT/test-$p.txt" 2>&1
 		echo "== $p.test rc=$? in $(($(date +%s) - t0)) s"
 		summary "$OUT/test-$p.txt" 40
 	done

@@ -43,7 +43,7 @@ func FindMin(float bool) string { return pick(float, "sssp_findmin_u32", "sssp_f
 // largest frontier, and the most edges out of it, that one block handles.
 const (
 	FusedCap   = 4096
-	FusedEdges = 1 << 24
+	FusedEdges = 1 << 16
 )
 
 // Single kernels.

@@ -96,11 +96,19 @@ SSSP_PUSH(sssp_f_b_qu, FloatDist, true, false)
 template <typename D>
 __device__ __forceinline__ void findmin(const D* __restrict__ dist, const u8* __restrict__ upd, u32 n, u64* minslot) {
     u64 mine = INF64;
-    // Warp-uniform trip count: block_min's warp votes need every lane.
-    for (u64 v = gtid(); v < warp_round(n); v += gstride()) {
-        if (v < n && upd[v]) {
-            u64 d = (u64)dist[v];
-            mine = d < mine ? d : mine;
+    // Four flags per 32-bit load: the update vector is padded to 16 bytes.
+    const u32* upd4 = (const u32*)upd;
+    const u64 nq = ((u64)n + 3) >> 2;
+    for (u64 q = gtid(); q < nq; q += gstride()) {
+        u32 w = upd4[q];
+        if (!w) continue;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            u64 v = q * 4 + k;
+            if (((w >> (8 * k)) & 0xFFu) && v < n) {
+                u64 d = (u64)dist[v];
+                mine = d < mine ? d : mine;
+            }
         }
     }
     block_min(mine, minslot);

@@ -1,8 +1,9 @@
 // workset.cu: working-set generation and conversion.
 //
 // ws_gen_{bm,qa,qw}_{all | min_i | min_f | delta_i | delta_f}
-//     read the update vector and build the next working set, clearing the
-//     update flag of every vertex they select:
+//     read the update vector (padded with zeros to a multiple of 16 bytes;
+//     four flags per 32-bit load) and build the next working set, clearing
+//     the update flag of every vertex they select:
 //     bm  a bitmap (every word written, so no clearing pass is needed);
 //     qa  a queue, one atomicAdd per element (Li & Becchi's generation);
 //     qw  a queue, one atomicAdd per warp (warp-aggregated compaction).
@@ -44,6 +45,30 @@ __device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 del
     return d <= end;
 }
 
+// Warp-aggregated push of up to four vertices per lane (bits of nib are
+// vertices v4+0..3): a warp prefix sum of the lanes' counts, one atomicAdd
+// per warp, ascending ids within the warp. Must be called by all 32 lanes.
+__device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count) {
+    u32 c = __popc(nib);
+    u32 incl = c;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
+        if (lane_id() >= (u32)o) incl += t;
+    }
+    u32 total = __shfl_sync(FULL_MASK, incl, 31);
+    if (total == 0) return;
+    u32 base = 0;
+    if (lane_id() == 31) base = atomicAdd(count, total);
+    base = __shfl_sync(FULL_MASK, base, 31);
+    u32 pos = base + incl - c;
+    for (int k = 0; k < 4; k++)
+        if ((nib >> k) & 1u) queue[pos++] = (u32)(v4 + k);
+}
+
+// Each thread takes four update flags with one 32-bit load (the update
+// vector is padded with zeros to a multiple of 16 bytes), so a warp covers
+// 128 vertices: four bitmap words, built by OR-ing the lanes' nibbles over
+// groups of eight lanes.
 template <int SEL, bool FLOAT, int OUT>
 __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i64* __restrict__ off, u64 delta, u32* out,
                                        Ctrl* ctrl, u32 par) {
@@ -53,28 +78,42 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
     }
     u64 m = (SEL == SEL_ALL) ? 0 : ctrl->minv;
     u32* count = &ctrl->count[par ^ 1];
+    u32* upd4 = (u32*)upd;
+    const u64 nq = ((u64)n + 3) >> 2;
+    const u64 nwords = ((u64)n + 31) >> 5;
     u32 mine = 0;
     u64 deg = 0;
     // Warp-uniform trip count: every lane takes part in the warp votes.
-    for (u64 v = gtid(); v < warp_round(n); v += gstride()) {
-        bool sel = false;
-        if (v < n && upd[v]) {
-            sel = selected<SEL, FLOAT>(dist, v, m, delta);
-            if (sel) {
-                upd[v] = 0;
-                deg += (u64)(off[v + 1] - off[v]);
+    for (u64 q = gtid(); q < warp_round(nq); q += gstride()) {
+        u32 w = q < nq ? upd4[q] : 0u;
+        u32 nib = 0;
+        if (w) {
+            u32 keep = w;
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                u64 v = q * 4 + k;
+                if (((w >> (8 * k)) & 0xFFu) && v < n && selected<SEL, FLOAT>(dist, v, m, delta)) {
+                    nib |= 1u << k;
+                    keep &= ~(0xFFu << (8 * k));
+                    deg += (u64)(off[v + 1] - off[v]);
+                }
             }
+            if (nib) upd4[q] = keep;
         }
         if (OUT == OUT_BM) {
-            u32 bits = __ballot_sync(FULL_MASK, sel);
-            if (lane_id() == 0) {
-                out[v >> 5] = bits;
-                mine += __popc(bits);
+            u32 word = nib << (4 * (lane_id() & 7));
+            word |= __shfl_xor_sync(FULL_MASK, word, 1);
+            word |= __shfl_xor_sync(FULL_MASK, word, 2);
+            word |= __shfl_xor_sync(FULL_MASK, word, 4);
+            if ((lane_id() & 7) == 0 && (q >> 3) < nwords) {
+                out[q >> 3] = word;
+                mine += __popc(word);
             }
         } else if (OUT == OUT_QA) {
-            if (sel) out[atomicAdd(count, 1u)] = (u32)v;
+            for (int k = 0; k < 4; k++)
+                if ((nib >> k) & 1u) out[atomicAdd(count, 1u)] = (u32)(q * 4 + k);
         } else {
-            warp_push(sel, (u32)v, out, count);
+            warp_push4(nib, q * 4, out, count);
         }
     }
     if (OUT == OUT_BM) block_count(mine, count);

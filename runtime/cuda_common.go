@@ -132,7 +132,7 @@ type cudaConfig struct {
 }
 
 func defaultCUDAConfig() cudaConfig {
-	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: 50 * time.Microsecond}
+	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: time.Millisecond}
 }
 
 // WithCUDADevice selects the GPU by ordinal (default 0).
@@ -161,8 +161,10 @@ func WithMemoryHeadroom(bytes int64) CUDAOption {
 func WithSyncEachLaunch(on bool) CUDAOption { return func(c *cudaConfig) { c.syncEach = on } }
 
 // WithHandoffSpin sets how long the device goroutine busy-waits for the
-// next command before sleeping (default 50µs): per-iteration handoffs
-// then skip an OS thread wake-up. 0 always sleeps.
+// next command, and a caller for the device's reply, before sleeping
+// (default 1ms; only with GOMAXPROCS > 1). Per-iteration handoffs then skip
+// OS thread wake-ups: on the H100 machine an empty handoff took 3µs
+// spinning and 27µs sleeping. 0 always sleeps.
 func WithHandoffSpin(d time.Duration) CUDAOption {
 	return func(c *cudaConfig) {
 		if d >= 0 {
@@ -172,9 +174,13 @@ func WithHandoffSpin(d time.Duration) CUDAOption {
 }
 
 // WithFusedLevels lets BFS run consecutive levels inside one single-block
-// launch while the frontier has at most limit vertices (0, the default,
-// disables it). Each such launch counts as one iteration in Stats: it saves
-// the launches and host round trip of every level on high-diameter graphs.
+// launch while the frontier has at most limit vertices (at most 4096, the
+// kernel's capacity) and at most 65536 out-edges; 0, the default, disables
+// it. Such a launch counts as one iteration in Stats (its trace record
+// covers several levels). It saves the two launches and the host round trip
+// of every level, but one block is latency-bound: on the H100 machine the
+// 2890 levels of a 2048x2048 grid took 39µs each fused against 32µs each
+// through the ordinary kernels, so it is off by default.
 func WithFusedLevels(limit int) CUDAOption {
 	return func(c *cudaConfig) {
 		if limit >= 0 {

@@ -383,6 +383,9 @@ func BenchmarkCUDABFS(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				if err := bfs.Verify(g, res); err != nil {
+					b.Fatal(err)
+				}
 				levels := res.MaxDepth() + 1
 				var times []time.Duration
 				b.ResetTimer()

@@ -259,8 +259,11 @@ func BenchmarkCUDASSSP(b *testing.B) {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
 				gpu := openCUDA(b)
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
-				res, err := sssp.Run(context.Background(), g, src, opts...)
+				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
 				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sssp.Verify(g, res); err != nil {
 					b.Fatal(err)
 				}
 				var times []time.Duration
