@@ -398,7 +398,7 @@ func (d *Dev) destroy() error {
 
 // cudaError converts a driver result, naming the last kernel launched.
 func (d *Dev) cudaError(op string, r cu.Result) *CUDAError {
-	return &CUDAError{Op: op, Kernel: d.lastKernel, Code: int(r), Name: r.String()}
+	return &CUDAError{Op: op, Kernel: d.lastKernel, Code: int(r), Name: cuResultName(int(r), r.String())}
 }
 
 // guard runs f, turning a CUDA panic into an error.

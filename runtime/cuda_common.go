@@ -7,6 +7,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -187,4 +188,24 @@ func WithFusedLevels(limit int) CUDAOption {
 			c.fusedLimit = limit
 		}
 	}
+}
+
+// cuNames names driver results the binding's table lacks (it predates them).
+var cuNames = map[int]string{
+	1: "CUDA_ERROR_INVALID_VALUE", 2: "CUDA_ERROR_OUT_OF_MEMORY", 3: "CUDA_ERROR_NOT_INITIALIZED",
+	34: "CUDA_ERROR_STUB_LIBRARY", 35: "CUDA_ERROR_INSUFFICIENT_DRIVER", 100: "CUDA_ERROR_NO_DEVICE",
+	101: "CUDA_ERROR_INVALID_DEVICE", 200: "CUDA_ERROR_INVALID_IMAGE", 209: "CUDA_ERROR_NO_BINARY_FOR_GPU",
+	218: "CUDA_ERROR_INVALID_PTX", 222: "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 500: "CUDA_ERROR_NOT_FOUND",
+	700: "CUDA_ERROR_ILLEGAL_ADDRESS", 701: "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", 702: "CUDA_ERROR_LAUNCH_TIMEOUT",
+	716: "CUDA_ERROR_MISALIGNED_ADDRESS", 719: "CUDA_ERROR_LAUNCH_FAILED", 803: "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+	804: "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+}
+
+// cuResultName returns the driver's name for a result code, preferring ours
+// where the binding only says "Unknown".
+func cuResultName(code int, binding string) string {
+	if n, ok := cuNames[code]; ok && (binding == "" || strings.HasPrefix(binding, "Unknown")) {
+		return n
+	}
+	return binding
 }
