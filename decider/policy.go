@@ -47,7 +47,9 @@ type Observation struct {
 }
 
 // Policy chooses variants. It is immutable and safe for concurrent use;
-// Begin returns the per-run state.
+// Begin returns the per-run state. A policy may also have a method
+// SampleEvery() int giving the inspection period the engine should use
+// (0: never inspect); Static returns 0, Adaptive its thresholds' period.
 type Policy interface {
 	Begin(info Info) Decider
 	String() string
@@ -110,6 +112,10 @@ func (p adaptivePolicy) String() string {
 
 // Thresholds returns the thresholds of an Adaptive policy.
 func (p adaptivePolicy) Thresholds() Thresholds { return p.t }
+
+// SampleEvery returns the inspection period the engine uses for this
+// policy (policies without the method get the thresholds' sample_every).
+func (p adaptivePolicy) SampleEvery() int { return p.t.SampleEvery }
 
 func (p adaptivePolicy) Begin(info Info) Decider {
 	d := &adaptiveRun{p: p, info: info, unexplored: info.M}

@@ -33,7 +33,7 @@ func TestCounts(t *testing.T) {
 		t.Errorf("bitmap: %d %d, want 3 7", size, sum)
 	}
 	s := inspector.NewSampler(3, false)
-	if !s.Due(0) || s.Due(1) || !s.Due(6) {
+	if !s.Due(0) || s.Due(1) || !s.Due(6) || inspector.NewSampler(0, false).Due(0) {
 		t.Error("Due")
 	}
 	smp := s.Take(6, func(bool) (int64, int64) { return 42, 99 })

@@ -32,12 +32,11 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	dec := pol.Begin(info)
 	v := dec.Initial()
 	if err := check(v, info); err != nil {
-		return st, err
+		return st, fmt.Errorf("%s: %w", name, err)
 	}
-	thr := cfg.Thresholds()
-	every := thr.SampleEvery
-	if _, ok := decider.StaticVariant(pol); ok {
-		every = 1 << 30 // a static policy never looks at samples
+	every := cfg.Thresholds().SampleEvery
+	if p, ok := pol.(interface{ SampleEvery() int }); ok {
+		every = p.SampleEvery() // 0: the policy never looks at samples
 	}
 	sampler := inspector.NewSampler(every, false)
 	defer func() { st.Inspection, st.Samples = sampler.Cost(), sampler.Count() }()
@@ -65,7 +64,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		}
 		next := dec.Next(obs)
 		if err := check(next, info); err != nil {
-			return st, err
+			return st, fmt.Errorf("%s: iteration %d: %w", name, it, err)
 		}
 		var conv time.Duration
 		if next.Rep != v.Rep && !op.Done() {

@@ -2,5 +2,5 @@
 
 package sssp_test
 
-// raceEnabled trims the variant x delta table under the race detector.
+// raceEnabled trims the test tables under the race detector.
 const raceEnabled = true

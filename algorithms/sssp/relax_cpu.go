@@ -13,20 +13,23 @@
 package sssp
 
 import (
-	"sync/atomic"
-
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/mapping"
 )
 
+// smallWork is the pending-element count below which per-worker phases
+// run on the caller instead of waking the pool.
+const smallWork = 256
+
 // fuseMax bounds the local bin a worker keeps processing on its own.
 const fuseMax = 1000
 
-func (o *cpuOp) computeOrdered(m decider.Mapping) {
+func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 	lo := o.cur * o.delta
 	skip := o.bucketed
+	o.binsUsed = true
 	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
-		du := atomic.LoadUint64(&o.dist[u])
+		du := o.load(u)
 		if skip && (du < lo || o.bucket(du) != o.cur) {
 			return // stale: u moved to another bucket since it was filed
 		}
@@ -40,13 +43,20 @@ func (o *cpuOp) computeOrdered(m decider.Mapping) {
 	// Bucket fusion: each worker drains its own small bin of the current
 	// bucket.
 	slot := o.cur % ringSize
-	o.pool.Run(func(w int) {
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	if pending == 0 {
+		return
+	}
+	o.pool.RunIf(pending >= smallWork, func(w int) {
 		ws := &o.ws[w]
 		for n := len(ws.bins[slot]); n > 0 && n < fuseMax; n = len(ws.bins[slot]) {
 			items := ws.bins[slot]
 			ws.bins[slot], ws.scratch = ws.scratch[:0], items
 			for _, u := range items {
-				du := atomic.LoadUint64(&o.dist[u])
+				du := o.load(u)
 				if o.bucket(du) != o.cur {
 					continue
 				}
@@ -62,9 +72,9 @@ func (o *cpuOp) computeOrdered(m decider.Mapping) {
 	})
 }
 
-func (o *cpuOp) computeUnordered(m decider.Mapping) {
+func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
-		du := atomic.LoadUint64(&o.dist[u])
+		du := o.load(u)
 		for i, x := range nbrs {
 			if o.lower(x, du+uint64(wts[i])) {
 				o.emitUnordered(w, x)
@@ -85,7 +95,7 @@ const (
 // forFrontier calls fn(worker, u, part of u's out-neighbours and their
 // weights) over the current working set: whole neighbourhoods (thread
 // mapping) or edge-balanced pieces (block mapping).
-func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs, wts []uint32)) {
+func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs, wts []uint32)) {
 	off, adj, wt := o.off, o.adj, o.wts
 	switch {
 	case o.rep == decider.Queue && m == decider.Thread:

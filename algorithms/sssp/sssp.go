@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -81,6 +82,18 @@ func (r *Result) MaxDistance() (uint64, bool) {
 		}
 	}
 	return m, ok
+}
+
+// All yields every reached vertex with its distance, in vertex order
+// (unreached vertices are skipped, never given a sentinel distance).
+func (r *Result) All() iter.Seq2[uint32, uint64] {
+	return func(yield func(uint32, uint64) bool) {
+		for v, d := range r.dist {
+			if d != inf && !yield(uint32(v), d) {
+				return
+			}
+		}
+	}
 }
 
 // Stats returns the run's statistics.

@@ -1,8 +1,10 @@
 package sssp
 
 import (
+	"math"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -36,15 +38,16 @@ type worker struct {
 }
 
 // cpuOp is the SSSP operator on the CPU backend.
-type cpuOp struct {
+type cpuOp[D distance] struct {
 	g     *graph.Graph
 	pool  *mapping.Pool
 	off   []int64
 	adj   []uint32
 	wts   []uint32
-	dist  []uint64
+	dist  []D
 	src   uint32
 	delta uint64
+	shift int // log2(delta) when delta is a power of two, else -1
 
 	rep         decider.Rep
 	curQ, nextQ *workset.Queue
@@ -58,14 +61,29 @@ type cpuOp struct {
 	ordered  bool   // mode of the last Compute
 	outQ     bool   // unordered output goes to nextQ (else nextB)
 	done     bool
+	binsUsed bool // ordered iterations filed vertices in bins since the last gatherAll
 }
 
-func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) *cpuOp {
+// newCPU returns the CPU operator, with 32-bit distances when no simple
+// path can reach 2^32-1 ((n-1) * max weight below it: half the memory
+// traffic of the random distance accesses), else 64-bit ones.
+func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) operator {
+	var maxW uint64
+	for _, w := range g.Weights() {
+		maxW = max(maxW, uint64(w))
+	}
+	if uint64(g.NumVertices())*maxW < math.MaxUint32 {
+		return newCPUOp[uint32](b, g, src, delta)
+	}
+	return newCPUOp[uint64](b, g, src, delta)
+}
+
+func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) *cpuOp[D] {
 	n := g.NumVertices()
 	pool := b.NewPool()
-	o := &cpuOp{
+	o := &cpuOp[D]{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1),
-		dist: make([]uint64, n),
+		dist: make([]D, n),
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		ws: make([]worker, pool.Workers()),
@@ -73,20 +91,24 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) *cpuOp {
 	for i := range o.ws {
 		o.ws[i].bins = make([][]uint32, ringSize)
 	}
+	o.shift = -1
+	if o.delta&(o.delta-1) == 0 {
+		o.shift = bits.TrailingZeros64(o.delta)
+	}
 	pool.Thread(n, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			o.dist[i] = inf
+			o.dist[i] = ^D(0)
 		}
 	})
 	return o
 }
 
-func (o *cpuOp) Info() decider.Info {
+func (o *cpuOp[D]) Info() decider.Info {
 	n := o.g.NumVertices()
 	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1}
 }
 
-func (o *cpuOp) Start(v decider.Variant) error {
+func (o *cpuOp[D]) Start(v decider.Variant) error {
 	o.dist[o.src] = 0
 	o.rep = v.Rep
 	if v.Rep == decider.Queue {
@@ -98,12 +120,37 @@ func (o *cpuOp) Start(v decider.Variant) error {
 	return nil
 }
 
-func (o *cpuOp) Done() bool             { return o.done }
-func (o *cpuOp) Distances() []uint64    { return o.dist }
-func (o *cpuOp) Close() error           { o.pool.Close(); return nil }
-func (o *cpuOp) bucket(d uint64) uint64 { return d / o.delta }
+func (o *cpuOp[D]) Done() bool { return o.done }
 
-func (o *cpuOp) Convert(r decider.Rep) error {
+// Distances returns the distances, unreached = inf.
+func (o *cpuOp[D]) Distances() []uint64 {
+	if d, ok := any(o.dist).([]uint64); ok {
+		return d
+	}
+	out := make([]uint64, len(o.dist))
+	o.pool.Thread(len(out), 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if d := o.dist[i]; d == ^D(0) {
+				out[i] = inf
+			} else {
+				out[i] = uint64(d)
+			}
+		}
+	})
+	return out
+}
+func (o *cpuOp[D]) Close() error { o.pool.Close(); return nil }
+
+// bucket returns d's bucket index; a power-of-two Delta (the common case)
+// shifts instead of dividing.
+func (o *cpuOp[D]) bucket(d uint64) uint64 {
+	if o.shift >= 0 {
+		return d >> uint(o.shift)
+	}
+	return d / o.delta
+}
+
+func (o *cpuOp[D]) Convert(r decider.Rep) error {
 	if r == o.rep {
 		return nil
 	}
@@ -116,14 +163,14 @@ func (o *cpuOp) Convert(r decider.Rep) error {
 	return nil
 }
 
-func (o *cpuOp) Inspect(degree bool) (int64, int64) {
+func (o *cpuOp[D]) Inspect(degree bool) (int64, int64) {
 	if o.rep == decider.Queue {
 		return inspector.CountQueue(o.pool, o.curQ.Items(), o.off, degree)
 	}
 	return inspector.CountBitmap(o.pool, o.curB.Words(), o.off, degree)
 }
 
-func (o *cpuOp) Compute(v decider.Variant) (int64, error) {
+func (o *cpuOp[D]) Compute(v decider.Variant) (int64, error) {
 	if err := o.Convert(v.Rep); err != nil {
 		return 0, err
 	}
@@ -148,7 +195,7 @@ func (o *cpuOp) Compute(v decider.Variant) (int64, error) {
 // Generate builds the next working set: in ordered mode the minimum
 // non-empty bucket (found by a reduction over the workers' rings), in
 // unordered mode every pending vertex.
-func (o *cpuOp) Generate(r decider.Rep) (int64, int64, error) {
+func (o *cpuOp[D]) Generate(r decider.Rep) (int64, int64, error) {
 	var size int64
 	if o.ordered {
 		// Buckets whose entries all went stale are skipped.
@@ -174,7 +221,7 @@ func (o *cpuOp) Generate(r decider.Rep) (int64, int64, error) {
 
 // findMin returns the smallest bucket index with pending vertices in any
 // worker's ring (the paper's findmin, as a reduction over workers).
-func (o *cpuOp) findMin() (uint64, bool) {
+func (o *cpuOp[D]) findMin() (uint64, bool) {
 	best, found := uint64(0), false
 	for i := range o.ws {
 		bins := o.ws[i].bins
@@ -194,13 +241,13 @@ func (o *cpuOp) findMin() (uint64, bool) {
 
 // rebucket moves far items into the rings once the ring is empty: stale
 // items are dropped, the window restarts at the smallest live bucket.
-func (o *cpuOp) rebucket() bool {
+func (o *cpuOp[D]) rebucket() bool {
 	minIdx, any := uint64(0), false
 	for i := range o.ws {
 		w := &o.ws[i]
 		live := w.far[:0]
 		for _, it := range w.far {
-			if o.bucket(o.dist[it.v]) == it.idx {
+			if o.bucket(uint64(o.dist[it.v])) == it.idx {
 				live = append(live, it)
 				if !any || it.idx < minIdx {
 					minIdx, any = it.idx, true
@@ -232,16 +279,21 @@ func (o *cpuOp) rebucket() bool {
 // r and empties its bins. Stale entries (moved to a lower bucket since
 // they were filed) are dropped and duplicates merged; it returns the
 // working set's size.
-func (o *cpuOp) gatherBucket(idx uint64, r decider.Rep) int64 {
+func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
 	slot := idx % ringSize
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	par := pending >= smallWork
 	var total atomic.Int64
 	if r == decider.Queue {
 		o.curQ.Reset()
-		o.pool.Run(func(w int) {
+		o.pool.RunIf(par, func(w int) {
 			ws := &o.ws[w]
 			var c int64
 			for _, v := range ws.bins[slot] {
-				if o.bucket(atomic.LoadUint64(&o.dist[v])) == idx && o.upd.SetAtomic(v) {
+				if o.bucket(o.load(v)) == idx && o.upd.SetAtomic(v) {
 					ws.buf.Add(o.curQ, v)
 					c++
 				}
@@ -252,10 +304,10 @@ func (o *cpuOp) gatherBucket(idx uint64, r decider.Rep) int64 {
 		o.upd.ClearItems(o.pool, o.curQ.Items())
 	} else {
 		o.curB.Clear(o.pool)
-		o.pool.Run(func(w int) {
+		o.pool.RunIf(par, func(w int) {
 			var c int64
 			for _, v := range o.ws[w].bins[slot] {
-				if o.bucket(atomic.LoadUint64(&o.dist[v])) == idx && o.curB.SetAtomic(v) {
+				if o.bucket(o.load(v)) == idx && o.curB.SetAtomic(v) {
 					c++
 				}
 			}
@@ -271,21 +323,24 @@ func (o *cpuOp) gatherBucket(idx uint64, r decider.Rep) int64 {
 
 // gatherAll makes every pending vertex (the unordered update vector plus
 // anything left in rings and far lists) the current working set.
-func (o *cpuOp) gatherAll(r decider.Rep) int64 {
+func (o *cpuOp[D]) gatherAll(r decider.Rep) int64 {
 	// Pending bins from earlier ordered iterations join the update vector.
-	o.pool.Run(func(w int) {
-		ws := &o.ws[w]
-		for s := range ws.bins {
-			for _, v := range ws.bins[s] {
-				o.emitUnordered(w, v)
+	if o.binsUsed {
+		o.binsUsed = false
+		o.pool.Run(func(w int) {
+			ws := &o.ws[w]
+			for s := range ws.bins {
+				for _, v := range ws.bins[s] {
+					o.emitUnordered(w, v)
+				}
+				ws.bins[s] = ws.bins[s][:0]
 			}
-			ws.bins[s] = ws.bins[s][:0]
-		}
-		for _, it := range ws.far {
-			o.emitUnordered(w, it.v)
-		}
-		ws.far = ws.far[:0]
-	})
+			for _, it := range ws.far {
+				o.emitUnordered(w, it.v)
+			}
+			ws.far = ws.far[:0]
+		})
+	}
 	var size int64
 	for i := range o.ws {
 		size += o.ws[i].size
@@ -310,7 +365,7 @@ func (o *cpuOp) gatherAll(r decider.Rep) int64 {
 }
 
 // emitUnordered adds a lowered vertex to the unordered update vector once.
-func (o *cpuOp) emitUnordered(w int, v uint32) {
+func (o *cpuOp[D]) emitUnordered(w int, v uint32) {
 	if o.outQ {
 		if o.upd.SetAtomic(v) {
 			o.ws[w].buf.Add(o.nextQ, v)
@@ -323,7 +378,7 @@ func (o *cpuOp) emitUnordered(w int, v uint32) {
 
 // emitOrdered files a lowered vertex in worker w's bin for its new
 // distance's bucket (duplicates allowed; stale entries skipped later).
-func (o *cpuOp) emitOrdered(w int, v uint32, d uint64) {
+func (o *cpuOp[D]) emitOrdered(w int, v uint32, d uint64) {
 	idx := o.bucket(d)
 	ws := &o.ws[w]
 	if idx-o.cur < ringSize {
@@ -336,17 +391,43 @@ func (o *cpuOp) emitOrdered(w int, v uint32, d uint64) {
 
 // lower atomically sets dist[v] = min(dist[v], d) and reports whether it
 // lowered it.
-func (o *cpuOp) lower(v uint32, d uint64) bool {
+func (o *cpuOp[D]) lower(v uint32, d uint64) bool {
 	p := &o.dist[v]
+	if unsafe.Sizeof(*p) == 4 {
+		q := (*uint32)(unsafe.Pointer(p))
+		for {
+			old := atomic.LoadUint32(q)
+			if uint64(old) <= d {
+				return false
+			}
+			if atomic.CompareAndSwapUint32(q, old, uint32(d)) {
+				return true
+			}
+		}
+	}
+	q := (*uint64)(unsafe.Pointer(p))
 	for {
-		old := atomic.LoadUint64(p)
+		old := atomic.LoadUint64(q)
 		if old <= d {
 			return false
 		}
-		if atomic.CompareAndSwapUint64(p, old, d) {
+		if atomic.CompareAndSwapUint64(q, old, d) {
 			return true
 		}
 	}
 }
+
+// load reads dist[v] atomically as a uint64 (an unreached 32-bit distance
+// reads as 2^32-1, above every real distance by newCPU's bound).
+func (o *cpuOp[D]) load(v uint32) uint64 {
+	p := &o.dist[v]
+	if unsafe.Sizeof(*p) == 4 {
+		return uint64(atomic.LoadUint32((*uint32)(unsafe.Pointer(p))))
+	}
+	return atomic.LoadUint64((*uint64)(unsafe.Pointer(p)))
+}
+
+// distance is the integer type of a run's distances.
+type distance interface{ ~uint32 | ~uint64 }
 
 func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }

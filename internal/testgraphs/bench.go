@@ -2,6 +2,8 @@ package testgraphs
 
 import (
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
 )
@@ -11,27 +13,30 @@ var (
 	benchGraphs = map[string]*graph.Graph{}
 )
 
-// Bench returns a named benchmark graph, built once per process:
-// "kron20" (R-MAT scale 20, edge factor 16, undirected), "kron16",
-// "urand20" (uniform random, 2^20 vertices, 16*2^20 edges, undirected),
-// "grid1024" (1024x1024 grid). Unknown names return nil.
+// Bench returns a named benchmark graph, built once per process with the
+// graph package's generators (default seed): "kron20" (kron:20:16,
+// Graph500 Kronecker, undirected), "urand20" (urand:20:16), "grid2048"
+// (grid:2048:2048, thousands of BFS levels), "grid1024", "kron16"; and
+// "rmat20", this package's own R-MAT (A=.57, B=C=.19). Unknown names
+// return nil.
 func Bench(name string) *graph.Graph {
 	benchMu.Lock()
 	defer benchMu.Unlock()
 	if g, ok := benchGraphs[name]; ok {
 		return g
 	}
+	specs := map[string]string{"kron20": "kron:20:16", "kron16": "kron:16:16", "urand20": "urand:20:16",
+		"grid2048": "grid:2048:2048", "grid1024": "grid:1024:1024"}
 	var g *graph.Graph
-	switch name {
-	case "kron20":
+	if spec, ok := specs[name]; ok {
+		var err error
+		g, err = graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			panic(err)
+		}
+	} else if name == "rmat20" {
 		g = RMAT(20, 16, 1)
-	case "kron16":
-		g = RMAT(16, 16, 1)
-	case "urand20":
-		g = Random(1<<20, 16<<20, true, 1)
-	case "grid1024":
-		g = Grid(1024, 1024)
-	default:
+	} else {
 		return nil
 	}
 	benchGraphs[name] = g
@@ -50,4 +55,15 @@ func Sources(g *graph.Graph, k int) []uint32 {
 		}
 	}
 	return out
+}
+
+// CPUTime returns the process's user+system CPU time so far: benchmarks
+// report it per operation because wall time on a shared, loaded machine
+// overstates the work (ideal wall time with w busy workers ~ CPU time / w).
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
