@@ -74,21 +74,22 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 	if err != nil {
 		t.Fatalf("%s: gpu: %v", label, err)
 	}
-	wd, gd := want.Depths(), got.Depths()
-	if len(wd) != len(gd) {
-		t.Fatalf("%s: %d depths on the GPU, %d on the CPU", label, len(gd), len(wd))
+	if got.NumVertices() != want.NumVertices() {
+		t.Fatalf("%s: %d depths on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
 	}
 	bad := 0
-	for v := range wd {
-		if wd[v] != gd[v] {
+	for v := 0; v < want.NumVertices(); v++ {
+		wd, wok := want.Depth(uint32(v))
+		gd, gok := got.Depth(uint32(v))
+		if wd != gd || wok != gok {
 			if bad < 5 {
-				t.Errorf("%s: vertex %d: gpu depth %d, cpu %d", label, v, gd[v], wd[v])
+				t.Errorf("%s: vertex %d: gpu depth %d (reached %v), cpu %d (reached %v)", label, v, gd, gok, wd, wok)
 			}
 			bad++
 		}
 	}
 	if bad > 0 {
-		t.Fatalf("%s: %d of %d depths differ", label, bad, len(wd))
+		t.Fatalf("%s: %d of %d depths differ", label, bad, want.NumVertices())
 	}
 	if err := bfs.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
@@ -405,6 +406,49 @@ func BenchmarkCUDABFS(b *testing.B) {
 				b.ReportMetric(float64(levels), "levels")
 				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
 			})
+		}
+	}
+}
+
+// TestCUDASharedGeneratedAndReal runs the shared table's generated graphs
+// and every real dataset testgraphs knows (skipped when ../shared/datasets
+// is absent) through all configurations, and checks the GPU's depths on
+// gstest's p2p-31 against its published answers.
+func TestCUDASharedGeneratedAndReal(t *testing.T) {
+	gpu := openCUDA(t, runtime.WithFusedLevels(0))
+	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	cfgs := gpuConfigs(gpu, fused)
+	cases := testgraphs.Generated()
+	real, err := testgraphs.Datasets()
+	if err != nil {
+		t.Logf("real datasets skipped: %v", err)
+	}
+	for _, c := range append(cases, real...) {
+		for _, src := range c.Sources {
+			want := cpuBFS(t, c.G, src)
+			for name, opts := range cfgs {
+				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
+			}
+		}
+	}
+	g, src, depth, _, err := testgraphs.P2P31()
+	if err != nil {
+		t.Skipf("p2p-31 answers: %v", err)
+	}
+	res, err := bfs.Run(context.Background(), g, src, runtime.WithBackend(gpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range depth {
+		if want == -2 {
+			continue // no published answer
+		}
+		d, ok := res.Depth(uint32(v))
+		if !ok {
+			d = -1
+		}
+		if int64(d) != want {
+			t.Fatalf("p2p-31: vertex %d: gpu depth %d, published %d", v, d, want)
 		}
 	}
 }

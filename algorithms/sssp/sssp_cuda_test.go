@@ -285,3 +285,47 @@ func BenchmarkCUDASSSP(b *testing.B) {
 		}
 	}
 }
+
+// TestCUDASharedGeneratedAndReal runs the shared table's generated graphs
+// and every real dataset testgraphs knows (skipped when ../shared/datasets
+// is absent; unweighted ones get derived weights) and checks the GPU's
+// distances on gstest's p2p-31 against its published answers.
+func TestCUDASharedGeneratedAndReal(t *testing.T) {
+	gpu := openCUDA(t)
+	cfgs := largeConfigs(gpu)
+	cases := testgraphs.Generated()
+	real, err := testgraphs.Datasets()
+	if err != nil {
+		t.Logf("real datasets skipped: %v", err)
+	}
+	for _, c := range append(cases, real...) {
+		g := c.Weighted()
+		for _, src := range c.Sources {
+			want := cpuSSSP(t, g, src)
+			for name, opts := range cfgs {
+				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
+			}
+		}
+	}
+	g, src, _, dist, err := testgraphs.P2P31()
+	if err != nil {
+		t.Skipf("p2p-31 answers: %v", err)
+	}
+	res, err := sssp.Run(context.Background(), g, src, runtime.WithBackend(gpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range dist {
+		if want == -2 {
+			continue // no published answer
+		}
+		d, ok := res.Distance(uint32(v))
+		got := int64(d)
+		if !ok {
+			got = -1
+		}
+		if got != want {
+			t.Fatalf("p2p-31: vertex %d: gpu distance %d, published %d", v, got, want)
+		}
+	}
+}
