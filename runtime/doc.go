@@ -4,6 +4,48 @@
 // the working set when its representation changes (Li & Becchi, Fig. 8). It
 // records statistics and a per-iteration trace of every run.
 //
+// # Design
+//
+// The engine (Run) never touches graph data. It drives an Operator, which is
+// one algorithm implemented for one backend and owns that backend's state
+// (host slices and a mapping.Pool on the CPU; device buffers and kernels on
+// a GPU). Per iteration the engine calls
+//
+//	Compute(v)      process the current working set with variant v,
+//	                recording updates (the update vector / output queue)
+//	Generate(v.Rep) build the next working set in v's representation and
+//	                return the counts it gets for free: size, out-degree sum
+//	Inspect         every SampleEvery iterations (inspector.Sampler, timed):
+//	                the working set's size (optionally out-degree sum)
+//	policy.Next     decider.Decider picks the next variant
+//	Convert(rep)    only when the representation changes (timed)
+//
+// until Done. Context cancellation is checked between iterations. The
+// operator interface is backend-neutral: a CUDA operator implements the same
+// methods with kernels (Compute = one expand kernel per variant, Generate =
+// bitmap flags or queue compaction, Inspect = a reduction, Convert =
+// bitmap<->queue kernels). Algorithms pick the implementation by the
+// backend's concrete type: algorithms/bfs/bfs_cpu.go for *CPU, and a
+// bfs_cuda.go (build tag cuda) that registers a constructor for the CUDA
+// backend type.
+//
+// Vertex-centric operators (BFS, SSSP, push-relabel max-flow,
+// st-connectivity) use vertex ids as working-set elements; edge-centric ones
+// (connected-components hooking, Boruvka MST, whose working set is the
+// active edges) use edge ids and report decider.Info.Universe = number of
+// edges, so T3 stays a fraction of the possible elements. Direction (pull)
+// is offered only by operators that set Info.CanPull. Order is interpreted
+// by the operator: level-synchronous vs label-correcting BFS; for SSSP a
+// bucket width (Delta for ordered, unbounded for unordered).
+//
+// # Configuration
+//
+// Algorithms take ...Option: WithVariant (Static policy), WithPolicy,
+// WithThresholds, WithOrder, WithDelta, WithLogger (each iteration logged at
+// debug level: the decision trace), WithTrace (Stats.Trace), WithBackend /
+// WithWorkers. The default is the Adaptive policy with the backend device's
+// default thresholds on a CPU backend with GOMAXPROCS workers.
+//
 // It may import graph, workset, mapping, inspector and decider; algorithms
 // import runtime, never the reverse.
 package runtime

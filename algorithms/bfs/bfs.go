@@ -1,0 +1,132 @@
+package bfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// ErrSource is wrapped when the source vertex is out of range.
+var ErrSource = errors.New("source vertex out of range")
+
+// unreached is the internal depth of a vertex not (yet) reached; it never
+// leaves the package (Depth reports ok=false instead).
+const unreached = math.MaxUint32
+
+// Result holds the depths of one BFS.
+type Result struct {
+	src   uint32
+	depth []uint32
+	stats runtime.Stats
+}
+
+// Source returns the source vertex.
+func (r *Result) Source() uint32 { return r.src }
+
+// NumVertices returns the number of vertices of the graph searched.
+func (r *Result) NumVertices() int { return len(r.depth) }
+
+// Depth returns v's hop distance from the source and whether v was
+// reached. Vertices outside the graph are unreached.
+func (r *Result) Depth(v uint32) (int, bool) {
+	if int64(v) >= int64(len(r.depth)) || r.depth[v] == unreached {
+		return 0, false
+	}
+	return int(r.depth[v]), true
+}
+
+// Reached reports whether v was reached from the source.
+func (r *Result) Reached(v uint32) bool {
+	_, ok := r.Depth(v)
+	return ok
+}
+
+// NumReached returns the number of reached vertices (the source included).
+func (r *Result) NumReached() int {
+	c := 0
+	for _, d := range r.depth {
+		if d != unreached {
+			c++
+		}
+	}
+	return c
+}
+
+// MaxDepth returns the largest depth of a reached vertex (-1 when nothing
+// was reached, i.e. for an empty graph).
+func (r *Result) MaxDepth() int {
+	m := -1
+	for _, d := range r.depth {
+		if d != unreached && int(d) > m {
+			m = int(d)
+		}
+	}
+	return m
+}
+
+// Depths returns a copy of all depths, -1 for unreached vertices.
+func (r *Result) Depths() []int64 {
+	out := make([]int64, len(r.depth))
+	for i, d := range r.depth {
+		if d == unreached {
+			out[i] = -1
+		} else {
+			out[i] = int64(d)
+		}
+	}
+	return out
+}
+
+// Stats returns the run's statistics.
+func (r *Result) Stats() runtime.Stats { return r.stats }
+
+// newOperator returns the BFS operator for a backend; bfs_cuda.go (build
+// tag cuda) sets cudaOperator.
+var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool)
+
+// operator is the runtime operator plus access to its depths.
+type operator interface {
+	runtime.Operator
+	// Depths returns the final depths (unreached = MaxUint32), valid after
+	// the run.
+	Depths() []uint32
+}
+
+// Run computes BFS depths from src. Options choose the policy (default
+// adaptive), thresholds, backend, logger and trace. An empty graph gives
+// an empty result; a source outside the graph is an error.
+func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
+	if g == nil {
+		return nil, errors.New("bfs: nil graph")
+	}
+	n := g.NumVertices()
+	if n == 0 {
+		return &Result{src: src}, nil
+	}
+	if int64(src) >= int64(n) {
+		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
+	}
+	cfg := runtime.NewConfig(opts...)
+	var op operator
+	switch b := cfg.Backend().(type) {
+	case *runtime.CPU:
+		op = newCPU(b, g, src)
+	default:
+		ok := false
+		if cudaOperator != nil {
+			op, ok = cudaOperator(b, g, src)
+		}
+		if !ok {
+			return nil, fmt.Errorf("bfs: backend %s: %w", b.Name(), runtime.ErrUnsupported)
+		}
+	}
+	st, err := runtime.Run(ctx, "bfs", op, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{src: src, depth: op.Depths(), stats: st}, nil
+}

@@ -1,0 +1,191 @@
+package bfs
+
+import (
+	"sync/atomic"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/mapping"
+	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
+)
+
+// counters are per-worker tallies, padded to a cache line so workers do not
+// share lines.
+type counters struct {
+	size, deg, edges int64
+	_                [40]byte
+}
+
+// cpuOp is the BFS operator on the CPU backend. The frontier lives in curQ
+// or curB (rep says which); Compute writes the next frontier into nextQ (via
+// per-worker buffers) or nextB.
+type cpuOp struct {
+	g     *graph.Graph
+	gt    *graph.Graph // in-edges for pull, built on first use
+	pool  *mapping.Pool
+	off   []int64
+	adj   []uint32
+	depth []uint32
+	src   uint32
+	level uint32 // depth of the current frontier
+
+	rep         decider.Rep
+	curQ, nextQ *workset.Queue
+	curB, nextB *workset.Bitmap
+	upd         *workset.Bitmap // update vector deduplicating unordered queue output
+	outQ        bool            // Compute writes to nextQ
+	dedup       bool            // unordered queue output: nextQ items are set in upd
+	bufs        []workset.Buffer
+	cnt         []counters
+	pref        []int64
+	done        bool
+	lastSize    int64
+}
+
+func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
+	n := g.NumVertices()
+	pool := b.NewPool()
+	o := &cpuOp{
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), src: src,
+		depth: make([]uint32, n),
+		curQ:  workset.NewQueue(n), nextQ: workset.NewQueue(n),
+		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
+		bufs: make([]workset.Buffer, pool.Workers()),
+		cnt:  make([]counters, pool.Workers()),
+	}
+	pool.Thread(n, 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			o.depth[i] = unreached
+		}
+	})
+	return o
+}
+
+func (o *cpuOp) Info() decider.Info {
+	n := o.g.NumVertices()
+	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: true}
+}
+
+func (o *cpuOp) Start(v decider.Variant) error {
+	o.depth[o.src] = 0
+	o.rep = v.Rep
+	if v.Rep == decider.Queue {
+		o.curQ.Push(o.src)
+	} else {
+		o.curB.Set(o.src)
+	}
+	o.lastSize = 1
+	return nil
+}
+
+func (o *cpuOp) Done() bool { return o.done }
+
+func (o *cpuOp) Depths() []uint32 { return o.depth }
+
+func (o *cpuOp) Close() error {
+	o.pool.Close()
+	return nil
+}
+
+func (o *cpuOp) Convert(r decider.Rep) error {
+	if r == o.rep {
+		return nil
+	}
+	if r == decider.Queue {
+		o.curQ.FromBitmap(o.pool, o.curB)
+	} else {
+		o.curB.FromQueue(o.pool, o.curQ)
+	}
+	o.rep = r
+	return nil
+}
+
+func (o *cpuOp) Inspect(degree bool) (int64, int64) {
+	if o.rep == decider.Queue {
+		return inspector.CountQueue(o.pool, o.curQ.Items(), o.off, degree)
+	}
+	return inspector.CountBitmap(o.pool, o.curB.Words(), o.off, degree)
+}
+
+func (o *cpuOp) Compute(v decider.Variant) (int64, error) {
+	if v.Direction == decider.Pull && o.rep != decider.Bitmap || v.Rep != o.rep {
+		// The engine converts before computing; this covers the first
+		// iteration of a pull variant given a queue and direct callers.
+		r := v.Rep
+		if v.Direction == decider.Pull {
+			r = decider.Bitmap
+		}
+		if err := o.Convert(r); err != nil {
+			return 0, err
+		}
+	}
+	clear(o.cnt)
+	if v.Direction == decider.Pull {
+		o.outQ, o.dedup = false, false
+		o.pull()
+	} else {
+		o.outQ = v.Rep == decider.Queue
+		o.dedup = o.outQ && v.Order == decider.Unordered
+		o.push(v)
+	}
+	var e int64
+	for i := range o.cnt {
+		e += o.cnt[i].edges
+	}
+	return e, nil
+}
+
+func (o *cpuOp) Generate(r decider.Rep) (int64, int64, error) {
+	var size, deg int64
+	for i := range o.cnt {
+		size += o.cnt[i].size
+		deg += o.cnt[i].deg
+	}
+	if o.outQ {
+		for i := range o.bufs {
+			o.bufs[i].Flush(o.nextQ)
+		}
+		o.curQ.Swap(o.nextQ)
+		o.nextQ.Reset()
+		if o.dedup {
+			o.upd.ClearItems(o.pool, o.curQ.Items())
+		}
+		o.rep = decider.Queue
+	} else {
+		o.curB.Swap(o.nextB)
+		o.nextB.Clear(o.pool)
+		o.rep = decider.Bitmap
+	}
+	o.level++
+	o.done = size == 0
+	o.lastSize = size
+	if err := o.Convert(r); err != nil {
+		return 0, 0, err
+	}
+	return size, deg, nil
+}
+
+// emit records a newly discovered (or lowered) vertex v for worker w.
+func (o *cpuOp) emit(w int, v uint32) {
+	c := &o.cnt[w]
+	switch {
+	case o.dedup:
+		if !o.upd.SetAtomic(v) {
+			return
+		}
+		o.bufs[w].Add(o.nextQ, v)
+	case o.outQ:
+		o.bufs[w].Add(o.nextQ, v)
+	default:
+		if !o.nextB.SetAtomic(v) {
+			return
+		}
+	}
+	c.size++
+	c.deg += o.off[v+1] - o.off[v]
+}
+
+// loadDepth reads a depth that other workers may be lowering.
+func (o *cpuOp) loadDepth(v uint32) uint32 { return atomic.LoadUint32(&o.depth[v]) }

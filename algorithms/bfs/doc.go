@@ -1,0 +1,12 @@
+// Package bfs is breadth-first search on gearbox's adaptive runtime: hop
+// depths from one source in every variant of the decision space (ordered
+// level-synchronous or unordered label-correcting; thread or block mapping;
+// bitmap or queue working set; push or pull direction), with a serial
+// reference and a property-checking verifier.
+//
+//	res, err := bfs.Run(ctx, g, src)                    // adaptive policy
+//	res, err := bfs.Run(ctx, g, src, runtime.WithVariant(v))
+//	d, ok := res.Depth(v)
+//
+// It may import graph, runtime, decider, workset, mapping and inspector.
+package bfs

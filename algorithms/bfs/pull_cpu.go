@@ -1,0 +1,57 @@
+// Pull (bottom-up) BFS kernel on the CPU: every unreached vertex scans its
+// in-neighbours for one in the bitmap frontier and stops at the first
+// (Beamer, Asanović & Patterson, "Direction-Optimizing Breadth-First
+// Search", SC 2012). The frontier is a bitmap read-only during the step;
+// each worker owns whole 64-vertex words of the output bitmap and of the
+// depth array, so the step needs no atomics.
+package bfs
+
+import (
+	"math/bits"
+)
+
+func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }
+
+func (o *cpuOp) pull() {
+	if o.gt == nil {
+		o.gt = o.g.Transpose()
+	}
+	ioff, iadj := o.gt.Offsets(), o.gt.Adj()
+	off := o.off
+	depth := o.depth
+	front := o.curB.Words()
+	next := o.nextB.Words()
+	n := len(depth)
+	nd := o.level + 1
+	o.pool.Thread(len(next), 64, func(w, lo, hi int) {
+		var size, deg, edges int64
+		for wi := lo; wi < hi; wi++ {
+			var bitsOut uint64
+			vEnd := min(wi*64+64, n)
+			for v := wi * 64; v < vEnd; v++ {
+				if depth[v] != unreached {
+					continue
+				}
+				a, b := ioff[v], ioff[v+1]
+				for e := a; e < b; e++ {
+					u := iadj[e]
+					if front[u>>6]&(1<<(u&63)) != 0 {
+						depth[v] = nd
+						bitsOut |= 1 << (v & 63)
+						size++
+						deg += off[v+1] - off[v]
+						edges += e - a + 1
+						goto found
+					}
+				}
+				edges += b - a
+			found:
+			}
+			next[wi] = bitsOut
+		}
+		c := &o.cnt[w]
+		c.size += size
+		c.deg += deg
+		c.edges += edges
+	})
+}

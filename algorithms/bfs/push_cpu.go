@@ -1,0 +1,126 @@
+// Push (top-down) BFS kernels on the CPU: every working-set vertex relaxes
+// its out-edges.
+//
+// Ordered: level-synchronous BFS, a vertex is claimed once by compare-and-
+// swap from "unreached" to level+1 (Merrill, Garland & Grimshaw, "Scalable
+// GPU Graph Traversal", PPoPP 2012). Unordered: label-correcting BFS, an
+// atomic minimum of depth[u]+1 using u's current depth, re-adding a vertex
+// each time it is lowered (Li & Becchi, "Deploying Graph Algorithms on
+// GPUs: an Adaptive Solution", IPDPS 2013, unordered variants). Thread and
+// block mappings and bitmap/queue working sets follow Li & Becchi.
+package bfs
+
+import (
+	"sync/atomic"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/mapping"
+)
+
+func (o *cpuOp) push(v decider.Variant) {
+	if v.Order == decider.Ordered {
+		nd := o.level + 1
+		o.forFrontier(v.Mapping, func(w int, _ uint32, nbrs []uint32) {
+			for _, x := range nbrs {
+				if atomic.LoadUint32(&o.depth[x]) == unreached &&
+					atomic.CompareAndSwapUint32(&o.depth[x], unreached, nd) {
+					o.emit(w, x)
+				}
+			}
+			o.cnt[w].edges += int64(len(nbrs))
+		})
+		return
+	}
+	o.forFrontier(v.Mapping, func(w int, u uint32, nbrs []uint32) {
+		nd := o.loadDepth(u) + 1
+		for _, x := range nbrs {
+			for {
+				old := atomic.LoadUint32(&o.depth[x])
+				if old <= nd {
+					break
+				}
+				if atomic.CompareAndSwapUint32(&o.depth[x], old, nd) {
+					o.emit(w, x)
+					break
+				}
+			}
+		}
+		o.cnt[w].edges += int64(len(nbrs))
+	})
+}
+
+// Grains: elements per claimed chunk (thread mapping over a queue), words
+// per chunk (over a bitmap) and edges per chunk (block mapping).
+const (
+	queueGrain = 64
+	wordGrain  = 16
+	edgeGrain  = 4096
+)
+
+// forFrontier calls fn(worker, u, part of u's out-neighbours) for the
+// current frontier under the given mapping: whole neighbourhoods (thread)
+// or edge-balanced pieces of them (block).
+func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs []uint32)) {
+	off, adj := o.off, o.adj
+	switch {
+	case o.rep == decider.Queue && m == decider.Thread:
+		items := o.curQ.Items()
+		o.pool.Thread(len(items), queueGrain, func(w, lo, hi int) {
+			for _, u := range items[lo:hi] {
+				fn(w, u, adj[off[u]:off[u+1]])
+			}
+		})
+	case o.rep == decider.Queue:
+		items := o.curQ.Items()
+		k := len(items)
+		if cap(o.pref) < k+1 {
+			o.pref = make([]int64, k+1, max(k+1, 1024))
+		}
+		pref := o.pref[:k+1]
+		o.pool.Thread(k, 4096, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				u := items[i]
+				pref[i] = off[u+1] - off[u]
+			}
+		})
+		pref[k] = 0
+		o.pool.PrefixSum(pref)
+		o.pool.Block(pref, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
+			for i := lo; i < hi; i++ {
+				u := items[i]
+				from, to := mapping.Clip(pref[i], pref[i+1], eLo, eHi)
+				if from < to {
+					fn(w, u, adj[off[u]+from:off[u]+to])
+				}
+			}
+		})
+	case m == decider.Thread:
+		words := o.curB.Words()
+		o.pool.Thread(len(words), wordGrain, func(w, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				for b := words[i]; b != 0; b &= b - 1 {
+					u := uint32(i*64 + trailingZeros(b))
+					fn(w, u, adj[off[u]:off[u+1]])
+				}
+			}
+		})
+	default:
+		cur := o.curB
+		words := cur.Words()
+		o.pool.Block(off, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
+			for u := lo; u < hi; u++ {
+				if words[u>>6] == 0 {
+					u |= 63 // skip the rest of an empty word
+					continue
+				}
+				if !cur.Get(uint32(u)) {
+					continue
+				}
+				a, b := max(off[u], eLo), min(off[u+1], eHi)
+				if a < b {
+					fn(w, uint32(u), adj[a:b])
+				}
+			}
+		})
+	}
+}

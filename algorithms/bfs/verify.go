@@ -1,0 +1,89 @@
+package bfs
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gearbox-graph/gearbox/graph"
+)
+
+// ErrMismatch is wrapped by Verify's errors.
+var ErrMismatch = errors.New("bfs result is wrong")
+
+// Reference computes BFS depths serially with a FIFO queue: -1 for
+// unreached vertices.
+func Reference(g *graph.Graph, src uint32) ([]int64, error) {
+	n := g.NumVertices()
+	if n == 0 {
+		return nil, nil
+	}
+	if int64(src) >= int64(n) {
+		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
+	}
+	d := make([]int64, n)
+	for i := range d {
+		d[i] = -1
+	}
+	d[src] = 0
+	q := []uint32{src}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, v := range g.Neighbors(u) {
+			if d[v] < 0 {
+				d[v] = d[u] + 1
+				q = append(q, v)
+			}
+		}
+	}
+	return d, nil
+}
+
+// Verify checks r against g: the BFS properties (depth[src] = 0; every arc
+// u->v from a reached u reaches v with depth[v] <= depth[u]+1; every reached
+// v != src has an in-arc from depth[v]-1) and equality with Reference.
+func Verify(g *graph.Graph, r *Result) error {
+	n := g.NumVertices()
+	if r.NumVertices() != n {
+		return fmt.Errorf("%w: %d depths for %d vertices", ErrMismatch, r.NumVertices(), n)
+	}
+	if n == 0 {
+		return nil
+	}
+	src := r.Source()
+	if d, ok := r.Depth(src); !ok || d != 0 {
+		return fmt.Errorf("%w: source %d has depth %d (reached %v), want 0", ErrMismatch, src, d, ok)
+	}
+	tight := make([]bool, n)
+	for u := 0; u < n; u++ {
+		du, ok := r.Depth(uint32(u))
+		if !ok {
+			continue
+		}
+		for _, v := range g.Neighbors(uint32(u)) {
+			dv, ok := r.Depth(v)
+			if !ok || dv > du+1 {
+				return fmt.Errorf("%w: arc %d->%d: depth %d but target depth %d (reached %v)", ErrMismatch, u, v, du, dv, ok)
+			}
+			if dv == du+1 {
+				tight[v] = true
+			}
+		}
+	}
+	for v := 0; v < n; v++ {
+		if r.Reached(uint32(v)) && uint32(v) != src && !tight[v] {
+			return fmt.Errorf("%w: vertex %d reached but no in-arc from depth %d", ErrMismatch, v, r.depth[v]-1)
+		}
+	}
+	ref, err := Reference(g, src)
+	if err != nil {
+		return err
+	}
+	for v, want := range ref {
+		got, ok := r.Depth(uint32(v))
+		if (want < 0) == ok || (ok && int64(got) != want) {
+			return fmt.Errorf("%w: vertex %d: depth %d (reached %v), reference %d", ErrMismatch, v, got, ok, want)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package decider
+
+import (
+	"fmt"
+
+	"github.com/gearbox-graph/gearbox/inspector"
+)
+
+// Info describes a run to a policy before it starts.
+type Info struct {
+	// N is the number of vertices and M the number of stored arcs.
+	N int
+	M int64
+	// Universe is the number of possible working-set elements (N for
+	// vertex-centric operators, M for edge-centric ones); T3 is a fraction
+	// of it.
+	Universe int64
+	// InitialSize is the size of the first working set (1 for a
+	// single-source traversal).
+	InitialSize int64
+	// CanPull reports whether the operator implements the pull direction.
+	CanPull bool
+}
+
+// AvgDegree returns M/N (0 for an empty graph).
+func (i Info) AvgDegree() float64 {
+	if i.N == 0 {
+		return 0
+	}
+	return float64(i.M) / float64(i.N)
+}
+
+// Observation is what the engine tells a policy after each iteration.
+type Observation struct {
+	// Iteration is the index of the iteration just finished (from 0).
+	Iteration int
+	// Current is the variant that ran it.
+	Current Variant
+	// Size and Degree are the cheap counts of the generated working set
+	// that the operator produced as a by-product of computing it (size,
+	// summed out-degree); -1 when unknown.
+	Size, Degree int64
+	// Sampled reports whether the inspector sampled the working set this
+	// iteration; Sample holds the result.
+	Sampled bool
+	Sample  inspector.Sample
+}
+
+// Policy chooses variants. It is immutable and safe for concurrent use;
+// Begin returns the per-run state.
+type Policy interface {
+	Begin(info Info) Decider
+	String() string
+}
+
+// Decider is one run's instance of a policy.
+type Decider interface {
+	// Initial returns the variant of the first iteration.
+	Initial() Variant
+	// Next returns the variant of the next iteration.
+	Next(o Observation) Variant
+}
+
+// Static always uses one variant.
+func Static(v Variant) Policy { return staticPolicy{v} }
+
+type staticPolicy struct{ v Variant }
+
+func (p staticPolicy) Begin(Info) Decider       { return p }
+func (p staticPolicy) Initial() Variant         { return p.v }
+func (p staticPolicy) Next(Observation) Variant { return p.v }
+func (p staticPolicy) String() string           { return "static(" + p.v.String() + ")" }
+func (p staticPolicy) Variant() (Variant, bool) { return p.v, true }
+
+// StaticVariant returns the fixed variant of a Static policy.
+func StaticVariant(p Policy) (Variant, bool) {
+	s, ok := p.(staticPolicy)
+	return s.v, ok
+}
+
+// Adaptive returns the policy of Li & Becchi, Fig. 11, with Beamer's
+// direction rule for operators that can pull:
+//
+//   - working set below T2: block mapping, queue;
+//   - between T2 and T3·Universe: queue, block mapping if the graph's
+//     average out-degree is at least T1, else thread mapping;
+//   - at or above T3·Universe: bitmap, mapping by T1 as above.
+//
+// The structure (mapping and representation) changes only on iterations the
+// inspector sampled (every SampleEvery). The direction test runs every
+// iteration on the operator's cheap counts (frontier size and out-degree
+// sum, by-products of the compute step, so free): BFS on low-diameter
+// graphs lasts fewer levels than SampleEvery, and waiting would miss the
+// switch. A direction switch forces a conversion anyway, so at a switch
+// back to push the structure is re-decided from the cheap size.
+//
+// The order is that of order (Ordered: level-synchronous BFS,
+// delta-stepping SSSP); the adaptive policy does not change it mid-run.
+func Adaptive(t Thresholds, order Order) Policy { return adaptivePolicy{t: t, order: order} }
+
+type adaptivePolicy struct {
+	t     Thresholds
+	order Order
+}
+
+func (p adaptivePolicy) String() string {
+	return fmt.Sprintf("adaptive(T1=%g,T2=%d,T3=%g,every=%d,alpha=%g,beta=%g,order=%v)",
+		p.t.T1, p.t.T2, p.t.T3, p.t.SampleEvery, p.t.Alpha, p.t.Beta, p.order)
+}
+
+// Thresholds returns the thresholds of an Adaptive policy.
+func (p adaptivePolicy) Thresholds() Thresholds { return p.t }
+
+func (p adaptivePolicy) Begin(info Info) Decider {
+	d := &adaptiveRun{p: p, info: info, unexplored: info.M}
+	d.structure = d.structural(info.InitialSize)
+	return d
+}
+
+type adaptiveRun struct {
+	p          adaptivePolicy
+	info       Info
+	structure  Variant // last push variant decided from a sample
+	unexplored int64   // arcs not yet scanned by push (Beamer's edges_to_check)
+	pulling    bool
+	lastSize   int64
+}
+
+// structural applies Fig. 11 to a working-set size.
+func (d *adaptiveRun) structural(size int64) Variant {
+	t := d.p.t
+	v := Variant{Order: d.p.order, Mapping: Thread, Rep: Queue}
+	if d.info.AvgDegree() >= t.T1 {
+		v.Mapping = Block
+	}
+	switch {
+	case size < t.T2:
+		v.Mapping, v.Rep = Block, Queue
+	case float64(size) >= t.T3*float64(d.info.Universe):
+		v.Rep = Bitmap
+	}
+	return v
+}
+
+func (d *adaptiveRun) Initial() Variant { return d.structure }
+
+func (d *adaptiveRun) Next(o Observation) Variant {
+	if o.Sampled {
+		d.structure = d.structural(o.Sample.Size)
+	}
+	if d.info.CanPull && d.p.order == Ordered {
+		t := d.p.t
+		if !d.pulling {
+			if o.Degree >= 0 {
+				if float64(o.Degree) > float64(d.unexplored)/t.Alpha {
+					d.pulling = true
+				}
+				d.unexplored -= o.Degree
+			}
+		} else if o.Size >= 0 && float64(o.Size) < float64(d.info.N)/t.Beta && o.Size <= d.lastSize {
+			d.pulling = false
+			d.structure = d.structural(o.Size)
+		}
+		d.lastSize = o.Size
+		if d.pulling {
+			return PullVariant
+		}
+	}
+	return d.structure
+}

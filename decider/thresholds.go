@@ -1,0 +1,150 @@
+package decider
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Thresholds parameterise the Adaptive policy (Li & Becchi, Fig. 11) and the
+// direction and bucket rules.
+type Thresholds struct {
+	// T1 is the average out-degree at or above which block mapping is
+	// chosen for medium and large working sets.
+	T1 float64 `toml:"T1"`
+	// T2 is the working-set size below which block mapping and a queue
+	// are chosen.
+	T2 int64 `toml:"T2"`
+	// T3 is the working-set size, as a fraction of the number of possible
+	// elements (n for vertex-centric operators), at or above which a
+	// bitmap is chosen.
+	T3 float64 `toml:"T3"`
+	// SampleEvery is the inspection period in iterations.
+	SampleEvery int `toml:"sample_every"`
+	// Alpha and Beta are Beamer's direction-switch parameters: go to pull
+	// when the frontier's out-edges exceed unexplored edges / Alpha, back
+	// to push when the frontier holds fewer than n / Beta vertices.
+	Alpha float64 `toml:"alpha"`
+	Beta  float64 `toml:"beta"`
+	// Delta is the SSSP bucket width for ordered variants (1 = process
+	// only the minimum distance each iteration).
+	Delta uint64 `toml:"delta"`
+}
+
+// DefaultThresholds returns the built-in CPU thresholds, the same values as
+// the [cpu] section of the thresholds.toml shipped at the repository root.
+func DefaultThresholds() Thresholds {
+	return Thresholds{T1: 8, T2: 64, T3: 0.02, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 2}
+}
+
+// ErrThresholds is wrapped by every thresholds-file error.
+var ErrThresholds = errors.New("invalid thresholds")
+
+// Validate checks every value's range; the error names the key.
+func (t Thresholds) Validate() error {
+	switch {
+	case !(t.T1 > 0):
+		return fmt.Errorf("%w: T1 = %v, want > 0", ErrThresholds, t.T1)
+	case t.T2 < 0:
+		return fmt.Errorf("%w: T2 = %d, want >= 0", ErrThresholds, t.T2)
+	case !(t.T3 > 0 && t.T3 <= 1):
+		return fmt.Errorf("%w: T3 = %v, want a fraction of n in (0, 1]", ErrThresholds, t.T3)
+	case t.SampleEvery < 1:
+		return fmt.Errorf("%w: sample_every = %d, want >= 1", ErrThresholds, t.SampleEvery)
+	case !(t.Alpha > 0):
+		return fmt.Errorf("%w: alpha = %v, want > 0", ErrThresholds, t.Alpha)
+	case !(t.Beta > 0):
+		return fmt.Errorf("%w: beta = %v, want > 0", ErrThresholds, t.Beta)
+	case t.Delta < 1:
+		return fmt.Errorf("%w: delta = %d, want >= 1", ErrThresholds, t.Delta)
+	}
+	return nil
+}
+
+// ThresholdSet is the content of a thresholds file: a [cpu] section and
+// one [gpu."<device name>"] section per tuned GPU.
+type ThresholdSet struct {
+	CPU Thresholds
+	GPU map[string]Thresholds
+}
+
+// DefaultThresholdSet returns the built-in set (CPU defaults, no GPU
+// sections).
+func DefaultThresholdSet() *ThresholdSet {
+	return &ThresholdSet{CPU: DefaultThresholds(), GPU: map[string]Thresholds{}}
+}
+
+// For returns the thresholds for a device: the GPU section named exactly
+// device if there is one, else the CPU section. Device "" or "cpu" means
+// the CPU.
+func (s *ThresholdSet) For(device string) Thresholds {
+	if t, ok := s.GPU[device]; ok && device != "" {
+		return t
+	}
+	return s.CPU
+}
+
+// LoadThresholds reads a thresholds file. Keys missing from a section keep
+// the built-in defaults; unknown keys, wrong types and out-of-range values
+// are errors naming the file and key.
+func LoadThresholds(path string) (*ThresholdSet, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("thresholds: %w", err)
+	}
+	s, err := ParseThresholds(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseThresholds decodes thresholds TOML text strictly (see LoadThresholds).
+func ParseThresholds(text string) (*ThresholdSet, error) {
+	var raw struct {
+		CPU toml.Primitive            `toml:"cpu"`
+		GPU map[string]toml.Primitive `toml:"gpu"`
+	}
+	md, err := toml.Decode(text, &raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrThresholds, err)
+	}
+	s := DefaultThresholdSet()
+	if md.IsDefined("cpu") {
+		if err := md.PrimitiveDecode(raw.CPU, &s.CPU); err != nil {
+			return nil, fmt.Errorf("%w: [cpu]: %v", ErrThresholds, err)
+		}
+	}
+	names := make([]string, 0, len(raw.GPU))
+	for name := range raw.GPU {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t := s.CPU
+		if err := md.PrimitiveDecode(raw.GPU[name], &t); err != nil {
+			return nil, fmt.Errorf("%w: [gpu.%q]: %v", ErrThresholds, name, err)
+		}
+		s.GPU[name] = t
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, delta; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+	}
+	if err := s.CPU.Validate(); err != nil {
+		return nil, fmt.Errorf("[cpu]: %w", err)
+	}
+	for _, name := range names {
+		if err := s.GPU[name].Validate(); err != nil {
+			return nil, fmt.Errorf("[gpu.%q]: %w", name, err)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,186 @@
+package mapping
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// Pool is a fixed set of worker goroutines reused across parallel loops,
+// so a traversal with thousands of iterations does not spawn goroutines per
+// iteration. The calling goroutine acts as worker 0. A Pool runs one loop
+// at a time; it is not safe for concurrent loops.
+type Pool struct {
+	workers int
+	start   []chan func(worker int)
+	wg      sync.WaitGroup
+	closed  bool
+}
+
+// NewPool starts a pool of workers goroutines (GOMAXPROCS when workers <=
+// 0); workers-1 goroutines are started, the caller being the last worker.
+func NewPool(workers int) *Pool {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	p := &Pool{workers: workers, start: make([]chan func(int), workers)}
+	for w := 1; w < workers; w++ {
+		ch := make(chan func(int))
+		p.start[w] = ch
+		go func() {
+			for fn := range ch {
+				fn(w)
+				p.wg.Done()
+			}
+		}()
+	}
+	return p
+}
+
+// Workers returns the number of workers.
+func (p *Pool) Workers() int { return p.workers }
+
+// Close stops the worker goroutines. The pool must not be used afterwards.
+func (p *Pool) Close() {
+	if p.closed {
+		return
+	}
+	p.closed = true
+	for w := 1; w < p.workers; w++ {
+		close(p.start[w])
+	}
+}
+
+// Run calls fn(worker) once on every worker concurrently and waits.
+func (p *Pool) Run(fn func(worker int)) {
+	if p.workers == 1 {
+		fn(0)
+		return
+	}
+	p.wg.Add(p.workers - 1)
+	for w := 1; w < p.workers; w++ {
+		p.start[w] <- fn
+	}
+	fn(0)
+	p.wg.Wait()
+}
+
+// Thread is thread mapping: [0, n) is cut into chunks of grain elements
+// that workers claim dynamically; fn(worker, lo, hi) handles whole elements.
+// Small loops (one chunk) run inline on the caller.
+func (p *Pool) Thread(n, grain int, fn func(worker, lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	grain = max(grain, 1)
+	if p.workers == 1 || n <= grain {
+		fn(0, 0, n)
+		return
+	}
+	// Keep chunks small enough for balance but no more than ~32 per worker.
+	if c := n / (32 * p.workers); c > grain {
+		grain = c
+	}
+	var next atomic.Int64
+	p.Run(func(w int) {
+		for {
+			lo := int(next.Add(int64(grain))) - grain
+			if lo >= n {
+				return
+			}
+			fn(w, lo, min(lo+grain, n))
+		}
+	})
+}
+
+// Block is block mapping: pref is a non-decreasing prefix array of k+1
+// entries (pref[0] = 0) giving element i the edge positions [pref[i],
+// pref[i+1]); the edge space is cut into chunks of about grain edges that
+// workers claim dynamically, so one huge element is shared by several
+// workers. fn(worker, lo, hi, eLo, eHi) must handle, for each element i in
+// [lo, hi), only its edge positions inside [eLo, eHi) (see Clip). Elements
+// without edges may be skipped.
+func (p *Pool) Block(pref []int64, grain int64, fn func(worker, lo, hi int, eLo, eHi int64)) {
+	k := len(pref) - 1
+	if k <= 0 {
+		return
+	}
+	total := pref[k]
+	if total <= 0 {
+		return
+	}
+	grain = max(grain, 1)
+	if p.workers == 1 || total <= grain {
+		fn(0, 0, k, 0, total)
+		return
+	}
+	if c := total / int64(32*p.workers); c > grain {
+		grain = c
+	}
+	var next atomic.Int64
+	p.Run(func(w int) {
+		for {
+			a := next.Add(grain) - grain
+			if a >= total {
+				return
+			}
+			b := min(a+grain, total)
+			// First element whose range ends after a; first whose starts at
+			// or after b.
+			lo := sort.Search(k, func(i int) bool { return pref[i+1] > a })
+			hi := lo + sort.Search(k-lo, func(j int) bool { return pref[lo+j] >= b })
+			fn(w, lo, hi, a, b)
+		}
+	})
+}
+
+// Clip returns the part of element i's edge range [s, e) inside the chunk
+// [eLo, eHi), as offsets from s: the element's edges s+from .. s+to-1 belong
+// to this chunk.
+func Clip(s, e, eLo, eHi int64) (from, to int64) {
+	from = max(s, eLo) - s
+	to = min(e, eHi) - s
+	if to < from {
+		to = from
+	}
+	return from, to
+}
+
+// DefaultWorkers returns the worker count NewPool(0) uses (GOMAXPROCS).
+func DefaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// PrefixSum replaces a[i] with a[0]+...+a[i-1] (exclusive scan) and returns
+// the total, in parallel for long arrays.
+func (p *Pool) PrefixSum(a []int64) int64 {
+	n := len(a)
+	w := p.workers
+	if n < 1<<15 || w == 1 {
+		var s int64
+		for i, x := range a {
+			a[i] = s
+			s += x
+		}
+		return s
+	}
+	sums := make([]int64, w+1)
+	p.Run(func(k int) {
+		var s int64
+		for _, x := range a[n*k/w : n*(k+1)/w] {
+			s += x
+		}
+		sums[k+1] = s
+	})
+	for k := 1; k <= w; k++ {
+		sums[k] += sums[k-1]
+	}
+	p.Run(func(k int) {
+		s := sums[k]
+		seg := a[n*k/w : n*(k+1)/w]
+		for i, x := range seg {
+			seg[i] = s
+			s += x
+		}
+	})
+	return sums[w]
+}

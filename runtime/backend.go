@@ -1,0 +1,45 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/gearbox-graph/gearbox/mapping"
+)
+
+// Backend is where operators run. Algorithms pick their implementation by
+// the backend's concrete type (*CPU here; the CUDA backend behind the cuda
+// build tag).
+type Backend interface {
+	// Name identifies the backend in statistics and logs ("cpu",
+	// "cuda:<device>").
+	Name() string
+	// Device names the device for thresholds lookup: "" for the CPU (the
+	// [cpu] section), the GPU's name for a [gpu."<name>"] section.
+	Device() string
+}
+
+// CPU is the pure-Go backend: operators run on a mapping.Pool of workers.
+type CPU struct {
+	workers int
+}
+
+// NewCPU returns a CPU backend with the given number of workers
+// (GOMAXPROCS when workers <= 0).
+func NewCPU(workers int) *CPU { return &CPU{workers: workers} }
+
+// Name returns "cpu".
+func (c *CPU) Name() string { return fmt.Sprintf("cpu(%d workers)", c.Workers()) }
+
+// Device returns "" (the [cpu] thresholds section).
+func (c *CPU) Device() string { return "" }
+
+// Workers returns the number of workers a run uses.
+func (c *CPU) Workers() int {
+	if c.workers > 0 {
+		return c.workers
+	}
+	return mapping.DefaultWorkers()
+}
+
+// NewPool starts a worker pool for one run; the operator closes it.
+func (c *CPU) NewPool() *mapping.Pool { return mapping.NewPool(c.workers) }

@@ -1,0 +1,46 @@
+package runtime
+
+import (
+	"github.com/gearbox-graph/gearbox/decider"
+)
+
+// Operator is one algorithm implemented on one backend: the per-iteration
+// steps the engine drives (Li & Becchi, Fig. 8). It owns its state and
+// working sets (host slices on the CPU, device buffers on a GPU), so the
+// engine never touches data and is the same for every backend.
+//
+// The engine calls, in order:
+//
+//	Info, Start(v0), then while !Done():
+//	    Compute(v); Generate(v.Rep); [Inspect]; decide v'; [Convert(v'.Rep)]
+//	Close (always, also after errors)
+//
+// Vertex-centric operators (BFS, SSSP, push-relabel, st-connectivity) use
+// vertex ids as working-set elements; edge-centric ones (hooking connected
+// components, Boruvka) use arc or edge ids and report Universe = #edges.
+type Operator interface {
+	// Info describes the run to the policy: sizes, the initial working
+	// set size and whether pull is implemented.
+	Info() decider.Info
+	// Start builds the initial working set in v's representation.
+	Start(v decider.Variant) error
+	// Compute runs one iteration with variant v over the current working
+	// set, recording updates for the next one; it returns the number of
+	// edges relaxed (examined).
+	Compute(v decider.Variant) (edges int64, err error)
+	// Generate turns the updates into the next working set in
+	// representation r (the same as Compute's variant) and returns the
+	// counts it gets for free (-1 where unknown): its size and the summed
+	// out-degree of its elements.
+	Generate(r decider.Rep) (size, degree int64, err error)
+	// Inspect measures the current working set: its size and, when degree
+	// is set, its summed out-degree (the inspector's sample).
+	Inspect(degree bool) (size, degreeSum int64)
+	// Convert changes the current working set's representation to r.
+	Convert(r decider.Rep) error
+	// Done reports whether no work is left.
+	Done() bool
+	// Close releases the operator's resources (worker pool, device
+	// memory). Results stay readable through the algorithm's own methods.
+	Close() error
+}

@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/decider"
+)
+
+// Option configures a run (functional options shared by every algorithm).
+type Option func(*Config)
+
+// Config is the resolved configuration of a run. Algorithms build it with
+// NewConfig; users only pass Options.
+type Config struct {
+	policy     decider.Policy
+	variant    *decider.Variant
+	thresholds *decider.Thresholds
+	order      *decider.Order
+	delta      uint64
+	logger     zerolog.Logger
+	trace      bool
+	backend    Backend
+}
+
+// WithVariant runs one variant throughout (the Static policy).
+func WithVariant(v decider.Variant) Option {
+	return func(c *Config) { c.variant = &v; c.policy = nil }
+}
+
+// WithPolicy sets the policy (default: Adaptive with the backend's
+// thresholds).
+func WithPolicy(p decider.Policy) Option {
+	return func(c *Config) { c.policy = p; c.variant = nil }
+}
+
+// WithThresholds sets the thresholds of the default Adaptive policy (and
+// the default Delta).
+func WithThresholds(t decider.Thresholds) Option { return func(c *Config) { c.thresholds = &t } }
+
+// WithOrder sets the order the Adaptive policy keeps (default Ordered).
+func WithOrder(o decider.Order) Option { return func(c *Config) { c.order = &o } }
+
+// WithDelta sets the bucket width of ordered variants (SSSP); 0 keeps the
+// thresholds' delta.
+func WithDelta(d uint64) Option { return func(c *Config) { c.delta = d } }
+
+// WithLogger sets the logger (default zerolog.Nop()); each iteration is
+// logged at debug level.
+func WithLogger(l zerolog.Logger) Option { return func(c *Config) { c.logger = l } }
+
+// WithTrace records the per-iteration trace in Stats.Trace.
+func WithTrace(on bool) Option { return func(c *Config) { c.trace = on } }
+
+// WithBackend sets the backend (default: CPU with GOMAXPROCS workers).
+func WithBackend(b Backend) Option { return func(c *Config) { c.backend = b } }
+
+// WithWorkers is shorthand for WithBackend(NewCPU(n)).
+func WithWorkers(n int) Option { return WithBackend(NewCPU(n)) }
+
+// NewConfig applies the options over the defaults.
+func NewConfig(opts ...Option) *Config {
+	c := &Config{logger: zerolog.Nop()}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if c.backend == nil {
+		c.backend = NewCPU(0)
+	}
+	return c
+}
+
+// Backend returns the backend.
+func (c *Config) Backend() Backend { return c.backend }
+
+// Logger returns the logger.
+func (c *Config) Logger() zerolog.Logger { return c.logger }
+
+// Trace reports whether the per-iteration trace is kept.
+func (c *Config) Trace() bool { return c.trace }
+
+// Thresholds returns the thresholds: those set by WithThresholds, else the
+// built-in defaults for the backend's device.
+func (c *Config) Thresholds() decider.Thresholds {
+	if c.thresholds != nil {
+		return *c.thresholds
+	}
+	return decider.DefaultThresholdSet().For(c.backend.Device())
+}
+
+// Delta returns the bucket width: WithDelta's, else the thresholds'.
+func (c *Config) Delta() uint64 {
+	if c.delta > 0 {
+		return c.delta
+	}
+	return c.Thresholds().Delta
+}
+
+// Policy returns the policy: WithVariant's Static, WithPolicy's, else
+// Adaptive with Thresholds() and the order of WithOrder (Ordered).
+func (c *Config) Policy() decider.Policy {
+	switch {
+	case c.variant != nil:
+		return decider.Static(*c.variant)
+	case c.policy != nil:
+		return c.policy
+	}
+	o := decider.Ordered
+	if c.order != nil {
+		o = *c.order
+	}
+	return decider.Adaptive(c.Thresholds(), o)
+}
