@@ -3,6 +3,6 @@
 // running traversal (its size and optionally the summed out-degree of the
 // frontier), measuring its own cost so the runtime can report it.
 //
-// It may import graph and workset; it must not import runtime, decider or any
-// algorithm.
+// It may import graph, workset and internal/par; it must not import runtime,
+// decider or any algorithm.
 package inspector

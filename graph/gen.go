@@ -1,0 +1,377 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gearbox-graph/gearbox/internal/par"
+)
+
+// Synthetic generators. Every generator is deterministic for a seed and gives
+// the same graph whatever GOMAXPROCS is: edges are produced in fixed-size
+// blocks, each block drawing from its own random stream seeded from (seed,
+// kind, block index), and blocks are spread over the workers.
+
+// DefaultSeed is the seed used when GenOptions.Seed is zero. It is the GAP
+// benchmark suite's kRandSeed; our random streams differ from GAP's, so the
+// graphs are alike in distribution, not edge for edge.
+const DefaultSeed uint64 = 27491095
+
+// DefaultEdgeFactor is the edge factor of "kron:SCALE" and "urand:SCALE"
+// when none is given: generated edges per vertex, as in Graph500 and GAP.
+const DefaultEdgeFactor = 16
+
+// MaxScale is the largest SCALE: 2^31 vertices is the last power of two
+// below MaxVertices.
+const MaxScale = 31
+
+// MaxGenEdges bounds the number of edges a generator produces before
+// symmetrization (EDGEFACTOR * 2^SCALE for kron and urand). At the limit the
+// edge list alone takes 128 GiB, so it is a guard against typos rather than
+// a promise that such a graph fits.
+const MaxGenEdges int64 = 1 << 34
+
+// genBlock is the number of edges per random-stream block. Changing it
+// changes every generated graph.
+const genBlock = 1 << 14
+
+// ErrGenSpec reports a malformed or out-of-range generator spec.
+var ErrGenSpec = errors.New("invalid generator spec")
+
+const genForms = `valid forms: "kron:SCALE[:EDGEFACTOR]", "urand:SCALE[:EDGEFACTOR]", "grid:W:H"`
+
+// GenOptions controls Generate.
+type GenOptions struct {
+	// Seed selects the random graph; zero means DefaultSeed.
+	Seed uint64
+}
+
+func (o GenOptions) seed() uint64 {
+	if o.Seed == 0 {
+		return DefaultSeed
+	}
+	return o.Seed
+}
+
+// GenSpec is a parsed generator spec. Kind is "kron" or "urand" (using Scale
+// and EdgeFactor) or "grid" (using W and H).
+type GenSpec struct {
+	Kind                    string
+	Scale, EdgeFactor, W, H int
+}
+
+// String returns the canonical spec, which ParseGenSpec reads back into the
+// same value: "kron:20:16", "urand:20:16", "grid:1000:1000".
+func (s GenSpec) String() string {
+	switch s.Kind {
+	case "grid":
+		return fmt.Sprintf("grid:%d:%d", s.W, s.H)
+	case "kron", "urand":
+		return fmt.Sprintf("%s:%d:%d", s.Kind, s.Scale, s.EdgeFactor)
+	}
+	return fmt.Sprintf("%s:?", s.Kind)
+}
+
+// NumVertices returns the vertex count of the generated graph (valid specs
+// only).
+func (s GenSpec) NumVertices() int64 {
+	if s.Kind == "grid" {
+		return int64(s.W) * int64(s.H)
+	}
+	return int64(1) << s.Scale
+}
+
+// NumGenEdges returns how many edges the generator produces before
+// symmetrization and de-duplication (valid specs only): EdgeFactor*2^Scale
+// for kron and urand, W*(H-1)+H*(W-1) for grid.
+func (s GenSpec) NumGenEdges() int64 {
+	if s.Kind == "grid" {
+		w, h := int64(s.W), int64(s.H)
+		return w*(h-1) + h*(w-1)
+	}
+	return int64(s.EdgeFactor) << s.Scale
+}
+
+// ParseGenSpec parses "kron:SCALE[:EDGEFACTOR]", "urand:SCALE[:EDGEFACTOR]"
+// or "grid:W:H" and checks the limits (see Validate).
+func ParseGenSpec(spec string) (GenSpec, error) {
+	parts := strings.Split(strings.TrimSpace(spec), ":")
+	kind := parts[0]
+	num := func(i int, name string) (int, error) {
+		v, err := strconv.Atoi(parts[i])
+		if err != nil {
+			return 0, fmt.Errorf("%w %q: %s %q is not an integer; %s", ErrGenSpec, spec, name, parts[i], genForms)
+		}
+		return v, nil
+	}
+	var s GenSpec
+	var err error
+	switch kind {
+	case "kron", "urand":
+		if len(parts) < 2 || len(parts) > 3 {
+			return GenSpec{}, fmt.Errorf("%w %q: %s takes SCALE and an optional EDGEFACTOR; %s", ErrGenSpec, spec, kind, genForms)
+		}
+		s = GenSpec{Kind: kind, EdgeFactor: DefaultEdgeFactor}
+		if s.Scale, err = num(1, "SCALE"); err != nil {
+			return GenSpec{}, err
+		}
+		if len(parts) == 3 {
+			if s.EdgeFactor, err = num(2, "EDGEFACTOR"); err != nil {
+				return GenSpec{}, err
+			}
+		}
+	case "grid":
+		if len(parts) != 3 {
+			return GenSpec{}, fmt.Errorf("%w %q: grid takes a width and a height; %s", ErrGenSpec, spec, genForms)
+		}
+		s = GenSpec{Kind: kind}
+		if s.W, err = num(1, "W"); err != nil {
+			return GenSpec{}, err
+		}
+		if s.H, err = num(2, "H"); err != nil {
+			return GenSpec{}, err
+		}
+	default:
+		return GenSpec{}, fmt.Errorf("%w %q: unknown generator %q; %s", ErrGenSpec, spec, kind, genForms)
+	}
+	if err := s.Validate(); err != nil {
+		return GenSpec{}, err
+	}
+	return s, nil
+}
+
+// Validate checks a spec's limits: SCALE in 1..MaxScale, EDGEFACTOR at least
+// 1 with EDGEFACTOR*2^SCALE at most MaxGenEdges, W and H at least 1 with
+// W*H at most MaxVertices.
+func (s GenSpec) Validate() error {
+	switch s.Kind {
+	case "kron", "urand":
+		if s.Scale < 1 || s.Scale > MaxScale {
+			return fmt.Errorf("%w %s: SCALE %d outside 1..%d", ErrGenSpec, s.Kind, s.Scale, MaxScale)
+		}
+		if s.EdgeFactor < 1 {
+			return fmt.Errorf("%w %s: EDGEFACTOR %d is below 1", ErrGenSpec, s.Kind, s.EdgeFactor)
+		}
+		if int64(s.EdgeFactor) > MaxGenEdges>>s.Scale {
+			return fmt.Errorf("%w %s: EDGEFACTOR*2^SCALE = %d*2^%d exceeds the limit of %d generated edges",
+				ErrGenSpec, s.Kind, s.EdgeFactor, s.Scale, MaxGenEdges)
+		}
+	case "grid":
+		if s.W < 1 || s.H < 1 {
+			return fmt.Errorf("%w grid: W %d and H %d must be at least 1", ErrGenSpec, s.W, s.H)
+		}
+		if uint64(s.W) > MaxVertices/uint64(s.H) {
+			return fmt.Errorf("%w grid: W*H = %d*%d exceeds the limit of %d vertices", ErrGenSpec, s.W, s.H, uint64(MaxVertices))
+		}
+	default:
+		return fmt.Errorf("%w: unknown generator %q; %s", ErrGenSpec, s.Kind, genForms)
+	}
+	if m := s.NumGenEdges(); m > math.MaxInt {
+		return fmt.Errorf("%w %s: %d edges do not fit this platform's int", ErrGenSpec, s, m)
+	}
+	return nil
+}
+
+// Generate parses spec and generates the graph: see GenerateSpec.
+func Generate(spec string, opt GenOptions) (*Graph, error) {
+	s, err := ParseGenSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	return GenerateSpec(s, opt)
+}
+
+// GenerateSpec generates an undirected graph:
+//
+//   - kron: Graph500 Kronecker (R-MAT) with A=0.57, B=0.19, C=0.19, D=0.05,
+//     n = 2^SCALE vertices and EDGEFACTOR*n generated edges, vertex ids
+//     scrambled by a seeded bijection of 0..n-1 (as GAP's -g permutes them)
+//     so that id does not predict degree; unweighted.
+//   - urand: EDGEFACTOR*n edges with both endpoints uniform in 0..n-1, n =
+//     2^SCALE (GAP's -u); unweighted.
+//   - grid: W x H four-neighbour grid, vertex x+y*W, each undirected edge
+//     with one integer weight uniform in [1,255]; high diameter, road-like.
+//
+// Self-loops and duplicate edges are removed, so kron and urand have fewer
+// than 2*EDGEFACTOR*n stored arcs.
+func GenerateSpec(s GenSpec, opt GenOptions) (*Graph, error) {
+	el, err := GenerateEdges(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return Build(el, BuildOptions{Undirected: true})
+}
+
+// GenerateEdges returns the raw edge list of GenerateSpec, one entry per
+// generated undirected edge (self-loops and duplicates included); Build it
+// with BuildOptions{Undirected: true} to get GenerateSpec's graph.
+func GenerateEdges(s GenSpec, opt GenOptions) (*EdgeList, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	seed := opt.seed()
+	m := int(s.NumGenEdges())
+	el := &EdgeList{NumVertices: int(s.NumVertices()), Src: make([]uint32, m), Dst: make([]uint32, m)}
+	switch s.Kind {
+	case "kron":
+		genKron(el.Src, el.Dst, s.Scale, seed)
+	case "urand":
+		genUniform(el.Src, el.Dst, s.Scale, seed)
+	case "grid":
+		el.Weights = make([]uint32, m)
+		el.WeightKind = IntWeights
+		genGrid(el.Src, el.Dst, el.Weights, s.W, s.H, seed)
+	}
+	return el, nil
+}
+
+// splitmix is the splitmix64 generator: tiny state, fast, and good enough
+// for graph generation (it passes BigCrush).
+type splitmix struct{ s uint64 }
+
+func (r *splitmix) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	return mix64(r.s)
+}
+
+// Stream tags keep the generators' streams apart for one seed.
+const (
+	tagKron  = 0x6b726f6e // "kron"
+	tagURand = 0x75726e64 // "urnd"
+	tagGrid  = 0x67726964 // "grid"
+	tagPerm  = 0x7065726d // "perm"
+)
+
+// blockRNG returns the stream of one block: a function of seed, tag and
+// block only, which is what makes the output independent of the workers.
+func blockRNG(seed, tag uint64, block int) splitmix {
+	return splitmix{s: mix64(mix64(seed^tag*0xd1b54a32d192ed03) + uint64(block)*0xa0761d6478bd642f)}
+}
+
+// forBlocks runs fn over the blocks of m edges in parallel.
+func forBlocks(m int, fn func(block, lo, hi int)) {
+	blocks := (m + genBlock - 1) / genBlock
+	par.For(blocks, 1, func(blo, bhi int) {
+		for b := blo; b < bhi; b++ {
+			fn(b, b*genBlock, min((b+1)*genBlock, m))
+		}
+	})
+}
+
+// Kronecker quadrant thresholds on a 16-bit uniform q: quadrant (0,0) if
+// q < kronA, (0,1) if q < kronAB, (1,0) if q < kronABC, else (1,1). They are
+// round(p*65536) for p = A, A+B, A+B+C (0.57, 0.76, 0.95); 16 bits per level
+// let one 64-bit draw serve four levels.
+const (
+	kronA   = 37356
+	kronAB  = 49807
+	kronABC = 62259
+)
+
+// geq returns 1 if q >= t, else 0, for q, t < 2^31, by the sign of t-1-q:
+// arithmetic rather than a branch the CPU would mispredict half the time.
+func geq(q, t uint32) uint32 { return (t - 1 - q) >> 31 }
+
+// kronEdge draws one R-MAT edge of 2^scale vertices: at each level the
+// source bit is 1 in quadrants C and D and the destination bit is 1 in B and
+// D, computed without branches since the quadrant is unpredictable.
+func kronEdge(r *splitmix, scale int) (uint32, uint32) {
+	var s, d uint32
+	for lvl := 0; lvl < scale; lvl += 4 {
+		x := r.next()
+		for j := min(4, scale-lvl); j > 0; j-- {
+			q := uint32(x & 0xffff)
+			x >>= 16
+			a, ab, abc := geq(q, kronA), geq(q, kronAB), geq(q, kronABC)
+			s = s<<1 | ab
+			d = d<<1 | (a ^ ab ^ abc)
+		}
+	}
+	return s, d
+}
+
+// scrambler is a seeded bijection of 0..2^bits-1: multiplication by an odd
+// constant and right xor-shifts are each invertible modulo 2^bits, and
+// alternating them spreads every input bit over the output. It replaces
+// GAP's random permutation of ids without a serial shuffle or an n-entry
+// table.
+type scrambler struct {
+	mask           uint64
+	shift          uint
+	k0, k1, m1, m2 uint64
+}
+
+func newScrambler(bits int, seed uint64) scrambler {
+	r := blockRNG(seed, tagPerm, 0)
+	return scrambler{
+		mask:  1<<uint(bits) - 1,
+		shift: uint(bits+1) / 2,
+		k0:    r.next(), k1: r.next(),
+		m1: r.next() | 1, m2: r.next() | 1,
+	}
+}
+
+func (p *scrambler) apply(x uint32) uint32 {
+	v := (uint64(x) ^ p.k0) & p.mask
+	v = v * p.m1 & p.mask
+	v ^= v >> p.shift
+	v = (v*p.m2 + p.k1) & p.mask
+	v ^= v >> p.shift
+	v = v * p.m1 & p.mask
+	v ^= v >> p.shift
+	return uint32(v)
+}
+
+func genKron(src, dst []uint32, scale int, seed uint64) {
+	perm := newScrambler(scale, seed)
+	forBlocks(len(src), func(b, lo, hi int) {
+		r := blockRNG(seed, tagKron, b)
+		for i := lo; i < hi; i++ {
+			s, d := kronEdge(&r, scale)
+			src[i], dst[i] = perm.apply(s), perm.apply(d)
+		}
+	})
+}
+
+func genUniform(src, dst []uint32, scale int, seed uint64) {
+	mask := uint64(1)<<uint(scale) - 1
+	forBlocks(len(src), func(b, lo, hi int) {
+		r := blockRNG(seed, tagURand, b)
+		for i := lo; i < hi; i++ {
+			x := r.next()
+			src[i], dst[i] = uint32(x&mask), uint32(x>>32&mask)
+		}
+	})
+}
+
+// genGrid lists the H*(W-1) horizontal edges row by row, then the W*(H-1)
+// vertical ones, each with a weight in [1,255].
+func genGrid(src, dst, wt []uint32, w, h int, seed uint64) {
+	horiz := h * (w - 1)
+	forBlocks(len(src), func(b, lo, hi int) {
+		r := blockRNG(seed, tagGrid, b)
+		i := lo
+		if i < horiz { // horizontal: edge i is (x,y)-(x+1,y), x = i mod (w-1)
+			x, y := i%(w-1), i/(w-1)
+			for ; i < min(hi, horiz); i++ {
+				v := uint32(y*w + x)
+				src[i], dst[i] = v, v+1
+				if x++; x == w-1 {
+					x, y = 0, y+1
+				}
+			}
+		}
+		if i < hi { // vertical: edge horiz+j is (x,y)-(x,y+1), v = j
+			for ; i < hi; i++ {
+				v := uint32(i - horiz)
+				src[i], dst[i] = v, v+uint32(w)
+			}
+		}
+		for i := lo; i < hi; i++ {
+			wt[i] = 1 + uint32((r.next()>>32)*255>>32)
+		}
+	})
+}
