@@ -1,0 +1,336 @@
+package graph
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Format names a graph file format. Load and Read understand these formats (Format names in brackets):
+//
+//   - [mtx] MatrixMarket coordinate files: pattern, integer or real;
+//     general (directed) or symmetric (undirected, one triangle stored).
+//     Ids are 1-based: internal id i is file id i+1 (OffsetIDs(1, n)).
+//   - [snap] SNAP edge lists (.txt, .edges, .snap): `#` comments, `u v` or
+//     `u v w` per line. Ids are arbitrary non-negative integers and need not
+//     be contiguous; they are relabelled densely in sorted order: internal
+//     id i is the i-th smallest original id that occurs in the file (kept as
+//     a SortedIDs map, so output and --source use the original ids).
+//   - [metis] METIS / DIMACS10 .graph adjacency files (undirected, 1-based;
+//     fmt 1 edge weights, 10 vertex weights, 100 vertex sizes are
+//     understood; vertex weights and sizes are skipped).
+//   - [graphalytics] LDBC Graphalytics: `x.e` (`src dst [weight]`) with the
+//     vertex list `x.v` (or `x.v.gz`) beside it; ids arbitrary, relabelled in
+//     sorted order like SNAP, isolated vertices of the .v file included.
+//     Without a .v file (and always for Read) the vertices are those that
+//     occur in edges.
+//   - [gr] DIMACS 9th challenge shortest-path files (directed, integer
+//     weights, 1-based).
+//   - [max] DIMACS max-flow files (directed, capacities as IntWeights,
+//     source and sink recorded with SetTerminals).
+//   - [el], [wel] GAP benchmark edge lists: `u v` / `u v w` (integer w),
+//     0-based ids kept as they are (n = largest id + 1).
+//   - [bin] gearbox's binary CSR (.gbx): the graph's arrays with a checksum,
+//     read at disk speed.
+//
+// Any of them may be gzip-compressed (.gz, or detected by the gzip magic
+// bytes). A file is read as a directed graph unless its format says it is
+// symmetric (mtx symmetric, METIS) or LoadOptions.Undirected is set.
+// Self-loops and duplicate arcs are dropped (the duplicate of minimum weight
+// is kept), as graph.Build does by default.
+//
+// Weights: integer formats (wel, gr, max, mtx integer, METIS) give
+// IntWeights. Formats whose weights may be real (mtx real, SNAP and
+// Graphalytics third columns) keep them as float32 (RealWeights) unless
+// LoadOptions.WeightScale > 0, which turns them into IntWeights
+// round(w*scale); SNAP and Graphalytics files whose weights are all written
+// as integers give IntWeights. Negative, non-finite or out-of-range weights
+// are errors naming the file and line.
+type Format string
+
+// The formats Load, Read, Save and Write know.
+const (
+	FormatMTX          Format = "mtx"
+	FormatSNAP         Format = "snap"
+	FormatMETIS        Format = "metis"
+	FormatGraphalytics Format = "graphalytics"
+	FormatGR           Format = "gr"
+	FormatMAX          Format = "max"
+	FormatEL           Format = "el"
+	FormatWEL          Format = "wel"
+	FormatBin          Format = "bin"
+)
+
+var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatBin}
+
+// writable lists the formats Save and Write produce.
+var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP}
+
+// ErrFormat is wrapped by every error about a file's contents or format.
+var ErrFormat = errors.New("graph file format error")
+
+// Formats returns every format name, for help text and error messages.
+func Formats() []Format { return append([]Format(nil), allFormats...) }
+
+func formatList(fs []Format) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+// ParseFormat checks a format name (case-insensitive).
+func ParseFormat(s string) (Format, error) {
+	f := Format(strings.ToLower(strings.TrimSpace(s)))
+	for _, g := range allFormats {
+		if f == g {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("%w: unknown format %q (valid: %s)", ErrFormat, s, formatList(allFormats))
+}
+
+var extFormats = map[string]Format{
+	".mtx": FormatMTX, ".txt": FormatSNAP, ".edges": FormatSNAP, ".snap": FormatSNAP,
+	".graph": FormatMETIS, ".metis": FormatMETIS, ".e": FormatGraphalytics,
+	".gr": FormatGR, ".max": FormatMAX, ".el": FormatEL, ".wel": FormatWEL, ".gbx": FormatBin,
+}
+
+// DetectFormat picks a format from a file name's extension, looking through
+// a trailing .gz.
+func DetectFormat(path string) (Format, error) {
+	base := filepath.Base(path)
+	if strings.EqualFold(filepath.Ext(base), ".gz") {
+		base = base[:len(base)-3]
+	}
+	ext := strings.ToLower(filepath.Ext(base))
+	if f, ok := extFormats[ext]; ok {
+		return f, nil
+	}
+	if ext == "" {
+		return "", fmt.Errorf("%w: cannot tell the format of %q: it has no extension (use --format with one of: %s)", ErrFormat, path, formatList(allFormats))
+	}
+	return "", fmt.Errorf("%w: cannot tell the format of %q from its extension %q (use --format with one of: %s)", ErrFormat, path, ext, formatList(allFormats))
+}
+
+// LoadOptions controls Load and Read.
+type LoadOptions struct {
+	// Format of the input; "" detects it from the file name.
+	Format Format
+	// Undirected symmetrizes any input.
+	Undirected bool
+	// WeightScale > 0 turns real weights into IntWeights round(w*scale);
+	// 0 keeps them as float32 (RealWeights).
+	WeightScale float64
+	// Progress, when non-nil, receives a progress bar for inputs larger
+	// than about 32 MB.
+	Progress io.Writer
+}
+
+// Load reads the graph file at path. Gzip-compressed files are read
+// transparently. For Graphalytics .e files the vertex file beside it (.v or
+// .v.gz) is read too when present.
+func Load(path string, opt LoadOptions) (*Graph, error) {
+	if opt.Format == "" {
+		f, err := DetectFormat(path)
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
+	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
+	}
+	in := &input{name: filepath.Base(path), r: f, size: st.Size(), file: f}
+	if opt.Format == FormatGraphalytics {
+		in.vpath = vertexFileFor(path)
+	}
+	return read(in, opt)
+}
+
+// vertexFileFor returns the Graphalytics vertex file beside an edge file, or
+// "" when there is none.
+func vertexFileFor(path string) string {
+	p := path
+	if strings.HasSuffix(strings.ToLower(p), ".gz") {
+		p = p[:len(p)-3]
+	}
+	if !strings.HasSuffix(strings.ToLower(p), ".e") {
+		return ""
+	}
+	stem := p[:len(p)-2]
+	for _, c := range []string{stem + ".v", stem + ".v.gz"} {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			return c
+		}
+	}
+	return ""
+}
+
+// Read reads a graph from r; name is used for format detection (when
+// opt.Format is "") and in error messages. Gzip input is detected by its
+// magic bytes. Read cannot see a Graphalytics .v file, so the vertices are
+// those that occur in edges.
+func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
+	if opt.Format == "" {
+		f, err := DetectFormat(name)
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
+	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
+		return nil, err
+	}
+	in := &input{name: filepath.Base(name), r: r, size: -1}
+	switch x := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer: what is left to read
+		in.size = int64(x.Len())
+	case *os.File:
+		if st, err := x.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := x.Seek(0, io.SeekCurrent); err == nil {
+				in.size = st.Size() - pos
+			}
+		}
+	}
+	return read(in, opt)
+}
+
+// input is one source of bytes and what is known about it.
+type input struct {
+	name  string
+	r     io.Reader
+	size  int64    // bytes on disk, -1 if unknown
+	file  *os.File // non-nil when r is a plain file
+	vpath string   // Graphalytics vertex file
+}
+
+// open wraps the input for reading: progress counting on the raw bytes,
+// then gzip when the magic bytes say so. It reports whether the stream is
+// compressed.
+func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(), err error) {
+	r = in.r
+	done = func() {}
+	if opt.Progress != nil && in.size > progressMin {
+		r, done = withProgress(r, in.size, in.name, opt.Progress)
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			done()
+			return nil, false, nil, fmt.Errorf("%w: %s: bad gzip stream: %v", ErrFormat, in.name, err)
+		}
+		return zr, true, done, nil
+	}
+	return br, false, done, nil
+}
+
+func read(in *input, opt LoadOptions) (*Graph, error) {
+	if opt.WeightScale < 0 || opt.WeightScale != opt.WeightScale {
+		return nil, fmt.Errorf("weight scale %v must be >= 0", opt.WeightScale)
+	}
+	if opt.Format == FormatBin {
+		return readBinary(in, opt)
+	}
+	return readText(in, opt)
+}
+
+// Save writes g to path in format f ("" = by the path's extension); a
+// path ending in .gz is gzip-compressed.
+func Save(path string, g *Graph, f Format) error {
+	if f == "" {
+		d, err := DetectFormat(path)
+		if err != nil {
+			return err
+		}
+		f = d
+	}
+	if err := checkWritable(f); err != nil {
+		return err
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = file
+	var zw *gzip.Writer
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		zw = gzip.NewWriter(file)
+		w = zw
+	}
+	err = Write(w, g, f)
+	if zw != nil {
+		if cerr := zw.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+func checkWritable(f Format) error {
+	for _, g := range writable {
+		if f == g {
+			return nil
+		}
+	}
+	if _, err := ParseFormat(string(f)); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: cannot write format %s (writable: %s)", ErrFormat, f, formatList(writable))
+}
+
+// Write writes g to w in format f (bin, el, wel, mtx, gr or snap).
+func Write(w io.Writer, g *Graph, f Format) error {
+	if err := checkWritable(f); err != nil {
+		return err
+	}
+	if f == FormatBin {
+		return writeBinary(w, g)
+	}
+	return writeText(w, g, f)
+}
+
+// parseError is a problem at one line of an input file.
+type parseError struct {
+	file string
+	line int64 // 0 = the file as a whole
+	msg  string
+}
+
+func (e *parseError) Error() string {
+	if e.line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg)
+	}
+	return fmt.Sprintf("%s: %s", e.file, e.msg)
+}
+
+func (e *parseError) Unwrap() error { return ErrFormat }
+
+func fileErr(file, format string, args ...any) error {
+	return &parseError{file: file, msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,473 @@
+package graph
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The tiny test graph of testdata/: arcs with integer weights over vertices
+// 0..5, including a duplicate arc 2->3 (the lighter copy must survive) and a
+// self-loop 4->4 (dropped). Every tiny.* file encodes it with its format's
+// ids: el/wel 0-based, gr/max/mtx 1-based, SNAP 10*i+3, Graphalytics 100+i.
+var tinyArcs = [][3]uint32{{0, 1, 4}, {0, 2, 1}, {1, 3, 2}, {2, 1, 5}, {2, 3, 8}, {3, 4, 3}, {4, 5, 1}, {5, 0, 7}, {1, 4, 6}, {2, 3, 9}, {4, 4, 2}}
+
+const tinyN = 6
+
+// csr is a graph as plain adjacency with weights, for comparisons.
+type csr map[uint32]map[uint32]uint32
+
+// expectTiny derives the expected graph from tinyArcs: self-loops dropped,
+// duplicates keep the minimum weight, both directions when undirected.
+func expectTiny(undirected bool) csr {
+	want := csr{}
+	add := func(u, v, w uint32) {
+		if want[u] == nil {
+			want[u] = map[uint32]uint32{}
+		}
+		if old, ok := want[u][v]; !ok || w < old {
+			want[u][v] = w
+		}
+	}
+	for _, a := range tinyArcs {
+		if a[0] == a[1] {
+			continue
+		}
+		add(a[0], a[1], a[2])
+		if undirected {
+			add(a[1], a[0], a[2])
+		}
+	}
+	return want
+}
+
+func toCSR(g *Graph) csr {
+	c := csr{}
+	for v := 0; v < g.NumVertices(); v++ {
+		ws := g.EdgeWeights(uint32(v))
+		for k, u := range g.Neighbors(uint32(v)) {
+			if c[uint32(v)] == nil {
+				c[uint32(v)] = map[uint32]uint32{}
+			}
+			var w uint32
+			if ws != nil {
+				w = ws[k]
+			}
+			c[uint32(v)][u] = w
+		}
+	}
+	return c
+}
+
+func dropWeights(c csr) csr {
+	d := csr{}
+	for u, m := range c {
+		d[u] = map[uint32]uint32{}
+		for v := range m {
+			d[u][v] = 0
+		}
+	}
+	return d
+}
+
+func sameCSR(t *testing.T, what string, got, want csr) {
+	t.Helper()
+	if fmt.Sprint(got) != fmt.Sprint(want) { // fmt sorts map keys
+		t.Errorf("%s: adjacency\n got %v\nwant %v", what, got, want)
+	}
+}
+
+func TestTinyInEveryFormat(t *testing.T) {
+	tests := []struct {
+		file     string
+		weighted bool
+		ext      func(v uint32) uint64 // expected external id of internal v
+		sym      bool                  // the format itself is undirected
+	}{
+		{"tiny.el", false, func(v uint32) uint64 { return uint64(v) }, false},
+		{"tiny.el.gz", false, func(v uint32) uint64 { return uint64(v) }, false},
+		{"tiny.wel", true, func(v uint32) uint64 { return uint64(v) }, false},
+		{"tiny.gr", true, func(v uint32) uint64 { return uint64(v) + 1 }, false},
+		{"tiny.max", true, func(v uint32) uint64 { return uint64(v) + 1 }, false},
+		{"tiny.mtx", true, func(v uint32) uint64 { return uint64(v) + 1 }, false},
+		{"tiny.txt", true, func(v uint32) uint64 { return 10*uint64(v) + 3 }, false},
+		{"tiny.e", true, func(v uint32) uint64 { return 100 + uint64(v) }, false},
+		{"tiny-sym.mtx", true, func(v uint32) uint64 { return uint64(v) + 1 }, true},
+		{"tiny.graph", true, func(v uint32) uint64 { return uint64(v) + 1 }, true},
+	}
+	for _, tc := range tests {
+		for _, undirected := range []bool{false, true} {
+			if tc.sym && !undirected {
+				continue
+			}
+			name := fmt.Sprintf("%s/undirected=%v", tc.file, undirected)
+			t.Run(name, func(t *testing.T) {
+				g, err := Load(filepath.Join("testdata", tc.file), LoadOptions{Undirected: undirected && !tc.sym})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g.NumVertices() != tinyN {
+					t.Fatalf("%d vertices, want %d", g.NumVertices(), tinyN)
+				}
+				if g.Directed() == undirected {
+					t.Errorf("Directed() = %v", g.Directed())
+				}
+				want := expectTiny(undirected)
+				if tc.weighted {
+					if g.WeightKind() != IntWeights {
+						t.Errorf("weight kind %v, want integer", g.WeightKind())
+					}
+				} else {
+					want = dropWeights(want)
+					if g.WeightKind() != Unweighted {
+						t.Errorf("weight kind %v, want unweighted", g.WeightKind())
+					}
+				}
+				sameCSR(t, name, toCSR(g), want)
+				for v := uint32(0); v < tinyN; v++ {
+					if got := g.IDs().External(v); got != tc.ext(v) {
+						t.Errorf("External(%d) = %d, want %d", v, got, tc.ext(v))
+					}
+					if x, ok := g.IDs().Internal(tc.ext(v)); !ok || x != v {
+						t.Errorf("Internal(%d) = %d, %v", tc.ext(v), x, ok)
+					}
+				}
+				s, sink, ok := g.Terminals()
+				if isMax := strings.HasSuffix(tc.file, ".max"); ok != isMax || (isMax && (s != 0 || sink != 5)) {
+					t.Errorf("Terminals() = %d, %d, %v", s, sink, ok)
+				}
+			})
+		}
+	}
+}
+
+func TestGraphalyticsVertexFile(t *testing.T) {
+	dir := t.TempDir()
+	// Vertex 105 is isolated: only the vertex file knows it.
+	os.WriteFile(filepath.Join(dir, "g.e"), []byte("100 101 0.5\n101 102 2.25\n"), 0o644)
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte("102\n100\n101\n105\n"))
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "g.v.gz"), zb.Bytes(), 0o644)
+	g, err := Load(filepath.Join(dir, "g.e"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumVertices() != 4 || g.NumEdges() != 2 || g.WeightKind() != RealWeights {
+		t.Fatalf("n=%d m=%d kind=%v, want 4, 2, real", g.NumVertices(), g.NumEdges(), g.WeightKind())
+	}
+	if x, ok := g.IDs().Internal(105); !ok || x != 3 {
+		t.Errorf("isolated vertex 105 -> %d, %v; want 3", x, ok)
+	}
+	if w := math.Float32frombits(g.EdgeWeights(1)[0]); w != 2.25 {
+		t.Errorf("weight %v, want 2.25", w)
+	}
+	// An edge naming a vertex the .v file lacks.
+	os.WriteFile(filepath.Join(dir, "g.e"), []byte("100 101 0.5\n101 109 2.25\n"), 0o644)
+	_, err = Load(filepath.Join(dir, "g.e"), LoadOptions{})
+	if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "g.e:2: vertex 109 is not listed in the vertex file g.v.gz") {
+		t.Errorf("err = %v", err)
+	}
+	// Without a vertex file the vertices come from the edges.
+	os.Remove(filepath.Join(dir, "g.v.gz"))
+	g, err = Load(filepath.Join(dir, "g.e"), LoadOptions{WeightScale: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumVertices() != 3 || g.WeightKind() != IntWeights || g.EdgeWeights(1)[0] != 9 {
+		t.Errorf("n=%d kind=%v w=%v; want 3, integer, 9", g.NumVertices(), g.WeightKind(), g.EdgeWeights(1))
+	}
+}
+
+func TestParseAndDetectFormat(t *testing.T) {
+	for _, f := range Formats() {
+		if g, err := ParseFormat(strings.ToUpper(string(f))); err != nil || g != f {
+			t.Errorf("ParseFormat(%q) = %q, %v", f, g, err)
+		}
+	}
+	if _, err := ParseFormat("csv"); err == nil || !strings.Contains(err.Error(), "mtx, snap") || !errors.Is(err, ErrFormat) {
+		t.Errorf("ParseFormat(csv) err = %v", err)
+	}
+	for path, want := range map[string]Format{
+		"a.mtx": FormatMTX, "a.MTX.gz": FormatMTX, "dir.x/email.txt": FormatSNAP, "b.edges": FormatSNAP,
+		"c.snap.gz": FormatSNAP, "d.graph": FormatMETIS, "d.metis": FormatMETIS, "e.e": FormatGraphalytics,
+		"f.gr": FormatGR, "g.max": FormatMAX, "h.el": FormatEL, "i.wel.gz": FormatWEL, "j.gbx": FormatBin,
+	} {
+		if got, err := DetectFormat(path); err != nil || got != want {
+			t.Errorf("DetectFormat(%q) = %q, %v; want %q", path, got, err, want)
+		}
+	}
+	for _, path := range []string{"x.csv", "x.gz", "noext", "x.v"} {
+		_, err := DetectFormat(path)
+		if err == nil || !strings.Contains(err.Error(), "--format") || !errors.Is(err, ErrFormat) {
+			t.Errorf("DetectFormat(%q) err = %v", path, err)
+		}
+	}
+	if _, err := DetectFormat("x.csv"); !strings.Contains(err.Error(), `".csv"`) {
+		t.Errorf("error does not name the extension: %v", err)
+	}
+}
+
+// errCase is an input that must fail with a message containing want.
+type errCase struct {
+	name   string
+	format Format
+	input  string
+	want   string
+	opt    LoadOptions
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []errCase{
+		// malformed lines: file:line and a reason
+		{"snap one field", FormatSNAP, "# c\n1 2\n3\n", "in.txt:3: expected 2 or 3 fields, got 1", LoadOptions{}},
+		{"snap four fields", FormatSNAP, "1 2\n1 2 3 4\n", "in.txt:2: expected 2 or 3 fields, got 4", LoadOptions{}},
+		{"snap letters", FormatSNAP, "1 2\n1 x\n", `in.txt:2: invalid vertex id "x"`, LoadOptions{}},
+		{"snap negative id", FormatSNAP, "1 -2\n", "in.txt:1: negative vertex id -2", LoadOptions{}},
+		{"snap huge id", FormatSNAP, "1 99999999999999999999999\n", "in.txt:1: vertex id 99999999999999999999999 too large", LoadOptions{}},
+		{"snap mixed weights", FormatSNAP, "1 2 3\n2 3\n", "in.txt:2: 2 fields, but the edges before have 3", LoadOptions{}},
+		{"snap bad weight", FormatSNAP, "1 2 3\n2 3 abc\n", `in.txt:2: invalid weight "abc"`, LoadOptions{}},
+		{"snap negative weight", FormatSNAP, "1 2 -3.5\n", "in.txt:1: negative weight -3.5", LoadOptions{}},
+		{"snap nan weight", FormatSNAP, "1 2 NaN\n", "in.txt:1: weight NaN is not a finite number", LoadOptions{}},
+		{"snap scaled overflow", FormatSNAP, "1 2 5e9\n", "in.txt:1: weight 5e9 times scale 2 is 10000000000, over the limit 4294967295", LoadOptions{WeightScale: 2}},
+		{"snap float32 overflow", FormatSNAP, "1 2 1e39\n", "in.txt:1: weight 1e39 over the float32 limit", LoadOptions{}},
+		{"el three fields", FormatEL, "0 1\n1 2 3\n", "in.txt:2: expected 2 fields, got 3", LoadOptions{}},
+		{"el id over limit", FormatEL, "0 4294967295\n", "in.txt:1: vertex id 4294967295 over the limit 4294967294", LoadOptions{}},
+		{"el implausible n", FormatEL, "0 4000000000\n", "4000000001 vertices, implausible for 13 bytes", LoadOptions{}},
+		{"wel missing weight", FormatWEL, "0 1 2\n1 2\n", "in.txt:2: expected 3 fields, got 2", LoadOptions{}},
+		{"wel real weight", FormatWEL, "0 1 2.5\n", "in.txt:1: weight 2.5 is not an integer", LoadOptions{}},
+		{"wel negative weight", FormatWEL, "0 1 -2\n", "in.txt:1: negative weight -2", LoadOptions{}},
+		{"wel weight over limit", FormatWEL, "0 1 4294967296\n", "in.txt:1: weight 4294967296 over the limit 4294967295", LoadOptions{}},
+		{"wel non-numeric weight", FormatWEL, "0 1 w\n", `in.txt:1: invalid weight "w"`, LoadOptions{}},
+		// declared sizes
+		{"mtx id outside", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n1 4\n", "in.txt:4: vertex id 4 outside 1..3", LoadOptions{}},
+		{"mtx id zero", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n0 2\n", "in.txt:3: vertex id 0 outside 1..3", LoadOptions{}},
+		{"mtx nnz disagrees", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n% c\n3 3 3\n1 2\n2 3\n", "in.txt: the size line declares 3 entries but the file has 2", LoadOptions{}},
+		{"mtx rows != cols", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n3 4 1\n1 2\n", "in.txt:2: a 3 x 4 matrix is not a graph", LoadOptions{}},
+		{"mtx array", FormatMTX, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", "in.txt:1: dense `array` MatrixMarket files are not graphs", LoadOptions{}},
+		{"mtx complex", FormatMTX, "%%MatrixMarket matrix coordinate complex general\n1 1 0\n", `in.txt:1: MatrixMarket field "complex" is not supported`, LoadOptions{}},
+		{"mtx no banner", FormatMTX, "3 3 1\n1 2\n", "in.txt:1: missing the %%MatrixMarket banner", LoadOptions{}},
+		{"mtx no size line", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n% only comments\n", "in.txt: no size line", LoadOptions{}},
+		{"mtx missing weight", FormatMTX, "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3\n", "in.txt:4: expected 3 fields, got 2", LoadOptions{}},
+		{"mtx real bad weight", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1.2.3\n", `in.txt:3: invalid weight "1.2.3"`, LoadOptions{}},
+		{"gr arc count", FormatGR, "c x\np sp 3 3\na 1 2 5\na 2 3 1\n", "in.txt: the problem line declares 3 arcs but the file has 2", LoadOptions{}},
+		{"gr id outside", FormatGR, "p sp 3 1\na 1 7 5\n", "in.txt:2: vertex id 7 outside 1..3", LoadOptions{}},
+		{"gr missing weight", FormatGR, "p sp 3 1\na 1 2\n", "in.txt:2: expected 3 fields, got 2", LoadOptions{}},
+		{"gr no p line", FormatGR, "c only\na 1 2 3\n", "in.txt:2: expected the problem line `p sp N M` before anything else", LoadOptions{}},
+		{"gr second p line", FormatGR, "p sp 3 1\np sp 3 1\n", "in.txt:2: a second problem line", LoadOptions{}},
+		{"gr wrong problem", FormatGR, "p max 3 1\n", `in.txt:1: problem type "max", want sp`, LoadOptions{}},
+		{"gr unknown line", FormatGR, "p sp 3 1\nx 1 2 3\n", `in.txt:2: unknown line type "x"`, LoadOptions{}},
+		{"max arc count", FormatMAX, "p max 3 2\nn 1 s\nn 3 t\na 1 2 5\n", "in.txt: the problem line declares 2 arcs but the file has 1", LoadOptions{}},
+		{"max no sink", FormatMAX, "p max 3 1\nn 1 s\na 1 2 5\n", "in.txt: no sink (n ID t) line", LoadOptions{}},
+		{"max no source", FormatMAX, "p max 3 1\nn 3 t\na 1 2 5\n", "in.txt: no source (n ID s) line", LoadOptions{}},
+		{"max two sources", FormatMAX, "p max 3 1\nn 1 s\nn 2 s\nn 3 t\na 1 2 5\n", "in.txt:3: a second source (line 2 named one)", LoadOptions{}},
+		{"max bad terminal", FormatMAX, "p max 3 1\nn 1 x\n", `in.txt:2: terminal kind "x" is neither s nor t`, LoadOptions{}},
+		{"max terminal outside", FormatMAX, "p max 3 1\nn 9 s\n", "in.txt:2: vertex id 9 outside 1..3", LoadOptions{}},
+		{"max same terminals", FormatMAX, "p max 3 1\nn 1 s\nn 1 t\na 1 2 5\n", "in.txt: source and sink are the same vertex 1", LoadOptions{}},
+		{"max missing capacity", FormatMAX, "p max 3 1\nn 1 s\nn 3 t\na 1 2\n", "in.txt:4: expected 3 fields, got 2", LoadOptions{}},
+		{"metis edge count", FormatMETIS, "3 3\n2\n1 3\n2\n", "in.txt: the header declares 3 edges but the lists hold 4 entries (each undirected edge is listed twice, so want 6)", LoadOptions{}},
+		{"metis id outside", FormatMETIS, "% c\n3 2\n2\n1 4\n2\n", "in.txt:4: vertex id 4 outside 1..3", LoadOptions{}},
+		{"metis too few lines", FormatMETIS, "3 1\n2\n1\n", "in.txt: the header declares 3 vertices but the file has 2 vertex lines", LoadOptions{}},
+		{"metis too many lines", FormatMETIS, "2 1\n2\n1\n1\n", "in.txt: the header declares 2 vertices but vertex line 3 lists neighbours", LoadOptions{}},
+		{"metis missing weight", FormatMETIS, "2 1 1\n2 5\n1\n", "in.txt:3: neighbour 1 has no edge weight", LoadOptions{}},
+		{"metis bad fmt", FormatMETIS, "2 1 7\n2\n1\n", `in.txt:1: invalid fmt "7"`, LoadOptions{}},
+		{"metis bad header", FormatMETIS, "2 x\n2\n1\n", `in.txt:1: invalid edge count "x"`, LoadOptions{}},
+		{"graphalytics bad line", FormatGraphalytics, "1 2 0.5\n3\n", "in.txt:2: expected 2 or 3 fields, got 1", LoadOptions{}},
+		// a header promising far more than the file holds must not allocate for it
+		{"mtx 10^12 vertices", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n1000000000000 1000000000000 1000000000000\n1 2\n", "in.txt:2: 1000000000000 vertices, over the limit", LoadOptions{}},
+		{"mtx 10^12 entries", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n4 4 1000000000000\n1 2\n", "declares 1000000000000 entries but the file has 1", LoadOptions{}},
+		{"mtx 4e9 vertices small file", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n1 2\n", "4000000000 vertices, implausible for", LoadOptions{}},
+		{"gr 10^12 arcs", FormatGR, "p sp 4 1000000000000\na 1 2 3\n", "declares 1000000000000 arcs but the file has 1", LoadOptions{}},
+		{"metis 10^12 edges", FormatMETIS, "2 1000000000000\n2\n1\n", "declares 1000000000000 edges", LoadOptions{}},
+		{"metis 4e9 vertices", FormatMETIS, "4000000000 0\n", "4000000000 vertices, implausible", LoadOptions{}},
+		// empty input
+		{"empty snap", FormatSNAP, "", "in.txt: empty file", LoadOptions{}},
+		{"empty mtx", FormatMTX, "", "in.txt: empty file", LoadOptions{}},
+		{"empty bin", FormatBin, "", "in.txt: empty file", LoadOptions{}},
+		{"comments only snap", FormatSNAP, "# nothing\n", "in.txt: no edges", LoadOptions{}},
+		{"blank el", FormatEL, "\n\n", "in.txt: no edges", LoadOptions{}},
+		{"bin garbage", FormatBin, "hello world, this is not a binary graph file at all!!", "not a gearbox binary graph (bad magic)", LoadOptions{}},
+		{"bad gzip", FormatSNAP, "\x1f\x8bnot really gzip", "bad gzip stream", LoadOptions{}},
+	}
+	for _, sz := range []int{4 << 20, 7} { // also with tiny chunks: line numbers must survive the seams
+		old := chunkSize
+		chunkSize = sz
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%s/chunk=%d", tc.name, sz), func(t *testing.T) {
+				opt := tc.opt
+				opt.Format = tc.format
+				g, err := Read(strings.NewReader(tc.input), "in.txt", opt)
+				if err == nil {
+					t.Fatalf("no error; got a graph with %d vertices and %d arcs", g.NumVertices(), g.NumEdges())
+				}
+				if !errors.Is(err, ErrFormat) {
+					t.Errorf("error %q does not wrap ErrFormat", err)
+				}
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error %q\n  does not contain %q", err, tc.want)
+				}
+			})
+		}
+		chunkSize = old
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	if _, err := Load("testdata/tiny.csv", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "--format") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := Read(strings.NewReader("1 2\n"), "x", LoadOptions{Format: "dot"}); err == nil || !errors.Is(err, ErrFormat) {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := Load("testdata/no-such-file.el", LoadOptions{}); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestWeights(t *testing.T) {
+	tests := []struct {
+		name  string
+		f     Format
+		in    string
+		opt   LoadOptions
+		kind  WeightKind
+		wants []float64 // weights of vertex 0's arcs in order
+	}{
+		{"snap ints", FormatSNAP, "0 1 3\n0 2 4\n", LoadOptions{}, IntWeights, []float64{3, 4}},
+		{"snap reals", FormatSNAP, "0 1 3\n0 2 0.25\n", LoadOptions{}, RealWeights, []float64{3, 0.25}},
+		{"snap scaled", FormatSNAP, "0 1 3\n0 2 0.25\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{30, 3}},
+		{"snap scale rounds", FormatSNAP, "0 1 1.26\n0 2 1.24\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{13, 12}},
+		{"mtx real", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n1 3 1.5e-1\n", LoadOptions{}, RealWeights, []float64{1, float64(float32(0.15))}},
+		{"mtx integer", FormatMTX, "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n1 3 0\n", LoadOptions{}, IntWeights, []float64{7, 0}},
+		{"wel not scaled", FormatWEL, "0 1 7\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{7}},
+		{"negative zero", FormatSNAP, "0 1 -0.0\n", LoadOptions{}, RealWeights, []float64{0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opt.Format = tc.f
+			g, err := Read(strings.NewReader(tc.in), "w", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.WeightKind() != tc.kind {
+				t.Fatalf("kind %v, want %v", g.WeightKind(), tc.kind)
+			}
+			ws := g.EdgeWeights(0)
+			if len(ws) != len(tc.wants) {
+				t.Fatalf("%d weights, want %d", len(ws), len(tc.wants))
+			}
+			for i, w := range ws {
+				got := float64(w)
+				if tc.kind == RealWeights {
+					got = float64(math.Float32frombits(w))
+				}
+				if got != tc.wants[i] {
+					t.Errorf("weight %d = %v, want %v", i, got, tc.wants[i])
+				}
+				if tc.kind == RealWeights && w>>31 != 0 {
+					t.Errorf("weight %d has its sign bit set (%#x)", i, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSNAPRelabelSorted(t *testing.T) {
+	// Ids appear out of order and far apart (sparse path) or close (dense).
+	for _, ids := range [][3]uint64{{900, 5, 70}, {1 << 60, 3, 1 << 40}} {
+		in := fmt.Sprintf("%d %d\n%d %d\n", ids[0], ids[1], ids[1], ids[2])
+		g, err := Read(strings.NewReader(in), "s.txt", LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sorted := ids[:]
+		slices.Sort(sorted)
+		for i, x := range sorted {
+			if got := g.IDs().External(uint32(i)); got != x {
+				t.Errorf("External(%d) = %d, want %d (ids must be relabelled in sorted order)", i, got, x)
+			}
+		}
+		a, _ := g.IDs().Internal(ids[0])
+		b, _ := g.IDs().Internal(ids[1])
+		if nb := g.Neighbors(a); len(nb) != 1 || nb[0] != b {
+			t.Errorf("neighbours of %d: %v, want [%d]", ids[0], nb, b)
+		}
+	}
+}
+
+// TestChunkSeams parses the same inputs with tiny and default chunks.
+func TestChunkSeams(t *testing.T) {
+	files := []string{"tiny.el", "tiny.wel", "tiny.gr", "tiny.max", "tiny.mtx", "tiny.txt", "tiny.e", "tiny.graph", "tiny-sym.mtx"}
+	for _, f := range files {
+		ref, err := Load(filepath.Join("testdata", f), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sz := range []int{1, 3, 16} {
+			old := chunkSize
+			chunkSize = sz
+			g, err := Load(filepath.Join("testdata", f), LoadOptions{})
+			chunkSize = old
+			if err != nil {
+				t.Fatalf("%s chunk=%d: %v", f, sz, err)
+			}
+			sameCSR(t, fmt.Sprintf("%s chunk=%d", f, sz), toCSR(g), toCSR(ref))
+		}
+	}
+}
+
+func TestMETISVertexWeights(t *testing.T) {
+	// fmt 11 with ncon 2: two vertex weights, then neighbour/weight pairs;
+	// fmt 100: a vertex size first.
+	for _, in := range []string{
+		"3 2 11 2\n5 6 2 10\n7 8 1 10 3 20\n9 9 2 20\n",
+		"3 2 10 2\n5 6 2\n7 8 1 3\n9 9 2\n",
+		"3 2 100\n4 2\n4 1 3\n4 2\n",
+		"% comment\n3 2\n2\n% between vertex lines\n1 3\n2\n\n\n",
+	} {
+		g, err := Read(strings.NewReader(in), "m.graph", LoadOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if g.NumVertices() != 3 || g.NumEdges() != 4 || g.Directed() {
+			t.Errorf("%q: n=%d m=%d directed=%v", in, g.NumVertices(), g.NumEdges(), g.Directed())
+		}
+		if nb := g.Neighbors(1); len(nb) != 2 || nb[0] != 0 || nb[1] != 2 {
+			t.Errorf("%q: neighbours of 1: %v", in, nb)
+		}
+	}
+}
+
+func TestGzipAndProgress(t *testing.T) {
+	// A gzip stream read through Read (magic detection, no extension).
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte("0 1\n1 2\n"))
+	zw.Close()
+	g, err := Read(&zb, "stream.el", LoadOptions{})
+	if err != nil || g.NumEdges() != 2 {
+		t.Fatalf("g=%v err=%v", g, err)
+	}
+	// Truncated gzip.
+	zb.Reset()
+	zw = gzip.NewWriter(&zb)
+	zw.Write(bytes.Repeat([]byte("0 1\n1 2\n"), 1000))
+	zw.Close()
+	cut := zb.Bytes()[:zb.Len()/2]
+	if _, err := Read(bytes.NewReader(cut), "cut.el", LoadOptions{}); err == nil || !errors.Is(err, ErrFormat) {
+		t.Errorf("truncated gzip: err = %v", err)
+	}
+	// The progress bar writes only for large inputs.
+	var pb bytes.Buffer
+	if _, err := Load("testdata/tiny.el", LoadOptions{Progress: &pb}); err != nil || pb.Len() != 0 {
+		t.Errorf("small input: err=%v, progress output %q", err, pb.String())
+	}
+}

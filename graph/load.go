@@ -1,0 +1,689 @@
+package graph
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gearbox-graph/gearbox/internal/par"
+)
+
+// maxVerticesPerByte bounds the vertex count a text file may declare (or
+// imply through its largest id) for its size, so a header promising 10^12
+// vertices in a small file is refused instead of allocated.
+const (
+	maxVerticesPerByte = 64
+	freeVertices       = 1 << 20
+)
+
+// textLoad gathers what parsing a text file found.
+type textLoad struct {
+	name      string
+	outs      []*chunkOut
+	n         uint64 // vertex count (declared or derived)
+	ids       IDMap
+	symmetric bool
+	wmode     int
+	wkind     WeightKind
+	bytes     int64     // uncompressed bytes read
+	pending   []float64 // parsed weights, converted by weights
+}
+
+func readText(in *input, opt LoadOptions) (*Graph, error) {
+	r, _, done, err := in.open(opt)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	ck := &chunker{r: r}
+	h := &headerReader{name: in.name, ck: ck}
+	if _, ok, err := h.peek(); err != nil {
+		return nil, readError(in.name, err)
+	} else if !ok {
+		return nil, fileErr(in.name, "empty file")
+	}
+	t := &textLoad{name: in.name}
+	var declared int64 = -1 // edge count a header promises
+	var parse func([]byte, *chunkOut)
+	ep := &edgeParser{minF: 2, maxF: 2}
+	ep.wp.scale = opt.WeightScale
+	switch opt.Format {
+	case FormatEL, FormatWEL:
+		ep.comments = "#%"
+		if opt.Format == FormatWEL {
+			ep.wmode, ep.minF, ep.maxF, ep.wp.intOnly = wRequired, 3, 3, true
+		}
+	case FormatSNAP:
+		ep.comments = "#%"
+		ep.wmode, ep.maxF, ep.relabel = wOptional, 3, true
+	case FormatGraphalytics:
+		ep.comments = "#"
+		ep.wmode, ep.maxF = wOptional, 3
+		if in.vpath != "" {
+			idx, err := readVertexFile(in.vpath)
+			if err != nil {
+				return nil, err
+			}
+			ep.index, ep.vname = idx, filepath.Base(in.vpath)
+			t.ids, err = SortedIDs(idx.ids)
+			if err != nil {
+				return nil, err
+			}
+			t.n = uint64(len(idx.ids))
+		} else {
+			ep.relabel = true
+		}
+	case FormatGR, FormatMAX:
+		n, m, err := dimacsHeader(h, opt.Format)
+		if err != nil {
+			return nil, err
+		}
+		t.n, declared = n, int64(m)
+		ep.dimacs, ep.maxflow, ep.comments = true, opt.Format == FormatMAX, "c"
+		ep.base, ep.n = 1, n
+		ep.wmode, ep.minF, ep.maxF, ep.wp.intOnly = wRequired, 3, 3, true
+	case FormatMTX:
+		hd, err := mtxHeader(h)
+		if err != nil {
+			return nil, err
+		}
+		t.n, declared, t.symmetric = hd.n, int64(hd.nnz), hd.symmetric
+		ep.comments = "%"
+		ep.base, ep.n = 1, hd.n
+		switch hd.field {
+		case "integer":
+			ep.wmode, ep.minF, ep.maxF, ep.wp.intOnly = wRequired, 3, 3, true
+		case "real":
+			ep.wmode, ep.minF, ep.maxF = wRequired, 3, 3
+			t.wkind = RealWeights
+		}
+	case FormatMETIS:
+		mp, m, err := metisHeader(h)
+		if err != nil {
+			return nil, err
+		}
+		t.n, declared, t.symmetric = mp.n, int64(m), true
+		parse = mp.parse
+		if mp.eweights {
+			t.wmode, t.wkind = wRequired, IntWeights
+		}
+	default:
+		return nil, fmt.Errorf("%w: cannot read format %q", ErrFormat, opt.Format)
+	}
+	if parse == nil {
+		parse = ep.parse
+		t.wmode = ep.wmode
+		if ep.wp.intOnly {
+			t.wkind = IntWeights
+		}
+	}
+	// The header is read; the rest goes to the parallel parser.
+	first := h.cur
+	if h.eof {
+		first = nil
+	}
+	t.outs, err = parseChunks(in.name, ck, first, h.lines, parse)
+	if err != nil {
+		return nil, err
+	}
+	t.bytes = ck.bytes
+
+	el := &EdgeList{}
+	switch {
+	case opt.Format == FormatMETIS:
+		err = t.metisEdges(el, declared)
+	case ep.relabel:
+		err = t.relabelEdges(el)
+	default:
+		err = t.mappedEdges(el, opt.Format, ep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if declared >= 0 && opt.Format != FormatMETIS && int64(len(el.Src)) != declared {
+		what := map[Format]string{FormatMTX: "the size line declares %d entries but the file has %d", FormatGR: "the problem line declares %d arcs but the file has %d", FormatMAX: "the problem line declares %d arcs but the file has %d"}[opt.Format]
+		return nil, fileErr(in.name, what, declared, len(el.Src))
+	}
+	if err := t.weights(el, opt); err != nil {
+		return nil, err
+	}
+	g, err := Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	if opt.Format == FormatMAX {
+		if err := t.terminals(g); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// checkN refuses vertex counts beyond the id space or out of proportion to
+// the input size.
+func (t *textLoad) checkN(n uint64, what string) error {
+	if n > MaxVertices {
+		return fileErr(t.name, "%s %d vertices, over the limit %d", what, n, uint64(MaxVertices))
+	}
+	if lim := uint64(freeVertices) + maxVerticesPerByte*uint64(t.bytes); n > lim {
+		return fileErr(t.name, "%s %d vertices, implausible for %d bytes of input (at most %d): refusing to allocate for them", what, n, t.bytes, lim)
+	}
+	return nil
+}
+
+// edgeOffsets returns where each chunk's edges start in the joint arrays.
+func edgeOffsets(outs []*chunkOut) ([]int, int) {
+	off := make([]int, len(outs))
+	total := 0
+	for i, o := range outs {
+		off[i] = total
+		total += o.edges()
+	}
+	return off, total
+}
+
+// optionalWeights checks that optional weights are given everywhere or
+// nowhere and reports whether they are.
+func (t *textLoad) optionalWeights() (bool, error) {
+	var mode int8
+	for _, o := range t.outs {
+		if o.weighted == 0 {
+			continue
+		}
+		if mode == 0 {
+			mode = o.weighted
+		} else if mode != o.weighted {
+			want, got := 2, 3
+			if mode == 1 {
+				want, got = 3, 2
+			}
+			return false, &parseError{file: t.name, line: o.base + o.firstEdge, msg: fmt.Sprintf("%d fields, but the edges before have %d (give weights on every line or none)", got, want)}
+		}
+	}
+	return mode == 1, nil
+}
+
+// concat joins the chunks' mapped endpoints and weights.
+func (t *textLoad) concat(el *EdgeList, weighted bool) []float64 {
+	off, m := edgeOffsets(t.outs)
+	el.Src = make([]uint32, m)
+	el.Dst = make([]uint32, m)
+	var w []float64
+	if weighted {
+		w = make([]float64, m)
+	}
+	par.For(len(t.outs), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			o := t.outs[i]
+			copy(el.Src[off[i]:], o.src)
+			copy(el.Dst[off[i]:], o.dst)
+			if weighted {
+				copy(w[off[i]:], o.w)
+			}
+			o.src, o.dst, o.w = nil, nil, nil
+		}
+	})
+	return w
+}
+
+func (t *textLoad) mappedEdges(el *EdgeList, f Format, ep *edgeParser) error {
+	weighted := t.wmode == wRequired
+	if t.wmode == wOptional {
+		var err error
+		if weighted, err = t.optionalWeights(); err != nil {
+			return err
+		}
+	}
+	if ep.index == nil && ep.n == 0 { // el, wel: n = largest id + 1
+		var hi uint64
+		any := false
+		for _, o := range t.outs {
+			if o.edges() > 0 {
+				hi, any = max(hi, o.maxID), true
+			}
+		}
+		if !any {
+			return fileErr(t.name, "no edges")
+		}
+		t.n = hi + 1
+	}
+	if err := t.checkN(t.n, "the input has"); err != nil {
+		return err
+	}
+	if !weighted {
+		t.wmode = wNone
+	}
+	t.pending = t.concat(el, weighted)
+	el.NumVertices = int(t.n)
+	if ep.index == nil && ep.base == 1 {
+		t.ids = OffsetIDs(1, int(t.n))
+	}
+	el.IDs = t.ids
+	return nil
+}
+
+// relabelEdges maps raw ids densely in sorted order (SNAP, Graphalytics
+// without a vertex file).
+func (t *textLoad) relabelEdges(el *EdgeList) error {
+	weighted, err := t.optionalWeights()
+	if err != nil {
+		return err
+	}
+	if !weighted {
+		t.wmode = wNone
+	}
+	off, m := edgeOffsets(t.outs)
+	if m == 0 {
+		return fileErr(t.name, "no edges")
+	}
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for _, o := range t.outs {
+		if len(o.src64) > 0 {
+			lo, hi = min(lo, o.minID), max(hi, o.maxID)
+		}
+	}
+	var idx *idIndex
+	if denseSpan(lo, hi, 2*m) {
+		idx = newBitmapIndex(lo, hi)
+		par.For(len(t.outs), 1, func(a, b int) {
+			for i := a; i < b; i++ {
+				for _, v := range t.outs[i].src64 {
+					idx.set(v)
+				}
+				for _, v := range t.outs[i].dst64 {
+					idx.set(v)
+				}
+			}
+		})
+		if c := idx.count(); c > MaxVertices {
+			return fileErr(t.name, "%d distinct vertex ids, over the limit %d", c, uint64(MaxVertices))
+		}
+		idx.finish()
+	} else {
+		all := make([]uint64, 0, 2*m)
+		for _, o := range t.outs {
+			all = append(all, o.src64...)
+			all = append(all, o.dst64...)
+		}
+		idx = indexFromIDs(all)
+		if uint64(len(idx.ids)) > MaxVertices {
+			return fileErr(t.name, "%d distinct vertex ids, over the limit %d", len(idx.ids), uint64(MaxVertices))
+		}
+		idx.ids = append([]uint64(nil), idx.ids...) // release the rest of all
+	}
+	t.n = uint64(len(idx.ids))
+	el.Src = make([]uint32, m)
+	el.Dst = make([]uint32, m)
+	var w []float64
+	if weighted {
+		w = make([]float64, m)
+	}
+	par.For(len(t.outs), 1, func(a, b int) {
+		for i := a; i < b; i++ {
+			o := t.outs[i]
+			s, d := el.Src[off[i]:], el.Dst[off[i]:]
+			for k, v := range o.src64 {
+				s[k], _ = idx.lookup(v)
+			}
+			for k, v := range o.dst64 {
+				d[k], _ = idx.lookup(v)
+			}
+			if weighted {
+				copy(w[off[i]:], o.w)
+			}
+			o.src64, o.dst64, o.w = nil, nil, nil
+		}
+	})
+	t.pending = w
+	el.NumVertices = int(t.n)
+	el.IDs, err = SortedIDs(idx.ids)
+	return err
+}
+
+func (t *textLoad) metisEdges(el *EdgeList, m int64) error {
+	if err := t.checkN(t.n, "the header declares"); err != nil {
+		return err
+	}
+	var vlines, entries int64
+	for _, o := range t.outs {
+		if o.lastNonBlank > 0 && uint64(vlines+o.lastNonBlank) > t.n {
+			return fileErr(t.name, "the header declares %d vertices but vertex line %d lists neighbours", t.n, vlines+o.lastNonBlank)
+		}
+		vlines += o.vlines
+		entries += o.entries
+	}
+	if uint64(vlines) < t.n {
+		return fileErr(t.name, "the header declares %d vertices but the file has %d vertex lines", t.n, vlines)
+	}
+	if entries != 2*m {
+		return fileErr(t.name, "the header declares %d edges but the lists hold %d entries (each undirected edge is listed twice, so want %d)", m, entries, 2*m)
+	}
+	// Make the chunks' local vertex numbers global.
+	base := make([]uint32, len(t.outs))
+	var b int64
+	for i, o := range t.outs {
+		base[i] = uint32(b)
+		b += o.vlines
+	}
+	par.For(len(t.outs), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for k := range t.outs[i].src {
+				t.outs[i].src[k] += base[i]
+			}
+		}
+	})
+	t.pending = t.concat(el, t.wmode == wRequired)
+	el.NumVertices = int(t.n)
+	el.IDs = OffsetIDs(1, int(t.n))
+	return nil
+}
+
+// weights converts the parsed weights to the graph's representation.
+func (t *textLoad) weights(el *EdgeList, opt LoadOptions) error {
+	w := t.pending
+	t.pending = nil
+	if w == nil || t.wmode == wNone {
+		el.WeightKind = Unweighted
+		return nil
+	}
+	kind := t.wkind
+	if kind == Unweighted || kind == RealWeights { // real-capable formats
+		kind = IntWeights
+		if opt.WeightScale == 0 {
+			for _, o := range t.outs {
+				if o.realSyntax {
+					kind = RealWeights
+				}
+			}
+			if t.wkind == RealWeights {
+				kind = RealWeights
+			}
+		}
+	}
+	el.WeightKind = kind
+	el.Weights = make([]uint32, len(w))
+	par.For(len(w), 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if kind == RealWeights {
+				el.Weights[i] = math.Float32bits(float32(w[i]))
+			} else {
+				el.Weights[i] = uint32(w[i])
+			}
+		}
+	})
+	return nil
+}
+
+// terminals records the max-flow source and sink.
+func (t *textLoad) terminals(g *Graph) error {
+	var s, tt uint64
+	var sl, tl int64
+	dup := func(line, first int64, what string) error {
+		return &parseError{file: t.name, line: line, msg: fmt.Sprintf("a second %s (line %d named one)", what, first)}
+	}
+	for _, o := range t.outs {
+		if o.sourceLine > 0 {
+			if sl > 0 {
+				return dup(o.base+o.sourceLine, sl, "source")
+			}
+			s, sl = o.source, o.base+o.sourceLine
+			if o.dupSourceLine > 0 {
+				return dup(o.base+o.dupSourceLine, sl, "source")
+			}
+		}
+		if o.sinkLine > 0 {
+			if tl > 0 {
+				return dup(o.base+o.sinkLine, tl, "sink")
+			}
+			tt, tl = o.sink, o.base+o.sinkLine
+			if o.dupSinkLine > 0 {
+				return dup(o.base+o.dupSinkLine, tl, "sink")
+			}
+		}
+	}
+	if sl == 0 || tl == 0 {
+		missing := "source (n ID s)"
+		if sl > 0 {
+			missing = "sink (n ID t)"
+		}
+		return fileErr(t.name, "no %s line: a max-flow file must name a source and a sink", missing)
+	}
+	if s == tt {
+		return fileErr(t.name, "source and sink are the same vertex %d", s)
+	}
+	if err := g.SetTerminals(uint32(s-1), uint32(tt-1)); err != nil {
+		return fmt.Errorf("%s: %w", t.name, err)
+	}
+	return nil
+}
+
+// dimacsHeader reads up to the `p sp N M` / `p max N M` line.
+func dimacsHeader(h *headerReader, f Format) (n, m uint64, err error) {
+	want := "sp"
+	if f == FormatMAX {
+		want = "max"
+	}
+	for {
+		l, ok, err := h.peek()
+		if err != nil {
+			return 0, 0, readError(h.name, err)
+		}
+		if !ok {
+			return 0, 0, fileErr(h.name, "no problem line `p %s N M`", want)
+		}
+		t, i := nextTok(l, 0)
+		if len(t) == 0 || t[0] == 'c' {
+			h.skip()
+			continue
+		}
+		if string(t) != "p" {
+			return 0, 0, h.errAt("expected the problem line `p %s N M` before anything else, got %s", want, quote(t))
+		}
+		var toks [4][]byte
+		k := 0
+		for ; k < 4; k++ {
+			if toks[k], i = nextTok(l, i); len(toks[k]) == 0 {
+				break
+			}
+		}
+		if k != 3 || countToks(l[i:]) != 0 {
+			return 0, 0, h.errAt("expected `p %s N M`", want)
+		}
+		if string(toks[0]) != want {
+			return 0, 0, h.errAt("problem type %s, want %s", quote(toks[0]), want)
+		}
+		if n, err = headerCount(h, toks[1], "vertex count"); err != nil {
+			return 0, 0, err
+		}
+		if m, err = headerCount(h, toks[2], "arc count"); err != nil {
+			return 0, 0, err
+		}
+		if n > MaxVertices {
+			return 0, 0, h.errAt("%d vertices, over the limit %d", n, uint64(MaxVertices))
+		}
+		h.skip()
+		return n, m, nil
+	}
+}
+
+func headerCount(h *headerReader, t []byte, what string) (uint64, error) {
+	v, ok := parseU64(t)
+	if !ok {
+		return 0, h.errAt("invalid %s %s", what, quote(t))
+	}
+	return v, nil
+}
+
+type mtxInfo struct {
+	n, nnz    uint64
+	field     string
+	symmetric bool
+}
+
+// mtxHeader reads the banner, comments and size line of a MatrixMarket file.
+func mtxHeader(h *headerReader) (mtxInfo, error) {
+	var hd mtxInfo
+	l, _, err := h.peek()
+	if err != nil {
+		return hd, readError(h.name, err)
+	}
+	f := strings.Fields(strings.ToLower(string(l)))
+	if len(f) == 0 || f[0] != "%%matrixmarket" {
+		return hd, h.errAt("missing the %%%%MatrixMarket banner line")
+	}
+	if len(f) != 5 || f[1] != "matrix" {
+		return hd, h.errAt("expected `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`")
+	}
+	if f[2] == "array" {
+		return hd, h.errAt("dense `array` MatrixMarket files are not graphs; only `coordinate` is supported")
+	}
+	if f[2] != "coordinate" {
+		return hd, h.errAt("unknown MatrixMarket format %q (want coordinate)", f[2])
+	}
+	switch f[3] {
+	case "pattern", "integer", "real":
+		hd.field = f[3]
+	default:
+		return hd, h.errAt("MatrixMarket field %q is not supported (want pattern, integer or real)", f[3])
+	}
+	switch f[4] {
+	case "general":
+	case "symmetric":
+		hd.symmetric = true
+	default:
+		return hd, h.errAt("MatrixMarket symmetry %q is not supported (want general or symmetric)", f[4])
+	}
+	h.skip()
+	for {
+		l, ok, err := h.peek()
+		if err != nil {
+			return hd, readError(h.name, err)
+		}
+		if !ok {
+			return hd, fileErr(h.name, "no size line `ROWS COLS ENTRIES`")
+		}
+		t, _ := nextTok(l, 0)
+		if len(t) == 0 || t[0] == '%' {
+			h.skip()
+			continue
+		}
+		var toks [3][]byte
+		i := 0
+		for k := range toks {
+			toks[k], i = nextTok(l, i)
+		}
+		if len(toks[2]) == 0 || countToks(l[i:]) != 0 {
+			return hd, h.errAt("expected the size line `ROWS COLS ENTRIES`, got %d fields", countToks(l))
+		}
+		var rc [3]uint64
+		for k, name := range []string{"row count", "column count", "entry count"} {
+			if rc[k], err = headerCount(h, toks[k], name); err != nil {
+				return hd, err
+			}
+		}
+		if rc[0] != rc[1] {
+			return hd, h.errAt("a %d x %d matrix is not a graph's adjacency matrix (rows must equal columns)", rc[0], rc[1])
+		}
+		if rc[0] > MaxVertices {
+			return hd, h.errAt("%d vertices, over the limit %d", rc[0], uint64(MaxVertices))
+		}
+		hd.n, hd.nnz = rc[0], rc[2]
+		h.skip()
+		return hd, nil
+	}
+}
+
+// metisHeader reads the `N M [fmt [ncon]]` line.
+func metisHeader(h *headerReader) (*metisParser, uint64, error) {
+	for {
+		l, ok, err := h.peek()
+		if err != nil {
+			return nil, 0, readError(h.name, err)
+		}
+		if !ok {
+			return nil, 0, fileErr(h.name, "no header line `N M [fmt [ncon]]`")
+		}
+		t, _ := nextTok(l, 0)
+		if len(t) == 0 || t[0] == '%' {
+			h.skip()
+			continue
+		}
+		f := bytes.Fields(l)
+		if len(f) < 2 || len(f) > 4 {
+			return nil, 0, h.errAt("expected the header `N M [fmt [ncon]]`, got %d fields", len(f))
+		}
+		p := &metisParser{}
+		var m uint64
+		if p.n, err = headerCount(h, f[0], "vertex count"); err != nil {
+			return nil, 0, err
+		}
+		if m, err = headerCount(h, f[1], "edge count"); err != nil {
+			return nil, 0, err
+		}
+		if p.n > MaxVertices {
+			return nil, 0, h.errAt("%d vertices, over the limit %d", p.n, uint64(MaxVertices))
+		}
+		if m > math.MaxInt64/4 {
+			return nil, 0, h.errAt("edge count %d too large", m)
+		}
+		if len(f) >= 3 {
+			fm := f[2]
+			if len(fm) > 3 || len(bytes.Trim(fm, "01")) > 0 {
+				return nil, 0, h.errAt("invalid fmt %s (want up to three 0/1 digits, e.g. 1, 10, 11, 100)", quote(fm))
+			}
+			s := strings.Repeat("0", 3-len(fm)) + string(fm)
+			p.vsize, p.eweights = s[0] == '1', s[2] == '1'
+			if s[1] == '1' {
+				p.ncon = 1
+			}
+		}
+		if len(f) == 4 {
+			c, err := headerCount(h, f[3], "ncon")
+			if err != nil {
+				return nil, 0, err
+			}
+			if p.ncon == 0 {
+				return nil, 0, h.errAt("ncon given but fmt has no vertex weights")
+			}
+			if c > 1<<16 {
+				return nil, 0, h.errAt("ncon %d too large", c)
+			}
+			p.ncon = int(c)
+		}
+		p.wp.intOnly = true
+		h.skip()
+		return p, m, nil
+	}
+}
+
+// readVertexFile reads a Graphalytics .v file into an id index.
+func readVertexFile(path string) (*idIndex, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	in := &input{name: filepath.Base(path), r: f, size: -1}
+	r, _, done, err := in.open(LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	ck := &chunker{r: r}
+	outs, err := parseChunks(in.name, ck, nil, 0, vertexParser)
+	if err != nil {
+		return nil, err
+	}
+	var ids []uint64
+	for _, o := range outs {
+		ids = append(ids, o.src64...)
+	}
+	idx := indexFromIDs(ids)
+	if uint64(len(idx.ids)) > MaxVertices {
+		return nil, fileErr(in.name, "%d vertices, over the limit %d", len(idx.ids), uint64(MaxVertices))
+	}
+	return idx, nil
+}

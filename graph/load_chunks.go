@@ -1,0 +1,244 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gearbox-graph/gearbox/internal/par"
+)
+
+// Text inputs are parsed in parallel: one goroutine reads (and, for gzip,
+// decompresses) the input into newline-aligned chunks, par.Workers()
+// goroutines parse them, and the per-chunk results are stitched together in
+// input order. Each chunk counts its lines so that errors carry exact line
+// numbers: the first failing chunk's local line plus the lines of every
+// chunk before it.
+
+// chunkSize is the size of the pieces handed to parser goroutines (a
+// variable so tests can make it tiny to exercise the chunk seams).
+var chunkSize = 4 << 20
+
+// chunker cuts a reader into chunks ending at a newline (the last may not).
+type chunker struct {
+	r     io.Reader
+	carry []byte
+	eof   bool
+	bytes int64 // bytes read so far
+}
+
+// next returns the next chunk, or nil at the end of the input.
+func (c *chunker) next() ([]byte, error) {
+	if c.eof {
+		return nil, nil
+	}
+	buf := make([]byte, len(c.carry), max(chunkSize, 2*len(c.carry)))
+	copy(buf, c.carry)
+	c.carry = nil
+	scan := 0 // buf[:scan] has no newline
+	for {
+		n, err := io.ReadFull(c.r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		c.bytes += int64(n)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			c.eof = true
+			if len(buf) == 0 {
+				return nil, nil
+			}
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i := bytes.LastIndexByte(buf[scan:], '\n'); i >= 0 {
+			i += scan
+			c.carry = append([]byte(nil), buf[i+1:]...)
+			return buf[:i+1], nil
+		}
+		// One line longer than the buffer: grow and read on.
+		scan = len(buf)
+		buf = slices.Grow(buf, len(buf))
+	}
+}
+
+// headerReader reads the leading lines of an input one by one, before the
+// parallel parse takes over the rest.
+type headerReader struct {
+	name  string
+	ck    *chunker
+	cur   []byte
+	lines int64 // lines consumed
+	eof   bool
+}
+
+// peek returns the next line (without its newline); ok is false at the end.
+func (h *headerReader) peek() (line []byte, ok bool, err error) {
+	for len(h.cur) == 0 {
+		if h.eof {
+			return nil, false, nil
+		}
+		c, err := h.ck.next()
+		if err != nil {
+			return nil, false, err
+		}
+		if c == nil {
+			h.eof = true
+			return nil, false, nil
+		}
+		h.cur = c
+	}
+	if i := bytes.IndexByte(h.cur, '\n'); i >= 0 {
+		return h.cur[:i], true, nil
+	}
+	return h.cur, true, nil
+}
+
+// skip consumes the line peek returned.
+func (h *headerReader) skip() {
+	if i := bytes.IndexByte(h.cur, '\n'); i >= 0 {
+		h.cur = h.cur[i+1:]
+	} else {
+		h.cur = nil
+	}
+	h.lines++
+}
+
+// errAt makes an error at the line peek returned.
+func (h *headerReader) errAt(format string, args ...any) error {
+	return &parseError{file: h.name, line: h.lines + 1, msg: fmt.Sprintf(format, args...)}
+}
+
+// chunkOut is what parsing one chunk produced.
+type chunkOut struct {
+	idx     int
+	lines   int64 // newlines in the chunk
+	base    int64 // lines of the input before the chunk (set after parsing)
+	errLine int64 // local 1-based line of the first error; 0 = none
+	err     string
+
+	src, dst     []uint32 // mapped endpoints
+	src64, dst64 []uint64 // raw ids, for formats relabelled afterwards
+	w            []float64
+	realSyntax   bool   // some weight was written as a real number
+	minID, maxID uint64 // over raw or mapped ids
+	weighted     int8   // optional weights: 0 no edge yet, 1 with, -1 without
+	firstEdge    int64  // local line of the first edge
+
+	// METIS
+	vlines       int64 // vertex lines
+	lastNonBlank int64 // 1-based index among vlines of the last with neighbours
+	entries      int64 // neighbour entries
+
+	// DIMACS max
+	source, sink         uint64
+	sourceLine, sinkLine int64
+	dupSourceLine        int64 // a second source within the chunk
+	dupSinkLine          int64
+}
+
+func (o *chunkOut) fail(line int64, format string, args ...any) {
+	o.errLine = line
+	o.err = fmt.Sprintf(format, args...)
+}
+
+// edges returns the number of parsed edges.
+func (o *chunkOut) edges() int {
+	if o.src64 != nil {
+		return len(o.src64)
+	}
+	return len(o.src)
+}
+
+// parseChunks parses everything after the header in parallel. first is the
+// unread rest of the chunk the header ended in; headerLines the lines before
+// it. The results come back in input order with their base line set.
+func parseChunks(name string, ck *chunker, first []byte, headerLines int64, parse func(data []byte, o *chunkOut)) ([]*chunkOut, error) {
+	var minErr atomic.Int64
+	minErr.Store(math.MaxInt64)
+	var readErr error
+	type job struct {
+		o    *chunkOut
+		data []byte
+	}
+	jobs := make(chan job, 2*par.Workers())
+	go func() {
+		defer close(jobs)
+		idx := 0
+		if len(first) > 0 {
+			jobs <- job{&chunkOut{idx: idx}, first}
+			idx++
+		}
+		for minErr.Load() == math.MaxInt64 {
+			c, err := ck.next()
+			if err != nil {
+				readErr = err
+				return
+			}
+			if c == nil {
+				return
+			}
+			jobs <- job{&chunkOut{idx: idx}, c}
+			idx++
+		}
+	}()
+	var mu sync.Mutex
+	var outs []*chunkOut
+	var wg sync.WaitGroup
+	for range par.Workers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if int64(j.o.idx) > minErr.Load() {
+					continue // an earlier chunk failed; this one cannot matter
+				}
+				j.o.lines = int64(bytes.Count(j.data, []byte{'\n'}))
+				parse(j.data, j.o)
+				if j.o.errLine > 0 {
+					for {
+						cur := minErr.Load()
+						if int64(j.o.idx) >= cur || minErr.CompareAndSwap(cur, int64(j.o.idx)) {
+							break
+						}
+					}
+				}
+				mu.Lock()
+				outs = append(outs, j.o)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	slices.SortFunc(outs, func(a, b *chunkOut) int { return a.idx - b.idx })
+	base := headerLines
+	for i, o := range outs {
+		if o.idx != i {
+			break // chunks after a failure may be missing; the failure comes first
+		}
+		o.base = base
+		if o.errLine > 0 {
+			return nil, &parseError{file: name, line: base + o.errLine, msg: o.err}
+		}
+		base += o.lines
+	}
+	if readErr != nil {
+		return nil, readError(name, readErr)
+	}
+	return outs, nil
+}
+
+func readError(name string, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &parseError{file: name, msg: "input ends unexpectedly (truncated file?)"}
+	}
+	var pe *parseError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &parseError{file: name, msg: fmt.Sprintf("reading: %v", err)}
+}

@@ -1,0 +1,187 @@
+package graph
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/gearbox-graph/gearbox/internal/par"
+)
+
+// Text writers format blocks of vertices in parallel into byte buffers and
+// write them in order.
+
+// writeText writes g as el, wel, mtx, gr or snap.
+func writeText(w io.Writer, g *Graph, f Format) error {
+	n := g.NumVertices()
+	var header []byte
+	var line func(b []byte, u uint32, v uint32, wt uint32) []byte
+	keep := func(u, v uint32) bool { return true }
+	intW := func(b []byte, wt uint32) []byte { return strconv.AppendUint(b, uint64(wt), 10) }
+	switch f {
+	case FormatEL:
+		line = func(b []byte, u, v, _ uint32) []byte {
+			b = strconv.AppendUint(b, uint64(u), 10)
+			b = append(b, ' ')
+			b = strconv.AppendUint(b, uint64(v), 10)
+			return append(b, '\n')
+		}
+	case FormatWEL, FormatGR:
+		if g.wkind != IntWeights {
+			return fmt.Errorf("%w: format %s needs integer weights, the graph has %v weights (use mtx, snap or bin, or derive weights)", ErrFormat, f, g.wkind)
+		}
+		base := uint64(0)
+		prefix := ""
+		if f == FormatGR {
+			base, prefix = 1, "a "
+			header = fmt.Appendf(nil, "c written by gearbox\np sp %d %d\n", n, len(g.adj))
+		}
+		line = func(b []byte, u, v, wt uint32) []byte {
+			b = append(b, prefix...)
+			b = strconv.AppendUint(b, uint64(u)+base, 10)
+			b = append(b, ' ')
+			b = strconv.AppendUint(b, uint64(v)+base, 10)
+			b = append(b, ' ')
+			b = intW(b, wt)
+			return append(b, '\n')
+		}
+	case FormatMTX:
+		field := "pattern"
+		switch g.wkind {
+		case IntWeights:
+			field = "integer"
+		case RealWeights:
+			field = "real"
+		}
+		sym := "general"
+		nnz := int64(len(g.adj))
+		if !g.directed {
+			sym = "symmetric"
+			keep = func(u, v uint32) bool { return u >= v } // lower triangle
+			nnz = countArcs(g, keep)
+		}
+		header = fmt.Appendf(nil, "%%%%MatrixMarket matrix coordinate %s %s\n%% written by gearbox\n%d %d %d\n", field, sym, n, n, nnz)
+		line = func(b []byte, u, v, wt uint32) []byte {
+			b = strconv.AppendUint(b, uint64(u)+1, 10)
+			b = append(b, ' ')
+			b = strconv.AppendUint(b, uint64(v)+1, 10)
+			switch g.wkind {
+			case IntWeights:
+				b = append(b, ' ')
+				b = intW(b, wt)
+			case RealWeights:
+				b = append(b, ' ')
+				b = strconv.AppendFloat(b, float64(math.Float32frombits(wt)), 'g', -1, 32)
+			}
+			return append(b, '\n')
+		}
+	case FormatSNAP:
+		kind := "Directed"
+		if !g.directed {
+			kind = "Undirected"
+		}
+		header = fmt.Appendf(nil, "# %s graph written by gearbox (original vertex ids)\n# Nodes: %d Edges: %d\n# FromNodeId\tToNodeId\n", kind, n, len(g.adj))
+		ids := g.ids
+		line = func(b []byte, u, v, wt uint32) []byte {
+			b = strconv.AppendUint(b, ids.External(u), 10)
+			b = append(b, '\t')
+			b = strconv.AppendUint(b, ids.External(v), 10)
+			switch g.wkind {
+			case IntWeights:
+				b = append(b, '\t')
+				b = intW(b, wt)
+			case RealWeights:
+				b = append(b, '\t')
+				k := len(b)
+				b = strconv.AppendFloat(b, float64(math.Float32frombits(wt)), 'g', -1, 32)
+				if allDigits(b[k:]) {
+					b = append(b, ".0"...) // keep it a real weight when read back
+				}
+			}
+			return append(b, '\n')
+		}
+	default:
+		return checkWritable(f)
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if _, err := bw.Write(header); err != nil {
+		return err
+	}
+	if err := writeBlocks(bw, g, keep, line); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// countArcs counts the arcs keep accepts.
+func countArcs(g *Graph, keep func(u, v uint32) bool) int64 {
+	counts := make([]int64, par.Workers())
+	par.ForWorkers(g.NumVertices(), func(k, lo, hi int) {
+		var c int64
+		for u := lo; u < hi; u++ {
+			for _, v := range g.Neighbors(uint32(u)) {
+				if keep(uint32(u), v) {
+					c++
+				}
+			}
+		}
+		counts[k] = c
+	})
+	var total int64
+	for _, c := range counts {
+		total += c
+	}
+	return total
+}
+
+// writeBlocks formats the arcs in vertex blocks of about blockArcs arcs,
+// a round of blocks at a time in parallel, and writes them in order.
+func writeBlocks(w io.Writer, g *Graph, keep func(u, v uint32) bool, line func(b []byte, u, v, wt uint32) []byte) error {
+	const blockArcs = 1 << 16
+	n := g.NumVertices()
+	var bounds []int
+	for v, last := 0, int64(-blockArcs); v <= n; v++ {
+		if v == n || g.offsets[v]-last >= blockArcs {
+			bounds = append(bounds, v)
+			if v < n {
+				last = g.offsets[v]
+			}
+		}
+	}
+	if len(bounds) == 0 || bounds[len(bounds)-1] != n {
+		bounds = append(bounds, n)
+	}
+	round := 4 * par.Workers()
+	bufs := make([][]byte, round)
+	for b0 := 0; b0+1 < len(bounds); b0 += round {
+		nb := min(round, len(bounds)-1-b0)
+		par.For(nb, 1, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				buf := bufs[i][:0]
+				for u := bounds[b0+i]; u < bounds[b0+i+1]; u++ {
+					nbrs := g.Neighbors(uint32(u))
+					ws := g.EdgeWeights(uint32(u))
+					for k, v := range nbrs {
+						if !keep(uint32(u), v) {
+							continue
+						}
+						var wt uint32
+						if ws != nil {
+							wt = ws[k]
+						}
+						buf = line(buf, uint32(u), v, wt)
+					}
+				}
+				bufs[i] = buf
+			}
+		})
+		for i := 0; i < nb; i++ {
+			if _, err := w.Write(bufs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
