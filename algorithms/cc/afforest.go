@@ -1,146 +1,114 @@
 package cc
 
 import (
-	"context"
-	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
-	"time"
 
-	"github.com/gearbox-graph/gearbox/internal/par"
+	"github.com/gearbox-graph/gearbox/decider"
 )
 
-// counters are per-worker tallies, padded so workers do not share a cache
-// line.
-type counters []int64
-
-func newCounters() counters { return make(counters, 8*par.Workers()) }
-
-func (c counters) add(worker int, x int64) { c[8*worker] += x }
-
-func (c counters) sum() int64 {
-	var s int64
-	for i := 0; i < len(c); i += 8 {
-		s += c[i]
-	}
-	return s
+// afforestOp runs Afforest as runtime iterations: one per neighbour round
+// (link every vertex to its r-th neighbour, then compress), then one final
+// iteration linking the remaining edges of the vertices outside the most
+// frequent sampled component. Every edge leaving that component is seen from
+// its other endpoint, so skipping it loses nothing. Directed graphs have no
+// in-edges at hand, so their final pass covers every vertex (arcs inside the
+// big component return at once). The working set is implicit (the vertices
+// still to link), so Convert has nothing to do.
+type afforestOp struct {
+	base
+	rounds int
+	seed   uint64
+	phase  int
+	last   int64 // vertices linked in the last iteration
 }
 
-func ctxErr(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("cc: %w", err)
-	}
-	return nil
+func (o *afforestOp) Info() decider.Info {
+	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}
 }
 
-// link unites the trees of u and v, hooking the larger root under the
-// smaller with a CAS (Afforest's Link), and records arc u->v when it hooks.
-// Parent pointers only ever decrease, so every root is its tree's smallest
-// vertex. It reports whether this call performed the hook.
-func (s *state) link(u, v uint32) bool {
-	p := s.parent
-	p1 := atomic.LoadUint32(&p[u])
-	p2 := atomic.LoadUint32(&p[v])
-	for p1 != p2 {
-		high, low := p1, p2
-		if high < low {
-			high, low = low, high
+func (o *afforestOp) Start(decider.Variant) error { return nil }
+
+func (o *afforestOp) Convert(decider.Rep) error { return nil }
+
+func (o *afforestOp) Inspect(bool) (int64, int64) { return o.last, -1 }
+
+func (o *afforestOp) Generate(decider.Rep) (int64, int64, error) { return o.last, -1, nil }
+
+func (o *afforestOp) Compute(decider.Variant) (int64, error) {
+	if o.phase < o.rounds {
+		o.sampleRound(o.phase)
+		o.phase++
+		if o.last == 0 { // no vertex has that many neighbours
+			o.phase = o.rounds
 		}
-		ph := atomic.LoadUint32(&p[high])
-		if ph == low {
-			return false
-		}
-		if ph == high && atomic.CompareAndSwapUint32(&p[high], high, low) {
-			s.record(high, u, v)
-			return true
-		}
-		p1 = atomic.LoadUint32(&p[atomic.LoadUint32(&p[high])])
-		p2 = atomic.LoadUint32(&p[low])
+		return o.last, nil
 	}
-	return false
+	edges := o.linkRest()
+	o.labels = o.parent
+	o.done = true
+	return edges, nil
 }
 
-// runAfforest links each vertex to its first `rounds` neighbours, compressing
-// after each round, finds the most frequent root in a sample, and then links
-// the remaining edges of the vertices outside that component only: every
-// edge leaving the largest component is seen from its other endpoint.
-// Directed graphs have no in-edges at hand, so their final pass covers every
-// vertex (arcs inside the big component return at once).
-func (s *state) runAfforest(ctx context.Context, rounds int) error {
-	off, adj, n := s.offsets, s.adj, s.n
-	directed := s.g.Directed()
-	hooks := newCounters()
-	for r := 0; r < rounds; r++ {
-		if err := ctxErr(ctx); err != nil {
-			return err
-		}
-		t0 := time.Now()
-		h0 := hooks.sum()
-		var active atomic.Int64
-		forRange(n, 1<<14, func(t, lo, hi int) {
-			var h, a int64
-			for u := lo; u < hi; u++ {
-				e := off[u] + int64(r)
-				if e < off[u+1] {
-					a++
-					if s.link(uint32(u), adj[e]) {
-						h++
-					}
-				}
-			}
-			hooks.add(t, h)
-			active.Add(a)
-		})
-		s.compress()
-		s.step(Step{Phase: fmt.Sprintf("sample-round-%d", r), Active: active.Load(), Hooks: hooks.sum() - h0}, t0)
-		if active.Load() == 0 {
-			break
-		}
-	}
-	if err := ctxErr(ctx); err != nil {
-		return err
-	}
-	t0 := time.Now()
-	h0 := hooks.sum()
-	c, _ := s.frequentRoot(1024)
-	var active atomic.Int64
-	forParts(s.parts, func(t, lo, hi int) {
-		var h, a int64
-		p := s.parent
+// sampleRound links every vertex to its r-th neighbour and compresses.
+func (o *afforestOp) sampleRound(r int) {
+	off, adj := o.off, o.adj
+	o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
+		var a int64
 		for u := lo; u < hi; u++ {
-			if !directed && atomic.LoadUint32(&p[u]) == c {
+			if e := off[u] + int64(r); e < off[u+1] {
+				a++
+				o.link(uint32(u), adj[e])
+			}
+		}
+		o.cnt[w].a += a
+	})
+	o.compress()
+	o.last, _ = o.sums()
+}
+
+// linkRest links the edges not sampled of every vertex outside the most
+// frequent component, then compresses; it returns the arcs examined.
+func (o *afforestOp) linkRest() int64 {
+	off, adj, p := o.off, o.adj, o.parent
+	c := o.frequentRoot(1024)
+	skip := !o.directed
+	start := int64(o.phase)
+	o.pool.Block(off, 1<<12, func(w, lo, hi int, eLo, eHi int64) {
+		var a, e int64
+		for u := lo; u < hi; u++ {
+			if skip && atomic.LoadUint32(&p[u]) == c {
 				continue
 			}
-			start := off[u] + int64(rounds)
-			if start >= off[u+1] {
+			from, to := max(off[u]+start, eLo), min(off[u+1], eHi)
+			if from >= to {
 				continue
 			}
 			a++
-			for _, v := range adj[start:off[u+1]] {
-				if s.link(uint32(u), v) {
-					h++
-				}
+			e += to - from
+			for _, v := range adj[from:to] {
+				o.link(uint32(u), v)
 			}
 		}
-		hooks.add(t, h)
-		active.Add(a)
+		o.cnt[w].a += a
+		o.cnt[w].b += e
 	})
-	s.compress()
-	s.labels = s.parent
-	s.step(Step{Phase: "link-rest", Active: active.Load(), Hooks: hooks.sum() - h0}, t0)
-	return nil
+	o.compress()
+	var e int64
+	o.last, e = o.sums()
+	return e
 }
 
-// frequentRoot samples k vertices' roots and returns the most frequent one
-// (ties to the smaller id) and its sample count.
-func (s *state) frequentRoot(k int) (uint32, int) {
-	if s.n == 0 {
-		return 0, 0
+// frequentRoot returns the most frequent root among k sampled vertices
+// (ties to the smaller id).
+func (o *afforestOp) frequentRoot(k int) uint32 {
+	if o.n == 0 {
+		return 0
 	}
-	rng := rand.New(rand.NewPCG(s.cfg.seed, 0x9e3779b97f4a7c15))
+	rng := rand.New(rand.NewPCG(o.seed, 0x9e3779b97f4a7c15))
 	counts := make(map[uint32]int, k)
 	for i := 0; i < k; i++ {
-		counts[s.parent[rng.IntN(s.n)]]++
+		counts[o.parent[rng.IntN(o.n)]]++
 	}
 	var best uint32
 	bc := -1
@@ -149,97 +117,94 @@ func (s *state) frequentRoot(k int) (uint32, int) {
 			best, bc = r, c
 		}
 	}
-	return best, bc
+	return best
 }
 
-// findRoot follows parent pointers to the root, halving the path on the way
-// (ECL-CC's intermediate pointer jumping; valid because parents only
-// decrease).
-func (s *state) findRoot(v uint32) uint32 {
-	p := s.parent
-	cur := atomic.LoadUint32(&p[v])
-	if cur == v {
-		return cur
-	}
-	prev := v
-	for {
-		next := atomic.LoadUint32(&p[cur])
-		if next >= cur {
-			return cur
-		}
-		atomic.StoreUint32(&p[prev], next)
-		prev, cur = cur, next
-	}
+// ufOp is ECL-CC on the CPU in two iterations: every vertex first points at
+// its smallest neighbour below it (a hook along that edge), then every edge
+// is united by CAS hooks of the larger root under the smaller, and all
+// paths are compressed.
+type ufOp struct {
+	base
+	phase int
+	last  int64
 }
 
-// runUnionFind is ECL-CC on the CPU: every vertex first points at its
-// smallest smaller neighbour, then every edge is united with CAS hooks of
-// the larger root under the smaller, then all paths are compressed.
-func (s *state) runUnionFind(ctx context.Context) error {
-	off, adj, n := s.offsets, s.adj, s.n
-	directed := s.g.Directed()
-	p := s.parent
-	t0 := time.Now()
-	var inits atomic.Int64
-	forRange(n, 1<<14, func(_, lo, hi int) {
-		var h int64
-		for v := lo; v < hi; v++ {
-			if off[v] < off[v+1] && adj[off[v]] < uint32(v) {
-				p[v] = adj[off[v]]
-				s.record(uint32(v), uint32(v), adj[off[v]])
-				h++
+func (o *ufOp) Info() decider.Info {
+	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}
+}
+
+func (o *ufOp) Start(decider.Variant) error { return nil }
+
+func (o *ufOp) Convert(decider.Rep) error { return nil }
+
+func (o *ufOp) Inspect(bool) (int64, int64) { return o.last, -1 }
+
+func (o *ufOp) Generate(decider.Rep) (int64, int64, error) { return o.last, -1, nil }
+
+func (o *ufOp) Compute(decider.Variant) (int64, error) {
+	off, adj, p := o.off, o.adj, o.parent
+	if o.phase == 0 {
+		o.phase++
+		o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
+			var h int64
+			for v := lo; v < hi; v++ {
+				if off[v] < off[v+1] && adj[off[v]] < uint32(v) {
+					p[v] = adj[off[v]]
+					o.record(uint32(v), uint32(v), adj[off[v]])
+					h++
+				}
 			}
-		}
-		inits.Add(h)
-	})
-	s.step(Step{Phase: "init", Active: int64(n), Hooks: inits.Load()}, t0)
-	if err := ctxErr(ctx); err != nil {
-		return err
+			o.cnt[w].a += h
+		})
+		o.last, _ = o.sums()
+		return int64(o.n), nil
 	}
-	t0 = time.Now()
-	hooks := newCounters()
-	forParts(s.parts, func(t, lo, hi int) {
-		var h int64
+	directed := o.directed
+	o.pool.Block(off, 1<<12, func(w, lo, hi int, eLo, eHi int64) {
+		var e int64
 		for v := lo; v < hi; v++ {
-			nbrs := adj[off[v]:off[v+1]]
-			if len(nbrs) == 0 {
+			from, to := max(off[v], eLo), min(off[v+1], eHi)
+			if from >= to {
 				continue
 			}
-			vr := s.findRoot(uint32(v))
-			for _, u := range nbrs {
-				if u >= uint32(v) {
+			vv := uint32(v)
+			vr := o.findRoot(vv)
+			for _, u := range adj[from:to] {
+				e++
+				if u >= vv {
 					if !directed {
-						break // the other endpoint handles it
+						break // lists are sorted; the other endpoint has it
 					}
-					if u == uint32(v) {
+					if u == vv {
 						continue
 					}
 				}
-				ur := s.findRoot(u)
+				ur := o.findRoot(u)
 				for vr != ur {
 					if vr < ur {
-						if atomic.CompareAndSwapUint32(&p[ur], ur, vr) {
-							s.record(ur, uint32(v), u)
-							h++
+						if atomic.LoadUint32(&p[ur]) == ur && atomic.CompareAndSwapUint32(&p[ur], ur, vr) {
+							o.record(ur, vv, u)
 							break
 						}
-						ur = s.findRoot(ur)
+						ur = o.findRoot(ur)
 					} else {
-						if atomic.CompareAndSwapUint32(&p[vr], vr, ur) {
-							s.record(vr, uint32(v), u)
-							h++
+						if atomic.LoadUint32(&p[vr]) == vr && atomic.CompareAndSwapUint32(&p[vr], vr, ur) {
+							o.record(vr, vv, u)
 							vr = ur
 							break
 						}
-						vr = s.findRoot(vr)
+						vr = o.findRoot(vr)
 					}
 				}
 			}
 		}
-		hooks.add(t, h)
+		o.cnt[w].b += e
 	})
-	s.compress()
-	s.labels = s.parent
-	s.step(Step{Phase: "union+compress", Active: s.g.NumEdges(), Hooks: hooks.sum()}, t0)
-	return nil
+	o.compress()
+	o.labels = o.parent
+	o.done = true
+	_, e := o.sums()
+	o.last = 0
+	return e, nil
 }

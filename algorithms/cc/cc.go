@@ -6,18 +6,19 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // Variant names a connected-components algorithm.
 type Variant uint8
 
 const (
-	// Auto lets the policy choose from the graph's statistics.
+	// Auto lets the VariantPolicy choose from the graph's statistics.
 	Auto Variant = iota
 	// SV is Soman et al.'s hooking with multilevel pointer jumping and edge
 	// hiding, driven by an active-edge working set (bitmap or queue).
@@ -48,101 +49,76 @@ var ErrUnknownVariant = errors.New("cc: unknown variant")
 // ErrNilGraph is returned when the graph is nil.
 var ErrNilGraph = errors.New("cc: nil graph")
 
+// ErrOption is wrapped when an option has an invalid value.
+var ErrOption = errors.New("cc: invalid option")
+
 // ParseVariant maps a name ("auto", "sv", "afforest", "unionfind"; case
 // ignored) to its Variant.
 func ParseVariant(s string) (Variant, error) {
+	t := strings.TrimSpace(s)
 	for i, name := range variantNames {
-		if strings.EqualFold(s, name) {
+		if strings.EqualFold(t, name) {
 			return Variant(i), nil
 		}
 	}
-	return Auto, fmt.Errorf("%w %q (want one of %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
+	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
 }
 
-// Workset names the representation of SV's active-edge working set.
-type Workset uint8
-
-const (
-	// WorksetAuto starts with a bitmap and compacts into a queue when the
-	// active-edge count falls below the policy's threshold.
-	WorksetAuto Workset = iota
-	// WorksetBitmap keeps a bitmap over arcs for the whole run.
-	WorksetBitmap
-	// WorksetQueue compacts the active edges into a queue from the start.
-	WorksetQueue
-)
-
-func (w Workset) String() string {
-	switch w {
-	case WorksetAuto:
-		return "auto"
-	case WorksetBitmap:
-		return "bitmap"
-	case WorksetQueue:
-		return "queue"
-	}
-	return fmt.Sprintf("Workset(%d)", uint8(w))
-}
-
-type config struct {
-	variant   Variant
-	workset   Workset
-	rounds    int
-	seed      uint64
-	policy    Policy
-	log       zerolog.Logger
-	forest    bool
-	hasPolicy bool
+type options struct {
+	variant Variant
+	rounds  int
+	seed    uint64
+	vpol    VariantPolicy
+	rt      []runtime.Option
+	forest  bool
 }
 
 // Option configures Run and Forest.
-type Option func(*config)
+type Option func(*options)
 
-// WithVariant forces a variant (Auto, the default, lets the policy choose).
-func WithVariant(v Variant) Option { return func(c *config) { c.variant = v } }
-
-// WithWorkset forces SV's working-set representation.
-func WithWorkset(w Workset) Option { return func(c *config) { c.workset = w } }
+// WithVariant forces an algorithm (Auto, the default, lets the
+// VariantPolicy choose).
+func WithVariant(v Variant) Option { return func(o *options) { o.variant = v } }
 
 // WithNeighborRounds sets Afforest's number of neighbour-sampling rounds
 // (default 2, as in the paper and GAP).
-func WithNeighborRounds(r int) Option { return func(c *config) { c.rounds = r } }
+func WithNeighborRounds(r int) Option { return func(o *options) { o.rounds = r } }
 
-// WithSeed sets the seed of Afforest's component sampling (the labels do not
-// depend on it; only the work done does).
-func WithSeed(s uint64) Option { return func(c *config) { c.seed = s } }
+// WithSeed sets the seed of Afforest's component sampling. The labels do
+// not depend on it; only the work done does.
+func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
 
-// WithPolicy replaces the default decision thresholds.
-func WithPolicy(p Policy) Option { return func(c *config) { c.policy, c.hasPolicy = p, true } }
+// WithVariantPolicy replaces the thresholds of the algorithm choice.
+func WithVariantPolicy(p VariantPolicy) Option { return func(o *options) { o.vpol = p } }
 
-// WithLogger sets the logger for per-iteration debug events.
-func WithLogger(l zerolog.Logger) Option { return func(c *config) { c.log = l } }
-
-// Step is one iteration (or phase) of a run, as recorded in the trace.
-type Step struct {
-	Iteration int
-	Phase     string  // "hook+jump", "sample", "link", "compress", ...
-	Workset   Workset // SV's representation in this iteration
-	Active    int64   // active edges (SV) or vertices linked (others) at the start
-	Hooks     int64   // successful hooks
-	Elapsed   time.Duration
+// WithRuntime passes options to the runtime engine: the backend or worker
+// count, logger, trace, thresholds, and a policy or fixed decider.Variant
+// for SV's working set (its Rep picks bitmap or queue, its Mapping thread
+// or block distribution of the bitmap pass).
+func WithRuntime(opts ...runtime.Option) Option {
+	return func(o *options) { o.rt = append(o.rt, opts...) }
 }
 
-// Stats describes a finished run.
-type Stats struct {
-	Variant    Variant
-	Reason     string // why the policy chose the variant
-	Iterations int
-	Hooks      int64
-	Elapsed    time.Duration
-	Trace      []Step
+// WithLogger is WithRuntime(runtime.WithLogger(l)).
+func WithLogger(l zerolog.Logger) Option { return WithRuntime(runtime.WithLogger(l)) }
+
+// WithTrace is WithRuntime(runtime.WithTrace(on)).
+func WithTrace(on bool) Option { return WithRuntime(runtime.WithTrace(on)) }
+
+// WithWorkset fixes SV's working-set representation for the whole run
+// (shorthand for a static runtime variant with block mapping).
+func WithWorkset(r decider.Rep) Option {
+	return WithRuntime(runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: r}))
 }
 
 // Result holds the component label of every vertex: the smallest internal
-// vertex id of its component.
+// vertex id of its component (for graphs loaded with sorted external ids,
+// also the smallest external id).
 type Result struct {
-	labels []uint32
-	stats  Stats
+	labels  []uint32
+	variant Variant
+	reason  string
+	stats   runtime.Stats
 
 	once    sync.Once
 	ncomp   int
@@ -150,15 +126,18 @@ type Result struct {
 	bigLbl  uint32
 }
 
+// NumVertices returns the number of vertices labelled.
+func (r *Result) NumVertices() int { return len(r.labels) }
+
 // Label returns v's component label (the smallest vertex id in v's
-// component).
+// component). It panics for v outside the graph, like a slice index.
 func (r *Result) Label(v uint32) uint32 { return r.labels[v] }
 
 // Labels returns every vertex's label. Do not modify.
 func (r *Result) Labels() []uint32 { return r.labels }
 
-// NumComponents returns the number of connected components (isolated
-// vertices count as one each; 0 for the empty graph).
+// NumComponents returns the number of connected components (each isolated
+// vertex counts as one; 0 for the empty graph).
 func (r *Result) NumComponents() int { r.summarise(); return r.ncomp }
 
 // LargestSize returns the number of vertices in the largest component.
@@ -168,8 +147,14 @@ func (r *Result) LargestSize() int { r.summarise(); return r.largest }
 // label among equally large ones); graph.NoVertex for the empty graph.
 func (r *Result) LargestLabel() uint32 { r.summarise(); return r.bigLbl }
 
-// Stats returns the run's statistics and trace.
-func (r *Result) Stats() Stats { return r.stats }
+// Variant returns the algorithm that ran.
+func (r *Result) Variant() Variant { return r.variant }
+
+// Reason says why the variant was chosen ("forced" when it was given).
+func (r *Result) Reason() string { return r.reason }
+
+// Stats returns the run's statistics (trace included with WithTrace).
+func (r *Result) Stats() runtime.Stats { return r.stats }
 
 // Edge is an arc U->V of the graph.
 type Edge struct{ U, V uint32 }
@@ -182,76 +167,96 @@ type ForestResult struct {
 }
 
 // Edges returns the forest's edges, each an arc of the input graph, ordered
-// by the vertex they hooked. Do not modify.
+// by the vertex whose hook they performed. Do not modify.
 func (f *ForestResult) Edges() []Edge { return f.edges }
 
 // Run labels the connected components (weakly connected for directed
 // graphs) of g.
 func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
-	s, err := run(ctx, g, false, opts)
+	op, m, err := run(ctx, g, false, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{labels: s.labels, stats: s.stats}, nil
+	return &Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats}, nil
 }
 
 // Forest computes a spanning forest of g (of its undirected version for
-// directed graphs) together with the component labels. With several workers
-// the edges chosen may differ from run to run (whichever hook wins); the
-// labels and the edge count never do.
+// directed graphs) together with the component labels: each successful
+// hook records the edge that performed it. With several workers the edges
+// chosen may differ between runs (whichever hook wins a race); the labels
+// and the number of edges never do.
 func Forest(ctx context.Context, g *graph.Graph, opts ...Option) (*ForestResult, error) {
-	s, err := run(ctx, g, true, opts)
+	op, m, err := run(ctx, g, true, opts)
 	if err != nil {
 		return nil, err
 	}
-	f := &ForestResult{Result: Result{labels: s.labels, stats: s.stats}}
-	f.edges = s.forestEdges()
-	return f, nil
+	return &ForestResult{
+		Result: Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats},
+		edges:  op.ForestEdges(),
+	}, nil
 }
 
-func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (*state, error) {
+// operator is a runtime operator that also yields labels and forest edges
+// once the engine has run it.
+type operator interface {
+	runtime.Operator
+	Labels() []uint32
+	ForestEdges() []Edge
+}
+
+// cudaOperator builds an operator for a non-CPU backend; a cuda build sets
+// it. It reports false when it cannot run the variant.
+var cudaOperator func(b runtime.Backend, g *graph.Graph, v Variant, forest bool) (operator, bool)
+
+type meta struct {
+	variant Variant
+	reason  string
+	stats   runtime.Stats
+}
+
+func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (operator, meta, error) {
 	if g == nil {
-		return nil, ErrNilGraph
+		return nil, meta{}, ErrNilGraph
 	}
-	c := config{rounds: 2, seed: 27491095, log: zerolog.Nop(), forest: forest}
-	for _, o := range opts {
-		o(&c)
+	o := options{rounds: 2, seed: 27491095, vpol: DefaultVariantPolicy(), forest: forest}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
 	}
-	if !c.hasPolicy {
-		c.policy = DefaultPolicy()
+	if o.variant > UnionFind {
+		return nil, meta{}, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(o.variant))
 	}
-	if c.variant > UnionFind {
-		return nil, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(c.variant))
+	if o.rounds < 0 {
+		return nil, meta{}, fmt.Errorf("%w: %d neighbour rounds, want >= 0", ErrOption, o.rounds)
 	}
-	if c.workset > WorksetQueue {
-		return nil, fmt.Errorf("cc: unknown workset %d", uint8(c.workset))
-	}
-	if c.rounds < 0 {
-		return nil, fmt.Errorf("cc: neighbour rounds %d, want >= 0", c.rounds)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("cc: %w", err)
-	}
-	start := time.Now()
-	s := newState(g, c)
-	v, reason := c.variant, "forced"
+	// CC's default working-set policy decides every iteration from the
+	// exact active-edge count; the user's policy or variant, later in the
+	// list, overrides it.
+	base := runtime.NewConfig(o.rt...)
+	cfg := runtime.NewConfig(append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, o.rt...)...)
+	v, reason := o.variant, "forced"
 	if v == Auto {
-		v, reason = c.policy.ChooseVariant(graphStats(g))
+		v, reason = o.vpol.Choose(StatsOf(g))
 	}
-	s.stats.Variant, s.stats.Reason = v, reason
-	c.log.Debug().Str("variant", v.String()).Str("reason", reason).Int("n", s.n).Int64("arcs", g.NumEdges()).Msg("cc start")
-	var err error
-	switch v {
-	case SV:
-		err = s.runSV(ctx)
-	case Afforest:
-		err = s.runAfforest(ctx, c.rounds)
-	case UnionFind:
-		err = s.runUnionFind(ctx)
+	var op operator
+	switch b := cfg.Backend().(type) {
+	case *runtime.CPU:
+		op = newCPU(b, g, v, o)
+	default:
+		ok := false
+		if cudaOperator != nil {
+			op, ok = cudaOperator(b, g, v, forest)
+		}
+		if !ok {
+			return nil, meta{}, fmt.Errorf("cc: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
+		}
 	}
+	log := cfg.Logger()
+	log.Debug().Str("variant", v.String()).Str("reason", reason).Msg("cc")
+	st, err := runtime.Run(ctx, "cc-"+v.String(), op, cfg)
 	if err != nil {
-		return nil, err
+		return nil, meta{}, err
 	}
-	s.stats.Elapsed = time.Since(start)
-	return s, nil
+	return op, meta{variant: v, reason: reason, stats: st}, nil
 }

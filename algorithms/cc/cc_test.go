@@ -8,7 +8,10 @@ import (
 	goruntime "runtime"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 type testGraph struct {
@@ -91,6 +94,10 @@ func smallComponents(t testing.TB, k int) *graph.Graph {
 }
 
 func testGraphs(t testing.TB) []testGraph {
+	var shared []testGraph
+	for _, c := range testgraphs.Cases() {
+		shared = append(shared, testGraph{"shared-" + c.Name, c.G})
+	}
 	empty := build(t, 0, nil, nil, graph.BuildOptions{})
 	noEdges := build(t, 17, nil, nil, graph.BuildOptions{Undirected: true})
 	loops := build(t, 5, []uint32{0, 1, 1, 3, 4, 4}, []uint32{0, 1, 2, 3, 4, 0}, graph.BuildOptions{Undirected: true, KeepSelfLoops: true})
@@ -102,7 +109,7 @@ func testGraphs(t testing.TB) []testGraph {
 	directed2 := build(t, 6, []uint32{5, 5, 4, 3, 4, 2, 2}, []uint32{0, 0, 4, 4, 3, 2, 5}, graph.BuildOptions{KeepSelfLoops: true, KeepDuplicates: true})
 	// Vertices at the top of a large id range (only the last few carry edges).
 	high := build(t, 1<<20, []uint32{1<<20 - 1, 1<<20 - 3, 5}, []uint32{1<<20 - 2, 1<<20 - 2, 1<<20 - 1}, graph.BuildOptions{Undirected: true})
-	return []testGraph{
+	return append(shared, []testGraph{
 		{"empty", empty},
 		{"no-edges", noEdges},
 		{"single-vertex", build(t, 1, nil, nil, graph.BuildOptions{})},
@@ -118,7 +125,7 @@ func testGraphs(t testing.TB) []testGraph {
 		{"random-sparse", randomGraph(t, 20000, 12000, 3, graph.BuildOptions{Undirected: true})},
 		{"random-dense", randomGraph(t, 3000, 40000, 4, graph.BuildOptions{Undirected: true})},
 		{"random-directed", randomGraph(t, 10000, 9000, 5, graph.BuildOptions{})},
-	}
+	}...)
 }
 
 type config2 struct {
@@ -126,16 +133,36 @@ type config2 struct {
 	opts []Option
 }
 
+// cycle is a test policy that changes SV's working set every iteration,
+// exercising both conversions.
+type cycle struct{}
+
+func (cycle) Begin(decider.Info) decider.Decider { return &cycleRun{} }
+func (cycle) String() string                     { return "cycle" }
+
+type cycleRun struct{ i int }
+
+func (c *cycleRun) Initial() decider.Variant { return decider.Variant{Rep: decider.Queue} }
+func (c *cycleRun) Next(decider.Observation) decider.Variant {
+	c.i++
+	return decider.Variant{Rep: decider.Rep(c.i % 2), Mapping: decider.Mapping(c.i / 2 % 2)}
+}
+
 func variantConfigs() []config2 {
 	return []config2{
 		{"auto", nil},
 		{"sv", []Option{WithVariant(SV)}},
-		{"sv-bitmap", []Option{WithVariant(SV), WithWorkset(WorksetBitmap)}},
-		{"sv-queue", []Option{WithVariant(SV), WithWorkset(WorksetQueue)}},
+		{"sv-bitmap", []Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+		{"sv-bitmap-thread", []Option{WithVariant(SV), WithRuntime(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
+		{"sv-queue", []Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+		{"sv-cycle", []Option{WithVariant(SV), WithRuntime(runtime.WithPolicy(cycle{}))}},
+		{"sv-1worker", []Option{WithVariant(SV), WithRuntime(runtime.WithWorkers(1))}},
+		{"sv-3workers", []Option{WithVariant(SV), WithRuntime(runtime.WithWorkers(3))}},
 		{"afforest", []Option{WithVariant(Afforest)}},
 		{"afforest-r0", []Option{WithVariant(Afforest), WithNeighborRounds(0)}},
-		{"afforest-r5", []Option{WithVariant(Afforest), WithNeighborRounds(5)}},
+		{"afforest-r5-3workers", []Option{WithVariant(Afforest), WithNeighborRounds(5), WithRuntime(runtime.WithWorkers(3))}},
 		{"unionfind", []Option{WithVariant(UnionFind)}},
+		{"unionfind-3workers", []Option{WithVariant(UnionFind), WithRuntime(runtime.WithWorkers(3))}},
 	}
 }
 
@@ -183,8 +210,8 @@ func TestVariants(t *testing.T) {
 				if err := VerifyForest(tg.g, f.Labels(), f.Edges()); err != nil {
 					t.Fatal(err)
 				}
-				if st := f.Stats(); st.Variant == Auto || (tg.g.NumVertices() > 0 && st.Iterations == 0) {
-					t.Errorf("stats %+v: no variant or no iterations", st)
+				if f.Variant() == Auto || (tg.g.NumEdges() > 0 && f.Stats().Iterations == 0) {
+					t.Errorf("variant %v, stats %+v: no variant or no iterations", f.Variant(), f.Stats())
 				}
 			})
 		}
@@ -217,13 +244,13 @@ func TestWorkerIndependence(t *testing.T) {
 
 func TestSVSwitchesToQueue(t *testing.T) {
 	g := pathGraph(t, 20000, 3)
-	res, err := Run(context.Background(), g, WithVariant(SV))
+	res, err := Run(context.Background(), g, WithVariant(SV), WithTrace(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := res.Stats()
-	first, last := st.Trace[0].Workset, st.Trace[len(st.Trace)-1].Workset
-	if first != WorksetBitmap || last != WorksetQueue {
+	first, last := st.Trace[0].Variant.Rep, st.Trace[len(st.Trace)-1].Variant.Rep
+	if first != decider.Bitmap || last != decider.Queue {
 		t.Errorf("workset went %v -> %v over %d iterations, want bitmap -> queue", first, last, st.Iterations)
 	}
 	if err := Verify(g, res.Labels()); err != nil {
@@ -240,11 +267,8 @@ func TestBadInput(t *testing.T) {
 	if _, err := Run(ctx, g, WithVariant(Variant(99))); !errors.Is(err, ErrUnknownVariant) {
 		t.Errorf("variant 99: err %v, want ErrUnknownVariant", err)
 	}
-	if _, err := Run(ctx, g, WithNeighborRounds(-1)); err == nil {
-		t.Error("negative rounds accepted")
-	}
-	if _, err := Run(ctx, g, WithWorkset(Workset(9))); err == nil {
-		t.Error("unknown workset accepted")
+	if _, err := Run(ctx, g, WithNeighborRounds(-1)); !errors.Is(err, ErrOption) {
+		t.Errorf("negative rounds: err %v, want ErrOption", err)
 	}
 	if _, err := ParseVariant("bogus"); !errors.Is(err, ErrUnknownVariant) {
 		t.Errorf("ParseVariant(bogus): %v", err)

@@ -1,40 +1,139 @@
 package cc
 
 import (
-	"context"
-	"sort"
+	"slices"
 	"sync/atomic"
-	"time"
 
-	"github.com/gearbox-graph/gearbox/internal/par"
+	"github.com/gearbox-graph/gearbox/decider"
 )
+
+// svOp is Soman et al.'s algorithm as runtime iterations: each iteration
+// hooks over the active edges (hiding those whose endpoints share a root),
+// then jumps pointers until every tree is a star. Its working set is the
+// set of active edges: a bitmap over arcs (1 = hidden; for undirected
+// graphs only the copy u < v of each edge is used) or a queue of packed
+// edges u<<32 | v. It ends when a hook pass finds no edge joining two trees,
+// which must happen: while some active edge joins two trees its hook, or a
+// rival one, removes a root, and an edge inside one tree is hidden when
+// next read, so no edge stays unmarked forever.
+type svOp struct {
+	base
+	edges  int64 // possible working-set elements: edges, not arcs
+	rep    decider.Rep
+	hidden []uint64
+	queue  []uint64
+	iter   int
+	active int64 // edges that joined two trees in the last hook pass
+}
+
+func newSV(s base) *svOp {
+	o := &svOp{base: s, edges: int64(len(s.adj))}
+	if !o.directed {
+		o.edges = (o.edges + 1) / 2
+	}
+	o.active = o.edges
+	return o
+}
+
+func (o *svOp) Info() decider.Info {
+	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: o.edges}
+}
+
+func (o *svOp) Start(v decider.Variant) error {
+	o.rep = v.Rep
+	if o.rep == decider.Queue {
+		o.queue = o.buildQueue(nil)
+	} else {
+		o.hidden = make([]uint64, (len(o.adj)+63)/64)
+	}
+	if o.edges == 0 {
+		o.finish()
+	}
+	return nil
+}
+
+func (o *svOp) finish() {
+	o.minLabels()
+	o.done = true
+}
+
+// Inspect returns the edges found active by the last hook pass (an upper
+// bound: some may have joined one tree since, to be hidden when next read)
+// or the queue's length.
+func (o *svOp) Inspect(bool) (int64, int64) {
+	if o.rep == decider.Queue {
+		return int64(len(o.queue)), -1
+	}
+	return o.active, -1
+}
+
+func (o *svOp) Generate(decider.Rep) (int64, int64, error) { return o.active, -1, nil }
+
+func (o *svOp) Compute(v decider.Variant) (int64, error) {
+	if v.Rep != o.rep {
+		if err := o.Convert(v.Rep); err != nil {
+			return 0, err
+		}
+	}
+	down := o.iter%2 == 0
+	o.iter++
+	var read int64
+	if o.rep == decider.Bitmap {
+		read = o.hookBitmap(down, v.Mapping)
+	} else {
+		read = int64(len(o.queue))
+		o.hookQueue(down)
+	}
+	if o.active == 0 {
+		o.finish() // every tree is a star already
+	} else {
+		o.compress()
+	}
+	return read, nil
+}
+
+func (o *svOp) Convert(r decider.Rep) error {
+	if r == o.rep {
+		return nil
+	}
+	if r == decider.Queue {
+		o.queue = o.buildQueue(o.hidden)
+		o.hidden = nil
+	} else {
+		o.hidden = o.bitmapFromQueue()
+		o.queue = nil
+	}
+	o.rep = r
+	return nil
+}
 
 // hook tries to re-point one root under the other for the edge u-v whose
 // endpoints were seen in trees pu != pv. Orientation alternates between
 // iterations (down: larger root under smaller; up: the reverse), so within
 // one iteration every new pointer goes the same way and no cycle can form.
-// The CAS makes each vertex hooked at most once in the whole run (a root
-// never becomes one again), so the arc recorded for it is the one whose hook
-// took effect. The corrected hook also re-points the endpoint on the hooked
-// side, so later edges of that endpoint see the new tree in this iteration.
-func (s *state) hook(pu, pv, u, v uint32, down bool) bool {
+// The CAS hooks a vertex at most once in the whole run (a root never
+// becomes one again), so the arc recorded for it is the one whose hook took
+// effect. The corrected hook also re-points the endpoint on the hooked side,
+// so its later edges see the new tree within this iteration.
+func (o *svOp) hook(pu, pv, u, v uint32, down bool) bool {
 	src, dst, x := pu, pv, u
 	if (pu < pv) == down {
 		src, dst, x = pv, pu, v
 	}
-	if !atomic.CompareAndSwapUint32(&s.parent[src], src, dst) {
+	p := o.parent
+	if atomic.LoadUint32(&p[src]) != src || !atomic.CompareAndSwapUint32(&p[src], src, dst) {
 		return false // src was hooked by another edge; this one stays active
 	}
-	s.record(src, u, v)
+	o.record(src, u, v)
 	if x != src {
-		atomic.StoreUint32(&s.parent[x], dst)
+		atomic.StoreUint32(&p[x], dst)
 	}
 	return true
 }
 
-// canonical reports whether arc u->v stands for its edge in SV's working
+// canonical reports whether arc u->v stands for its edge in the working
 // set: for undirected graphs only the copy with u < v; for directed graphs
-// every arc but self-loops.
+// every arc but self-loops (weak connectivity treats arcs as edges).
 func canonical(u, v uint32, directed bool) bool {
 	if directed {
 		return u != v
@@ -42,116 +141,72 @@ func canonical(u, v uint32, directed bool) bool {
 	return u < v
 }
 
-// runSV is Soman et al.'s algorithm: each iteration hooks over the active
-// edges (hiding those whose endpoints share a root), then jumps pointers
-// until every tree is a star. It ends when no active edge is left, which
-// must happen: while some active edge joins two trees, its hook or a rival
-// one removes a root, and edges inside one tree are hidden when next read.
-func (s *state) runSV(ctx context.Context) error {
-	directed := s.g.Directed()
-	edges := s.g.NumEdges()
-	if !directed {
-		edges /= 2
-	}
-	mode := WorksetBitmap
-	var hidden []uint64
-	var queue []uint64
-	if s.cfg.workset == WorksetQueue {
-		mode = WorksetQueue
-		queue = s.buildQueue(nil)
-	} else {
-		hidden = make([]uint64, (s.g.NumEdges()+63)/64)
-	}
-	for iter := 0; ; iter++ {
-		if err := ctxErr(ctx); err != nil {
-			return err
-		}
-		t0 := time.Now()
-		down := iter%2 == 0
-		var active, hooks int64
-		if mode == WorksetBitmap {
-			active, hooks = s.hookBitmap(hidden, down, directed)
-		} else {
-			queue, active, hooks = s.hookQueue(queue, down)
-		}
-		if active == 0 {
-			s.step(Step{Phase: "hook", Workset: mode}, t0)
-			break
-		}
-		s.compress()
-		s.step(Step{Phase: "hook+jump", Workset: mode, Active: active, Hooks: hooks}, t0)
-		if mode == WorksetBitmap && s.cfg.workset == WorksetAuto && s.cfg.policy.UseQueue(active, edges) {
-			queue = s.buildQueue(hidden)
-			hidden = nil
-			mode = WorksetQueue
-		}
-	}
-	s.minLabels()
-	return nil
-}
-
-// hookBitmap runs one hook pass over the arcs not yet hidden, vertex by
-// vertex, and hides the arcs whose endpoints share a root. It returns the
-// number of edges found joining two trees and the hooks made.
-func (s *state) hookBitmap(hidden []uint64, down, directed bool) (int64, int64) {
-	off, adj, p := s.offsets, s.adj, s.parent
-	act, hk := newCounters(), newCounters()
-	forParts(s.parts, func(t, lo, hi int) {
-		var a, h int64
+// hookBitmap runs one hook pass over the arcs not yet hidden and hides
+// those whose endpoints share a root. Thread mapping gives workers whole
+// vertices; block mapping splits long adjacency lists. It returns the arcs
+// read.
+func (o *svOp) hookBitmap(down bool, m decider.Mapping) int64 {
+	off, adj, p, hidden, directed := o.off, o.adj, o.parent, o.hidden, o.directed
+	pass := func(w, lo, hi int, eLo, eHi int64) {
+		var a, read int64
 		word, bits := int64(-1), uint64(0)
 		for u := lo; u < hi; u++ {
 			uu := uint32(u)
-			for e := off[u]; e < off[u+1]; e++ {
+			from, to := max(off[u], eLo), min(off[u+1], eHi)
+			read += max(to-from, 0)
+			for e := from; e < to; e++ {
 				v := adj[e]
 				if !canonical(uu, v, directed) {
 					continue
 				}
-				w, b := e>>6, uint64(1)<<(e&63)
-				if atomic.LoadUint64(&hidden[w])&b != 0 {
+				i, b := e>>6, uint64(1)<<(e&63)
+				if atomic.LoadUint64(&hidden[i])&b != 0 {
 					continue
 				}
 				pu, pv := atomic.LoadUint32(&p[u]), atomic.LoadUint32(&p[v])
 				if pu == pv {
-					// Neighbouring ranges may share a word: set bits
-					// word by word with one atomic OR each.
-					if w != word {
+					// Neighbouring chunks may share a word: set bits a
+					// word at a time with one atomic OR each.
+					if i != word {
 						if bits != 0 {
 							atomic.OrUint64(&hidden[word], bits)
 						}
-						word, bits = w, 0
+						word, bits = i, 0
 					}
 					bits |= b
 					continue
 				}
 				a++
-				if s.hook(pu, pv, uu, v, down) {
-					h++
-				}
+				o.hook(pu, pv, uu, v, down)
 			}
 		}
 		if bits != 0 {
 			atomic.OrUint64(&hidden[word], bits)
 		}
-		act.add(t, a)
-		hk.add(t, h)
-	})
-	return act.sum(), hk.sum()
+		o.cnt[w].a += a
+		o.cnt[w].b += read
+	}
+	if m == decider.Block {
+		o.pool.Block(off, 1<<12, pass)
+	} else {
+		o.pool.Thread(o.n, 1<<10, func(w, lo, hi int) { pass(w, lo, hi, 0, int64(len(adj))) })
+	}
+	var read int64
+	o.active, read = o.sums()
+	return read
 }
 
-// hookQueue runs one hook pass over a queue of packed edges (u<<32 | v),
-// compacting it in place to the edges that still joined two trees.
-func (s *state) hookQueue(q []uint64, down bool) ([]uint64, int64, int64) {
-	p := s.parent
-	k := min(max(1, len(q)/(1<<12)), 32*par.Workers())
-	parts := make([]int, k+1)
-	for i := range parts {
-		parts[i] = int(int64(len(q)) * int64(i) / int64(k))
-	}
-	kept := make([]int, k)
-	hk := newCounters()
-	forParts(parts, func(t, lo, hi int) {
-		var h int64
-		w := lo
+// hookQueue runs one hook pass over the queue, compacting it in place to
+// the edges that still joined two trees. Each worker compacts a fixed
+// slice of its own, then the pieces are moved together.
+func (o *svOp) hookQueue(down bool) {
+	q, p := o.queue, o.parent
+	w := o.pool.Workers()
+	kept := make([]int, w)
+	bound := func(i int) int { return int(int64(len(q)) * int64(i) / int64(w)) }
+	o.pool.Run(func(t int) {
+		lo, hi := bound(t), bound(t+1)
+		k := lo
 		for i := lo; i < hi; i++ {
 			x := q[i]
 			u, v := uint32(x>>32), uint32(x)
@@ -159,34 +214,32 @@ func (s *state) hookQueue(q []uint64, down bool) ([]uint64, int64, int64) {
 			if pu == pv {
 				continue
 			}
-			q[w] = x
-			w++
-			if s.hook(pu, pv, u, v, down) {
-				h++
-			}
+			q[k] = x
+			k++
+			o.hook(pu, pv, u, v, down)
 		}
-		kept[sort.SearchInts(parts, lo)] = w - lo
-		hk.add(t, h)
+		kept[t] = k - lo
 	})
 	n := 0
-	for i := 0; i < k; i++ {
-		n += copy(q[n:], q[parts[i]:parts[i]+kept[i]])
+	for t := 0; t < w; t++ {
+		n += copy(q[n:], q[bound(t):bound(t)+kept[t]])
 	}
-	return q[:n], int64(n), hk.sum()
+	o.queue = q[:n]
+	o.active = int64(n)
 }
 
 // buildQueue collects the canonical arcs not hidden whose endpoints lie in
-// different trees (every tree is a star here, so this is exact).
-func (s *state) buildQueue(hidden []uint64) []uint64 {
-	off, adj, p := s.offsets, s.adj, s.parent
-	directed := s.g.Directed()
-	local := make([][]uint64, len(s.parts)-1)
-	forParts(s.parts, func(_, lo, hi int) {
-		var out []uint64
+// different trees (every tree is a star between iterations, so the test is
+// exact).
+func (o *svOp) buildQueue(hidden []uint64) []uint64 {
+	off, adj, p, directed := o.off, o.adj, o.parent, o.directed
+	local := make([][]uint64, o.pool.Workers())
+	o.pool.Block(off, 1<<14, func(w, lo, hi int, eLo, eHi int64) {
+		out := local[w]
 		for u := lo; u < hi; u++ {
 			uu := uint32(u)
 			pu := p[u]
-			for e := off[u]; e < off[u+1]; e++ {
+			for e := max(off[u], eLo); e < min(off[u+1], eHi); e++ {
 				v := adj[e]
 				if !canonical(uu, v, directed) || p[v] == pu {
 					continue
@@ -197,15 +250,38 @@ func (s *state) buildQueue(hidden []uint64) []uint64 {
 				out = append(out, uint64(uu)<<32|uint64(v))
 			}
 		}
-		local[sort.SearchInts(s.parts, lo)] = out
+		local[w] = out
 	})
-	total := 0
-	for _, l := range local {
-		total += len(l)
-	}
-	q := make([]uint64, 0, total)
+	q := make([]uint64, 0, sumLen(local))
 	for _, l := range local {
 		q = append(q, l...)
 	}
+	o.active = int64(len(q))
 	return q
+}
+
+func sumLen(ls [][]uint64) int {
+	n := 0
+	for _, l := range ls {
+		n += len(l)
+	}
+	return n
+}
+
+// bitmapFromQueue hides every arc but the queued edges (found by binary
+// search in their source's sorted list).
+func (o *svOp) bitmapFromQueue() []uint64 {
+	hidden := make([]uint64, (len(o.adj)+63)/64)
+	for i := range hidden {
+		hidden[i] = ^uint64(0)
+	}
+	for _, x := range o.queue {
+		u, v := uint32(x>>32), uint32(x)
+		nb := o.adj[o.off[u]:o.off[u+1]]
+		i, _ := slices.BinarySearch(nb, v)
+		for e := o.off[u] + int64(i); e < o.off[u+1] && o.adj[e] == v; e++ {
+			hidden[e>>6] &^= 1 << (e & 63)
+		}
+	}
+	return hidden
 }
