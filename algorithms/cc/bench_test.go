@@ -47,7 +47,9 @@ var benchCases = []struct{ name, spec string }{
 	{"grid2048", "grid:2048:2048"},
 	{"email-Enron", "file:email-Enron.txt"},
 	{"p2p-Gnutella31", "file:p2p-Gnutella31.txt"},
-	{"roadCA-cal", "file:cal.cedge"},
+	{"wiki-Vote", "file:wiki-Vote.txt"},
+	{"rome99", "file:rome99.gr"},
+	{"PGPgiantcompo", "file:PGPgiantcompo.graph"},
 }
 
 func BenchmarkCC(b *testing.B) {
