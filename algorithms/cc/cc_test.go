@@ -108,7 +108,7 @@ func testGraphs(t testing.TB) []testGraph {
 	// Directed with loops, duplicates and both directions of an arc.
 	directed2 := build(t, 6, []uint32{5, 5, 4, 3, 4, 2, 2}, []uint32{0, 0, 4, 4, 3, 2, 5}, graph.BuildOptions{KeepSelfLoops: true, KeepDuplicates: true})
 	// Vertices at the top of a large id range (only the last few carry edges).
-	high := build(t, 1<<20, []uint32{1<<20 - 1, 1<<20 - 3, 5}, []uint32{1<<20 - 2, 1<<20 - 2, 1<<20 - 1}, graph.BuildOptions{Undirected: true})
+	high := build(t, 1<<17, []uint32{1<<17 - 1, 1<<17 - 3, 5}, []uint32{1<<17 - 2, 1<<17 - 2, 1<<17 - 1}, graph.BuildOptions{Undirected: true})
 	return append(shared, []testGraph{
 		{"empty", empty},
 		{"no-edges", noEdges},
@@ -119,12 +119,12 @@ func testGraphs(t testing.TB) []testGraph {
 		{"directed-loops-dups", directed2},
 		{"high-ids", high},
 		{"triangle+isolated", undirected(t, 5, [2]uint32{4, 2}, [2]uint32{2, 3}, [2]uint32{3, 4})},
-		{"path-scrambled", pathGraph(t, 5000, 1)},
+		{"path-scrambled", pathGraph(t, 2000, 1)},
 		{"grid-40x50", gridGraph(t, 40, 50)},
 		{"small-components", smallComponents(t, 60)},
-		{"random-sparse", randomGraph(t, 20000, 12000, 3, graph.BuildOptions{Undirected: true})},
-		{"random-dense", randomGraph(t, 3000, 40000, 4, graph.BuildOptions{Undirected: true})},
-		{"random-directed", randomGraph(t, 10000, 9000, 5, graph.BuildOptions{})},
+		{"random-sparse", randomGraph(t, 4000, 2500, 3, graph.BuildOptions{Undirected: true})},
+		{"random-dense", randomGraph(t, 1000, 8000, 4, graph.BuildOptions{Undirected: true})},
+		{"random-directed", randomGraph(t, 3000, 2700, 5, graph.BuildOptions{})},
 	}...)
 }
 
@@ -221,7 +221,7 @@ func TestVariants(t *testing.T) {
 // TestWorkerIndependence checks the labels do not depend on the number of
 // workers.
 func TestWorkerIndependence(t *testing.T) {
-	g := randomGraph(t, 50000, 40000, 9, graph.BuildOptions{Undirected: true})
+	g := randomGraph(t, 20000, 16000, 9, graph.BuildOptions{Undirected: true})
 	ref := Reference(g)
 	for _, procs := range []int{1, 2, 4, 7} {
 		old := goruntime.GOMAXPROCS(procs)

@@ -23,6 +23,12 @@
 // each successful hook. The package also holds a serial reference
 // (union-find) and property-checking verifiers.
 //
-// It may import graph, internal/par, runtime, decider, workset, inspector
-// and mapping; nothing in gearbox imports it except cmd and tuning.
+// Every variant runs as a runtime.Operator under the runtime engine (stats,
+// trace, cancellation between iterations). SV's working-set representation
+// is chosen by EdgePolicy, a decider.Policy over the active-edge count; the
+// algorithm itself by VariantPolicy from graph statistics, or forced with
+// WithVariant.
+//
+// It may import graph, runtime, decider, mapping and internal/par; only
+// cmd and tuning import it.
 package cc

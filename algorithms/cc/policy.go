@@ -43,6 +43,11 @@ func (p VariantPolicy) Choose(st GraphStats) (Variant, string) {
 	if st.Arcs == 0 {
 		return UnionFind, "no edges"
 	}
+	if st.Directed {
+		// Afforest's final pass may skip the largest component only when
+		// every edge leaving it is seen from outside, which needs in-edges.
+		return UnionFind, "directed: Afforest could not skip the largest component without in-edges"
+	}
 	if d := st.AvgDegree(); d < p.MinAfforestDegree {
 		return UnionFind, fmt.Sprintf("average degree %.2f below %.2f: sampling saves nothing", d, p.MinAfforestDegree)
 	}
