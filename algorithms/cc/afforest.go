@@ -51,14 +51,44 @@ func (o *afforestOp) Compute(decider.Variant) (int64, error) {
 }
 
 // sampleRound links every vertex to its r-th neighbour and compresses.
+//
+// Round 0 with at least two rounds starts as ECL-CC does: every vertex
+// whose first (smallest) neighbour is smaller simply points at it, a plain
+// store in a pass where nothing else writes parents, so no CAS and no
+// random reads. The first edges of the local minima left out are linked in
+// round 1 together with the second neighbours.
 func (o *afforestOp) sampleRound(r int) {
-	off, adj := o.off, o.adj
+	off, adj, p := o.off, o.adj, o.parent
+	if r == 0 && o.rounds >= 2 {
+		o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
+			var a int64
+			for u := lo; u < hi; u++ {
+				if off[u] < off[u+1] {
+					a++
+					if x := adj[off[u]]; x < uint32(u) {
+						p[u] = x
+						o.record(uint32(u), uint32(u), x)
+					}
+				}
+			}
+			o.cnt[w].a += a
+		})
+		o.compress()
+		o.last, _ = o.sums()
+		return
+	}
+	deferred := r == 1
 	o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
 		var a int64
 		for u := lo; u < hi; u++ {
 			if e := off[u] + int64(r); e < off[u+1] {
 				a++
+				if deferred && adj[off[u]] > uint32(u) {
+					o.link(uint32(u), adj[off[u]])
+				}
 				o.link(uint32(u), adj[e])
+			} else if deferred && off[u] < off[u+1] && adj[off[u]] > uint32(u) {
+				o.link(uint32(u), adj[off[u]])
 			}
 		}
 		o.cnt[w].a += a
