@@ -130,8 +130,13 @@ type Result struct {
 func (r *Result) NumVertices() int { return len(r.labels) }
 
 // Label returns v's component label (the smallest vertex id in v's
-// component). It panics for v outside the graph, like a slice index.
-func (r *Result) Label(v uint32) uint32 { return r.labels[v] }
+// component), or graph.NoVertex for v outside the graph.
+func (r *Result) Label(v uint32) uint32 {
+	if int64(v) >= int64(len(r.labels)) {
+		return graph.NoVertex
+	}
+	return r.labels[v]
+}
 
 // Labels returns every vertex's label. Do not modify.
 func (r *Result) Labels() []uint32 { return r.labels }

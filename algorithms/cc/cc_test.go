@@ -194,6 +194,9 @@ func TestVariants(t *testing.T) {
 				if err := Verify(tg.g, res.Labels()); err != nil {
 					t.Fatal(err)
 				}
+				if l := res.Label(uint32(tg.g.NumVertices())); l != graph.NoVertex {
+					t.Errorf("label of vertex n = %d, want NoVertex", l)
+				}
 				if res.NumComponents() != wantC || res.LargestSize() != wantL {
 					t.Errorf("components %d largest %d, want %d and %d", res.NumComponents(), res.LargestSize(), wantC, wantL)
 				}
@@ -320,5 +323,29 @@ func TestVerifyCatchesErrors(t *testing.T) {
 	}
 	if err := VerifyForest(g, good, []Edge{{1, 0}, {2, 1}, {4, 3}}); err != nil {
 		t.Errorf("valid forest rejected: %v", err)
+	}
+}
+
+// cancelAfter cancels a context when the engine asks for the variant of the
+// second iteration, so cancellation lands between iterations.
+type cancelAfter struct{ cancel context.CancelFunc }
+
+func (c cancelAfter) Begin(decider.Info) decider.Decider { return c }
+func (c cancelAfter) String() string                     { return "cancel-after-1" }
+func (c cancelAfter) Initial() decider.Variant           { return decider.Variant{Mapping: decider.Block} }
+func (c cancelAfter) Next(o decider.Observation) decider.Variant {
+	c.cancel()
+	return o.Current
+}
+
+func TestCancelBetweenIterations(t *testing.T) {
+	g := pathGraph(t, 3000, 5)
+	for _, v := range Variants() {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Run(ctx, g, WithVariant(v), WithRuntime(runtime.WithPolicy(cancelAfter{cancel})))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
+		}
+		cancel()
 	}
 }
