@@ -230,16 +230,18 @@ func (o *svOp) hookQueue(down bool) {
 
 // buildQueue collects the canonical arcs not hidden whose endpoints lie in
 // different trees (every tree is a star between iterations, so the test is
-// exact).
+// exact). It counts per edge-balanced vertex range first and then fills, so
+// the queue is written once, in vertex order.
 func (o *svOp) buildQueue(hidden []uint64) []uint64 {
 	off, adj, p, directed := o.off, o.adj, o.parent, o.directed
-	local := make([][]uint64, o.pool.Workers())
-	o.pool.Block(off, 1<<14, func(w, lo, hi int, eLo, eHi int64) {
-		out := local[w]
-		for u := lo; u < hi; u++ {
+	parts := edgeParts(off, 32*o.pool.Workers())
+	k := len(parts) - 1
+	count := make([]int64, k+1)
+	scan := func(part int, emit func(x uint64)) {
+		for u := parts[part]; u < parts[part+1]; u++ {
 			uu := uint32(u)
 			pu := p[u]
-			for e := max(off[u], eLo); e < min(off[u+1], eHi); e++ {
+			for e := off[u]; e < off[u+1]; e++ {
 				v := adj[e]
 				if !canonical(uu, v, directed) || p[v] == pu {
 					continue
@@ -247,25 +249,54 @@ func (o *svOp) buildQueue(hidden []uint64) []uint64 {
 				if hidden != nil && hidden[e>>6]&(uint64(1)<<(e&63)) != 0 {
 					continue
 				}
-				out = append(out, uint64(uu)<<32|uint64(v))
+				emit(uint64(uu)<<32 | uint64(v))
 			}
 		}
-		local[w] = out
-	})
-	q := make([]uint64, 0, sumLen(local))
-	for _, l := range local {
-		q = append(q, l...)
 	}
-	o.active = int64(len(q))
+	o.pool.Thread(k, 1, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			var c int64
+			scan(i, func(uint64) { c++ })
+			count[i] = c
+		}
+	})
+	total := o.pool.PrefixSum(count)
+	q := make([]uint64, total)
+	o.pool.Thread(k, 1, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			j := count[i]
+			scan(i, func(x uint64) { q[j] = x; j++ })
+		}
+	})
+	o.active = total
 	return q
 }
 
-func sumLen(ls [][]uint64) int {
-	n := 0
-	for _, l := range ls {
-		n += len(l)
+// edgeParts splits 0..n into at most k vertex ranges of about equal arc
+// (plus vertex) counts.
+func edgeParts(off []int64, k int) []int {
+	n := len(off) - 1
+	bounds := []int{0}
+	if n <= 0 {
+		return append(bounds, 0)
 	}
-	return n
+	total := off[n] + int64(n)
+	for i := 1; i < k; i++ {
+		target := total * int64(i) / int64(k)
+		lo, hi := bounds[len(bounds)-1], n
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if off[mid]+int64(mid) < target {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo > bounds[len(bounds)-1] && lo < n {
+			bounds = append(bounds, lo)
+		}
+	}
+	return append(bounds, n)
 }
 
 // bitmapFromQueue hides every arc but the queued edges (found by binary
