@@ -152,6 +152,11 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 		pl.Legend.Add(b.name, bc)
 	}
 	pl.NominalX(names...)
+	top := 1.0
+	for _, v := range append(append(slices.Clone(worst), best...), adapt...) {
+		top = max(top, v)
+	}
+	pl.Y.Min, pl.Y.Max = 0, top*1.3 // headroom for the legend
 	pl.X.Tick.Label.Rotation = 0.35
 	pl.X.Tick.Label.XAlign = draw.XRight
 	// A line at speedup 1 marks the serial reference.

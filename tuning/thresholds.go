@@ -22,6 +22,10 @@ func SectionName(device string) string {
 	return "[gpu." + strconv.Quote(device) + "]"
 }
 
+// tunedMark starts the comment block Tune's callers write above a section;
+// merging replaces such a block with the section.
+const tunedMark = "# tuned by gearbox tune"
+
 // RenderSection renders a complete thresholds section (every key, in the
 // strict format decider.ParseThresholds reads), preceded by the comment
 // lines given.
@@ -151,9 +155,14 @@ func mergeSection(text, device, section string) (string, error) {
 		b.WriteString("\n" + section)
 		return b.String(), nil
 	}
-	// The old section's own comments (directly above its header) go with it.
-	for start > 0 && strings.HasPrefix(strings.TrimSpace(lines[start-1]), "#") {
-		start--
+	// The comments a previous tune wrote above the header go with the old
+	// section; other comments (the user's) stay.
+	c := start
+	for c > 0 && strings.HasPrefix(strings.TrimSpace(lines[c-1]), "#") {
+		c--
+	}
+	if c < start && strings.HasPrefix(strings.TrimSpace(lines[c]), tunedMark) {
+		start = c
 	}
 	// Comments directly above the next header belong to that section.
 	for end > start && end < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[end-1]), "#") {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -58,6 +59,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 			ds = append(ds, th.Delta)
 		}
 	}
+	slices.Sort(ds)
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
