@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	goruntime "runtime"
 	"runtime/debug"
@@ -39,6 +40,11 @@ type Env struct {
 	GoVersion  string
 	GOMAXPROCS int
 	NumCPU     int
+	// LoadAvg is the machine's 1, 5 and 15 minute load averages when the
+	// report was made (Linux /proc/loadavg; "n/a" elsewhere): a load above
+	// the CPU count means other processes competed for the CPUs and the
+	// times are noisier.
+	LoadAvg string
 }
 
 // DetectEnv describes the backend, the build and the machine.
@@ -46,6 +52,12 @@ func DetectEnv(b runtime.Backend) Env {
 	e := Env{Backend: b.Name(), Device: DeviceName(b), Driver: "n/a",
 		Commit: commit(), Date: time.Now().UTC().Format(time.RFC3339),
 		GoVersion: goruntime.Version(), GOMAXPROCS: goruntime.GOMAXPROCS(0), NumCPU: goruntime.NumCPU()}
+	e.LoadAvg = "n/a"
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			e.LoadAvg = strings.Join(f[:3], " ")
+		}
+	}
 	if d, ok := b.(DriverReporter); ok && d.Driver() != "" {
 		e.Driver = d.Driver()
 	}
@@ -93,6 +105,6 @@ func commit() string {
 func (e Env) Lines() [][2]string {
 	return [][2]string{
 		{"backend", e.Backend}, {"device", e.Device}, {"driver", e.Driver}, {"commit", e.Commit},
-		{"date", e.Date}, {"go", e.GoVersion}, {"GOMAXPROCS", itoa(e.GOMAXPROCS)}, {"CPUs", itoa(e.NumCPU)},
+		{"date", e.Date}, {"go", e.GoVersion}, {"GOMAXPROCS", itoa(e.GOMAXPROCS)}, {"CPUs", itoa(e.NumCPU)}, {"load average", e.LoadAvg},
 	}
 }

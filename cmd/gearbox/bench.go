@@ -75,7 +75,6 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	}
 	defer csvFile.Close()
 	bar, finish := progress(e, "bench")
-	env := tuning.DetectEnv(backend)
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
 		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, Backend: backend,
 		Logger: e.log, Verify: f.verify, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
@@ -91,6 +90,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 		}
 		return err
 	}
+	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	md := filepath.Join(f.outDir, "bench.md")
 	if err := writeFile(md, func(w io.Writer) error {
 		if err := res.WriteMarkdown(w, env); err != nil {

@@ -277,7 +277,6 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 	}
 	defer csvFile.Close()
 	bar, finish := progress(e, "tune")
-	env := tuning.DetectEnv(backend)
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
 		Inputs: inputs, Algorithms: algs, Start: tuning.Setting{Thresholds: start}, Sweeps: sweeps,
 		Passes: f.passes, Backend: backend, Logger: e.log, Verify: f.verify, CSV: csvFile,
@@ -295,6 +294,7 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
+	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	var report strings.Builder
 	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources, %s, %d pass(es) of coordinate descent\n",
 		env.Device, backend.Name(), len(inputs), f.sources, f.algorithms, f.passes)
