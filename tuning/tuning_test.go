@@ -240,7 +240,7 @@ func TestThreadsPerBlockSweptWhereSupported(t *testing.T) {
 	tpb, _ := tuning.NewSweep(tuning.ThreadsPerBlock, "128,256")
 	_, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t)[:1], Algorithms: []tuning.Algorithm{tuning.BFS},
-		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []tuning.Sweep{tpb}, Backend: b,
+		Start: tuning.Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []tuning.Sweep{tpb}, Backend: b,
 	})
 	if !errors.Is(err, runtime.ErrUnsupported) || !reflect.DeepEqual(b.tpb, []int{128}) {
 		t.Errorf("err %v, block sizes set %v; want ErrUnsupported after setting 128", err, b.tpb)

@@ -260,6 +260,9 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
+	if st, err := os.Stat(filepath.Dir(f.thresholdsOut)); err != nil || !st.IsDir() {
+		return fmt.Errorf("--thresholds-out %s: its directory does not exist", f.thresholdsOut)
+	}
 	inputs, err := f.loadInputs(ctx, e, items, algs)
 	if err != nil {
 		return err

@@ -225,6 +225,8 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{"gpu.toml", "[cpu]", "NVIDIA H100"}},
 		{"bench thresholds for another device", []string{"bench", "--graphs", "kron:6", "--thresholds", gpuOnly},
 			[]string{"[cpu]"}},
+		{"thresholds-out in a missing directory", []string{"tune", "--graphs", "kron:6", "--thresholds-out", filepath.Join(dir, "no", "t.toml")},
+			[]string{"--thresholds-out", "does not exist"}},
 		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
 		{"bench empty delta", []string{"bench", "--delta", "64:8"}, []string{"--delta", "empty range"}},
@@ -243,7 +245,7 @@ func TestSweepBadInput(t *testing.T) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
 			}
-			if tc.name != "float weights for sssp" {
+			if !strings.HasPrefix(tc.name, "float weights") && !strings.HasPrefix(tc.name, "thresholds-out") {
 				if _, err := os.Stat(out); err == nil {
 					t.Errorf("%s was created although the input was bad", out)
 				}
