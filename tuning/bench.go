@@ -29,6 +29,8 @@ type BenchConfig struct {
 	// Verify checks each configuration's warm-up run against the serial
 	// reference.
 	Verify bool
+	// Repeats is the runs per source, the fastest counting (default 1).
+	Repeats int
 	// CSV, when set, receives a header and one row per measurement,
 	// flushed as each completes.
 	CSV      io.Writer
@@ -145,7 +147,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			return nil, err
 		}
 	}
-	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify}
+	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: cfg.Repeats}
 	res := &BenchResult{}
 	done := 0
 	emit := func(row BenchRow) error {
@@ -166,7 +168,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	for _, alg := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
-			m, err := measureSerial(ctx, alg, in)
+			m, err := measureSerial(ctx, alg, in, cfg.Repeats)
 			if err != nil {
 				if ctx.Err() != nil {
 					return res, ctx.Err()
@@ -216,7 +218,7 @@ func speedup(base, t time.Duration) float64 {
 	return float64(base) / float64(t)
 }
 
-var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial"}
+var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial", "repeats"}
 
 func (r BenchRow) record() []string {
 	d := ""
@@ -224,7 +226,7 @@ func (r BenchRow) record() []string {
 		d = strconv.FormatUint(r.Delta, 10)
 	}
 	return []string{string(r.Algorithm), r.Graph, r.Variant, d, itoa(r.Runs),
-		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64)}
+		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64), itoa(r.Repeats)}
 }
 
 // WriteMarkdown writes the report: the environment, per algorithm a table
@@ -238,8 +240,12 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 	for _, kv := range env.Lines() {
 		fmt.Fprintf(&b, "- %s: %s\n", kv[0], kv[1])
 	}
-	b.WriteString("\nTimes are medians over the sources (one warm-up run first), wall time around the whole call. " +
-		"Speedup = serial reference time / time.\n")
+	repeats := 1
+	if len(res.Rows) > 0 {
+		repeats = res.Rows[0].Repeats
+	}
+	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs), "+
+		"wall time around the whole call. Speedup = serial reference time / time.\n", repeats)
 	for _, alg := range res.algorithms() {
 		// One column per variant; ordered SSSP variants show their best
 		// delta (every delta is in the CSV).

@@ -32,6 +32,8 @@ type TuneConfig struct {
 	// Verify checks each configuration's warm-up run against the serial
 	// reference.
 	Verify bool
+	// Repeats is the runs per source, the fastest counting (default 1).
+	Repeats int
 	// CSV, when set, receives a header and one row per measurement,
 	// flushed as each completes, so an interrupted sweep keeps its rows.
 	CSV io.Writer
@@ -139,7 +141,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 			return nil, err
 		}
 	}
-	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify}
+	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: cfg.Repeats}
 	res := &TuneResult{Best: cfg.Start}
 	done := 0
 	for pass := 1; pass <= cfg.Passes; pass++ {
@@ -235,14 +237,14 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
 	return []string{itoa(r.Pass), string(r.Param), formatValue(r.Param, r.Value), string(r.Algorithm), r.Graph,
 		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
-		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max)}
+		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -273,6 +275,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Setting.Delta, r.Setting.ThreadsPerBlock = uint64(pf(rec[11])), int(pf(rec[12]))
 		r.Runs = int(pf(rec[13]))
 		r.Median, r.Min, r.Max = fromMs(pf(rec[14])), fromMs(pf(rec[15])), fromMs(pf(rec[16]))
+		r.Repeats = int(pf(rec[17]))
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}

@@ -19,6 +19,21 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	var f sweepFlags
 	var deltas string
 	fs := newFlagSet(e, "bench", "")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, `usage: gearbox bench [flags]
+
+Measures, per algorithm and graph, the serial reference, every static variant
+(the 8 push variants, pull for BFS, the ordered SSSP variants once per
+--delta) and the adaptive policy (thresholds from --thresholds): one warm-up
+run, then one run per source, medians. Writes bench.csv (rows flushed as they
+finish), bench.md (speedups over serial; adaptive vs best and worst static per
+graph, with device, driver, commit, date, Go version and GOMAXPROCS) and
+bench-<algorithm>.png.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
 	f.register(fs, "bench-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE` (default: built-in defaults)")
 	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta)")
@@ -77,7 +92,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	bar, finish := progress(e, "bench")
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
 		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, Backend: backend,
-		Logger: e.log, Verify: f.verify, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
+		Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
 	})
 	finish()
 	if cerr := csvFile.Close(); cerr != nil && err == nil {

@@ -33,6 +33,7 @@ type sweepFlags struct {
 	outDir      string
 	thresholds  string
 	verify      bool
+	repeats     int
 }
 
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
@@ -45,6 +46,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
 	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
+	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
 	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
 }
 
@@ -107,6 +109,9 @@ func (f *sweepFlags) checkCommon() ([]tuning.Algorithm, []graphItem, error) {
 	}
 	if f.sources < 1 {
 		return nil, nil, fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
+	}
+	if f.repeats < 1 {
+		return nil, nil, fmt.Errorf("%w: --repeats %d must be at least 1", errUsage, f.repeats)
 	}
 	if f.outDir == "" {
 		return nil, nil, fmt.Errorf("%w: --out-dir is empty", errUsage)
@@ -183,6 +188,24 @@ var tuneRowHook func(tuning.TuneRow)
 func cmdTune(ctx context.Context, e *env, args []string) error {
 	f := tuneFlags{ranges: map[tuning.Param]*string{}}
 	fs := newFlagSet(e, "tune", "")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, `usage: gearbox tune [flags]
+
+Tunes the adaptive policy's thresholds by coordinate descent: each knob in
+turn (T3, sample_every, T2, T1, alpha, beta, delta, threads per block) is swept
+over its RANGE with the others at the best setting so far, on every graph and
+algorithm it affects, from --sources sources each (one warm-up run, medians);
+the value with the lowest geometric-mean time is kept (the current one unless
+another is over 1% faster). A full cartesian product would take hours; the
+descent measures each knob's values once per pass. Writes tune.csv (rows
+flushed as they finish), tune-<knob>.png, tune.md and the best setting as the
+backend's section of --thresholds-out. Threads per block only affects GPU
+backends; on the CPU it is recorded, not swept.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
 	f.register(fs, "tune-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (default: built-in defaults)")
 	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section (default: OUT-DIR/thresholds.toml)")
@@ -282,7 +305,7 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 	bar, finish := progress(e, "tune")
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
 		Inputs: inputs, Algorithms: algs, Start: tuning.Setting{Thresholds: start}, Sweeps: sweeps,
-		Passes: f.passes, Backend: backend, Logger: e.log, Verify: f.verify, CSV: csvFile,
+		Passes: f.passes, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile,
 		Progress: bar, OnRow: tuneRowHook,
 	})
 	finish()
@@ -299,8 +322,8 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	var report strings.Builder
-	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources, %s, %d pass(es) of coordinate descent\n",
-		env.Device, backend.Name(), len(inputs), f.sources, f.algorithms, f.passes)
+	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent\n",
+		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes)
 	writeSteps(&report, res)
 	best := res.Best
 	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionName(device), tuning.RenderSection(device, best.Thresholds))

@@ -158,7 +158,7 @@ func TestTuneMergesThresholds(t *testing.T) {
 
 func TestBenchTiny(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, err := gearbox(t, "bench", "--graphs", "kron:8,grid:8:8", "--sources", "2", "--delta", "1,16",
+	out, stderr, err := gearbox(t, "bench", "--graphs", "kron:8,grid:8:8", "--sources", "2", "--delta", "1,16", "--repeats", "2",
 		"--out-dir", dir, "--log-level", "warn")
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
@@ -172,10 +172,13 @@ func TestBenchTiny(t *testing.T) {
 	if want := 2*11 + 2*14; len(rows) != want {
 		t.Errorf("%d CSV rows, want %d", len(rows), want)
 	}
-	vc, sc := column(t, header, "variant"), column(t, header, "speedup_vs_serial")
+	vc, sc, rc := column(t, header, "variant"), column(t, header, "speedup_vs_serial"), column(t, header, "repeats")
 	count := map[string]int{}
 	for _, r := range rows {
 		count[r[vc]]++
+		if r[rc] != "2" {
+			t.Errorf("row %v: repeats %q, want 2", r, r[rc])
+		}
 		if v, err := strconv.ParseFloat(r[sc], 64); err != nil || v <= 0 {
 			t.Errorf("row %v: speedup %q", r, r[sc])
 		}
@@ -229,6 +232,7 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{"--thresholds-out", "does not exist"}},
 		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
+		{"zero repeats", []string{"bench", "--repeats", "0"}, []string{"--repeats"}},
 		{"bench empty delta", []string{"bench", "--delta", "64:8"}, []string{"--delta", "empty range"}},
 		{"float weights for sssp", []string{"bench", "--graphs", real, "--algorithms", "sssp"},
 			[]string{"real.txt", "--weight-scale"}},
