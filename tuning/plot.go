@@ -14,20 +14,20 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// PlotSweep plots one knob's sweep as in the paper's Figs. 13 and 14: one
-// line per algorithm and graph, time relative to that line's fastest
-// value against the knob's value (T3 in percent of n). Rows of the last
-// pass that swept the knob are used. It writes a PNG (or SVG, PDF by the
-// path's extension).
-func PlotSweep(rows []TuneRow, p Param, path string) error {
+// PlotSweep plots one knob's sweep for one algorithm as in the paper's
+// Figs. 13 and 14: one line per graph, time relative to that line's
+// fastest value against the knob's value (T3 in percent of n). Rows of the
+// last pass that swept the knob are used. It writes a PNG (or SVG, PDF by
+// the path's extension).
+func PlotSweep(rows []TuneRow, p Param, alg Algorithm, path string) error {
 	last := 0
 	for _, r := range rows {
-		if r.Param == p {
+		if r.Param == p && r.Algorithm == alg {
 			last = max(last, r.Pass)
 		}
 	}
 	if last == 0 {
-		return fmt.Errorf("plot %s: no rows for it", p)
+		return fmt.Errorf("plot %s: no %s rows for it", p, alg)
 	}
 	type key struct {
 		alg   Algorithm
@@ -36,7 +36,7 @@ func PlotSweep(rows []TuneRow, p Param, path string) error {
 	var keys []key
 	series := map[key]plotter.XYs{}
 	for _, r := range rows {
-		if r.Param != p || r.Pass != last {
+		if r.Param != p || r.Pass != last || r.Algorithm != alg {
 			continue
 		}
 		k := key{r.Algorithm, r.Graph}
@@ -50,7 +50,7 @@ func PlotSweep(rows []TuneRow, p Param, path string) error {
 		series[k] = append(series[k], plotter.XY{X: x, Y: r.Median.Seconds()})
 	}
 	pl := plot.New()
-	pl.Title.Text = fmt.Sprintf("Execution time vs %s (other thresholds at the best so far)", p)
+	pl.Title.Text = fmt.Sprintf("%s: execution time vs %s (other knobs at the best so far)", strings.ToUpper(string(alg)), p)
 	pl.X.Label.Text = string(p)
 	if p == T3 {
 		pl.X.Label.Text = "T3 (% of n)"
@@ -94,7 +94,7 @@ func PlotSweep(rows []TuneRow, p Param, path string) error {
 		s.Color = plotutil.Color(i)
 		s.Shape = plotutil.Shape(i)
 		pl.Add(l, s)
-		pl.Legend.Add(fmt.Sprintf("%s %s", k.alg, k.graph), l, s)
+		pl.Legend.Add(k.graph, l, s)
 	}
 	// Every swept value gets a tick; headroom above the curves keeps the
 	// legend off them.

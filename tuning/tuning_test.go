@@ -186,10 +186,10 @@ func TestTuneAndReadBack(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "t3.png")
-	if err := tuning.PlotSweep(back, tuning.T3, out); err != nil {
+	if err := tuning.PlotSweep(back, tuning.T3, tuning.SSSP, out); err != nil {
 		t.Fatal(err)
 	}
-	if err := tuning.PlotSweep(back, tuning.Beta, out); err == nil {
+	if err := tuning.PlotSweep(back, tuning.Delta, tuning.BFS, out); err == nil {
 		t.Error("plotting a knob without rows succeeded")
 	}
 }

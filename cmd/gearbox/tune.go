@@ -180,6 +180,7 @@ type tuneFlags struct {
 	ranges        map[tuning.Param]*string
 	passes        int
 	thresholdsOut string
+	plotCSV       string
 }
 
 // tuneRowHook, when set (tests), is called after each finished row.
@@ -198,7 +199,7 @@ algorithm it affects, from --sources sources each (one warm-up run, medians);
 the value with the lowest geometric-mean time is kept (the current one unless
 another is over 1% faster). A full cartesian product would take hours; the
 descent measures each knob's values once per pass. Writes tune.csv (rows
-flushed as they finish), tune-<knob>.png, tune.md and the best setting as the
+flushed as they finish), tune-<knob>-<algorithm>.png, tune.md and the best setting as the
 backend's section of --thresholds-out. Threads per block only affects GPU
 backends; on the CPU it is recorded, not swept.
 
@@ -210,6 +211,7 @@ flags:
 	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (default: built-in defaults)")
 	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section (default: OUT-DIR/thresholds.toml)")
 	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
+	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
 	defaults := map[tuning.Param]string{
 		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
 		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4",
@@ -236,6 +238,9 @@ flags:
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: tune takes no positional arguments, got %q", errUsage, pos)
+	}
+	if f.plotCSV != "" {
+		return replot(e, f.plotCSV, f.outDir)
 	}
 	// Check every input before any long run: flags, ranges, graph files,
 	// the backend and the thresholds file.
@@ -342,11 +347,16 @@ flags:
 		if sw.Param == tuning.ThreadsPerBlock && !canTPB {
 			continue
 		}
-		p := filepath.Join(f.outDir, "tune-"+string(sw.Param)+".png")
-		if err := tuning.PlotSweep(res.Rows, sw.Param, p); err != nil {
-			return err
+		for _, a := range algs {
+			if !sw.Param.Affects(a) {
+				continue
+			}
+			p := filepath.Join(f.outDir, "tune-"+string(sw.Param)+"-"+string(a)+".png")
+			if err := tuning.PlotSweep(res.Rows, sw.Param, a, p); err != nil {
+				return err
+			}
+			written = append(written, p)
 		}
-		written = append(written, p)
 	}
 	md := filepath.Join(f.outDir, "tune.md")
 	if err := writeFile(md, func(w io.Writer) error {
@@ -406,4 +416,40 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 		}
 	}
 	return false
+}
+
+// replot redraws the plots of a saved tune.csv.
+func replot(e *env, csvPath, outDir string) error {
+	in, err := os.Open(csvPath)
+	if err != nil {
+		return fmt.Errorf("--plot-only: %w", err)
+	}
+	rows, err := tuning.ReadTuneCSV(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", csvPath, err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	type key struct {
+		p tuning.Param
+		a tuning.Algorithm
+	}
+	seen := map[key]bool{}
+	var written []string
+	for _, r := range rows {
+		k := key{r.Param, r.Algorithm}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		p := filepath.Join(outDir, "tune-"+string(r.Param)+"-"+string(r.Algorithm)+".png")
+		if err := tuning.PlotSweep(rows, r.Param, r.Algorithm, p); err != nil {
+			return err
+		}
+		written = append(written, p)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
+	return nil
 }

@@ -92,11 +92,13 @@ func TestTuneTiny(t *testing.T) {
 			t.Errorf("row %v: %s sources, want 2", r, r[src])
 		}
 	}
-	for _, p := range []string{"T3", "sample_every", "T2", "alpha", "beta", "delta"} {
+	for _, p := range []string{"T3-bfs", "T3-sssp", "sample_every-bfs", "sample_every-sssp", "T2-bfs", "alpha-bfs", "beta-bfs", "delta-sssp"} {
 		checkPNG(t, filepath.Join(dir, "tune-"+p+".png"))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "tune-threads_per_block.png")); err == nil {
-		t.Error("threads_per_block plotted on the cpu backend, where it is not swept")
+	for _, p := range []string{"threads_per_block-bfs", "delta-bfs", "alpha-sssp"} {
+		if _, err := os.Stat(filepath.Join(dir, "tune-"+p+".png")); err == nil {
+			t.Errorf("tune-%s.png plotted: the knob was not swept there", p)
+		}
 	}
 	set, err := decider.LoadThresholds(filepath.Join(dir, "thresholds.toml"))
 	if err != nil {
@@ -118,6 +120,11 @@ func TestTuneTiny(t *testing.T) {
 	in("beta", c.Beta, 12, 18)
 	in("delta", float64(c.Delta), 1, 16)
 	in("T1", c.T1, decider.DefaultThresholds().T1) // not swept: the start value
+	re := t.TempDir()
+	if out, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--out-dir", re); err != nil || !strings.Contains(out, "tune-T3-sssp.png") {
+		t.Errorf("--plot-only: %v\n%s", err, out)
+	}
+	checkPNG(t, filepath.Join(re, "tune-sample_every-bfs.png"))
 	md, err := os.ReadFile(filepath.Join(dir, "tune.md"))
 	if err != nil || !bytes.Contains(md, []byte("GOMAXPROCS")) {
 		t.Errorf("tune.md: %v, lacks the environment", err)
