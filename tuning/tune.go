@@ -253,11 +253,15 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 0 || len(recs[0]) != len(tuneHeader) || recs[0][0] != tuneHeader[0] {
+	// Files written before the repeats column have one column less.
+	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-1 || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
 	}
 	var rows []TuneRow
 	for i, rec := range recs[1:] {
+		if len(rec) < len(tuneHeader) {
+			rec = append(rec, "1")
+		}
 		var r TuneRow
 		var errs []error
 		pf := func(s string) float64 {
