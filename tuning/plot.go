@@ -2,7 +2,13 @@ package tuning
 
 import (
 	"fmt"
+	"image"
 	"image/color"
+	"image/color/palette"
+	imgdraw "image/draw"
+	"image/png"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +18,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // PlotSweep plots one knob's sweep for one algorithm as in the paper's
@@ -101,7 +108,7 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, path string) error {
 	pl.X.Tick.Marker = plot.ConstantTicks(ticks)
 	pl.Y.Min = 1 - 0.05*(ymax-1)
 	pl.Y.Max = 1 + (ymax-1)*(1.15+0.08*float64(len(keys)))
-	if err := pl.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
+	if err := save(pl, 8*vg.Inch, 5*vg.Inch, path); err != nil {
 		return fmt.Errorf("plot %s: %w", p, err)
 	}
 	return nil
@@ -168,8 +175,32 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 		pl.Legend.Add("serial", ref)
 	}
 	width := max(6*vg.Inch, vg.Length(len(names))*1.2*vg.Inch)
-	if err := pl.Save(width, 4.5*vg.Inch, path); err != nil {
+	if err := save(pl, width, 4.5*vg.Inch, path); err != nil {
 		return fmt.Errorf("plot %s: %w", alg, err)
 	}
 	return nil
+}
+
+// save writes the plot; a PNG is stored with a 256-colour palette (Plan 9),
+// which keeps the anti-aliased lines readable at about a third of the size
+// of full colour, so committed results stay small.
+func save(pl *plot.Plot, w, h vg.Length, path string) error {
+	if !strings.EqualFold(filepath.Ext(path), ".png") {
+		return pl.Save(w, h, path)
+	}
+	c := vgimg.New(w, h)
+	pl.Draw(draw.New(c))
+	img := c.Image()
+	pal := image.NewPaletted(img.Bounds(), palette.Plan9)
+	imgdraw.Draw(pal, pal.Rect, img, img.Bounds().Min, imgdraw.Src)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(f, pal); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
