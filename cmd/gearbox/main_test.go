@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // gearbox runs the CLI in-process and returns stdout, stderr and the error.
@@ -48,6 +50,7 @@ func TestCLI(t *testing.T) {
 		{"missing file", []string{"info", "--graph", filepath.Join(dir, "nope.el")}, nil, "nope.el"},
 		{"unknown extension", []string{"info", "--graph", "main.go"}, nil, "--format"},
 		{"bad log format", []string{"--log-format", "xml", "help"}, nil, "--log-format"},
+		{"auto device without a GPU", []string{"run", "bfs", "--gen", "kron:6", "--device", "auto", "--verify"}, []string{"verified: 1 of 1"}, ""},
 		{"bad device", []string{"run", "bfs", "--gen", "kron:4", "--device", "tpu"}, nil, "--device"},
 		{"thresholds missing", []string{"run", "bfs", "--gen", "kron:4", "--thresholds", filepath.Join(dir, "none.toml")}, nil, "none.toml"},
 		{"sources with source", []string{"run", "bfs", "--gen", "kron:4", "--sources", "2", "--source", "1"}, nil, "cannot be combined"},
@@ -77,6 +80,16 @@ func TestUsageErrorsAreMarked(t *testing.T) {
 	_, _, err := gearbox(t, "run", "bfs", "--no-such-flag")
 	if !errors.Is(err, errUsage) {
 		t.Fatalf("err = %v, want errUsage", err)
+	}
+}
+
+func TestCUDAWithoutGPU(t *testing.T) {
+	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:6", "--device", "cuda")
+	if runtime.CUDABuilt() {
+		t.Skip("cuda build: the GPU tests cover --device cuda")
+	}
+	if !errors.Is(err, runtime.ErrNoCUDA) {
+		t.Fatalf("err = %v, want runtime.ErrNoCUDA", err)
 	}
 }
 

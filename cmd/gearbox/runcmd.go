@@ -134,7 +134,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer closeBackend()
+	defer func() { closeBackend() }()
 	opts = append(opts, runtime.WithBackend(backend))
 	if f.thresholds != "" {
 		set, err := decider.LoadThresholds(f.thresholds)
@@ -161,6 +161,14 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	var last *traversal
 	for i, src := range srcs {
 		t, err := alg(ctx, g, src, opts)
+		if errors.Is(err, runtime.ErrInsufficientMemory) && f.device == "auto" {
+			// The graph does not fit on the GPU: auto means "the best that works".
+			e.log.Info().Err(err).Msg("--device auto: the graph does not fit on the GPU; running on the CPU")
+			closeBackend()
+			backend, closeBackend = runtime.NewCPU(f.workers), func() {}
+			opts = append(opts, runtime.WithBackend(backend))
+			t, err = alg(ctx, g, src, opts)
+		}
 		if err != nil {
 			return err
 		}
