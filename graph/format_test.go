@@ -294,8 +294,6 @@ func TestParseErrors(t *testing.T) {
 		{"empty snap", FormatSNAP, "", "in.txt: empty file", LoadOptions{}},
 		{"empty mtx", FormatMTX, "", "in.txt: empty file", LoadOptions{}},
 		{"empty bin", FormatBin, "", "in.txt: empty file", LoadOptions{}},
-		{"comments only snap", FormatSNAP, "# nothing\n", "in.txt: no edges", LoadOptions{}},
-		{"blank el", FormatEL, "\n\n", "in.txt: no edges", LoadOptions{}},
 		{"bin garbage", FormatBin, "hello world, this is not a binary graph file at all!!", "not a gearbox binary graph (bad magic)", LoadOptions{}},
 		{"bad gzip", FormatSNAP, "\x1f\x8bnot really gzip", "bad gzip stream", LoadOptions{}},
 	}
@@ -539,5 +537,30 @@ func TestFormatNamesAnyCase(t *testing.T) {
 	}
 	if err := Write(io.Discard, g, "MTX"); err != nil {
 		t.Errorf("Write MTX: %v", err)
+	}
+}
+
+// TestEdgeListsWithoutEdges: a file that names no edge is the empty graph,
+// which every algorithm accepts.
+func TestEdgeListsWithoutEdges(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    Format
+		in   string
+	}{
+		{"comments only snap", FormatSNAP, "# nothing\n"},
+		{"blank el", FormatEL, "\n\n"},
+		{"empty mtx", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n0 0 0\n"},
+		{"graphalytics without edges", FormatGraphalytics, "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Read(strings.NewReader(tc.in), "in", LoadOptions{Format: tc.f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.NumVertices() != 0 || g.NumEdges() != 0 {
+				t.Fatalf("n=%d m=%d, want the empty graph", g.NumVertices(), g.NumEdges())
+			}
+		})
 	}
 }

@@ -246,10 +246,10 @@ func (t *textLoad) mappedEdges(el *EdgeList, f Format, ep *edgeParser) error {
 				hi, any = max(hi, o.maxID), true
 			}
 		}
-		if !any {
-			return fileErr(t.name, "no edges")
+		t.n = 0 // no edges name no vertex: the empty graph
+		if any {
+			t.n = hi + 1
 		}
-		t.n = hi + 1
 	}
 	if err := t.checkN(t.n, "the input has"); err != nil {
 		return err
@@ -277,8 +277,10 @@ func (t *textLoad) relabelEdges(el *EdgeList) error {
 		t.wmode = wNone
 	}
 	off, m := edgeOffsets(t.outs)
-	if m == 0 {
-		return fileErr(t.name, "no edges")
+	if m == 0 { // no edges name no vertex: the empty graph
+		t.n, t.pending = 0, nil
+		el.NumVertices, el.IDs = 0, IDMap{}
+		return nil
 	}
 	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for _, o := range t.outs {

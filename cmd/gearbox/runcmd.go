@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/cc"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -40,7 +41,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
-	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant: "+strings.Join(decider.ValidNames(), ", "))
+	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant; bfs, sssp: "+strings.Join(decider.ValidNames(), ", ")+"; cc, forest: "+strings.Join(ccVariantNames(), ", "))
 	fs.Uint64Var(&f.delta, "delta", 0, "SSSP bucket width for ordered variants (0 = from the thresholds)")
 	fs.StringVar(&f.thresholds, "thresholds", "", "thresholds `FILE` (default: built-in defaults, as in thresholds.toml)")
 	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE`")
@@ -50,41 +51,149 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
 }
 
-// traversal is one algorithm's run as `gearbox run` sees it.
-type traversal struct {
-	stats    runtime.Stats
-	reached  int
-	value    func(v uint32) (uint64, bool)
-	verify   func() error
-	describe string
+// outcome is one algorithm run as `gearbox run` reports it.
+type outcome struct {
+	stats   runtime.Stats
+	edges   int64  // edges the run had to examine: the numerator of MTEPS
+	summary string // one line of results
+	verify  func() error
+	write   func(w io.Writer) error // the --out file
 }
 
-var algorithms = map[string]func(ctx context.Context, g *graph.Graph, src uint32, opts []runtime.Option) (*traversal, error){
-	"bfs": func(ctx context.Context, g *graph.Graph, src uint32, opts []runtime.Option) (*traversal, error) {
+// runner runs one prepared algorithm from a source (ignored by algorithms
+// without one).
+type runner func(ctx context.Context, g *graph.Graph, src uint32) (*outcome, error)
+
+// algorithm describes one `gearbox run` algorithm. prepare checks the
+// algorithm-specific flags before the graph is loaded.
+type algorithm struct {
+	sourced  bool
+	variants []string
+	prepare  func(variant string, delta uint64, ropts []runtime.Option) (runner, error)
+}
+
+var algorithms = map[string]algorithm{
+	"bfs":    {sourced: true, variants: decider.ValidNames(), prepare: prepareBFS},
+	"sssp":   {sourced: true, variants: decider.ValidNames(), prepare: prepareSSSP},
+	"cc":     {variants: ccVariantNames(), prepare: prepareCC(false)},
+	"forest": {variants: ccVariantNames(), prepare: prepareCC(true)},
+}
+
+// traversalOptions turns --variant and --delta into runtime options.
+func traversalOptions(variant string, delta uint64, ropts []runtime.Option) ([]runtime.Option, error) {
+	if variant != "auto" {
+		v, err := decider.ParseVariant(variant)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
+		}
+		ropts = append(ropts, runtime.WithVariant(v))
+	}
+	if delta > 0 {
+		ropts = append(ropts, runtime.WithDelta(delta))
+	}
+	return ropts, nil
+}
+
+func prepareBFS(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
+	if delta > 0 {
+		return nil, fmt.Errorf("%w: --delta applies to sssp, not bfs", errUsage)
+	}
+	opts, err := traversalOptions(variant, 0, ropts)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, g *graph.Graph, src uint32) (*outcome, error) {
 		r, err := bfs.Run(ctx, g, src, opts...)
 		if err != nil {
 			return nil, err
 		}
-		return &traversal{stats: r.Stats(), reached: r.NumReached(),
-			value: func(v uint32) (uint64, bool) {
-				d, ok := r.Depth(v)
-				return uint64(d), ok
-			},
-			verify:   func() error { return bfs.Verify(g, r) },
-			describe: fmt.Sprintf("max depth %d", r.MaxDepth()),
+		value := func(v uint32) (uint64, bool) {
+			d, ok := r.Depth(v)
+			return uint64(d), ok
+		}
+		return &outcome{stats: r.Stats(), edges: reachedArcs(g, value),
+			summary: fmt.Sprintf("source %d: reached %d vertices, max depth %d", g.IDs().External(src), r.NumReached(), r.MaxDepth()),
+			verify:  func() error { return bfs.Verify(g, r) },
+			write:   func(w io.Writer) error { return writeValues(w, g, value) },
 		}, nil
-	},
-	"sssp": func(ctx context.Context, g *graph.Graph, src uint32, opts []runtime.Option) (*traversal, error) {
+	}, nil
+}
+
+func prepareSSSP(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
+	opts, err := traversalOptions(variant, delta, ropts)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, g *graph.Graph, src uint32) (*outcome, error) {
 		r, err := sssp.Run(ctx, g, src, opts...)
 		if err != nil {
 			return nil, err
 		}
 		max, _ := r.MaxDistance()
-		return &traversal{stats: r.Stats(), reached: r.NumReached(), value: r.Distance,
-			verify:   func() error { return sssp.Verify(g, r) },
-			describe: fmt.Sprintf("max distance %d, delta %d", max, r.Delta()),
+		return &outcome{stats: r.Stats(), edges: reachedArcs(g, r.Distance),
+			summary: fmt.Sprintf("source %d: reached %d vertices, max distance %d, delta %d", g.IDs().External(src), r.NumReached(), max, r.Delta()),
+			verify:  func() error { return sssp.Verify(g, r) },
+			write:   func(w io.Writer) error { return writeValues(w, g, r.Distance) },
 		}, nil
-	},
+	}, nil
+}
+
+func ccVariantNames() []string {
+	var names []string
+	for _, v := range cc.Variants() {
+		names = append(names, v.String())
+	}
+	return names
+}
+
+// prepareCC runs connected components, or a spanning forest when forest is
+// set. Labels are written in the file's ids: each vertex gets the id of the
+// smallest-id vertex of its component.
+func prepareCC(forest bool) func(string, uint64, []runtime.Option) (runner, error) {
+	return func(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
+		if delta > 0 {
+			return nil, fmt.Errorf("%w: --delta applies to sssp, not cc", errUsage)
+		}
+		opts := []cc.Option{cc.WithRuntime(ropts...)}
+		if variant != "auto" {
+			v, err := cc.ParseVariant(variant)
+			if err != nil {
+				return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
+			}
+			opts = append(opts, cc.WithVariant(v))
+		}
+		return func(ctx context.Context, g *graph.Graph, _ uint32) (*outcome, error) {
+			var r *cc.Result
+			var edges []cc.Edge
+			if forest {
+				f, err := cc.Forest(ctx, g, opts...)
+				if err != nil {
+					return nil, err
+				}
+				r, edges = &f.Result, f.Edges()
+			} else {
+				var err error
+				if r, err = cc.Run(ctx, g, opts...); err != nil {
+					return nil, err
+				}
+			}
+			o := &outcome{stats: r.Stats(), edges: max(g.NumEdges(), 1),
+				summary: fmt.Sprintf("%d components, largest %d vertices (variant %s: %s)", r.NumComponents(), r.LargestSize(), r.Variant(), r.Reason()),
+				verify:  func() error { return cc.Verify(g, r.Labels()) },
+			}
+			ids := g.IDs()
+			if forest {
+				o.summary += fmt.Sprintf(", forest of %d edges", len(edges))
+				o.verify = func() error { return cc.VerifyForest(g, r.Labels(), edges) }
+				o.write = func(w io.Writer) error { return writeForest(w, g, edges) }
+			} else {
+				o.write = func(w io.Writer) error {
+					return writeValues(w, g, func(v uint32) (uint64, bool) { return ids.External(r.Label(v)), true })
+				}
+			}
+			return o, nil
+		}, nil
+	}
 }
 
 func algorithmNames() string {
@@ -117,31 +226,32 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
+	if !alg.sourced && (f.source != "" || f.sources > 1) {
+		return fmt.Errorf("%w: %s has no source; --source and --sources apply to bfs and sssp", errUsage, pos[0])
+	}
+	if f.variant != "auto" && !slices.Contains(alg.variants, f.variant) {
+		return fmt.Errorf("%w: --variant %q is not a variant of %s (valid: auto, %s)", errUsage, f.variant, pos[0], strings.Join(alg.variants, ", "))
+	}
 	// Check everything cheap before loading a large graph.
-	var opts []runtime.Option
-	opts = append(opts, runtime.WithLogger(e.log), runtime.WithTrace(f.trace != ""))
-	if f.variant != "auto" {
-		v, err := decider.ParseVariant(f.variant)
-		if err != nil {
-			return fmt.Errorf("%w: --variant: %v", errUsage, err)
-		}
-		opts = append(opts, runtime.WithVariant(v))
-	}
-	if f.delta > 0 {
-		opts = append(opts, runtime.WithDelta(f.delta))
-	}
 	backend, closeBackend, err := openBackend(e, f.device, f.workers)
 	if err != nil {
 		return err
 	}
 	defer func() { closeBackend() }()
-	opts = append(opts, runtime.WithBackend(backend))
+	ropts := []runtime.Option{runtime.WithLogger(e.log), runtime.WithTrace(f.trace != "")}
 	if f.thresholds != "" {
 		set, err := decider.LoadThresholds(f.thresholds)
 		if err != nil {
 			return err
 		}
-		opts = append(opts, runtime.WithThresholds(set.For(backend.Device())))
+		ropts = append(ropts, runtime.WithThresholds(set.For(backend.Device())))
+	}
+	prepare := func(b runtime.Backend) (runner, error) {
+		return alg.prepare(f.variant, f.delta, append(slices.Clip(ropts), runtime.WithBackend(b)))
+	}
+	runAlg, err := prepare(backend)
+	if err != nil {
+		return err
 	}
 
 	g, err := f.in.load(ctx, e)
@@ -152,30 +262,45 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		g = g.WithDerivedWeights(f.in.seed)
 		fmt.Fprintf(e.stdout, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
 	}
-	srcs, err := pickSources(g, f.source, f.sources, f.in.seed)
-	if err != nil {
-		return err
+	srcs := []uint32{0} // ignored by algorithms without a source
+	if alg.sourced && g.NumVertices() == 0 {
+		// The empty graph is valid input with an empty result.
+		fmt.Fprintf(e.stdout, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
+		if f.out != "" {
+			_, closeOut, err := create(e, f.out)
+			if err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			return closeOut()
+		}
+		return nil
+	}
+	if alg.sourced {
+		if srcs, err = pickSources(g, f.source, f.sources, f.in.seed); err != nil {
+			return err
+		}
 	}
 
 	var times, mteps []float64
-	var last *traversal
+	var last *outcome
 	for i, src := range srcs {
-		t, err := alg(ctx, g, src, opts)
+		t, err := runAlg(ctx, g, src)
 		if errors.Is(err, runtime.ErrInsufficientMemory) && f.device == "auto" {
 			// The graph does not fit on the GPU: auto means "the best that works".
 			e.log.Info().Err(err).Msg("--device auto: the graph does not fit on the GPU; running on the CPU")
 			closeBackend()
 			backend, closeBackend = runtime.NewCPU(f.workers), func() {}
-			opts = append(opts, runtime.WithBackend(backend))
-			t, err = alg(ctx, g, src, opts)
+			if runAlg, err = prepare(backend); err != nil {
+				return err
+			}
+			t, err = runAlg(ctx, g, src)
 		}
 		if err != nil {
 			return err
 		}
-		edges := reachedArcs(g, t)
 		wall := t.stats.Wall.Seconds()
 		times = append(times, wall)
-		mteps = append(mteps, float64(edges)/wall/1e6)
+		mteps = append(mteps, float64(t.edges)/wall/1e6)
 		if f.verify {
 			vs := time.Now()
 			if err := t.verify(); err != nil {
@@ -193,7 +318,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
 		pos[0], f.in.name(), g.NumVertices(), g.NumEdges(), directedness(g), st.Backend, st.Policy)
 	if len(srcs) == 1 {
-		fmt.Fprintf(e.stdout, "source %d: reached %d vertices, %s\n", g.IDs().External(srcs[0]), last.reached, last.describe)
+		fmt.Fprintln(e.stdout, last.summary)
 		fmt.Fprintf(e.stdout, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
 		fmt.Fprintf(e.stdout, "variants: %s\n", variantSummary(st))
 		if st.Wall > 0 {
@@ -217,7 +342,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
-		if err := writeValues(w, g, last); err != nil {
+		if err := last.write(w); err != nil {
 			closeOut()
 			return fmt.Errorf("--out: %w", err)
 		}
@@ -237,10 +362,10 @@ func directedness(g *graph.Graph) string {
 
 // reachedArcs counts the out-arcs of reached vertices: the edges a traversal
 // of the reached part must examine, the numerator of TEPS as in Graph500.
-func reachedArcs(g *graph.Graph, t *traversal) int64 {
+func reachedArcs(g *graph.Graph, value func(uint32) (uint64, bool)) int64 {
 	var m int64
 	for v := 0; v < g.NumVertices(); v++ {
-		if _, ok := t.value(uint32(v)); ok {
+		if _, ok := value(uint32(v)); ok {
 			m += g.Degree(uint32(v))
 		}
 	}
@@ -314,18 +439,35 @@ func median(x []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func writeValues(w io.Writer, g *graph.Graph, t *traversal) error {
+func writeValues(w io.Writer, g *graph.Graph, value func(uint32) (uint64, bool)) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var buf []byte
 	ids := g.IDs()
 	for v := 0; v < g.NumVertices(); v++ {
 		buf = strconv.AppendUint(buf[:0], ids.External(uint32(v)), 10)
 		buf = append(buf, ' ')
-		if x, ok := t.value(uint32(v)); ok {
+		if x, ok := value(uint32(v)); ok {
 			buf = strconv.AppendUint(buf, x, 10)
 		} else {
 			buf = append(buf, "inf"...)
 		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// writeForest writes one "u v" line per forest edge, in the file's ids.
+func writeForest(w io.Writer, g *graph.Graph, edges []cc.Edge) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var buf []byte
+	ids := g.IDs()
+	for _, e := range edges {
+		buf = strconv.AppendUint(buf[:0], ids.External(e.U), 10)
+		buf = append(buf, ' ')
+		buf = strconv.AppendUint(buf, ids.External(e.V), 10)
 		buf = append(buf, '\n')
 		if _, err := bw.Write(buf); err != nil {
 			return err
