@@ -81,12 +81,35 @@ func (c *Config) Logger() zerolog.Logger { return c.logger }
 func (c *Config) Trace() bool { return c.trace }
 
 // Thresholds returns the thresholds: those set by WithThresholds, else the
-// built-in defaults for the backend's device.
+// shipped thresholds.toml's section for the backend's device, else the
+// defaults the backend derives from its device (DeviceThresholder), else the
+// CPU section.
 func (c *Config) Thresholds() decider.Thresholds {
 	if c.thresholds != nil {
 		return *c.thresholds
 	}
-	return decider.DefaultThresholdSet().For(c.backend.Device())
+	return DefaultThresholds(c.backend)
+}
+
+// DeviceThresholder is implemented by backends that derive default
+// thresholds from their device (the GPU: T1 = warp size, T2 = threads per
+// block x multiprocessors, as in Li & Becchi).
+type DeviceThresholder interface {
+	DeviceThresholds() decider.Thresholds
+}
+
+// DefaultThresholds returns the thresholds a backend uses when none are
+// given: the shipped section for its device, else its device-derived
+// defaults, else the CPU section.
+func DefaultThresholds(b Backend) decider.Thresholds {
+	set := decider.DefaultThresholdSet()
+	if t, ok := set.Lookup(b.Device()); ok {
+		return t
+	}
+	if d, ok := b.(DeviceThresholder); ok {
+		return d.DeviceThresholds()
+	}
+	return set.CPU
 }
 
 // Delta returns the bucket width: WithDelta's, else the thresholds'.

@@ -244,7 +244,12 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		ropts = append(ropts, runtime.WithThresholds(set.For(backend.Device())))
+		if t, ok := set.Lookup(backend.Device()); ok {
+			ropts = append(ropts, runtime.WithThresholds(t))
+		} else {
+			e.log.Info().Str("device", backend.Device()).Str("file", f.thresholds).
+				Msg("the thresholds file has no section for this GPU; using the device's defaults")
+		}
 	}
 	prepare := func(b runtime.Backend) (runner, error) {
 		return alg.prepare(f.variant, f.delta, append(slices.Clip(ropts), runtime.WithBackend(b)))
