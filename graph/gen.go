@@ -231,7 +231,8 @@ func Generate(spec string, opt GenOptions) (*Graph, error) {
 //     with one integer weight uniform in [1,255]; high diameter, road-like.
 //
 // Self-loops and duplicate edges are removed, so kron and urand have fewer
-// than 2*EDGEFACTOR*n stored arcs.
+// than 2*EDGEFACTOR*n stored arcs. Errors: ErrGenSpec for an invalid spec,
+// ErrTooLarge when MemoryEstimate exceeds the machine's memory.
 func GenerateSpec(s GenSpec, opt GenOptions) (*Graph, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
