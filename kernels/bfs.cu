@@ -16,9 +16,10 @@
 // unvisited vertex scans its in-neighbours and stops at the first one in the
 // frontier.
 //
-// bfs_fused_qu: one block runs many levels in one launch while the frontier
-// stays small (a queue of at most cap <= 4096 vertices), saving the launches
-// and the host round trip of each level on high-diameter graphs.
+// bfs_persist_qu: a persistent launch (one block per multiprocessor, grid
+// barriers between levels) runs many levels while the frontier stays
+// small, saving the launches and the host round trip of each level on
+// high-diameter graphs.
 #include "common.cuh"
 
 template <bool ORDERED>
@@ -118,160 +119,89 @@ extern "C" __global__ void __launch_bounds__(1024)
     block_sum64(scanned, &ctrl->edges);
 }
 
-// Many levels in one launch, one block of 1024 threads (launch with
-// gridDim 1, blockDim 1024). qa holds the current frontier
-// (ctrl->count[par] vertices, all at level cur); qb is scratch of n entries.
-// Each level is edge-parallel: the frontier's degrees are prefix-summed in
-// shared memory and thread j takes edges j, j+1024, ... (a binary search
-// finds the edge's source), so a level costs a few dependent memory
-// accesses whatever the degrees. Unvisited neighbours are claimed with
-// atomicCAS, so every vertex enters the next queue once. The loop stops
-// when the frontier is empty, when it grows past cap (at most FUSED_CAP;
-// the multi-block kernels take over), when its edges exceed FUSED_EDGES
-// (one block would take long over a hub's edges), or after max_levels
-// levels. On return ctrl->count[par^1] and ctrl->deg[par^1]
-// describe the frontier, ctrl->fused_levels says how many levels ran,
-// ctrl->fused_swap is 1 when the frontier ended in qb and ctrl->edges_out
-// counts the edges examined. The update vector is not used: the frontier is
-// the working set.
-#define FUSED_CAP 4096
-#define FUSED_EDGES (1u << 16)
-#define FUSED_THREADS 1024
-
-// Exclusive block-wide prefix sum of one value per thread (blockDim.x ==
-// FUSED_THREADS); returns the thread's offset and sets *total.
-__device__ __forceinline__ u32 block_exclusive_scan(u32 x, u32* s_warp, u32* total) {
-    u32 lane = lane_id(), warp = threadIdx.x >> 5;
-    u32 incl = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
-        if (lane >= (u32)o) incl += t;
-    }
-    if (lane == 31) s_warp[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-        u32 w = s_warp[lane];  // 32 warps of 1024 threads
-        u32 wi = w;
-        for (int o = 1; o < 32; o <<= 1) {
-            u32 t = __shfl_up_sync(FULL_MASK, wi, o);
-            if (lane >= (u32)o) wi += t;
-        }
-        s_warp[lane] = wi - w;  // exclusive warp offsets
-        if (lane == 31) s_warp[32] = wi;
-    }
-    __syncthreads();
-    u32 r = s_warp[warp] + incl - x;
-    *total = s_warp[32];
-    return r;
-}
-
-extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 1)
-    bfs_fused_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb, Ctrl* ctrl,
-                 u32 par, u32 cur, u32 max_levels, u32 cap) {
-    __shared__ u32 s_v[FUSED_CAP];
-    __shared__ u32 s_pre[FUSED_CAP + 1];
-    __shared__ u32 s_warp[33];
-    __shared__ u32 s_next;
-    __shared__ u64 s_deg;
-    if (cap > FUSED_CAP) cap = FUSED_CAP;
+// bfs_persist_qu: many levels in one persistent launch of at most one
+// block per multiprocessor (PERSIST_THREADS threads each; every block must
+// be resident: levels are separated by grid_sync). qa holds the current
+// frontier (ctrl->count[par] vertices at level cur), qb is scratch of n
+// entries. Each frontier vertex is expanded by a group of PERSIST_GROUP
+// lanes; unvisited neighbours are claimed with atomicCAS (each enters the
+// next queue once) and queued through a block-local buffer. The launch
+// stops before a level whose frontier is empty, larger than cap, has more
+// than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG, or after
+// max_levels levels; on exit ctrl->count[par^1] and deg[par^1]
+// describe the frontier left, fused_levels counts the levels run, fused_swap
+// is 1 when that frontier is in qb and edges_out counts the edges examined. ps is
+// zeroed by the host before the launch. The update vector is not used.
+extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
+    bfs_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb,
+                   Ctrl* ctrl, u32 par, u32 cur, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) {
+    __shared__ u32 s_q[PERSIST_SQ];
+    __shared__ u32 s_n, s_base;
+    if (threadIdx.x == 0) s_n = 0;
     u32 count = ctrl->count[par];
     u64 deg = ctrl->deg[par];
     u32* in = qa;
     u32* out = qb;
-    u32 done = 0;
+    const u64 gid = gtid();
+    const u64 group = gid / PERSIST_GROUP;
+    const u32 sub = (u32)(gid % PERSIST_GROUP);
+    const u64 ngroups = gstride() / PERSIST_GROUP;
+    // The first frontier's largest degree (later ones are measured as
+    // their vertices are found).
+    u32 md = 0;
+    if (count <= cap && deg <= edge_cap) {
+        for (u64 i = gid; i < count; i += gstride()) {
+            u32 v = in[i];
+            u32 d = (u32)(off[v + 1] - off[v]);
+            md = d > md ? d : md;
+        }
+    }
+    block_max(md, &ps->maxdeg[0]);
+    grid_sync(ps);
+    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
+    u32 k = 0, done = 0;
     u64 edges = 0;
-    const u32 tid = threadIdx.x;
-    while (done < max_levels && count > 0 && count <= cap && deg <= FUSED_EDGES) {
-        // Phase 1: the frontier and its degrees into shared memory; each
-        // thread owns `per` consecutive slots (per <= FUSED_CAP/1024).
-        u32 per = (count + FUSED_THREADS - 1) / FUSED_THREADS;
-        u32 first = tid * per;
-        u32 mine = 0;
-#pragma unroll
-        for (u32 k = 0; k < FUSED_CAP / FUSED_THREADS; k++) {
-            u32 i = first + k;
-            if (k < per && i < count) {
-                u32 v = in[i];
-                u32 d = (u32)(off[v + 1] - off[v]);
-                s_v[i] = v;
-                s_pre[i] = d;
-                mine += d;
-            }
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+        u32 k1 = k == 2 ? 0 : k + 1;
+        u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        u32* ncount = &ps->count[k1];
+        if (gid == 0) {
+            ps->count[k2] = 0;
+            ps->deg[k2] = 0;
+            ps->maxdeg[k2] = 0;
         }
-        if (tid == 0) {
-            s_next = 0;
-            s_deg = 0;
-        }
-        u32 total;
-        u32 base = block_exclusive_scan(mine, s_warp, &total);
-        for (u32 k = 0; k < per; k++) {
-            u32 i = first + k;
-            if (i < count) {
-                u32 d = s_pre[i];
-                s_pre[i] = base;
-                base += d;
-            }
-        }
-        if (tid == 0) s_pre[count] = total;
-        __syncthreads();
-        // Phase 2: edges j = tid + 1024*r; each round a thread takes four,
-        // issuing the four edges' loads together (latency, not bandwidth,
-        // limits one block).
         u32 nl = cur + 1;
         u64 mydeg = 0;
-        for (u32 j0 = tid; j0 < total; j0 += 4 * FUSED_THREADS) {
-            u32 vv[4], rel[4], u[4], lv[4];
-            i64 eb[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                u32 j = j0 + k * FUSED_THREADS;
-                vv[k] = INF32;
-                if (j < total) {
-                    // Largest i with s_pre[i] <= j: the source of edge j
-                    // (zero-degree vertices share their successor's prefix).
-                    u32 lo = 0, hi = count - 1;
-                    while (lo < hi) {
-                        u32 mid = (lo + hi + 1) >> 1;
-                        if (s_pre[mid] <= j) lo = mid;
-                        else hi = mid - 1;
-                    }
-                    vv[k] = s_v[lo];
-                    rel[k] = j - s_pre[lo];
-                }
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                if (vv[k] != INF32) eb[k] = off[vv[k]];
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                if (vv[k] != INF32) u[k] = adj[eb[k] + rel[k]];
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-                if (vv[k] != INF32) lv[k] = level[u[k]];
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                if (vv[k] != INF32 && lv[k] == INF32 && atomicCAS(&level[u[k]], INF32, nl) == INF32) {
-                    out[atomicAdd(&s_next, 1u)] = u[k];
-                    mydeg += (u64)(off[u[k] + 1] - off[u[k]]);
+        u32 mymax = 0;
+        for (u64 i = group; i < count; i += ngroups) {
+            u32 v = in[i];
+            i64 end = off[v + 1];
+            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
+                u32 u = adj[e];
+                if (level[u] == INF32 && atomicCAS(&level[u], INF32, nl) == INF32) {
+                    u32 d = (u32)(off[u + 1] - off[u]);
+                    mydeg += d;
+                    mymax = d > mymax ? d : mymax;
+                    persist_push(u, s_q, &s_n, out, ncount);
                 }
             }
         }
-        if (mydeg) atomicAdd(&s_deg, mydeg);
-        // Makes this level's queue, level writes and counters visible.
-        __syncthreads();
-        edges += total;
-        count = s_next;
-        deg = s_deg;
+        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        grid_sync(ps);
+        edges += deg;
+        count = *(volatile u32*)ncount;
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
         u32* t = in;
         in = out;
         out = t;
         cur = nl;
         done++;
-        // Everyone has read s_next, s_deg and the shared arrays before the
-        // next level overwrites them.
-        __syncthreads();
+        k = k1;
     }
-    if (tid == 0) {
+    if (gid == 0) {
         ctrl->count[par ^ 1] = count;
         ctrl->deg[par ^ 1] = deg;
         ctrl->fused_levels = done;

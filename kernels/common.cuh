@@ -88,8 +88,8 @@ __device__ __forceinline__ void block_min(u64 mine, u64* slot) {
 // deg[p^1]. The host reads the whole block back once per iteration.
 struct Ctrl {
     u32 count[2];     // working-set sizes (ping-pong)
-    u32 fused_levels; // bfs_fused_qu: levels run
-    u32 fused_swap;   // bfs_fused_qu: 1 when the frontier ended in the scratch queue
+    u32 fused_levels; // persistent launches: levels run
+    u32 fused_swap;   // persistent launches: 1 when the frontier ended in the scratch queue
     u64 deg[2];       // summed out-degree of the working set (ping-pong)
     u64 minv;         // findmin's result
     u64 edges;        // edges examined by a pull step (accumulating)
@@ -122,3 +122,87 @@ __device__ __forceinline__ void block_sum64(u64 mine, u64* slot) {
 }
 
 __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >> 5] >> (v & 31)) & 1u; }
+
+// Persist is the state of a persistent multi-level launch (bfs_persist_qu,
+// sssp_persist_qu): a grid barrier and rotating per-level counters. The
+// host zeroes it before each launch (64 bytes; the Go side mirrors it).
+// Level k reads its frontier's size from count[k%3], counts the next one
+// into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
+// was last read during level k-1, which every block has left.
+struct Persist {
+    u32 bar_count;  // blocks arrived at the current barrier
+    u32 bar_gen;    // barrier generation
+    u32 count[3];   // frontier sizes
+    u32 maxdeg[3];  // largest out-degree in the frontier
+    u32 pad;
+    u64 deg[3];     // summed out-degree of the frontier
+    u64 edges;      // edges examined, summed at the end
+};
+
+// Grid-wide barrier for a persistent launch. Every block must be resident
+// at once: the host launches at most one block per multiprocessor, with
+// resources that always fit one. Called by every thread of every block.
+// Writes before it are visible to every thread after it (fence, as the
+// cooperative-groups grid sync does).
+__device__ __forceinline__ void grid_sync(Persist* ps) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32* gen = &ps->bar_gen;
+        u32 g = *gen;
+        __threadfence();
+        if (atomicAdd(&ps->bar_count, 1u) == gridDim.x - 1) {
+            ps->bar_count = 0;
+            __threadfence();
+            atomicAdd(&ps->bar_gen, 1u);
+        } else {
+            while (*gen == g) {
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Lanes per frontier vertex in persistent launches: a group of GROUP lanes
+// strides over one vertex's edges.
+#define PERSIST_GROUP 8
+#define PERSIST_THREADS 512
+// Persistent launches stop before a level whose frontier holds a vertex of
+// more out-edges than this (one group would take long over a hub).
+#define PERSIST_MAXDEG 512
+// Block-local output queue before one global reservation per block.
+#define PERSIST_SQ 2048
+
+// Appends u to the level's output: a shared-memory queue, flushed by
+// persist_flush with one global atomic per block (overflow goes straight
+// to the global queue).
+__device__ __forceinline__ void persist_push(u32 u, u32* s_q, u32* s_n, u32* out, u32* ncount) {
+    u32 p = atomicAdd(s_n, 1u);
+    if (p < PERSIST_SQ) s_q[p] = u;
+    else out[atomicAdd(ncount, 1u)] = u;
+}
+
+// Called by every thread of the block after the level's pushes.
+__device__ __forceinline__ void persist_flush(u32* s_q, u32* s_n, u32* s_base, u32* out, u32* ncount) {
+    __syncthreads();
+    u32 nloc = *s_n < PERSIST_SQ ? *s_n : PERSIST_SQ;
+    if (threadIdx.x == 0 && nloc) *s_base = atomicAdd(ncount, nloc);
+    __syncthreads();
+    for (u32 j = threadIdx.x; j < nloc; j += blockDim.x) out[*s_base + j] = s_q[j];
+    __syncthreads();
+    if (threadIdx.x == 0) *s_n = 0;
+}
+
+// Block-wide maximum folded into a global slot with one atomic per block.
+__device__ __forceinline__ void block_max(u32 mine, u32* slot) {
+    __shared__ u32 s_max;
+    if (threadIdx.x == 0) s_max = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        u32 other = __shfl_down_sync(FULL_MASK, mine, o);
+        mine = other > mine ? other : mine;
+    }
+    if (lane_id() == 0 && mine) atomicMax(&s_max, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_max) atomicMax(slot, s_max);
+}

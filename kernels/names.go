@@ -39,19 +39,22 @@ func Gen(out, sel string, float bool) string {
 // FindMin returns sssp_findmin_u32 (float32 bits) or sssp_findmin_u64.
 func FindMin(float bool) string { return pick(float, "sssp_findmin_u32", "sssp_findmin_u64") }
 
-// Limits of bfs_fused_qu (FUSED_CAP and FUSED_EDGES in bfs.cu): the
-// largest frontier, and the most edges out of it, that one block handles.
+// Persistent multi-level launches (bfs_persist_qu, sssp_persist_qu;
+// PERSIST_* in common.cuh): threads per block (one block per
+// multiprocessor) and the largest out-degree of a frontier vertex they
+// expand.
 const (
-	FusedCap   = 4096
-	FusedEdges = 1 << 16
+	PersistThreads = 512
+	PersistMaxDeg  = 512
 )
 
 // Single kernels.
 const (
-	BFSPull    = "bfs_pull_t"
-	BFSFused   = "bfs_fused_qu"
-	BitmapToQu = "ws_bm_to_qu"
-	QueueToBm  = "ws_qu_to_bm"
+	BFSPull     = "bfs_pull_t"
+	BFSPersist  = "bfs_persist_qu"
+	SSSPPersist = "sssp_persist_qu"
+	BitmapToQu  = "ws_bm_to_qu"
+	QueueToBm   = "ws_qu_to_bm"
 )
 
 func pick(c bool, a, b string) string {
@@ -86,5 +89,5 @@ var Names = func() []string {
 			n = append(n, Gen(out, sel, false), Gen(out, sel, true))
 		}
 	}
-	return append(n, BFSPull, BFSFused, BitmapToQu, QueueToBm)
+	return append(n, BFSPull, BFSPersist, SSSPPersist, BitmapToQu, QueueToBm)
 }()

@@ -123,3 +123,100 @@ extern "C" __global__ void __launch_bounds__(1024)
     sssp_findmin_u32(const u32* __restrict__ dist, const u8* __restrict__ upd, u32 n, Ctrl* ctrl) {
     findmin<u32>(dist, upd, n, &ctrl->minv);
 }
+
+// sssp_persist_qu: unordered SSSP levels (integer weights, uint64
+// distances) in one persistent launch, the counterpart of bfs_persist_qu
+// (same launch shape, exits and ctrl report). A vertex whose distance
+// drops enters the next queue once: its update-vector byte holds two
+// flags, bit 1<<p meaning "in the queue built at a level of parity p"
+// (atomicOr on the byte's word decides who pushes), and a vertex clears
+// the flag of its own queue when it is expanded. On entry the update
+// vector is all zero (unordered generation selects every updated vertex)
+// and on exit the final frontier's bytes are cleared, so it is all zero
+// again.
+__device__ __forceinline__ u32* upd_word(u8* upd, u32 v) { return (u32*)(upd + (v & ~3u)); }
+
+extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
+    sssp_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, u64* dist,
+                    u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap,
+                    Persist* ps) {
+    __shared__ u32 s_q[PERSIST_SQ];
+    __shared__ u32 s_n, s_base;
+    if (threadIdx.x == 0) s_n = 0;
+    u32 count = ctrl->count[par];
+    u64 deg = ctrl->deg[par];
+    u32* in = qa;
+    u32* out = qb;
+    const u64 gid = gtid();
+    const u64 group = gid / PERSIST_GROUP;
+    const u32 sub = (u32)(gid % PERSIST_GROUP);
+    const u64 ngroups = gstride() / PERSIST_GROUP;
+    u32 md = 0;
+    if (count <= cap && deg <= edge_cap) {
+        for (u64 i = gid; i < count; i += gstride()) {
+            u32 v = in[i];
+            u32 d = (u32)(off[v + 1] - off[v]);
+            md = d > md ? d : md;
+        }
+    }
+    block_max(md, &ps->maxdeg[0]);
+    grid_sync(ps);
+    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
+    u32 k = 0, done = 0;
+    u64 edges = 0;
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+        u32 k1 = k == 2 ? 0 : k + 1;
+        u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        u32* ncount = &ps->count[k1];
+        if (gid == 0) {
+            ps->count[k2] = 0;
+            ps->deg[k2] = 0;
+            ps->maxdeg[k2] = 0;
+        }
+        const u32 pbit = 1u << (done & 1u);  // flag of the queue being expanded
+        const u32 qbit = pbit ^ 3u;          // flag of the queue being built
+        u64 mydeg = 0;
+        u32 mymax = 0;
+        for (u64 i = group; i < count; i += ngroups) {
+            u32 v = in[i];
+            if (sub == 0) atomicAnd(upd_word(upd, v), ~(pbit << (8 * (v & 3u))));
+            u64 dv = dist[v];
+            i64 end = off[v + 1];
+            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
+                u32 u = adj[e];
+                u64 nd = dv + (wt ? wt[e] : 1u);
+                if (dist[u] > nd && atomicMin(&dist[u], nd) > nd) {
+                    u32 sh = 8 * (u & 3u);
+                    if (!((atomicOr(upd_word(upd, u), qbit << sh) >> sh) & qbit)) {
+                        u32 d = (u32)(off[u + 1] - off[u]);
+                        mydeg += d;
+                        mymax = d > mymax ? d : mymax;
+                        persist_push(u, s_q, &s_n, out, ncount);
+                    }
+                }
+            }
+        }
+        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        grid_sync(ps);
+        edges += deg;
+        count = *(volatile u32*)ncount;
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
+        u32* t = in;
+        in = out;
+        out = t;
+        done++;
+        k = k1;
+    }
+    // The frontier left for the ordinary kernels: update flags back to zero.
+    for (u64 i = gid; i < count; i += gstride()) upd[in[i]] = 0;
+    if (gid == 0) {
+        ctrl->count[par ^ 1] = count;
+        ctrl->deg[par ^ 1] = deg;
+        ctrl->fused_levels = done;
+        ctrl->fused_swap = (in == qb) ? 1u : 0u;
+        ctrl->edges_out = edges;
+    }
+}

@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	goruntime "runtime"
+	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -62,6 +63,8 @@ type Dev struct {
 	graphs     map[*graph.Graph]*graphEntry
 	lastKernel string
 	syncEach   bool
+	launches   int64         // kernel launches so far
+	uploadTime time.Duration // time spent uploading graphs so far
 	args       []uint64
 	params     []unsafe.Pointer
 }
@@ -73,6 +76,13 @@ func CUDABuilt() bool { return true }
 // loads the kernels. Errors match ErrNoDriver, ErrNoDevice or ErrKernels.
 func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	cfg := defaultCUDAConfig()
+	if v := os.Getenv(EnvFusedLevels); v != "" { // the default; options still override it
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", EnvFusedLevels, v)
+		}
+		cfg.fusedLimit = n
+	}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -81,6 +91,7 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	if os.Getenv("GEARBOX_CUDA_SYNC") == "1" {
 		cfg.syncEach = true
 	}
+
 	c := &CUDA{cfg: cfg, cmds: make(chan func(), 4), done: make(chan struct{})}
 	c.spin = cfg.spin > 0 && goruntime.GOMAXPROCS(0) > 1
 	c.d = Dev{c: c, funcs: map[string]cu.Function{}, allocs: map[cu.DevicePtr]int64{},
@@ -486,6 +497,7 @@ func (d *Dev) Launch(name string, grid, block int, args ...any) error {
 		d.params = append(d.params, unsafe.Pointer(&d.args[i]))
 	}
 	d.lastKernel = name
+	d.launches++
 	if err := d.guard("launch", func() { cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, 0, d.params) }); err != nil {
 		return err
 	}
@@ -783,7 +795,16 @@ func (d *Dev) dropGraph(g *graph.Graph, e *graphEntry) {
 	delete(d.graphs, g)
 }
 
+// Launches returns the number of kernels launched on the device so far.
+func (d *Dev) Launches() int64 { return d.launches }
+
+// UploadTime returns the time spent uploading graphs so far (operators
+// report the difference across their set-up as GPUTimes.Upload).
+func (d *Dev) UploadTime() time.Duration { return d.uploadTime }
+
 func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {
+	t0 := time.Now()
+	defer func() { d.uploadTime += time.Since(t0) }()
 	dg := &DeviceGraph{N: g.NumVertices(), M: g.NumEdges(), Weights: g.WeightKind()}
 	var err error
 	if dg.Off, err = UploadSlice(d, g.Offsets()); err != nil {

@@ -133,7 +133,7 @@ type cudaConfig struct {
 }
 
 func defaultCUDAConfig() cudaConfig {
-	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: time.Millisecond}
+	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: time.Millisecond, fusedLimit: DefaultFusedLevels}
 }
 
 // WithCUDADevice selects the GPU by ordinal (default 0).
@@ -174,14 +174,23 @@ func WithHandoffSpin(d time.Duration) CUDAOption {
 	}
 }
 
-// WithFusedLevels lets BFS run consecutive levels inside one single-block
-// launch while the frontier has at most limit vertices (at most 4096, the
-// kernel's capacity) and at most 65536 out-edges; 0, the default, disables
-// it. Such a launch counts as one iteration in Stats (its trace record
-// covers several levels). It saves the two launches and the host round trip
-// of every level, but one block is latency-bound: on the H100 machine the
-// 2890 levels of a 2048x2048 grid took 39µs each fused against 32µs each
-// through the ordinary kernels, so it is off by default.
+// DefaultFusedLevels is WithFusedLevels' default frontier limit.
+const DefaultFusedLevels = 1 << 15
+
+// EnvFusedLevels names an environment variable overriding the default of
+// WithFusedLevels (a number; 0 disables; for measurements).
+const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
+
+// WithFusedLevels lets BFS (push variants over a queue) and unordered SSSP
+// (push over a queue) run consecutive levels inside one persistent launch
+// while the frontier has at most limit vertices, at most 2^19 out-edges
+// and no vertex of more than 512 out-edges (default DefaultFusedLevels;
+// 0 disables). The launch has one block per multiprocessor with grid-wide
+// barriers between levels: it saves each level's launches and host round
+// trip, the cost that dominates high-diameter graphs (a 2048x2048 grid has
+// about 3000 levels). Such a launch counts as one iteration in Stats (its
+// trace record covers several levels; Stats.GPU.Levels counts them), and
+// the policy is not consulted inside it.
 func WithFusedLevels(limit int) CUDAOption {
 	return func(c *cudaConfig) {
 		if limit >= 0 {

@@ -5,6 +5,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"time"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -53,6 +54,12 @@ type CUDAWorkset struct {
 
 	size, degree int64
 	edgesOut     int64
+	// Times accumulates the split of the run's time (see GPUTimes);
+	// operators add their own transfers and set-up.
+	Times GPUTimes
+	exact bool
+	t0    time.Time // start of the current iteration (Begin)
+	l0    int64     // launches at Begin
 	// QueueOut is the queue generation kernel: kernels.OutQueueWarp
 	// (default) or OutQueueAtomic.
 	QueueOut string
@@ -109,8 +116,49 @@ func (w *CUDAWorkset) Free(d *Dev) {
 // memory instead of page-locked memory (for measurements).
 var PageableReadback = false
 
-// readCtrl copies the control block to w.host.
+// SetExact makes every control-block read synchronise first, so that
+// Times.Kernels and Times.Transfers are measured apart (one extra
+// synchronisation per iteration; Run asks for it when tracing).
+func (w *CUDAWorkset) SetExact(on bool) { w.exact = on }
+
+// Begin marks the start of an iteration's device work: the time until the
+// next control-block read counts as kernel time.
+func (w *CUDAWorkset) Begin(d *Dev) { w.t0, w.l0 = time.Now(), d.Launches() }
+
+// Transfer runs a host<->device copy, timed under Times.Transfers.
+func (w *CUDAWorkset) Transfer(f func() error) error {
+	t := time.Now()
+	err := f()
+	w.Times.Transfers += time.Since(t)
+	return err
+}
+
+// readCtrl copies the control block to w.host, closing the iteration's
+// kernel time (see Begin and SetExact).
 func (w *CUDAWorkset) readCtrl(d *Dev) error {
+	if w.t0.IsZero() {
+		return w.readCtrlRaw(d)
+	}
+	t0 := w.t0
+	w.t0 = time.Time{}
+	w.Times.Launches += d.Launches() - w.l0
+	if !w.exact {
+		// The read waits for the kernels: all of it counts as kernel time.
+		err := w.readCtrlRaw(d)
+		w.Times.Kernels += time.Since(t0)
+		return err
+	}
+	if err := d.Sync(); err != nil {
+		return err
+	}
+	t := time.Now()
+	w.Times.Kernels += t.Sub(t0)
+	err := w.readCtrlRaw(d)
+	w.Times.Transfers += time.Since(t)
+	return err
+}
+
+func (w *CUDAWorkset) readCtrlRaw(d *Dev) error {
 	if w.pin == nil {
 		return w.ctrl.Read(d, 0, w.host[:])
 	}
@@ -244,8 +292,21 @@ func (w *CUDAWorkset) readBack(d *Dev) error {
 	return nil
 }
 
-// AfterFused adopts the frontier a fused multi-level launch left (it reads
-// the control block back) and returns the number of levels it ran.
+// PersistBytes is the device memory of a persistent launch's state
+// (struct Persist in kernels/common.cuh).
+const PersistBytes = 64
+
+// PersistGrid returns the grid of a persistent launch: one block per
+// multiprocessor, so that every block is resident (its grid barriers
+// need that).
+func (d *Dev) PersistGrid() int { return d.c.sms }
+
+// PersistEdges bounds the out-edges of a frontier that a persistent launch
+// expands in one level (kernels then take over).
+const PersistEdges = 1 << 19
+
+// AfterFused adopts the frontier a persistent multi-level launch left (it
+// reads the control block back) and returns the number of levels it ran.
 func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	if err := w.readCtrl(d); err != nil {
 		return 0, err
@@ -256,6 +317,7 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	}
 	w.par ^= 1
 	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
+	w.Times.Levels += int64(h.FusedLevels)
 	return int(h.FusedLevels), nil
 }
 

@@ -4,6 +4,7 @@ package bfs
 
 import (
 	"math"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -13,8 +14,17 @@ import (
 
 func init() { cudaOperator = newCUDAOp }
 
-// maxFusedLevels bounds one fused launch so cancellation stays responsive.
+// maxFusedLevels bounds one persistent launch so cancellation stays
+// responsive (on the H100 a 2048x2048 grid's ~3000 levels took ~26 ms).
 const maxFusedLevels = 1 << 12
+
+// fuseFrom is the first iteration that may run as a persistent launch:
+// low-diameter graphs (Kronecker, uniform random: under ten levels) never
+// do, so the adaptive policy sees every one of their levels (on the H100,
+// fusing their first small levels made kron:22 and urand:22 slower, 11.4
+// and 17.3 ms against 6.4 and 5.5, by changing the policy's samples), while
+// high-diameter graphs pay the ordinary cost for only this many levels.
+const fuseFrom = 8
 
 // cudaOp is the BFS operator on the cuda backend. Each iteration is one
 // handoff to the device goroutine: the computation kernel, the generation
@@ -29,7 +39,13 @@ type cudaOp struct {
 	dg    *runtime.DeviceGraph
 	level runtime.DeviceSlice[uint32]
 	ws    *runtime.CUDAWorkset
+	ps    runtime.DeviceSlice[uint32] // persistent launches' state
 	block int
+
+	times     runtime.GPUTimes
+	exact     bool
+	fuseAfter int // iteration from which persistent launches are tried again
+	iter      int
 
 	pinned  bool
 	canPull bool
@@ -46,7 +62,9 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
 		return nil, false
 	}
 	o := &cudaOp{c: c, g: g, src: src, block: runtime.BlockSize(g.NumVertices(), g.NumEdges())}
+	t0 := time.Now()
 	o.initErr = c.Do(o.setup)
+	o.times.Setup = time.Since(t0) - o.times.Upload
 	return o, true
 }
 
@@ -54,8 +72,10 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
 // checked first (a *runtime.MemoryError when it does not fit).
 func (o *cudaOp) setup(d *runtime.Dev) error {
 	n := o.g.NumVertices()
-	state := 4*int64(n) + runtime.CUDAWorksetBytes(n)
+	state := 4*int64(n) + runtime.CUDAWorksetBytes(n) + runtime.PersistBytes
+	u0 := d.UploadTime()
 	dg, err := d.AcquireGraph(o.g, state)
+	o.times.Upload += d.UploadTime() - u0
 	if err != nil {
 		return err
 	}
@@ -68,8 +88,35 @@ func (o *cudaOp) setup(d *runtime.Dev) error {
 	if err := d.Memset32(o.level, 0, math.MaxUint32, int64(n)); err != nil {
 		return err
 	}
+	if o.ps, err = runtime.AllocSlice[uint32](d, runtime.PersistBytes/4); err != nil {
+		return err
+	}
 	o.ws, err = runtime.NewCUDAWorkset(d, n)
+	if err == nil {
+		o.ws.SetExact(o.exact)
+	}
 	return err
+}
+
+// SetExactTiming implements runtime.GPUTimer.
+func (o *cudaOp) SetExactTiming(on bool) {
+	o.exact = on
+	if o.ws != nil {
+		o.ws.SetExact(on)
+	}
+}
+
+// GPUTimes implements runtime.GPUTimer.
+func (o *cudaOp) GPUTimes() runtime.GPUTimes {
+	t := o.times
+	if o.ws != nil {
+		w := o.ws.Times
+		t.Kernels += w.Kernels
+		t.Transfers += w.Transfers
+		t.Launches += w.Launches
+		t.Levels += w.Levels
+	}
+	return t
 }
 
 func (o *cudaOp) Info() decider.Info {
@@ -86,10 +133,12 @@ func (o *cudaOp) Start(v decider.Variant) error {
 		rep = decider.Bitmap
 	}
 	return o.c.Do(func(d *runtime.Dev) error {
-		if err := o.level.Write(d, int(o.src), []uint32{0}); err != nil {
-			return err
-		}
-		return o.ws.StartSingle(d, o.src, int64(o.g.Degree(o.src)), rep)
+		return o.ws.Transfer(func() error {
+			if err := o.level.Write(d, int(o.src), []uint32{0}); err != nil {
+				return err
+			}
+			return o.ws.StartSingle(d, o.src, int64(o.g.Degree(o.src)), rep)
+		})
 	})
 }
 
@@ -106,20 +155,26 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		ws := o.ws
 		rep := v.Rep
 		pull := v.Direction == decider.Pull
+		var dt *runtime.DeviceGraph
 		if pull {
 			rep = decider.Bitmap
+			u0 := d.UploadTime()
+			var err error
+			dt, err = d.AcquireTranspose(o.g)
+			o.times.Upload += d.UploadTime() - u0
+			if err != nil {
+				return err
+			}
 		}
+		ws.Begin(d)
 		if err := ws.Convert(d, rep); err != nil {
 			return err
 		}
 		n := uint32(o.g.NumVertices())
 		all := runtime.CUDASelect{Mode: kernels.SelectAll}
+		o.iter++
 		switch {
 		case pull:
-			dt, err := d.AcquireTranspose(o.g)
-			if err != nil {
-				return err
-			}
 			if err := d.Launch(kernels.BFSPull, d.Grid(int64(n), 256), 256,
 				dt.Off, dt.Adj, o.level, ws.Update(), ws.Current(), n, o.cur, ws.Ctrl(), ws.Parity()); err != nil {
 				return err
@@ -131,8 +186,12 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			o.cur++
 		case o.fuse(v):
 			edges = ws.Degree()
-			if err := d.Launch(kernels.BFSFused, 1, 1024, o.dg.Off, o.dg.Adj, o.level, ws.Current(), ws.Scratch(),
-				ws.Ctrl(), ws.Parity(), o.cur, uint32(maxFusedLevels), uint32(o.c.FusedLevels())); err != nil {
+			if err := d.Memset32(o.ps, 0, 0, int64(o.ps.Len())); err != nil {
+				return err
+			}
+			if err := d.Launch(kernels.BFSPersist, d.PersistGrid(), kernels.PersistThreads, o.dg.Off, o.dg.Adj, o.level,
+				ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity(), o.cur, uint32(maxFusedLevels),
+				uint32(o.c.FusedLevels()), uint64(runtime.PersistEdges), o.ps); err != nil {
 				return err
 			}
 			levels, err := ws.AfterFused(d)
@@ -144,8 +203,11 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 				o.cur += uint32(levels)
 				break
 			}
-			// The kernel declined (it cannot: fuse checked its limits);
-			// run the level the ordinary way.
+			// The launch declined at once (a vertex of too many
+			// out-edges): leave the next few levels to the ordinary
+			// kernels.
+			o.fuseAfter = o.iter + 4
+			ws.Begin(d)
 			if err := o.push(d, v, rep); err != nil {
 				return err
 			}
@@ -193,12 +255,13 @@ func (o *cudaOp) push(d *runtime.Dev, v decider.Variant, rep decider.Rep) error 
 	return nil
 }
 
-// fuse reports whether this iteration runs as a fused multi-level launch:
-// enabled, a thread-mapped queue variant, and a frontier one block handles.
+// fuse reports whether this iteration runs as a persistent multi-level
+// launch: enabled, a push variant over a queue, a small frontier, and no
+// recent launch that declined.
 func (o *cudaOp) fuse(v decider.Variant) bool {
-	lim := min(int64(o.c.FusedLevels()), kernels.FusedCap)
-	return lim > 0 && v.Direction == decider.Push && v.Mapping == decider.Thread && v.Rep == decider.Queue &&
-		o.ws.Size() <= lim && o.ws.Degree() <= kernels.FusedEdges
+	lim := int64(o.c.FusedLevels())
+	return lim > 0 && v.Direction == decider.Push && v.Rep == decider.Queue && o.iter > fuseFrom && o.iter >= o.fuseAfter &&
+		o.ws.Size() <= lim && o.ws.Degree() <= runtime.PersistEdges
 }
 
 func (o *cudaOp) Generate(r decider.Rep) (int64, int64, error) {
@@ -229,9 +292,12 @@ func (o *cudaOp) Close() error {
 		var err error
 		if o.level.Len() == o.g.NumVertices() && o.initErr == nil {
 			o.depth = make([]uint32, o.level.Len())
+			t := time.Now()
 			err = o.level.Read(d, 0, o.depth)
+			o.times.Transfers += time.Since(t)
 		}
 		o.level.Free(d)
+		o.ps.Free(d)
 		if o.ws != nil {
 			o.ws.Free(d)
 		}

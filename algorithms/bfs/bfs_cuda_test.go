@@ -363,13 +363,15 @@ func BenchmarkCUDABFS(b *testing.B) {
 			fused int
 			opts  []runtime.Option
 		}
+		def := runtime.DefaultFusedLevels // persistent launches for small frontiers
 		cfgs := []config{
-			{"auto", 0, nil},
-			{"O_T_QU", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue})}},
+			{"auto", def, nil},
+			{"auto-nofused", 0, nil},
+			{"O_T_QU", def, []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue})}},
+			{"O_T_QU-nofused", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue})}},
 			{"O_T_BM", 0, []runtime.Option{runtime.WithVariant(decider.Variant{})}},
-			{"O_B_QU", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: decider.Queue})}},
-			{"auto-fused4096", 4096, nil},
-			{"O_T_QU-fused4096", 4096, []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue})}},
+			{"O_B_QU", def, []runtime.Option{runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: decider.Queue})}},
+			{"O_B_QU-nofused", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: decider.Queue})}},
 		}
 		if gname != "grid2048" { // pull scans every unvisited vertex each level: not for 4000 levels
 			cfgs = append(cfgs, config{"pull", 0, []runtime.Option{runtime.WithVariant(decider.PullVariant)}},
@@ -405,8 +407,50 @@ func BenchmarkCUDABFS(b *testing.B) {
 				b.ReportMetric(float64(g.NumEdges())/med.Seconds()/1e9, "GTEPS")
 				b.ReportMetric(float64(levels), "levels")
 				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
+				if gt := res.Stats().GPU; gt != nil {
+					b.ReportMetric(float64(gt.Levels), "device_levels")
+					b.ReportMetric(float64(gt.Kernels.Microseconds())/1000, "kernels_ms")
+				}
 			})
 		}
+	}
+}
+
+// TestCUDAStatsSplit checks the GPU time split: present on the GPU, the
+// parts within the run's wall time, exact timing under tracing, the
+// upload reported once (the graph stays cached) and absent on the CPU.
+func TestCUDAStatsSplit(t *testing.T) {
+	gpu := openCUDA(t)
+	g := testgraphs.Grid(64, 64)
+	for i, trace := range []bool{false, true, false} {
+		res, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(gpu), runtime.WithTrace(trace))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := res.Stats()
+		gt := st.GPU
+		if gt == nil {
+			t.Fatalf("run %d: no GPU times", i)
+		}
+		if gt.Kernels <= 0 || gt.Transfers <= 0 || gt.Launches <= 0 {
+			t.Fatalf("run %d: kernels %v, transfers %v, %d launches: want all positive", i, gt.Kernels, gt.Transfers, gt.Launches)
+		}
+		if gt.Kernels+gt.Transfers > st.Wall {
+			t.Fatalf("run %d: kernels %v + transfers %v exceed the wall time %v", i, gt.Kernels, gt.Transfers, st.Wall)
+		}
+		if (i == 0) != (gt.Upload > 0) {
+			t.Fatalf("run %d: upload %v; want it on the first run only", i, gt.Upload)
+		}
+		if want := res.MaxDepth() + 1; gt.Levels > int64(want) {
+			t.Fatalf("run %d: %d device levels, the BFS has %d", i, gt.Levels, want)
+		}
+	}
+	cpu, err := bfs.Run(context.Background(), g, 0, runtime.WithWorkers(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpu.Stats().GPU != nil {
+		t.Fatal("CPU run reports GPU times")
 	}
 }
 
@@ -452,3 +496,89 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCUDATargets times BFS on the graphs of the speed targets
+// (kernels/NOTES.md): GEARBOX_BENCH_SPECS lists graph.Generate specs
+// (default kron:20:16,grid:1024:1024; kron:22:16, urand:22:16 and
+// grid:2048:2048 on the GPU machine). For each variant: one warm-up run
+// (the graph is uploaded before), then one run from each of 8 sources
+// (testgraphs.Sources); the median run time (Stats.Wall: upload and
+// per-run set-up excluded, results copied back included) is reported and
+// logged with the kernel time and levels.
+func BenchmarkCUDATargets(b *testing.B) {
+	specs := os.Getenv("GEARBOX_BENCH_SPECS")
+	if specs == "" {
+		specs = "kron:20:16,grid:1024:1024"
+	}
+	gpu := openCUDA(b)
+	plain := openCUDA(b, runtime.WithFusedLevels(0))
+	for _, spec := range strings.Split(specs, ",") {
+		g, err := graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs := testgraphs.Sources(g, 8)
+		type config struct {
+			name string
+			be   *runtime.CUDA
+			v    *decider.Variant
+		}
+		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
+			return &decider.Variant{Order: o, Mapping: m, Rep: r}
+		}
+		cfgs := []config{
+			{"auto", gpu, nil}, {"auto-nofused", plain, nil},
+			{"O_T_QU", gpu, vr(decider.Ordered, decider.Thread, decider.Queue)},
+			{"O_T_QU-nofused", plain, vr(decider.Ordered, decider.Thread, decider.Queue)},
+			{"O_B_QU", gpu, vr(decider.Ordered, decider.Block, decider.Queue)},
+			{"U_B_QU-nofused", plain, vr(decider.Unordered, decider.Block, decider.Queue)},
+		}
+		if !strings.HasPrefix(spec, "grid") {
+			cfgs = append(cfgs, config{"O_B_BM", plain, vr(decider.Ordered, decider.Block, decider.Bitmap)},
+				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap)},
+				config{"pull", plain, &decider.PullVariant})
+		}
+		for _, cfg := range cfgs {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
+				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
+				if cfg.v != nil {
+					opts = append(opts, runtime.WithVariant(*cfg.v))
+				}
+				if _, err := bfs.Run(context.Background(), g, srcs[0], opts...); err != nil {
+					b.Fatal(err)
+				}
+				var walls, kern []time.Duration
+				var levels, iters, lv []int
+				for i := 0; i < b.N; i++ {
+					walls, kern, levels, iters, lv = walls[:0], kern[:0], levels[:0], iters[:0], lv[:0]
+					for _, src := range srcs {
+						res, err := bfs.Run(context.Background(), g, src, opts...)
+						if err != nil {
+							b.Fatal(err)
+						}
+						st := res.Stats()
+						walls = append(walls, st.Wall)
+						kern = append(kern, st.GPU.Kernels)
+						levels = append(levels, res.MaxDepth()+1)
+						iters = append(iters, st.Iterations)
+						lv = append(lv, int(st.GPU.Levels))
+					}
+				}
+				med := medianDur(walls)
+				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
+				b.ReportMetric(float64(slices.Max(levels)), "max_levels")
+				b.Logf("TARGET bfs %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) levels %v iterations %v device-levels %v",
+					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), levels, iters, lv)
+			})
+		}
+	}
+}
+
+func medianDur(x []time.Duration) time.Duration {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }

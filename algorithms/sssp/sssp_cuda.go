@@ -4,6 +4,7 @@ package sssp
 
 import (
 	"math"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -28,7 +29,14 @@ type cudaOp struct {
 	dg    *runtime.DeviceGraph
 	dist  runtime.DeviceSlice[uint64]
 	ws    *runtime.CUDAWorkset
+	ps    runtime.DeviceSlice[uint32] // persistent launches' state
 	block int
+
+	times     runtime.GPUTimes
+	exact     bool
+	fuseAfter int // iteration from which persistent launches are tried again
+	iter      int
+	pending   bool // an ordered generation may have left vertices in the update vector
 
 	pinned  bool
 	initErr error
@@ -43,14 +51,18 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64) (ope
 		return nil, false
 	}
 	o := &cudaOp{c: c, g: g, src: src, delta: max(delta, 1), block: runtime.BlockSize(g.NumVertices(), g.NumEdges())}
+	t0 := time.Now()
 	o.initErr = c.Do(o.setup)
+	o.times.Setup = time.Since(t0) - o.times.Upload
 	return o, true
 }
 
 func (o *cudaOp) setup(d *runtime.Dev) error {
 	n := o.g.NumVertices()
-	state := 8*int64(n) + runtime.CUDAWorksetBytes(n)
+	state := 8*int64(n) + runtime.CUDAWorksetBytes(n) + runtime.PersistBytes
+	u0 := d.UploadTime()
 	dg, err := d.AcquireGraph(o.g, state)
+	o.times.Upload += d.UploadTime() - u0
 	if err != nil {
 		return err
 	}
@@ -62,8 +74,35 @@ func (o *cudaOp) setup(d *runtime.Dev) error {
 	if err := d.Memset32(o.dist, 0, math.MaxUint32, 2*int64(n)); err != nil {
 		return err
 	}
+	if o.ps, err = runtime.AllocSlice[uint32](d, runtime.PersistBytes/4); err != nil {
+		return err
+	}
 	o.ws, err = runtime.NewCUDAWorkset(d, n)
+	if err == nil {
+		o.ws.SetExact(o.exact)
+	}
 	return err
+}
+
+// SetExactTiming implements runtime.GPUTimer.
+func (o *cudaOp) SetExactTiming(on bool) {
+	o.exact = on
+	if o.ws != nil {
+		o.ws.SetExact(on)
+	}
+}
+
+// GPUTimes implements runtime.GPUTimer.
+func (o *cudaOp) GPUTimes() runtime.GPUTimes {
+	t := o.times
+	if o.ws != nil {
+		w := o.ws.Times
+		t.Kernels += w.Kernels
+		t.Transfers += w.Transfers
+		t.Launches += w.Launches
+		t.Levels += w.Levels
+	}
+	return t
 }
 
 func (o *cudaOp) Info() decider.Info {
@@ -76,10 +115,12 @@ func (o *cudaOp) Start(v decider.Variant) error {
 		return o.initErr
 	}
 	return o.c.Do(func(d *runtime.Dev) error {
-		if err := o.dist.Write(d, int(o.src), []uint64{0}); err != nil {
-			return err
-		}
-		return o.ws.StartSingle(d, o.src, int64(o.g.Degree(o.src)), v.Rep)
+		return o.ws.Transfer(func() error {
+			if err := o.dist.Write(d, int(o.src), []uint64{0}); err != nil {
+				return err
+			}
+			return o.ws.StartSingle(d, o.src, int64(o.g.Degree(o.src)), v.Rep)
+		})
 	})
 }
 
@@ -93,8 +134,37 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 	var edges int64
 	err := o.c.Do(func(d *runtime.Dev) error {
 		ws := o.ws
+		ws.Begin(d)
 		if err := ws.Convert(d, v.Rep); err != nil {
 			return err
+		}
+		o.iter++
+		var wt any // nil: unit weights
+		if o.dg.W.Len() > 0 {
+			wt = o.dg.W
+		}
+		if o.fuse(v) {
+			if err := d.Memset32(o.ps, 0, 0, int64(o.ps.Len())); err != nil {
+				return err
+			}
+			if err := d.Launch(kernels.SSSPPersist, d.PersistGrid(), kernels.PersistThreads, o.dg.Off, o.dg.Adj, wt,
+				o.dist, ws.Update(), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity(), uint32(maxFusedLevels),
+				uint32(o.c.FusedLevels()), uint64(runtime.PersistEdges), o.ps); err != nil {
+				return err
+			}
+			levels, err := ws.AfterFused(d)
+			if err != nil {
+				return err
+			}
+			edges = ws.EdgesOut()
+			o.done = ws.Size() == 0
+			if levels > 0 {
+				return nil
+			}
+			// Declined at once (a vertex of too many out-edges): leave the
+			// next few iterations to the ordinary kernels.
+			o.fuseAfter = o.iter + 4
+			ws.Begin(d)
 		}
 		edges = ws.Degree()
 		n := uint32(o.g.NumVertices())
@@ -113,15 +183,12 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		default:
 			bs, grid = 256, d.Grid(ws.Size(), 256)
 		}
-		var wt any // nil: unit weights
-		if o.dg.W.Len() > 0 {
-			wt = o.dg.W
-		}
 		if err := d.Launch(kernels.SSSP(false, block, bitmap), grid, bs, o.dg.Off, o.dg.Adj, wt, o.dist,
 			ws.Update(), ws.Current(), n, ws.Ctrl(), ws.Parity()); err != nil {
 			return err
 		}
 		sel := runtime.CUDASelect{Mode: kernels.SelectAll}
+		o.pending = v.Order == decider.Ordered
 		if v.Order == decider.Ordered {
 			sel = runtime.CUDASelect{Mode: kernels.SelectDelta, Dist: o.dist, Delta: o.delta}
 			if o.delta == 1 {
@@ -135,6 +202,25 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		return nil
 	})
 	return edges, err
+}
+
+// maxFusedLevels bounds one persistent launch so cancellation stays
+// responsive.
+const maxFusedLevels = 1 << 12
+
+// fuseFrom is the first iteration that may run as a persistent launch
+// (see the bfs package: low-diameter graphs keep every iteration visible
+// to the policy).
+const fuseFrom = 8
+
+// fuse reports whether this iteration runs as a persistent multi-level
+// launch: enabled, an unordered push over a queue (ordered iterations keep
+// vertices pending in the update vector, which the launch cannot see), a
+// small frontier, and no recent launch that declined.
+func (o *cudaOp) fuse(v decider.Variant) bool {
+	lim := int64(o.c.FusedLevels())
+	return lim > 0 && v.Order == decider.Unordered && v.Rep == decider.Queue && o.iter > fuseFrom && o.iter >= o.fuseAfter && !o.pending &&
+		o.ws.Size() <= lim && o.ws.Degree() <= runtime.PersistEdges
 }
 
 func (o *cudaOp) Generate(r decider.Rep) (int64, int64, error) {
@@ -163,9 +249,12 @@ func (o *cudaOp) Close() error {
 		var err error
 		if o.dist.Len() == o.g.NumVertices() && o.initErr == nil {
 			o.out = make([]uint64, o.dist.Len())
+			t := time.Now()
 			err = o.dist.Read(d, 0, o.out)
+			o.times.Transfers += time.Since(t)
 		}
 		o.dist.Free(d)
+		o.ps.Free(d)
 		if o.ws != nil {
 			o.ws.Free(d)
 		}

@@ -43,10 +43,16 @@ func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
 	return c
 }
 
-func gpuConfigs(gpu *runtime.CUDA) map[string][]runtime.Option {
+// gpuConfigs are the CPU tests' configurations on gpu (persistent
+// launches at their default), and on plain (persistent launches off) when
+// given, named "nofused/...".
+func gpuConfigs(gpu *runtime.CUDA, plain ...*runtime.CUDA) map[string][]runtime.Option {
 	m := map[string][]runtime.Option{}
 	for name, opts := range configs() {
 		m[name] = append(slices.Clone(opts), runtime.WithBackend(gpu))
+		for _, p := range plain {
+			m["nofused/"+name] = append(slices.Clone(opts), runtime.WithBackend(p))
+		}
 	}
 	return m
 }
@@ -91,7 +97,7 @@ func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *s
 
 func TestCUDASharedTable(t *testing.T) {
 	gpu := openCUDA(t)
-	cfgs := gpuConfigs(gpu)
+	cfgs := gpuConfigs(gpu, openCUDA(t, runtime.WithFusedLevels(0)))
 	runs := 0
 	for _, c := range testgraphs.Cases() {
 		g := c.Weighted()
@@ -254,10 +260,16 @@ func BenchmarkCUDASSSP(b *testing.B) {
 			{"O_T_QU-delta256", []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue}), sssp.WithDelta(256)}},
 			{"O_T_BM-delta256", []runtime.Option{runtime.WithVariant(decider.Variant{}), sssp.WithDelta(256)}},
 			{"U_T_QU", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered, Rep: decider.Queue})}},
+			{"U_T_QU-nofused", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered, Rep: decider.Queue})}},
 			{"U_T_BM", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered})}},
 		} {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
-				gpu := openCUDA(b)
+				var gpu *runtime.CUDA
+				if strings.HasSuffix(cfg.name, "-nofused") {
+					gpu = openCUDA(b, runtime.WithFusedLevels(0))
+				} else {
+					gpu = openCUDA(b)
+				}
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
 				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
 				if err != nil {
@@ -281,6 +293,10 @@ func BenchmarkCUDASSSP(b *testing.B) {
 				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
 				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
 				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(max(res.Stats().Iterations, 1)), "us/iter")
+				if gt := res.Stats().GPU; gt != nil {
+					b.ReportMetric(float64(gt.Levels), "device_levels")
+					b.ReportMetric(float64(gt.Kernels.Microseconds())/1000, "kernels_ms")
+				}
 			})
 		}
 	}
@@ -329,3 +345,89 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCUDATargets times SSSP on the graphs of the speed targets
+// (kernels/NOTES.md) with weights derived from seed 1 (1..255):
+// GEARBOX_BENCH_SPECS lists graph.Generate specs (default
+// kron:20:16,grid:1024:1024). For each variant: one warm-up run, then one
+// run from each of 8 sources; the median Stats.Wall is reported and logged.
+func BenchmarkCUDATargets(b *testing.B) {
+	specs := os.Getenv("GEARBOX_BENCH_SPECS")
+	if specs == "" {
+		specs = "kron:20:16,grid:1024:1024"
+	}
+	gpu := openCUDA(b)
+	plain := openCUDA(b, runtime.WithFusedLevels(0))
+	for _, spec := range strings.Split(specs, ",") {
+		g0, err := graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := g0.WithDerivedWeights(1)
+		srcs := testgraphs.Sources(g, 8)
+		type config struct {
+			name  string
+			be    *runtime.CUDA
+			v     *decider.Variant
+			delta uint64
+		}
+		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
+			return &decider.Variant{Order: o, Mapping: m, Rep: r}
+		}
+		cfgs := []config{
+			{"auto-delta256", gpu, nil, 256},
+			{"U_T_QU", gpu, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
+			{"U_T_QU-nofused", plain, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
+			{"U_B_QU", gpu, vr(decider.Unordered, decider.Block, decider.Queue), 0},
+			{"O_T_QU-delta256", plain, vr(decider.Ordered, decider.Thread, decider.Queue), 256},
+		}
+		if !strings.HasPrefix(spec, "grid") { // small deltas: thousands of buckets on the grid
+			cfgs = append(cfgs, config{"auto-delta32", gpu, nil, 32},
+				config{"O_B_QU-delta32", plain, vr(decider.Ordered, decider.Block, decider.Queue), 32},
+				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap), 0})
+		}
+		for _, cfg := range cfgs {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
+				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
+				if cfg.v != nil {
+					opts = append(opts, runtime.WithVariant(*cfg.v))
+				}
+				if cfg.delta > 0 {
+					opts = append(opts, sssp.WithDelta(cfg.delta))
+				}
+				if _, err := sssp.Run(context.Background(), g, srcs[0], opts...); err != nil {
+					b.Fatal(err)
+				}
+				var walls, kern []time.Duration
+				var iters, lv []int
+				for i := 0; i < b.N; i++ {
+					walls, kern, iters, lv = walls[:0], kern[:0], iters[:0], lv[:0]
+					for _, src := range srcs {
+						res, err := sssp.Run(context.Background(), g, src, opts...)
+						if err != nil {
+							b.Fatal(err)
+						}
+						st := res.Stats()
+						walls = append(walls, st.Wall)
+						kern = append(kern, st.GPU.Kernels)
+						iters = append(iters, st.Iterations)
+						lv = append(lv, int(st.GPU.Levels))
+					}
+				}
+				med := medianDur(walls)
+				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
+				b.Logf("TARGET sssp %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) iterations %v device-levels %v",
+					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), iters, lv)
+			})
+		}
+	}
+}
+
+func medianDur(x []time.Duration) time.Duration {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
