@@ -2,8 +2,8 @@
 //
 // Shared state: the parent array p (n uint32; parents only ever point at an
 // ancestor, so walking p ends at a root) and, for spanning forests, hook[v]
-// (n uint64): the arc u<<32|v whose hook made v a non-root, CC_NO_HOOK while
-// v is a root. A hook is a CAS of p[r] from r, and a non-root never becomes a
+// (n uint64): the arc u->v whose hook made the vertex a non-root, stored as
+// v<<32|u (hook_edge), CC_NO_HOOK while it is a root. A hook is a CAS of p[r] from r, and a non-root never becomes a
 // root again, so each vertex is hooked at most once and the arcs recorded
 // are the forest's n - c edges. Parent reads inside a launch bypass L1
 // (__ldcg): other blocks' hooks must become visible, or a CAS retry loop
@@ -56,6 +56,8 @@ struct CCCtrl {
 __device__ __forceinline__ u32 ldp(const u32* p, u32 i) { return __ldcg(p + i); }
 __device__ __forceinline__ void stp(u32* p, u32 i, u32 v) { __stcg(p + i, v); }
 __device__ __forceinline__ u64 pack_edge(u32 u, u32 v) { return ((u64)u << 32) | (u64)v; }
+// A forest arc as the host's Edge{U, V} (two uint32, U first, little-endian).
+__device__ __forceinline__ u64 hook_edge(u32 u, u32 v) { return ((u64)v << 32) | (u64)u; }
 __device__ __forceinline__ bool cc_canonical(u32 u, u32 v, u32 directed) { return directed ? u != v : u < v; }
 
 // Warp-aggregated push of one 64-bit element per lane (all 32 lanes call).
@@ -134,7 +136,7 @@ __device__ __forceinline__ void sv_hook(u32* p, u64* hook, u32 pu, u32 pv, u32 u
         x = v;
     }
     if (ldp(p, src) != src || atomicCAS(&p[src], src, dst) != src) return;
-    if (hook) hook[src] = pack_edge(u, v);
+    if (hook) hook[src] = hook_edge(u, v);
     if (x != src) stp(p, x, dst);
 }
 
@@ -284,7 +286,7 @@ __device__ __forceinline__ bool cc_link(u32* p, u64* hook, u32 u, u32 v) {
         u32 ph = ldp(p, high);
         if (ph == low) return false;
         if (ph == high && atomicCAS(&p[high], high, low) == high) {
-            if (hook) hook[high] = pack_edge(u, v);
+            if (hook) hook[high] = hook_edge(u, v);
             return true;
         }
         p1 = ldp(p, ldp(p, high));
@@ -307,7 +309,7 @@ extern "C" __global__ void __launch_bounds__(1024)
             u32 x = adj[b];
             if (x < u) {
                 p[u] = x;
-                if (hook) hook[u] = pack_edge(u, x);
+                if (hook) hook[u] = hook_edge(u, x);
             }
         }
     }
@@ -372,13 +374,13 @@ __device__ __forceinline__ void cc_union(u32* p, u64* hook, u32 v, u32 u) {
     while (vr != ur) {
         if (vr < ur) {
             if (ldp(p, ur) == ur && atomicCAS(&p[ur], ur, vr) == ur) {
-                if (hook) hook[ur] = pack_edge(v, u);
+                if (hook) hook[ur] = hook_edge(v, u);
                 return;
             }
             ur = cc_find(p, ur);
         } else {
             if (ldp(p, vr) == vr && atomicCAS(&p[vr], vr, ur) == vr) {
-                if (hook) hook[vr] = pack_edge(v, u);
+                if (hook) hook[vr] = hook_edge(v, u);
                 return;
             }
             vr = cc_find(p, vr);

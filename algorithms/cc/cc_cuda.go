@@ -5,6 +5,7 @@ package cc
 import (
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -28,6 +29,10 @@ type ccCtrl struct {
 
 const ccBlock = 256
 
+// The kernels write forest arcs as v<<32|u into an Edge array: Edge must be
+// two uint32, U first (every target gearbox builds for is little-endian).
+var _ [0]struct{} = [unsafe.Offsetof(Edge{}.V) - 4 + unsafe.Sizeof(Edge{}) - 8]struct{}{}
+
 // gpuSkipResults makes GPU runs leave their labels and forest on the device
 // (benchmarks use it to time the device work apart from the copy back).
 var gpuSkipResults bool
@@ -41,7 +46,8 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operato
 	if !ok {
 		return nil, false
 	}
-	base := gpuBase{c: c, g: g, n: g.NumVertices(), m: g.NumEdges(), directed: g.Directed(), forest: o.forest}
+	base := gpuBase{c: c, g: g, n: g.NumVertices(), m: g.NumEdges(), directed: g.Directed(), forest: o.forest,
+		host: make([]ccCtrl, 1)}
 	var op interface {
 		operator
 		setup(d *runtime.Dev) error
@@ -68,8 +74,10 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operato
 }
 
 // gpuBase is the device state every GPU variant shares: the parent array,
-// the hooking arcs of a spanning forest (one packed u<<32|v per vertex) and
-// the control block with its page-locked host mirror.
+// the hooking arcs of a spanning forest (one Edge per vertex; the kernels
+// store v<<32|u, which is Edge{u, v} in little-endian memory) and the
+// control block. The control block is read into Go memory: page-locked
+// memory would save about 1.5µs a read but costs a pinning per run.
 type gpuBase struct {
 	c        *runtime.CUDA
 	g        *graph.Graph
@@ -81,10 +89,9 @@ type gpuBase struct {
 	dg     *runtime.DeviceGraph
 	pinned bool
 	p      runtime.DeviceSlice[uint32]
-	hook   runtime.DeviceSlice[uint64]
+	hook   runtime.DeviceSlice[Edge]
 	ctrl   runtime.DeviceSlice[ccCtrl]
-	pin    unsafe.Pointer
-	host   ccCtrl
+	host   []ccCtrl // one element, its own allocation: cgo refuses a pointer into memory holding Go pointers
 
 	initErr error
 	done    bool
@@ -114,14 +121,11 @@ func (b *gpuBase) acquire(d *runtime.Dev, extra int64) error {
 		return err
 	}
 	if b.forest {
-		if b.hook, err = runtime.AllocSlice[uint64](d, b.n); err != nil {
+		if b.hook, err = runtime.AllocSlice[Edge](d, b.n); err != nil {
 			return err
 		}
 	}
 	if b.ctrl, err = runtime.AllocSlice[ccCtrl](d, 1); err != nil {
-		return err
-	}
-	if b.pin, err = d.AllocHost(int64(unsafe.Sizeof(ccCtrl{}))); err != nil {
 		return err
 	}
 	return b.launch(d, kernels.CCInit, b.n, b.p, b.hookArg(), uint32(b.n))
@@ -142,14 +146,9 @@ func (b *gpuBase) launch(d *runtime.Dev, name string, items int, args ...any) er
 
 func (b *gpuBase) clearCtrl(d *runtime.Dev) error { return d.Memset32(b.ctrl, 0, 0, 16) }
 
-// readCtrl copies the control block to b.host (waits for the launches).
-func (b *gpuBase) readCtrl(d *runtime.Dev) error {
-	if err := d.ReadRaw(b.pin, b.ctrl, int64(unsafe.Sizeof(ccCtrl{}))); err != nil {
-		return err
-	}
-	b.host = *(*ccCtrl)(b.pin)
-	return nil
-}
+// readCtrl copies the control block to b.host[0] (waits for the
+// launches).
+func (b *gpuBase) readCtrl(d *runtime.Dev) error { return b.ctrl.Read(d, 0, b.host) }
 
 func (b *gpuBase) compress(d *runtime.Dev) error {
 	return b.launch(d, kernels.CCCompress, b.n, b.p, uint32(b.n))
@@ -185,17 +184,18 @@ func (b *gpuBase) readResults(d *runtime.Dev) error {
 	if !b.forest {
 		return nil
 	}
-	h := make([]uint64, b.n)
+	h := make([]Edge, b.n)
 	if err := b.hook.Read(d, 0, h); err != nil {
 		return err
 	}
-	edges := make([]Edge, 0, b.n)
-	for _, x := range h {
-		if x != math.MaxUint64 {
-			edges = append(edges, Edge{uint32(x >> 32), uint32(x)})
+	k := 0 // compact in place: roots hold {NoVertex, NoVertex}
+	for _, e := range h {
+		if e.U != graph.NoVertex {
+			h[k] = e
+			k++
 		}
 	}
-	b.fedges = edges
+	b.fedges = slices.Clip(h[:k])
 	return nil
 }
 
@@ -220,8 +220,6 @@ func (b *gpuBase) closeBase(free func(d *runtime.Dev)) error {
 		b.p.Free(d)
 		b.hook.Free(d)
 		b.ctrl.Free(d)
-		d.FreeHost(b.pin)
-		b.pin = nil
 		if b.pinned {
 			d.ReleaseGraph(b.g)
 			b.pinned = false
@@ -310,10 +308,10 @@ func (o *svGPU) buildQueue(d *runtime.Dev, fromBitmap bool) error {
 	if err := o.readCtrl(d); err != nil {
 		return err
 	}
-	if n := int64(o.host.QCount); n > int64(o.q[0].Len()) {
+	if n := int64(o.host[0].QCount); n > int64(o.q[0].Len()) {
 		return fmt.Errorf("cc: edge queue overflow: %d edges for %d slots", n, o.q[0].Len())
 	}
-	o.cur, o.qlen, o.active = 0, int64(o.host.QCount), int64(o.host.QCount)
+	o.cur, o.qlen, o.active = 0, int64(o.host[0].QCount), int64(o.host[0].QCount)
 	o.rep = decider.Queue
 	return nil
 }
@@ -375,13 +373,13 @@ func (o *svGPU) Compute(v decider.Variant) (int64, error) {
 			return err
 		}
 		if o.rep == decider.Queue {
-			if int64(o.host.QCount) > int64(o.q[1-o.cur].Len()) {
-				return fmt.Errorf("cc: edge queue overflow: %d edges for %d slots", o.host.QCount, o.q[1-o.cur].Len())
+			if int64(o.host[0].QCount) > int64(o.q[1-o.cur].Len()) {
+				return fmt.Errorf("cc: edge queue overflow: %d edges for %d slots", o.host[0].QCount, o.q[1-o.cur].Len())
 			}
-			o.cur, o.qlen = 1-o.cur, int64(o.host.QCount)
+			o.cur, o.qlen = 1-o.cur, int64(o.host[0].QCount)
 			o.active = o.qlen
 		} else {
-			o.active = int64(o.host.Active)
+			o.active = int64(o.host[0].Active)
 		}
 		if o.active == 0 {
 			return o.finish(d)
@@ -520,7 +518,7 @@ func (o *affGPU) Compute(decider.Variant) (int64, error) {
 			if err := o.readCtrl(d); err != nil {
 				return err
 			}
-			o.last = int64(o.host.Active)
+			o.last = int64(o.host[0].Active)
 			edges = o.last
 			o.phase++
 			if o.last == 0 { // no vertex has that many neighbours
@@ -537,7 +535,7 @@ func (o *affGPU) Compute(decider.Variant) (int64, error) {
 		if err := linkAll(d, &o.gpuBase, o.heavy, kernels.CCModeLink, skip, uint32(o.phase)); err != nil {
 			return err
 		}
-		o.last, edges = int64(o.host.Active), int64(o.host.Edges)
+		o.last, edges = int64(o.host[0].Active), int64(o.host[0].Edges)
 		o.done = true
 		return nil
 	})
@@ -618,7 +616,7 @@ func (o *ufGPU) Compute(decider.Variant) (int64, error) {
 		if err := linkAll(d, &o.gpuBase, o.heavy, kernels.CCModeUF, false, 0); err != nil {
 			return err
 		}
-		edges = int64(o.host.Edges)
+		edges = int64(o.host[0].Edges)
 		o.done = true
 		return nil
 	})

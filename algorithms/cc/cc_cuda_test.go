@@ -10,6 +10,7 @@ package cc
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"slices"
 	"testing"
@@ -188,6 +189,31 @@ func TestCUDANoLeak(t *testing.T) {
 	}
 }
 
+// TestCUDACancel cancels every variant between iterations: the error wraps
+// context.Canceled, nothing stays held, and the backend still works.
+func TestCUDACancel(t *testing.T) {
+	gpu := openCUDA(t)
+	g := pathGraph(t, 3000, 5)
+	for _, v := range Variants() {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Forest(ctx, g, WithVariant(v), WithRuntime(runtime.WithBackend(gpu), runtime.WithPolicy(cancelAfter{cancel})))
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
+		}
+	}
+	if err := gpu.Evict(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := gpu.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := gpu.LiveBytes(); err != nil || live != 0 {
+		t.Fatalf("%d device bytes held after cancelled runs (err %v)", live, err)
+	}
+	compareGPU(t, "after-cancel", g, gpuConfigs(gpu)[:1])
+}
+
 // TestCUDAInsufficientMemory: a run that cannot fit fails before
 // allocating, with ErrInsufficientMemory.
 func TestCUDAInsufficientMemory(t *testing.T) {
@@ -285,7 +311,18 @@ func BenchmarkCUDACC(b *testing.B) {
 				b.ReportMetric(float64(dev.Microseconds())/1000, "device_ms")
 				b.ReportMetric(float64(iters), "iterations")
 				b.ReportMetric(float64(g.NumEdges())/dev.Seconds()/1e9, "Garcs/s")
-				b.Logf("%s %s: %v, n=%d arcs=%d comps=%d", sp.name, v.name, res.Variant(), g.NumVertices(), g.NumEdges(), res.NumComponents())
+				gpuSkipResults = true
+				traced, err := Run(context.Background(), g, append(slices.Clone(opts), WithTrace(true))...)
+				gpuSkipResults = false
+				if err != nil {
+					b.Fatal(err)
+				}
+				var its []string
+				for _, r := range traced.Stats().Trace {
+					its = append(its, fmt.Sprintf("%v:%dus", r.Variant, r.Time.Microseconds()))
+				}
+				b.Logf("%s %s: %v, n=%d arcs=%d comps=%d, one run's iterations %v (wall %v)", sp.name, v.name, res.Variant(),
+					g.NumVertices(), g.NumEdges(), res.NumComponents(), its, traced.Stats().Wall)
 			})
 		}
 	}
