@@ -3,3 +3,4 @@
 #include "bfs.cu"
 #include "sssp.cu"
 #include "workset.cu"
+#include "cc.cu"

@@ -211,7 +211,7 @@ type operator interface {
 
 // cudaOperator builds an operator for a non-CPU backend; a cuda build sets
 // it. It reports false when it cannot run the variant.
-var cudaOperator func(b runtime.Backend, g *graph.Graph, v Variant, forest bool) (operator, bool)
+var cudaOperator func(b runtime.Backend, g *graph.Graph, v Variant, o options) (operator, bool)
 
 type meta struct {
 	variant Variant
@@ -251,7 +251,7 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (opera
 	default:
 		ok := false
 		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, v, forest)
+			op, ok = cudaOperator(b, g, v, o)
 		}
 		if !ok {
 			return nil, meta{}, fmt.Errorf("cc: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
