@@ -286,7 +286,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	var times, mteps []float64
+	var times, mteps, kernels, transfers []float64
 	var last *outcome
 	for i, src := range srcs {
 		t, err := runAlg(ctx, g, src)
@@ -305,6 +305,10 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 		wall := t.stats.Wall.Seconds()
 		times = append(times, wall)
+		if g := t.stats.GPU; g != nil {
+			kernels = append(kernels, g.Kernels.Seconds())
+			transfers = append(transfers, g.Transfers.Seconds())
+		}
 		mteps = append(mteps, float64(t.edges)/wall/1e6)
 		if f.verify {
 			vs := time.Now()
@@ -326,6 +330,10 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, last.summary)
 		fmt.Fprintf(e.stdout, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
 		fmt.Fprintf(e.stdout, "variants: %s\n", variantSummary(st))
+		if g := st.GPU; g != nil {
+			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels\n",
+				ms(g.Kernels), ms(g.Transfers), ms(g.Setup), ms(g.Upload), g.Launches, g.Levels)
+		}
 		if st.Wall > 0 {
 			fmt.Fprintf(e.stdout, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
 				st.Inspection.Seconds()*1e3, 100*st.Inspection.Seconds()/st.Wall.Seconds(),
@@ -333,6 +341,9 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 	} else {
 		fmt.Fprintf(e.stdout, "median over %d sources: %.3f ms  %.1f MTEPS\n", len(srcs), median(times)*1e3, median(mteps))
+		if len(kernels) == len(srcs) {
+			fmt.Fprintf(e.stdout, "gpu medians: kernels %.3f ms  transfers %.3f ms\n", median(kernels)*1e3, median(transfers)*1e3)
+		}
 	}
 	if f.verify {
 		fmt.Fprintf(e.stdout, "verified: %d of %d runs match the serial reference\n", len(srcs), len(srcs))
@@ -357,6 +368,8 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	}
 	return nil
 }
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 
 func directedness(g *graph.Graph) string {
 	if g.Directed() {
