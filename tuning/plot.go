@@ -7,6 +7,7 @@ import (
 	"image/color/palette"
 	imgdraw "image/draw"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,16 +126,18 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 			continue
 		}
 		names = append(names, s.Graph)
-		worst = append(worst, s.Worst.Speedup)
-		best = append(best, s.Best.Speedup)
-		adapt = append(adapt, s.Adaptive.Speedup)
+		// Speedups span orders of magnitude (and fall below 1 on small
+		// graphs), so bars show log2(speedup): up = faster than serial.
+		worst = append(worst, log2(s.Worst.Speedup))
+		best = append(best, log2(s.Best.Speedup))
+		adapt = append(adapt, log2(s.Adaptive.Speedup))
 	}
 	if len(names) == 0 {
 		return fmt.Errorf("plot %s: no complete graphs", alg)
 	}
 	pl := plot.New()
 	pl.Title.Text = fmt.Sprintf("%s: adaptive vs best and worst static variant", strings.ToUpper(string(alg)))
-	pl.Y.Label.Text = "speedup over the serial reference"
+	pl.Y.Label.Text = "speedup over the serial reference (log scale)"
 	pl.Legend.Top = true
 	pl.Add(plotter.NewGrid())
 	w := vg.Points(14)
@@ -159,15 +162,21 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 		pl.Legend.Add(b.name, bc)
 	}
 	pl.NominalX(names...)
-	top := 1.0
+	lo, hi := 0.0, 1.0
 	for _, v := range append(append(slices.Clone(worst), best...), adapt...) {
-		top = max(top, v)
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	pl.Y.Min, pl.Y.Max = 0, top*1.3 // headroom for the legend
+	lo, hi = math.Floor(lo), math.Ceil(hi)
+	pl.Y.Min, pl.Y.Max = lo, hi+0.25*(hi-lo)+0.5 // headroom for the legend
+	var ticks []plot.Tick
+	for k := lo; k <= hi; k++ {
+		ticks = append(ticks, plot.Tick{Value: k, Label: speedupLabel(k)})
+	}
+	pl.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	pl.X.Tick.Label.Rotation = 0.35
 	pl.X.Tick.Label.XAlign = draw.XRight
 	// A line at speedup 1 marks the serial reference.
-	ref, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(names)) - 0.5, Y: 1}})
+	ref, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 0}, {X: float64(len(names)) - 0.5, Y: 0}})
 	if err == nil {
 		ref.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		ref.Color = color.Gray{Y: 90}
@@ -203,4 +212,19 @@ func save(pl *plot.Plot, w, h vg.Length, path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+func log2(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	return math.Log2(x)
+}
+
+// speedupLabel labels a log2 tick: "1x", "4x", "1/8x".
+func speedupLabel(k float64) string {
+	if k >= 0 {
+		return strconv.FormatFloat(math.Exp2(k), 'f', -1, 64) + "x"
+	}
+	return "1/" + strconv.FormatFloat(math.Exp2(-k), 'f', -1, 64) + "x"
 }
