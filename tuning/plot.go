@@ -107,8 +107,27 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, path string) error {
 	// Every swept value gets a tick; headroom above the curves keeps the
 	// legend off them.
 	pl.X.Tick.Marker = plot.ConstantTicks(ticks)
-	pl.Y.Min = 1 - 0.05*(ymax-1)
-	pl.Y.Max = 1 + (ymax-1)*(1.15+0.08*float64(len(keys)))
+	if len(ticks) > 1 && ticks[0].Value > 0 && ticks[len(ticks)-1].Value >= 16*ticks[0].Value {
+		// Geometric sweeps (delta, T2) read on a log axis.
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Label.Text += " (log scale)"
+	}
+	// The legend takes about this fraction of the plot's height at the top.
+	legend := 0.05 + 0.035*float64(len(keys))
+	if ymax >= 8 {
+		// Wide ranges (a bad value 30x slower) read on a log axis.
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Min, pl.Y.Max = 0.95, math.Pow(ymax, 1/(1-legend))
+		var yt []plot.Tick
+		for v := 1.0; v <= 2*ymax; v *= 2 {
+			yt = append(yt, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		}
+		pl.Y.Tick.Marker = plot.ConstantTicks(yt)
+		pl.Y.Label.Text += " (log scale)"
+	} else {
+		pl.Y.Min = 1 - 0.05*(ymax-1)
+		pl.Y.Max = 1 + (ymax-1)/(1-legend)
+	}
 	if err := save(pl, 8*vg.Inch, 5*vg.Inch, path); err != nil {
 		return fmt.Errorf("plot %s: %w", p, err)
 	}
