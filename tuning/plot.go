@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"image/color/palette"
-	imgdraw "image/draw"
 	"image/png"
 	"math"
 	"os"
@@ -219,8 +218,7 @@ func save(pl *plot.Plot, w, h vg.Length, path string) error {
 	c := vgimg.New(w, h)
 	pl.Draw(draw.New(c))
 	img := c.Image()
-	pal := image.NewPaletted(img.Bounds(), palette.Plan9)
-	imgdraw.Draw(pal, pal.Rect, img, img.Bounds().Min, imgdraw.Src)
+	pal := toPaletted(img)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -246,4 +244,26 @@ func speedupLabel(k float64) string {
 		return strconv.FormatFloat(math.Exp2(k), 'f', -1, 64) + "x"
 	}
 	return "1/" + strconv.FormatFloat(math.Exp2(-k), 'f', -1, 64) + "x"
+}
+
+// toPaletted maps each pixel to its nearest Plan 9 palette colour, caching
+// the lookups: a plot has few distinct colours, and the palette search per
+// pixel would dominate the time.
+func toPaletted(img image.Image) *image.Paletted {
+	b := img.Bounds()
+	out := image.NewPaletted(b, palette.Plan9)
+	cache := map[color.RGBA]uint8{}
+	p := color.Palette(palette.Plan9)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			i, ok := cache[c]
+			if !ok {
+				i = uint8(p.Index(c))
+				cache[c] = i
+			}
+			out.SetColorIndex(x, y, i)
+		}
+	}
+	return out
 }
