@@ -171,6 +171,20 @@ func TestTuneAndReadBack(t *testing.T) {
 	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Delta != 1 && b.Delta != 8) || (b.Alpha != 10 && b.Alpha != 20) {
 		t.Errorf("best %+v outside the swept values", b)
 	}
+	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta)
+	if len(bests) != 2 {
+		t.Fatalf("BestPerGraph for delta: %+v, want one per SSSP graph", bests)
+	}
+	for _, b := range bests {
+		if b.Algorithm != tuning.SSSP || (b.Value != 1 && b.Value != 8) {
+			t.Errorf("BestPerGraph %+v", b)
+		}
+		for _, r := range res.Rows {
+			if r.Param == tuning.Delta && r.Graph == b.Graph && r.Median < b.Median {
+				t.Errorf("%s: delta %v (%v) is faster than the best %v (%v)", b.Graph, r.Value, r.Median, b.Value, b.Median)
+			}
+		}
+	}
 	back, err := tuning.ReadTuneCSV(&csvBuf)
 	if err != nil {
 		t.Fatal(err)
