@@ -3,6 +3,7 @@ package tuning
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -179,7 +180,6 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			if err := emit(serial); err != nil {
 				return res, err
 			}
-			sum := Summary{Algorithm: alg, Graph: in.Name, Serial: serial}
 			for _, c := range cfg.configs(alg) {
 				m, err := r.measure(ctx, alg, in, c.opts)
 				if err != nil {
@@ -193,20 +193,10 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 				if err := emit(row); err != nil {
 					return res, err
 				}
-				switch {
-				case c.variant == Adaptive:
-					sum.Adaptive = row
-				case sum.Best.Variant == "":
-					sum.Best, sum.Worst = row, row
-				case row.Median < sum.Best.Median:
-					sum.Best = row
-				case row.Median > sum.Worst.Median:
-					sum.Worst = row
-				}
 			}
-			res.Summaries = append(res.Summaries, sum)
 		}
 	}
+	res.Summaries = summaries(res.Rows)
 	res.Complete = true
 	return res, nil
 }
@@ -329,4 +319,71 @@ func ratio(a, b time.Duration) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// ReadBenchCSV reads rows written by Bench and rebuilds the summaries (for
+// redrawing a saved benchmark's report and plots).
+func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
+	recs, err := csv.NewReader(rd).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 || len(recs[0]) < len(benchHeader)-1 || recs[0][0] != benchHeader[0] {
+		return nil, errors.New("not a gearbox bench CSV (header missing)")
+	}
+	res := &BenchResult{Complete: true}
+	for i, rec := range recs[1:] {
+		if len(rec) < len(benchHeader) {
+			rec = append(rec, "1") // written before the repeats column
+		}
+		var errs []error
+		pf := func(s string) float64 {
+			if s == "" {
+				return 0
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			errs = append(errs, err)
+			return v
+		}
+		r := BenchRow{Algorithm: Algorithm(rec[0]), Graph: rec[1], Variant: rec[2], Delta: uint64(pf(rec[3]))}
+		r.Runs = int(pf(rec[4]))
+		r.Median, r.Min, r.Max = fromMs(pf(rec[5])), fromMs(pf(rec[6])), fromMs(pf(rec[7]))
+		r.Speedup = pf(rec[8])
+		r.Repeats = int(pf(rec[9]))
+		if err := errors.Join(errs...); err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+2, err)
+		}
+		res.Rows = append(res.Rows, r)
+	}
+	res.Summaries = summaries(res.Rows)
+	return res, nil
+}
+
+// summaries groups rows by algorithm and graph, in order of appearance.
+func summaries(rows []BenchRow) []Summary {
+	var out []Summary
+	idx := map[[2]string]int{}
+	for _, r := range rows {
+		k := [2]string{string(r.Algorithm), r.Graph}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, Summary{Algorithm: r.Algorithm, Graph: r.Graph})
+		}
+		s := &out[i]
+		switch {
+		case r.Variant == Serial:
+			s.Serial = r
+		case r.Variant == Adaptive:
+			s.Adaptive = r
+		case s.Best.Variant == "":
+			s.Best, s.Worst = r, r
+		case r.Median < s.Best.Median:
+			s.Best = r
+		case r.Median > s.Worst.Median:
+			s.Worst = r
+		}
+	}
+	return out
 }

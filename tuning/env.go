@@ -33,8 +33,10 @@ type Env struct {
 	Backend, Device string
 	// Driver is the GPU driver version, "n/a" when the backend has none.
 	Driver string
-	// Commit is the source revision (vcs.revision of the build, else
-	// `git describe --always --dirty`, else "unknown").
+	// Commit is the source revision: vcs.revision of the build, else
+	// `git describe --always --dirty` of the working directory when the
+	// report is made (marked as such: a checkout that moved on since the
+	// build gives the wrong one), else "unknown".
 	Commit     string
 	Date       string
 	GoVersion  string
@@ -96,7 +98,9 @@ func commit() string {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty", "--tags").Output()
 	if s := strings.TrimSpace(string(out)); err == nil && s != "" {
-		return s
+		// Say where it came from: the checkout may have moved on since the
+		// binary was built.
+		return s + " (git describe at run time; the build has no vcs stamp)"
 	}
 	return "unknown"
 }

@@ -5,8 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/color/palette"
-	imgdraw "image/draw"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,8 +106,27 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, path string) error {
 	// Every swept value gets a tick; headroom above the curves keeps the
 	// legend off them.
 	pl.X.Tick.Marker = plot.ConstantTicks(ticks)
-	pl.Y.Min = 1 - 0.05*(ymax-1)
-	pl.Y.Max = 1 + (ymax-1)*(1.15+0.08*float64(len(keys)))
+	if len(ticks) > 1 && ticks[0].Value > 0 && ticks[len(ticks)-1].Value >= 16*ticks[0].Value {
+		// Geometric sweeps (delta, T2) read on a log axis.
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Label.Text += " (log scale)"
+	}
+	// The legend takes about this fraction of the plot's height at the top.
+	legend := 0.05 + 0.035*float64(len(keys))
+	if ymax >= 8 {
+		// Wide ranges (a bad value 30x slower) read on a log axis.
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Min, pl.Y.Max = 0.95, math.Pow(ymax, 1/(1-legend))
+		var yt []plot.Tick
+		for v := 1.0; v <= 2*ymax; v *= 2 {
+			yt = append(yt, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		}
+		pl.Y.Tick.Marker = plot.ConstantTicks(yt)
+		pl.Y.Label.Text += " (log scale)"
+	} else {
+		pl.Y.Min = 1 - 0.05*(ymax-1)
+		pl.Y.Max = 1 + (ymax-1)/(1-legend)
+	}
 	if err := save(pl, 8*vg.Inch, 5*vg.Inch, path); err != nil {
 		return fmt.Errorf("plot %s: %w", p, err)
 	}
@@ -125,16 +144,18 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 			continue
 		}
 		names = append(names, s.Graph)
-		worst = append(worst, s.Worst.Speedup)
-		best = append(best, s.Best.Speedup)
-		adapt = append(adapt, s.Adaptive.Speedup)
+		// Speedups span orders of magnitude (and fall below 1 on small
+		// graphs), so bars show log2(speedup): up = faster than serial.
+		worst = append(worst, log2(s.Worst.Speedup))
+		best = append(best, log2(s.Best.Speedup))
+		adapt = append(adapt, log2(s.Adaptive.Speedup))
 	}
 	if len(names) == 0 {
 		return fmt.Errorf("plot %s: no complete graphs", alg)
 	}
 	pl := plot.New()
 	pl.Title.Text = fmt.Sprintf("%s: adaptive vs best and worst static variant", strings.ToUpper(string(alg)))
-	pl.Y.Label.Text = "speedup over the serial reference"
+	pl.Y.Label.Text = "speedup over the serial reference (log scale)"
 	pl.Legend.Top = true
 	pl.Add(plotter.NewGrid())
 	w := vg.Points(14)
@@ -159,15 +180,21 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 		pl.Legend.Add(b.name, bc)
 	}
 	pl.NominalX(names...)
-	top := 1.0
+	lo, hi := 0.0, 1.0
 	for _, v := range append(append(slices.Clone(worst), best...), adapt...) {
-		top = max(top, v)
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	pl.Y.Min, pl.Y.Max = 0, top*1.3 // headroom for the legend
+	lo, hi = math.Floor(lo), math.Ceil(hi)
+	pl.Y.Min, pl.Y.Max = lo, hi+0.25*(hi-lo)+0.5 // headroom for the legend
+	var ticks []plot.Tick
+	for k := lo; k <= hi; k++ {
+		ticks = append(ticks, plot.Tick{Value: k, Label: speedupLabel(k)})
+	}
+	pl.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	pl.X.Tick.Label.Rotation = 0.35
 	pl.X.Tick.Label.XAlign = draw.XRight
 	// A line at speedup 1 marks the serial reference.
-	ref, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(names)) - 0.5, Y: 1}})
+	ref, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 0}, {X: float64(len(names)) - 0.5, Y: 0}})
 	if err == nil {
 		ref.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		ref.Color = color.Gray{Y: 90}
@@ -191,8 +218,7 @@ func save(pl *plot.Plot, w, h vg.Length, path string) error {
 	c := vgimg.New(w, h)
 	pl.Draw(draw.New(c))
 	img := c.Image()
-	pal := image.NewPaletted(img.Bounds(), palette.Plan9)
-	imgdraw.Draw(pal, pal.Rect, img, img.Bounds().Min, imgdraw.Src)
+	pal := toPaletted(img)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -203,4 +229,41 @@ func save(pl *plot.Plot, w, h vg.Length, path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+func log2(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	return math.Log2(x)
+}
+
+// speedupLabel labels a log2 tick: "1x", "4x", "1/8x".
+func speedupLabel(k float64) string {
+	if k >= 0 {
+		return strconv.FormatFloat(math.Exp2(k), 'f', -1, 64) + "x"
+	}
+	return "1/" + strconv.FormatFloat(math.Exp2(-k), 'f', -1, 64) + "x"
+}
+
+// toPaletted maps each pixel to its nearest Plan 9 palette colour, caching
+// the lookups: a plot has few distinct colours, and the palette search per
+// pixel would dominate the time.
+func toPaletted(img image.Image) *image.Paletted {
+	b := img.Bounds()
+	out := image.NewPaletted(b, palette.Plan9)
+	cache := map[color.RGBA]uint8{}
+	p := color.Palette(palette.Plan9)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			i, ok := cache[c]
+			if !ok {
+				i = uint8(p.Index(c))
+				cache[c] = i
+			}
+			out.SetColorIndex(x, y, i)
+		}
+	}
+	return out
 }

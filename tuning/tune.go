@@ -305,3 +305,36 @@ func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/1e6, 'f', 4, 64)
 }
 func fromMs(f float64) time.Duration { return time.Duration(math.Round(f * 1e6)) }
+
+// GraphBest is the fastest value of a knob for one algorithm and graph.
+type GraphBest struct {
+	Algorithm Algorithm
+	Graph     string
+	Value     float64
+	Median    time.Duration
+}
+
+// BestPerGraph returns, for the knob's sweep in the given pass, each
+// algorithm-graph pair's fastest value: where they disagree, one global
+// value is a compromise (SSSP's delta on graphs with different weight
+// scales is the usual case).
+func BestPerGraph(rows []TuneRow, pass int, p Param) []GraphBest {
+	var out []GraphBest
+	idx := map[[2]string]int{}
+	for _, r := range rows {
+		if r.Pass != pass || r.Param != p {
+			continue
+		}
+		k := [2]string{string(r.Algorithm), r.Graph}
+		i, ok := idx[k]
+		if !ok {
+			idx[k] = len(out)
+			out = append(out, GraphBest{r.Algorithm, r.Graph, r.Value, r.Median})
+			continue
+		}
+		if r.Median < out[i].Median {
+			out[i].Value, out[i].Median = r.Value, r.Median
+		}
+	}
+	return out
+}

@@ -171,6 +171,20 @@ func TestTuneAndReadBack(t *testing.T) {
 	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Delta != 1 && b.Delta != 8) || (b.Alpha != 10 && b.Alpha != 20) {
 		t.Errorf("best %+v outside the swept values", b)
 	}
+	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta)
+	if len(bests) != 2 {
+		t.Fatalf("BestPerGraph for delta: %+v, want one per SSSP graph", bests)
+	}
+	for _, b := range bests {
+		if b.Algorithm != tuning.SSSP || (b.Value != 1 && b.Value != 8) {
+			t.Errorf("BestPerGraph %+v", b)
+		}
+		for _, r := range res.Rows {
+			if r.Param == tuning.Delta && r.Graph == b.Graph && r.Median < b.Median {
+				t.Errorf("%s: delta %v (%v) is faster than the best %v (%v)", b.Graph, r.Value, r.Median, b.Value, b.Median)
+			}
+		}
+	}
 	back, err := tuning.ReadTuneCSV(&csvBuf)
 	if err != nil {
 		t.Fatal(err)
@@ -286,5 +300,44 @@ func TestBenchSummaries(t *testing.T) {
 	}
 	if err := res.PlotBench(tuning.BFS, filepath.Join(t.TempDir(), "x.png")); err == nil {
 		t.Error("plotting an algorithm that was not run succeeded")
+	}
+}
+
+// TestWriteSectionHeaderForms replaces sections written with other TOML
+// quoting and keeps a user's comment above a replaced section.
+func TestWriteSectionHeaderForms(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "th.toml")
+	orig := "# keep me\n[ cpu ]\nT2 = 5\n\n[gpu.'A100']\nT3 = 0.2\n# about B\n[gpu.\"B\"]\ndelta = 3\n"
+	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := decider.DefaultThresholds()
+	a.T3 = 0.07
+	if err := tuning.WriteSection(path, "A100", a); err != nil {
+		t.Fatal(err)
+	}
+	cpu := decider.DefaultThresholds()
+	cpu.T2 = 99
+	if err := tuning.WriteSection(path, "", cpu); err != nil {
+		t.Fatal(err)
+	}
+	set, err := decider.LoadThresholds(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.GPU["A100"] != a || set.CPU != cpu || set.GPU["B"].Delta != 3 || len(set.GPU) != 2 {
+		t.Errorf("got %+v", set)
+	}
+	text, _ := os.ReadFile(path)
+	for _, w := range []string{"# keep me", "# about B"} {
+		if !strings.Contains(string(text), w) {
+			t.Errorf("lost %q:\n%s", w, text)
+		}
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the file's 0600 kept", st.Mode().Perm())
+	}
+	if got := tuning.SectionName("NVIDIA \"X\""); got != `[gpu."NVIDIA \"X\""]` {
+		t.Errorf("SectionName quoting: %s", got)
 	}
 }

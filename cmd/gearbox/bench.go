@@ -36,6 +36,8 @@ flags:
 	}
 	f.register(fs, "bench-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE` (default: built-in defaults)")
+	var plotCSV string
+	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved benchmark `CSV` (a bench.csv) into --out-dir")
 	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta)")
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
@@ -43,6 +45,9 @@ flags:
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: bench takes no positional arguments, got %q", errUsage, pos)
+	}
+	if plotCSV != "" {
+		return replotBench(e, plotCSV, f.outDir)
 	}
 	// Check every input before any long run.
 	algs, items, err := f.checkCommon()
@@ -143,4 +148,36 @@ func containsU(s []uint64, x uint64) bool {
 		}
 	}
 	return false
+}
+
+// replotBench redraws the plots of a saved bench.csv, and its markdown
+// tables (without the environment, which the CSV does not hold).
+func replotBench(e *env, csvPath, outDir string) error {
+	in, err := os.Open(csvPath)
+	if err != nil {
+		return fmt.Errorf("--plot-only: %w", err)
+	}
+	res, err := tuning.ReadBenchCSV(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", csvPath, err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	var written []string
+	seen := map[tuning.Algorithm]bool{}
+	for _, s := range res.Summaries {
+		if seen[s.Algorithm] {
+			continue
+		}
+		seen[s.Algorithm] = true
+		p := filepath.Join(outDir, "bench-"+string(s.Algorithm)+".png")
+		if err := res.PlotBench(s.Algorithm, p); err != nil {
+			return err
+		}
+		written = append(written, p)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
+	return nil
 }

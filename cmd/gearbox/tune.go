@@ -391,6 +391,10 @@ func writeSteps(w io.Writer, res *tuning.TuneResult) {
 			}
 			fmt.Fprintf(w, " %s=%.3f%s", fmtParam(st.Param, v), st.Scores[i]*1e3, mark)
 		}
+		fmt.Fprintf(w, "\n       fastest per graph:")
+		for _, b := range tuning.BestPerGraph(res.Rows, st.Pass, st.Param) {
+			fmt.Fprintf(w, " %s/%s=%s", b.Algorithm, b.Graph, fmtParam(st.Param, b.Value))
+		}
 		fmt.Fprintf(w, "\n")
 	}
 }

@@ -205,6 +205,11 @@ func TestBenchTiny(t *testing.T) {
 	}
 	checkPNG(t, filepath.Join(dir, "bench-bfs.png"))
 	checkPNG(t, filepath.Join(dir, "bench-sssp.png"))
+	re := t.TempDir()
+	if out, _, err := gearbox(t, "bench", "--plot-only", filepath.Join(dir, "bench.csv"), "--out-dir", re); err != nil || !strings.Contains(out, "bench-sssp.png") {
+		t.Errorf("--plot-only: %v\n%s", err, out)
+	}
+	checkPNG(t, filepath.Join(re, "bench-bfs.png"))
 }
 
 // TestSweepBadInput checks that bad input fails before anything runs (no
