@@ -42,10 +42,10 @@ type base struct {
 	// u<<32 | w (one write per hook). A hook is a CAS of parent[v] from v,
 	// and a non-root never becomes a root again, so each vertex is hooked
 	// at most once.
-	hook []uint64
-	labels       []uint32
-	cnt          []counter
-	done         bool
+	hook   []uint64
+	labels []uint32
+	cnt    []counter
+	done   bool
 }
 
 func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
