@@ -140,3 +140,18 @@ func TestConfigDefaults(t *testing.T) {
 		t.Error("options not applied")
 	}
 }
+
+func TestThresholdSetPicksDeviceSection(t *testing.T) {
+	set, err := decider.ParseThresholds("[cpu]\ndelta = 5\n[gpu.\"X\"]\ndelta = 7\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set)).Delta(); d != 5 {
+		t.Errorf("cpu backend delta %d, want 5 from [cpu]", d)
+	}
+	th := decider.DefaultThresholds()
+	th.Delta = 9
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set), runtime.WithThresholds(th)).Delta(); d != 9 {
+		t.Errorf("WithThresholds should win, got %d", d)
+	}
+}
