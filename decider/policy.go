@@ -72,6 +72,10 @@ func (p staticPolicy) Begin(Info) Decider       { return p }
 func (p staticPolicy) Initial() Variant         { return p.v }
 func (p staticPolicy) Next(Observation) Variant { return p.v }
 func (p staticPolicy) String() string           { return "static(" + p.v.String() + ")" }
+
+// SampleEvery is 0: a static policy never looks at samples, so the
+// engine does not inspect.
+func (p staticPolicy) SampleEvery() int         { return 0 }
 func (p staticPolicy) Variant() (Variant, bool) { return p.v, true }
 
 // StaticVariant returns the fixed variant of a Static policy.

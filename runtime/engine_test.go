@@ -155,3 +155,20 @@ func TestThresholdSetPicksDeviceSection(t *testing.T) {
 		t.Errorf("WithThresholds should win, got %d", d)
 	}
 }
+
+func TestStaticPolicyNeverInspects(t *testing.T) {
+	v, _ := decider.ParseVariant("O_T_BM")
+	f := &fake{left: 20}
+	st, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithVariant(v)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != 0 {
+		t.Errorf("static policy took %d samples", st.Samples)
+	}
+	f = &fake{left: 20}
+	st, _ = runtime.Run(context.Background(), "fake", f, runtime.NewConfig())
+	if st.Samples != 4 { // iterations 0, 6, 12, 18
+		t.Errorf("adaptive took %d samples, want 4", st.Samples)
+	}
+}
