@@ -172,3 +172,16 @@ func TestStaticPolicyNeverInspects(t *testing.T) {
 		t.Errorf("adaptive took %d samples, want 4", st.Samples)
 	}
 }
+
+func TestInvalidThresholdsAreAnError(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.T3 = 0
+	f := &fake{left: 3}
+	_, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithThresholds(th)))
+	if !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "T3") {
+		t.Fatalf("got %v, want an ErrThresholds naming T3", err)
+	}
+	if !f.closed {
+		t.Error("operator not closed")
+	}
+}
