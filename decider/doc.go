@@ -3,6 +3,6 @@
 // Becchi), the policies that choose a variant between iterations (Static and
 // Adaptive), and the thresholds they use, loaded from thresholds.toml.
 //
-// It may import inspector (for the statistics it decides on) and graph; it
-// must not import runtime or any algorithm.
+// It may import inspector (for the statistics it decides on), graph and
+// BurntSushi/toml; it must not import runtime or any algorithm.
 package decider

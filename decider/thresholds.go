@@ -115,9 +115,11 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	}
 	s := DefaultThresholdSet()
 	if md.IsDefined("cpu") {
-		if err := md.PrimitiveDecode(raw.CPU, &s.CPU); err != nil {
+		t, err := decodeSection(&md, raw.CPU, s.CPU)
+		if err != nil {
 			return nil, fmt.Errorf("%w: [cpu]: %v", ErrThresholds, err)
 		}
+		s.CPU = t
 	}
 	names := make([]string, 0, len(raw.GPU))
 	for name := range raw.GPU {
@@ -125,8 +127,8 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		t := s.CPU
-		if err := md.PrimitiveDecode(raw.GPU[name], &t); err != nil {
+		t, err := decodeSection(&md, raw.GPU[name], s.CPU)
+		if err != nil {
 			return nil, fmt.Errorf("%w: [gpu.%q]: %v", ErrThresholds, name, err)
 		}
 		s.GPU[name] = t
@@ -147,4 +149,33 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		}
 	}
 	return s, nil
+}
+
+// section mirrors Thresholds with signed integers, so a negative value is
+// reported instead of wrapping around in an unsigned field.
+type section struct {
+	T1          float64 `toml:"T1"`
+	T2          int64   `toml:"T2"`
+	T3          float64 `toml:"T3"`
+	SampleEvery int64   `toml:"sample_every"`
+	Alpha       float64 `toml:"alpha"`
+	Beta        float64 `toml:"beta"`
+	Delta       int64   `toml:"delta"`
+}
+
+// decodeSection decodes one section over the values of base.
+func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
+	s := section{T1: base.T1, T2: base.T2, T3: base.T3, SampleEvery: int64(base.SampleEvery),
+		Alpha: base.Alpha, Beta: base.Beta, Delta: int64(base.Delta)}
+	if err := md.PrimitiveDecode(p, &s); err != nil {
+		return base, err
+	}
+	if s.Delta < 1 {
+		return base, fmt.Errorf("delta = %d, want >= 1", s.Delta)
+	}
+	if s.SampleEvery < 1 || s.SampleEvery > 1<<30 {
+		return base, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
+	}
+	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, SampleEvery: int(s.SampleEvery),
+		Alpha: s.Alpha, Beta: s.Beta, Delta: uint64(s.Delta)}, nil
 }

@@ -28,6 +28,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -45,6 +46,8 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func newCRC() hash.Hash32 { return crc32.New(castagnoli) }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
@@ -115,7 +118,7 @@ func readBinary(in *input, opt LoadOptions) (*Graph, error) {
 		return nil, err
 	}
 	defer done()
-	hr := &hashReader{r: r, h: crc32.New(castagnoli)}
+	hr := &hashReader{r: r, h: newCRC()}
 	var hdr [binHeaderSize]byte
 	if n, err := io.ReadFull(hr, hdr[:]); err != nil {
 		if n == 0 {
@@ -206,6 +209,11 @@ func readBinary(in *input, opt LoadOptions) (*Graph, error) {
 			return nil, fmt.Errorf("%s: %w", in.name, err)
 		}
 	}
+	// graph.New checks the offsets too, but slices adj with them while it
+	// does, so make sure first that they cannot run outside it.
+	if err := checkOffsets(offsets, m); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
+	}
 	g, err := New(offsets, adj, weights, kind, flags&flagDirected != 0, ids)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
@@ -217,6 +225,28 @@ func readBinary(in *input, opt LoadOptions) (*Graph, error) {
 		}
 	}
 	return applyOptions(g, opt)
+}
+
+// checkOffsets verifies that offsets run from 0 to m without decreasing.
+func checkOffsets(offsets []int64, m uint64) error {
+	n := len(offsets) - 1
+	if offsets[0] != 0 || offsets[n] != int64(m) {
+		return fmt.Errorf("%w: offsets run from %d to %d, want 0 to %d", ErrInvalid, offsets[0], offsets[n], m)
+	}
+	var bad atomic.Int64
+	bad.Store(-1)
+	parFor(n, 1<<16, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			if offsets[v] > offsets[v+1] {
+				bad.CompareAndSwap(-1, int64(v))
+				return
+			}
+		}
+	})
+	if v := bad.Load(); v >= 0 {
+		return fmt.Errorf("%w: offsets decrease at vertex %d (%d then %d)", ErrInvalid, v, offsets[v], offsets[v+1])
+	}
+	return nil
 }
 
 // applyOptions makes a stored graph honour Undirected and WeightScale.
@@ -263,7 +293,7 @@ func applyOptions(g *Graph, opt LoadOptions) (*Graph, error) {
 }
 
 func writeBinary(w io.Writer, g *Graph) error {
-	crc := crc32.New(castagnoli)
+	crc := newCRC()
 	mw := io.MultiWriter(w, crc)
 	le := binary.LittleEndian
 	var hdr [binHeaderSize]byte

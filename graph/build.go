@@ -3,7 +3,6 @@ package graph
 import (
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
@@ -33,9 +32,10 @@ type BuildOptions struct {
 
 func parFor(n, grain int, fn func(lo, hi int)) { par.For(n, grain, fn) }
 
-// Build makes a CSR graph from an edge list using all cores: it counts
-// degrees, scatters arcs, then sorts and (by default) de-duplicates each
-// adjacency list. The result does not depend on the number of workers.
+// Build makes a CSR graph from an edge list using all cores: it partitions
+// the arcs by source range, then turns each range into sorted (by default
+// de-duplicated) adjacency lists in cache (see buildBucketed). The result
+// does not depend on the number of workers.
 func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 	n := el.NumVertices
 	if n < 0 || uint64(n) > MaxVertices {
@@ -52,126 +52,42 @@ func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 	if weighted == (el.WeightKind == Unweighted) {
 		return nil, fmt.Errorf("%w: weight kind %v with %d weights", ErrInvalid, el.WeightKind, len(el.Weights))
 	}
-	var bad atomic.Int64
-	bad.Store(-1)
-	// Count out-degrees (both directions when symmetrizing).
-	deg := make([]int64, n+1)
-	parFor(m, 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			s, d := el.Src[i], el.Dst[i]
-			if int64(s) >= int64(n) || int64(d) >= int64(n) {
-				bad.CompareAndSwap(-1, int64(i))
-				return
-			}
-			if s == d && !opt.KeepSelfLoops {
-				continue
-			}
-			atomic.AddInt64(&deg[s], 1)
-			if opt.Undirected && s != d {
-				atomic.AddInt64(&deg[d], 1)
-			}
-		}
-	})
-	if i := bad.Load(); i >= 0 {
-		return nil, fmt.Errorf("%w: edge %d (%d -> %d) names a vertex outside 0..%d", ErrInvalid, i, el.Src[i], el.Dst[i], n-1)
+	offsets, adj, packed, newDeg, bad := buildBucketed(el, opt)
+	if bad >= 0 {
+		return nil, fmt.Errorf("%w: edge %d (%d -> %d) names a vertex outside 0..%d", ErrInvalid, bad, el.Src[bad], el.Dst[bad], n-1)
 	}
-	total := par.PrefixSum(deg)
-	offsets := deg // exclusive scan: offsets[v] = start of v
-	cursor := make([]int64, n)
-	copy(cursor, offsets[:n])
-	offsets[n] = total
 
-	// Scatter. Weighted arcs are packed as dst<<32|w so one sort orders by
-	// neighbour, then weight, and de-duplication keeps the minimum weight.
-	var packed []uint64
-	var adj []uint32
-	if weighted {
-		packed = make([]uint64, total)
-	} else {
-		adj = make([]uint32, total)
-	}
-	put := func(s, d uint32, w uint32) {
-		p := atomic.AddInt64(&cursor[s], 1) - 1
-		if weighted {
-			packed[p] = uint64(d)<<32 | uint64(w)
-		} else {
-			adj[p] = d
-		}
-	}
-	parFor(m, 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			s, d := el.Src[i], el.Dst[i]
-			if s == d && !opt.KeepSelfLoops {
-				continue
-			}
-			var w uint32
-			if weighted {
-				w = el.Weights[i]
-			}
-			put(s, d, w)
-			if opt.Undirected && s != d {
-				put(d, s, w)
-			}
-		}
-	})
-	cursor = nil
-
-	// Sort each list and count what survives de-duplication.
-	newDeg := make([]int64, n+1)
-	forEdgeBalanced(offsets, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			a, b := offsets[v], offsets[v+1]
-			var k int64
-			if weighted {
-				l := packed[a:b]
-				slices.Sort(l)
-				if !opt.KeepDuplicates {
-					l = slices.CompactFunc(l, func(x, y uint64) bool { return x>>32 == y>>32 })
-				}
-				k = int64(len(l))
-			} else {
-				l := adj[a:b]
-				slices.Sort(l)
-				if !opt.KeepDuplicates {
-					l = slices.Compact(l)
-				}
-				k = int64(len(l))
-			}
-			newDeg[v] = k
-		}
-	})
-	newTotal := par.PrefixSum(newDeg)
-	newDeg[n] = newTotal
-
-	// Compact into the final arrays.
+	// Compact into the final arrays when de-duplication dropped arcs or
+	// weights must be unpacked.
 	outAdj := adj
 	var outW []uint32
-	if weighted || newTotal != total {
+	if newDeg != nil {
+		newTotal := par.PrefixSum(newDeg)
+		newDeg[n] = newTotal
 		outAdj = make([]uint32, newTotal)
-	}
-	if weighted {
-		outW = make([]uint32, newTotal)
-	}
-	if weighted || newTotal != total {
+		if weighted {
+			outW = make([]uint32, newTotal)
+		}
 		forEdgeBalanced(offsets, func(lo, hi int) {
 			for v := lo; v < hi; v++ {
 				src, dst := offsets[v], newDeg[v]
 				cnt := newDeg[v+1] - dst
-				for i := int64(0); i < cnt; i++ {
-					if weighted {
+				if weighted {
+					for i := int64(0); i < cnt; i++ {
 						x := packed[src+i]
 						outAdj[dst+i] = uint32(x >> 32)
 						outW[dst+i] = uint32(x)
-					} else {
-						outAdj[dst+i] = adj[src+i]
 					}
+				} else {
+					copy(outAdj[dst:dst+cnt], adj[src:src+cnt])
 				}
 			}
 		})
+		offsets = newDeg
 	}
 	ids := el.IDs
 	ids.n = n
-	return &Graph{offsets: newDeg, adj: outAdj, weights: outW, wkind: el.WeightKind, directed: !opt.Undirected, ids: ids}, nil
+	return &Graph{offsets: offsets, adj: outAdj, weights: outW, wkind: el.WeightKind, directed: !opt.Undirected, ids: ids}, nil
 }
 
 // forEdgeBalanced runs fn over vertex ranges holding roughly equal numbers of

@@ -5,7 +5,14 @@
 // GAP .el/.wel and gearbox's binary CSR) and the synthetic generators
 // (Graph500 Kronecker, uniform random, 2-D grid).
 //
+// Load, Read, Save and Write handle the files; the documentation of Format
+// says how each format's vertex ids map to internal ids (SNAP and
+// Graphalytics ids are relabelled in sorted order and kept in an IDMap).
+// Text inputs are parsed in parallel chunks with exact file:line errors
+// wrapping ErrFormat; .gbx binary files are read straight into the CSR
+// arrays and checked with a CRC-32C.
+//
 // It is the bottom of the dependency graph: it may import only the standard
-// library and small well-kept libraries (progress bar, logging). Nothing in
-// gearbox is imported here.
+// library, small well-kept libraries (progress bar, logging) and
+// internal/par. Nothing else in gearbox is imported here.
 package graph

@@ -158,7 +158,7 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
-	in := &input{name: filepath.Base(path), r: f, size: st.Size(), file: f}
+	in := &input{name: path, r: f, size: st.Size(), file: f}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}
@@ -198,7 +198,7 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
 		return nil, err
 	}
-	in := &input{name: filepath.Base(name), r: r, size: -1}
+	in := &input{name: name, r: r, size: -1}
 	switch x := r.(type) {
 	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer: what is left to read
 		in.size = int64(x.Len())
@@ -228,7 +228,7 @@ func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(
 	r = in.r
 	done = func() {}
 	if opt.Progress != nil && in.size > progressMin {
-		r, done = withProgress(r, in.size, in.name, opt.Progress)
+		r, done = withProgress(r, in.size, filepath.Base(in.name), opt.Progress)
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)

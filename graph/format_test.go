@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // The tiny test graph of testdata/: arcs with integer weights over vertices
@@ -469,5 +471,44 @@ func TestGzipAndProgress(t *testing.T) {
 	var pb bytes.Buffer
 	if _, err := Load("testdata/tiny.el", LoadOptions{Progress: &pb}); err != nil || pb.Len() != 0 {
 		t.Errorf("small input: err=%v, progress output %q", err, pb.String())
+	}
+}
+
+func TestFastPathAgreesWithGeneral(t *testing.T) {
+	// Lines the fast path must hand to the general one, which explains them.
+	for in, want := range map[string]string{
+		"1 2x\n":                      `invalid vertex id "2x"`,
+		"1x 2\n":                      `invalid vertex id "1x"`,
+		"1 2 3 x\n":                   "expected 2 or 3 fields, got 4",
+		"1\t\t2 \r\n":                 "",
+		"1 2 3\r\n":                   "",
+		" 1 2\n":                      "",
+		"1 2 3 \t\r\n":                "",
+		"1\r\n":                       "expected 2 or 3 fields, got 1",
+		"12345678901234567890123 1\n": "too large",
+	} {
+		g, err := Read(strings.NewReader(in), "f.txt", LoadOptions{})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", in, err)
+		case want == "" && g.NumEdges() != 1:
+			t.Errorf("%q: %d arcs, want 1", in, g.NumEdges())
+		case want != "" && (err == nil || !strings.Contains(err.Error(), "f.txt:1: ") || !strings.Contains(err.Error(), want)):
+			t.Errorf("%q: err = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var out bytes.Buffer
+	data := bytes.Repeat([]byte("0 1\n"), 1000)
+	r, done := withProgress(iotest.OneByteReader(bytes.NewReader(data)), int64(len(data)), "big.el", &out)
+	n, err := io.Copy(io.Discard, r)
+	done()
+	if err != nil || n != int64(len(data)) {
+		t.Fatalf("copied %d, %v", n, err)
+	}
+	if !strings.Contains(out.String(), "reading big.el") {
+		t.Errorf("progress output %q lacks the description (%d bytes)", out.String(), n)
 	}
 }

@@ -107,13 +107,27 @@ func TestParseGenSpec(t *testing.T) {
 	}
 }
 
-func TestKronThresholds(t *testing.T) {
-	for _, c := range []struct {
-		t int
-		p float64
-	}{{kronA, 0.57}, {kronAB, 0.76}, {kronABC, 0.95}} {
-		if d := float64(c.t)/65536 - c.p; d > 1.0/65536 || d < -1.0/65536 {
-			t.Errorf("threshold %d/65536 is %g away from %g", c.t, d, c.p)
+func TestKronQuadrantFrequencies(t *testing.T) {
+	want := [4]float64{0.57, 0.19, 0.19, 0.05} // A, B, C, D
+	for _, scale := range []int{1, 7, 20, 31} {
+		const m = 1 << 18
+		src, dst := make([]uint32, m), make([]uint32, m)
+		r := blockRNG(1, tagKron, scale)
+		kronEdges(&r, scale, src, dst)
+		var cnt [4]float64
+		for i := range src {
+			if src[i]>>scale != 0 || dst[i]>>scale != 0 {
+				t.Fatalf("scale %d: edge %d-%d out of range", scale, src[i], dst[i])
+			}
+			for l := 0; l < scale; l++ {
+				cnt[(src[i]>>l&1)<<1|dst[i]>>l&1]++
+			}
+		}
+		for q := range cnt {
+			// m*scale >= 2^18 draws: 5 standard deviations is below 0.005.
+			if f := cnt[q] / float64(m*scale); f < want[q]-0.005 || f > want[q]+0.005 {
+				t.Errorf("scale %d: quadrant %c frequency %.4f, want %.2f", scale, 'A'+q, f, want[q])
+			}
 		}
 	}
 }

@@ -666,7 +666,7 @@ func readVertexFile(path string) (*idIndex, error) {
 		return nil, err
 	}
 	defer f.Close()
-	in := &input{name: filepath.Base(path), r: f, size: -1}
+	in := &input{name: path, r: f, size: -1}
 	r, _, done, err := in.open(LoadOptions{})
 	if err != nil {
 		return nil, err

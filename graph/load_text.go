@@ -226,8 +226,68 @@ func (p *edgeParser) parse(data []byte, o *chunkOut) {
 	}
 }
 
-// line parses one line; false means it failed (o holds the error).
+// line parses one line; false means it failed (o holds the error). The
+// common shape, two or three plain numbers, takes a fast path; everything
+// else (comments, blank lines, errors) the general one.
 func (p *edgeParser) line(l []byte, line int64, o *chunkOut) bool {
+	body := l
+	if p.dimacs {
+		if len(l) < 2 || l[0] != 'a' || (l[1] != ' ' && l[1] != '\t') {
+			return p.slowLine(l, line, o)
+		}
+		body = l[2:]
+	}
+	a, b, w, nf, ok := fastFields(body)
+	if !ok || nf < p.minF || nf > p.maxF {
+		return p.slowLine(l, line, o)
+	}
+	return p.store(a, b, w, nf, line, o)
+}
+
+// fastFields parses `digits ws digits [ws token] [ws]`; ok is false for
+// anything else (which the general path then explains).
+func fastFields(l []byte) (a, b uint64, w []byte, nf int, ok bool) {
+	i := 0
+	for i < len(l) && l[i]-'0' <= 9 {
+		a = a*10 + uint64(l[i]-'0')
+		i++
+	}
+	if i == 0 || i > 19 || i == len(l) || (l[i] != ' ' && l[i] != '\t') {
+		return
+	}
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	s := i
+	for i < len(l) && l[i]-'0' <= 9 {
+		b = b*10 + uint64(l[i]-'0')
+		i++
+	}
+	if i == s || i-s > 19 || (i < len(l) && !isSpace(l[i])) {
+		return
+	}
+	nf = 2
+	for i < len(l) && isSpace(l[i]) {
+		i++
+	}
+	if i < len(l) {
+		s = i
+		for i < len(l) && !isSpace(l[i]) {
+			i++
+		}
+		w, nf = l[s:i], 3
+		for i < len(l) && isSpace(l[i]) {
+			i++
+		}
+		if i < len(l) {
+			return
+		}
+	}
+	return a, b, w, nf, true
+}
+
+// slowLine tokenizes a line and explains what is wrong with it.
+func (p *edgeParser) slowLine(l []byte, line int64, o *chunkOut) bool {
 	var toks [5][]byte
 	t, i := nextTok(l, 0)
 	if len(t) == 0 || strings.IndexByte(p.comments, t[0]) >= 0 {
@@ -261,9 +321,28 @@ func (p *edgeParser) line(l []byte, line int64, o *chunkOut) bool {
 		o.fail(line, "%s", p.fieldsMsg(nt))
 		return false
 	}
+	var ids [2]uint64
+	for k := 0; k < 2; k++ {
+		v, ok := parseU64(toks[k])
+		if !ok {
+			o.fail(line, "%s", idError(toks[k]))
+			return false
+		}
+		ids[k] = v
+	}
+	var w []byte
+	if nt == 3 {
+		w = toks[2]
+	}
+	return p.store(ids[0], ids[1], w, nt, line, o)
+}
+
+// store checks and records one edge with nf fields (w is the weight token
+// when nf is 3).
+func (p *edgeParser) store(a, b uint64, wt []byte, nf int, line int64, o *chunkOut) bool {
 	if p.wmode == wOptional {
 		hasW := int8(-1)
-		if nt == 3 {
+		if nf == 3 {
 			hasW = 1
 		}
 		if o.weighted == 0 {
@@ -277,17 +356,8 @@ func (p *edgeParser) line(l []byte, line int64, o *chunkOut) bool {
 			return false
 		}
 	}
-	var ids [2]uint64
-	for k := 0; k < 2; k++ {
-		v, ok := parseU64(toks[k])
-		if !ok {
-			o.fail(line, "%s", idError(toks[k]))
-			return false
-		}
-		ids[k] = v
-	}
-	if nt == 3 {
-		w, real, msg := p.wp.parse(toks[2])
+	if nf == 3 {
+		w, real, msg := p.wp.parse(wt)
 		if msg != "" {
 			o.fail(line, "%s", msg)
 			return false
@@ -296,12 +366,13 @@ func (p *edgeParser) line(l []byte, line int64, o *chunkOut) bool {
 		o.w = append(o.w, w)
 	}
 	if p.relabel {
-		o.src64 = append(o.src64, ids[0])
-		o.dst64 = append(o.dst64, ids[1])
-		o.minID = min(o.minID, ids[0], ids[1])
-		o.maxID = max(o.maxID, ids[0], ids[1])
+		o.src64 = append(o.src64, a)
+		o.dst64 = append(o.dst64, b)
+		o.minID = min(o.minID, a, b)
+		o.maxID = max(o.maxID, a, b)
 		return true
 	}
+	ids := [2]uint64{a, b}
 	var m [2]uint32
 	for k, v := range ids {
 		switch {

@@ -28,14 +28,14 @@ type Sampler struct {
 	count  int
 }
 
-// NewSampler returns a sampler with period every (at least 1) that also
-// sums out-degrees when degree is set.
+// NewSampler returns a sampler with period every that also sums
+// out-degrees when degree is set; every <= 0 never samples.
 func NewSampler(every int, degree bool) *Sampler {
-	return &Sampler{every: max(every, 1), degree: degree}
+	return &Sampler{every: every, degree: degree}
 }
 
 // Due reports whether iteration iter is sampled.
-func (s *Sampler) Due(iter int) bool { return iter%s.every == 0 }
+func (s *Sampler) Due(iter int) bool { return s.every > 0 && iter%s.every == 0 }
 
 // Take runs measure (which counts the working set and, when asked, sums
 // the out-degrees), times it and records the cost.

@@ -41,7 +41,8 @@ func NewPool(workers int) *Pool {
 // Workers returns the number of workers.
 func (p *Pool) Workers() int { return p.workers }
 
-// Close stops the worker goroutines. The pool must not be used afterwards.
+// Close stops the worker goroutines. Loops run after Close execute inline
+// on the caller.
 func (p *Pool) Close() {
 	if p.closed {
 		return
@@ -58,12 +59,34 @@ func (p *Pool) Run(fn func(worker int)) {
 		fn(0)
 		return
 	}
+	if p.closed {
+		// After Close the workers are gone: run their shares inline
+		// rather than fail.
+		for w := 0; w < p.workers; w++ {
+			fn(w)
+		}
+		return
+	}
 	p.wg.Add(p.workers - 1)
 	for w := 1; w < p.workers; w++ {
 		p.start[w] <- fn
 	}
 	fn(0)
 	p.wg.Wait()
+}
+
+// RunIf is Run when parallel is true; otherwise it calls fn for every
+// worker in turn on the caller, which for small amounts of per-worker work
+// costs less than waking the workers (thousands of tiny iterations on
+// high-diameter graphs).
+func (p *Pool) RunIf(parallel bool, fn func(worker int)) {
+	if !parallel {
+		for w := 0; w < p.workers; w++ {
+			fn(w)
+		}
+		return
+	}
+	p.Run(fn)
 }
 
 // Thread is thread mapping: [0, n) is cut into chunks of grain elements

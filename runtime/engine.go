@@ -25,6 +25,9 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		}
 		st.Wall = time.Since(t0)
 	}()
+	if err := cfg.Thresholds().Validate(); err != nil {
+		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
+	}
 	info := op.Info()
 	pol := cfg.Policy()
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}
@@ -32,12 +35,11 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	dec := pol.Begin(info)
 	v := dec.Initial()
 	if err := check(v, info); err != nil {
-		return st, err
+		return st, fmt.Errorf("%s: %w", name, err)
 	}
-	thr := cfg.Thresholds()
-	every := thr.SampleEvery
-	if _, ok := decider.StaticVariant(pol); ok {
-		every = 1 << 30 // a static policy never looks at samples
+	every := cfg.Thresholds().SampleEvery
+	if p, ok := pol.(interface{ SampleEvery() int }); ok {
+		every = p.SampleEvery() // 0: the policy never looks at samples
 	}
 	sampler := inspector.NewSampler(every, false)
 	defer func() { st.Inspection, st.Samples = sampler.Cost(), sampler.Count() }()
@@ -65,7 +67,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		}
 		next := dec.Next(obs)
 		if err := check(next, info); err != nil {
-			return st, err
+			return st, fmt.Errorf("%s: iteration %d: %w", name, it, err)
 		}
 		var conv time.Duration
 		if next.Rep != v.Rep && !op.Done() {
@@ -80,7 +82,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		st.Iterations++
 		st.EdgesRelaxed += edges
 		st.Variants[v.String()]++
-		if next != v {
+		if next != v && !op.Done() {
 			st.Switches++
 		}
 		if cfg.trace {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -68,17 +69,16 @@ func (r *Result) MaxDepth() int {
 	return m
 }
 
-// Depths returns a copy of all depths, -1 for unreached vertices.
-func (r *Result) Depths() []int64 {
-	out := make([]int64, len(r.depth))
-	for i, d := range r.depth {
-		if d == unreached {
-			out[i] = -1
-		} else {
-			out[i] = int64(d)
+// All yields every reached vertex with its depth, in vertex order
+// (unreached vertices are skipped, never given a sentinel depth).
+func (r *Result) All() iter.Seq2[uint32, int] {
+	return func(yield func(uint32, int) bool) {
+		for v, d := range r.depth {
+			if d != unreached && !yield(uint32(v), int(d)) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // Stats returns the run's statistics.

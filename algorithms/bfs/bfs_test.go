@@ -142,3 +142,24 @@ func TestStatsAndTrace(t *testing.T) {
 		t.Errorf("samples %d switches %d, want both > 0 with eager thresholds", st.Samples, st.Switches)
 	}
 }
+
+func TestAllIteratesReached(t *testing.T) {
+	g := testgraphs.MustBuild(5, true, [][2]uint32{{0, 1}, {1, 2}}, nil)
+	res, err := bfs.Run(context.Background(), g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][2]int
+	for v, d := range res.All() {
+		got = append(got, [2]int{int(v), d})
+	}
+	want := [][2]int{{0, 1}, {1, 0}, {2, 1}}
+	if len(got) != len(want) {
+		t.Fatalf("All gave %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("All gave %v, want %v", got, want)
+		}
+	}
+}

@@ -1,10 +1,3 @@
-// Package testgraphs is the shared table of graphs every algorithm's tests
-// run on: tiny hand-made graphs with known answers (path, star, two
-// components, self-loop, isolated vertices, directed with an unreachable
-// part, zero and huge weights) and deterministic pseudo-random ones, plus an
-// R-MAT generator for benchmarks.
-//
-// It may import graph and internal/par; only tests and benchmarks import it.
 package testgraphs
 
 import (
@@ -78,7 +71,8 @@ func Grid(r, c int) *graph.Graph {
 	return MustBuild(r*c, true, a, nil)
 }
 
-// Cases returns the shared table. Small enough for the race detector.
+// Cases returns the shared table (hand-made and generated graphs). Small
+// enough for the race detector. Datasets adds the real graphs.
 func Cases() []Case {
 	star := [][2]uint32{}
 	for i := 1; i <= 20; i++ {
@@ -98,7 +92,7 @@ func Cases() []Case {
 	huge := MustBuild(8, false, path(8), hw)
 	// A shortcut graph where the fewest hops is not the shortest path.
 	sc := MustBuild(6, true, [][2]uint32{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 5}, {5, 4}}, []uint32{1, 1, 1, 1, 10, 10})
-	return []Case{
+	return append([]Case{
 		{"empty", MustBuild(0, true, nil, nil), nil},
 		{"single", MustBuild(1, true, nil, nil), []uint32{0}},
 		{"path10", MustBuild(10, true, path(10), nil), []uint32{0, 5, 9}},
@@ -115,7 +109,7 @@ func Cases() []Case {
 		{"random-directed", Random(3000, 9000, false, 8), []uint32{0, 2999}},
 		{"rmat12", RMAT(12, 8, 3), []uint32{0, 100}},
 		{"rmat12-directed", RMATDirected(12, 8, 4), []uint32{1, 2}},
-	}
+	}, Generated()...)
 }
 
 func mix(x uint64) uint64 {
@@ -191,4 +185,18 @@ func rmat(scale, edgeFactor int, seed uint64, undirected bool) *graph.Graph {
 		panic(err)
 	}
 	return g
+}
+
+// Generated returns small graphs from the graph package's generators
+// (Kronecker, uniform random, grid), for the shared test table.
+func Generated() []Case {
+	var out []Case
+	for _, spec := range []string{"kron:10:8", "urand:10:4", "grid:17:23"} {
+		g, err := graph.Generate(spec, graph.GenOptions{Seed: 5})
+		if err != nil {
+			panic(fmt.Sprintf("testgraphs: %s: %v", spec, err))
+		}
+		out = append(out, Case{Name: spec, G: g, Sources: Sources(g, 2)})
+	}
+	return out
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bfs_test
+
+const raceEnabled = false

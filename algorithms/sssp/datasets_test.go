@@ -1,0 +1,76 @@
+package sssp_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/algorithms/sssp"
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// TestRealDatasets runs the adaptive policy, several deltas and every
+// variant on the real graphs against Dijkstra.
+func TestRealDatasets(t *testing.T) {
+	if raceEnabled {
+		t.Skip("real datasets are checked without the race detector (too slow under it)")
+	}
+	cases, err := testgraphs.Datasets()
+	if errors.Is(err, testgraphs.ErrNoDatasets) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := [][]runtime.Option{nil, {sssp.WithDelta(1)}, {sssp.WithDelta(1000)}}
+	if !testing.Short() && !raceEnabled {
+		for _, v := range decider.PushVariants() {
+			opts = append(opts, []runtime.Option{runtime.WithVariant(v), sssp.WithDelta(64)})
+		}
+	}
+	for _, c := range cases {
+		g := c.Weighted()
+		for _, o := range opts {
+			for _, s := range c.Sources {
+				res, err := sssp.Run(context.Background(), g, s, o...)
+				if err != nil {
+					t.Fatalf("%s: %v", c.Name, err)
+				}
+				if err := sssp.Verify(g, res); err != nil {
+					t.Fatalf("%s src %d %s: %v", c.Name, s, res.Stats().Policy, err)
+				}
+			}
+		}
+	}
+}
+
+// TestP2P31KnownDistances compares with gstest's published Dijkstra answer.
+func TestP2P31KnownDistances(t *testing.T) {
+	if raceEnabled {
+		t.Skip("checked without the race detector")
+	}
+	g, src, _, want, err := testgraphs.P2P31()
+	if errors.Is(err, testgraphs.ErrNoDatasets) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []uint64{1, 2, 50} {
+		res, err := sssp.Run(context.Background(), g, src, sssp.WithDelta(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v, w := range want {
+			if w == -2 {
+				continue
+			}
+			got, ok := res.Distance(uint32(v))
+			if (w >= 0) != ok || (ok && int64(got) != w) {
+				t.Fatalf("delta %d: vertex %d (external %d): %d ok=%v, gstest says %d", d, v, g.IDs().External(uint32(v)), got, ok, w)
+			}
+		}
+	}
+}

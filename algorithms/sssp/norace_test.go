@@ -1,0 +1,5 @@
+//go:build !race
+
+package sssp_test
+
+const raceEnabled = false

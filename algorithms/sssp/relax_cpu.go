@@ -1,0 +1,164 @@
+// SSSP relaxation kernels on the CPU.
+//
+// Ordered: delta-stepping (Meyer & Sanders, "Delta-stepping: a
+// parallelizable shortest path algorithm", J. Algorithms 2003) with the
+// current bucket as the working set, per-worker bins and bucket fusion
+// (a worker keeps relaxing its own small bin of the current bucket without
+// a global step, as in the GAP suite: Beamer, Asanović & Patterson, "The
+// GAP Benchmark Suite", 2015). Delta = 1 is the paper's ordered variant
+// (process only the minimum distance found by a reduction). Unordered: one
+// unbounded bucket, Bellman-Ford style frontier relaxation (Li & Becchi,
+// "Deploying Graph Algorithms on GPUs: an Adaptive Solution", IPDPS 2013).
+// Every lowering is an atomic minimum on a uint64 distance.
+package sssp
+
+import (
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/mapping"
+)
+
+// smallWork is the pending-element count below which per-worker phases
+// run on the caller instead of waking the pool.
+const smallWork = 256
+
+// fuseMax bounds the local bin a worker keeps processing on its own.
+const fuseMax = 1000
+
+func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
+	lo := o.cur * o.delta
+	skip := o.bucketed
+	o.binsUsed = true
+	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
+		du := o.load(u)
+		if skip && (du < lo || o.bucket(du) != o.cur) {
+			return // stale: u moved to another bucket since it was filed
+		}
+		for i, x := range nbrs {
+			if nd := du + uint64(wts[i]); o.lower(x, nd) {
+				o.emitOrdered(w, x, nd)
+			}
+		}
+		o.ws[w].edges += int64(len(nbrs))
+	})
+	// Bucket fusion: each worker drains its own small bin of the current
+	// bucket.
+	slot := o.cur % ringSize
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	if pending == 0 {
+		return
+	}
+	o.pool.RunIf(pending >= smallWork, func(w int) {
+		ws := &o.ws[w]
+		for n := len(ws.bins[slot]); n > 0 && n < fuseMax; n = len(ws.bins[slot]) {
+			items := ws.bins[slot]
+			ws.bins[slot], ws.scratch = ws.scratch[:0], items
+			for _, u := range items {
+				du := o.load(u)
+				if o.bucket(du) != o.cur {
+					continue
+				}
+				a, b := o.off[u], o.off[u+1]
+				for i, x := range o.adj[a:b] {
+					if nd := du + uint64(o.wts[a+int64(i)]); o.lower(x, nd) {
+						o.emitOrdered(w, x, nd)
+					}
+				}
+				ws.edges += b - a
+			}
+		}
+	})
+}
+
+func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
+	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
+		du := o.load(u)
+		for i, x := range nbrs {
+			if o.lower(x, du+uint64(wts[i])) {
+				o.emitUnordered(w, x)
+			}
+		}
+		o.ws[w].edges += int64(len(nbrs))
+	})
+}
+
+// Grains: elements per claimed chunk (thread mapping over a queue), words
+// per chunk (over a bitmap) and edges per chunk (block mapping).
+const (
+	queueGrain = 64
+	wordGrain  = 16
+	edgeGrain  = 4096
+)
+
+// forFrontier calls fn(worker, u, part of u's out-neighbours and their
+// weights) over the current working set: whole neighbourhoods (thread
+// mapping) or edge-balanced pieces (block mapping).
+func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs, wts []uint32)) {
+	off, adj, wt := o.off, o.adj, o.wts
+	switch {
+	case o.rep == decider.Queue && m == decider.Thread:
+		items := o.curQ.Items()
+		o.pool.Thread(len(items), queueGrain, func(w, lo, hi int) {
+			for _, u := range items[lo:hi] {
+				a, b := off[u], off[u+1]
+				fn(w, u, adj[a:b], wt[a:b])
+			}
+		})
+	case o.rep == decider.Queue:
+		items := o.curQ.Items()
+		k := len(items)
+		if cap(o.pref) < k+1 {
+			o.pref = make([]int64, k+1, max(k+1, 1024))
+		}
+		pref := o.pref[:k+1]
+		o.pool.Thread(k, 4096, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				u := items[i]
+				pref[i] = off[u+1] - off[u]
+			}
+		})
+		pref[k] = 0
+		o.pool.PrefixSum(pref)
+		o.pool.Block(pref, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
+			for i := lo; i < hi; i++ {
+				u := items[i]
+				from, to := mapping.Clip(pref[i], pref[i+1], eLo, eHi)
+				if from < to {
+					a := off[u]
+					fn(w, u, adj[a+from:a+to], wt[a+from:a+to])
+				}
+			}
+		})
+	case m == decider.Thread:
+		words := o.curB.Words()
+		o.pool.Thread(len(words), wordGrain, func(w, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				for b := words[i]; b != 0; b &= b - 1 {
+					u := uint32(i*64 + trailingZeros(b))
+					a, e := off[u], off[u+1]
+					fn(w, u, adj[a:e], wt[a:e])
+				}
+			}
+		})
+	default:
+		cur := o.curB
+		words := cur.Words()
+		o.pool.Block(off, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
+			for u := lo; u < hi; u++ {
+				if words[u>>6] == 0 {
+					u |= 63
+					continue
+				}
+				if !cur.Get(uint32(u)) {
+					continue
+				}
+				a, b := max(off[u], eLo), min(off[u+1], eHi)
+				if a < b {
+					fn(w, uint32(u), adj[a:b], wt[a:b])
+				}
+			}
+		})
+	}
+}

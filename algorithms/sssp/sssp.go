@@ -1,0 +1,161 @@
+package sssp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+var (
+	// ErrSource is wrapped when the source vertex is out of range.
+	ErrSource = errors.New("source vertex out of range")
+	// ErrUnweighted is wrapped when the graph has no weights.
+	ErrUnweighted = errors.New("graph is unweighted")
+	// ErrRealWeights is wrapped when the graph has float weights.
+	ErrRealWeights = errors.New("graph has real (float) weights")
+)
+
+// inf is the internal distance of an unreached vertex; it never leaves the
+// package (Distance reports ok=false instead).
+const inf = math.MaxUint64
+
+// WithDelta sets the bucket width of ordered variants (delta-stepping);
+// it is runtime.WithDelta.
+func WithDelta(d uint64) runtime.Option { return runtime.WithDelta(d) }
+
+// Result holds the distances of one SSSP run.
+type Result struct {
+	src   uint32
+	dist  []uint64
+	delta uint64
+	stats runtime.Stats
+}
+
+// Source returns the source vertex.
+func (r *Result) Source() uint32 { return r.src }
+
+// NumVertices returns the number of vertices of the graph.
+func (r *Result) NumVertices() int { return len(r.dist) }
+
+// Delta returns the bucket width the run used.
+func (r *Result) Delta() uint64 { return r.delta }
+
+// Distance returns v's shortest-path distance from the source and whether
+// v was reached. Vertices outside the graph are unreached.
+func (r *Result) Distance(v uint32) (uint64, bool) {
+	if int64(v) >= int64(len(r.dist)) || r.dist[v] == inf {
+		return 0, false
+	}
+	return r.dist[v], true
+}
+
+// Reached reports whether v was reached from the source.
+func (r *Result) Reached(v uint32) bool {
+	_, ok := r.Distance(v)
+	return ok
+}
+
+// NumReached returns the number of reached vertices (the source included).
+func (r *Result) NumReached() int {
+	c := 0
+	for _, d := range r.dist {
+		if d != inf {
+			c++
+		}
+	}
+	return c
+}
+
+// MaxDistance returns the largest distance of a reached vertex and false
+// when nothing was reached (an empty graph).
+func (r *Result) MaxDistance() (uint64, bool) {
+	var m uint64
+	ok := false
+	for _, d := range r.dist {
+		if d != inf {
+			m, ok = max(m, d), true
+		}
+	}
+	return m, ok
+}
+
+// All yields every reached vertex with its distance, in vertex order
+// (unreached vertices are skipped, never given a sentinel distance).
+func (r *Result) All() iter.Seq2[uint32, uint64] {
+	return func(yield func(uint32, uint64) bool) {
+		for v, d := range r.dist {
+			if d != inf && !yield(uint32(v), d) {
+				return
+			}
+		}
+	}
+}
+
+// Stats returns the run's statistics.
+func (r *Result) Stats() runtime.Stats { return r.stats }
+
+type operator interface {
+	runtime.Operator
+	Distances() []uint64
+}
+
+// cudaOperator is set by sssp_cuda.go (build tag cuda).
+var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64) (operator, bool)
+
+// CheckGraph returns the error Run gives for a graph SSSP cannot use: nil,
+// unweighted or float-weighted.
+func CheckGraph(g *graph.Graph) error {
+	if g == nil {
+		return errors.New("sssp: nil graph")
+	}
+	switch g.WeightKind() {
+	case graph.Unweighted:
+		return fmt.Errorf("sssp: %w: give it integer weights, e.g. g.WithDerivedWeights(seed) (weights 1..255 hashed from the endpoints)", ErrUnweighted)
+	case graph.RealWeights:
+		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with --weight-scale to scale and round them", ErrRealWeights)
+	}
+	return nil
+}
+
+// Run computes shortest-path distances from src. The graph must have
+// integer weights (see CheckGraph). Options choose the policy (default
+// adaptive, ordered delta-stepping), Delta (WithDelta), thresholds,
+// backend, logger and trace. The pull variant does not apply to SSSP and is
+// an error. An empty graph gives an empty result.
+func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
+	if err := CheckGraph(g); err != nil {
+		return nil, err
+	}
+	n := g.NumVertices()
+	cfg := runtime.NewConfig(opts...)
+	delta := cfg.Delta()
+	if n == 0 {
+		return &Result{src: src, delta: delta}, nil
+	}
+	if int64(src) >= int64(n) {
+		return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
+	}
+	var op operator
+	switch b := cfg.Backend().(type) {
+	case *runtime.CPU:
+		op = newCPU(b, g, src, delta)
+	default:
+		ok := false
+		if cudaOperator != nil {
+			op, ok = cudaOperator(b, g, src, delta)
+		}
+		if !ok {
+			return nil, fmt.Errorf("sssp: backend %s: %w", b.Name(), runtime.ErrUnsupported)
+		}
+	}
+	st, err := runtime.Run(ctx, "sssp", op, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st}, nil
+}

@@ -1,0 +1,433 @@
+package sssp
+
+import (
+	"math"
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/mapping"
+	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
+)
+
+// ringSize is the number of consecutive buckets kept in each worker's ring
+// of bins; lowerings further ahead go to the worker's far list and are
+// re-bucketed when the ring runs dry (so huge distances / small Delta cost
+// no memory per empty bucket).
+const ringSize = 1 << 12
+
+// farItem is a pending lowering beyond the ring: vertex and the bucket it
+// was lowered into (stale when the vertex's distance has moved since).
+type farItem struct {
+	v   uint32
+	idx uint64
+}
+
+// worker is one worker's private state, padded against false sharing.
+type worker struct {
+	bins             [][]uint32 // bins[i % ringSize] holds bucket i
+	far              []farItem
+	scratch          []uint32
+	buf              workset.Buffer
+	size, deg, edges int64
+	_                [64]byte
+}
+
+// cpuOp is the SSSP operator on the CPU backend.
+type cpuOp[D distance] struct {
+	g     *graph.Graph
+	pool  *mapping.Pool
+	off   []int64
+	adj   []uint32
+	wts   []uint32
+	dist  []D
+	src   uint32
+	delta uint64
+	shift int // log2(delta) when delta is a power of two, else -1
+
+	rep         decider.Rep
+	curQ, nextQ *workset.Queue
+	curB, nextB *workset.Bitmap
+	upd         *workset.Bitmap
+	pref        []int64
+	ws          []worker
+
+	cur      uint64 // bucket index of the current working set
+	bucketed bool   // the current working set is exactly bucket cur
+	ordered  bool   // mode of the last Compute
+	outQ     bool   // unordered output goes to nextQ (else nextB)
+	done     bool
+	binsUsed bool // ordered iterations filed vertices in bins since the last gatherAll
+}
+
+// newCPU returns the CPU operator, with 32-bit distances when no simple
+// path can reach 2^32-1 ((n-1) * max weight below it: half the memory
+// traffic of the random distance accesses), else 64-bit ones.
+func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) operator {
+	var maxW uint64
+	for _, w := range g.Weights() {
+		maxW = max(maxW, uint64(w))
+	}
+	if uint64(g.NumVertices())*maxW < math.MaxUint32 {
+		return newCPUOp[uint32](b, g, src, delta)
+	}
+	return newCPUOp[uint64](b, g, src, delta)
+}
+
+func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) *cpuOp[D] {
+	n := g.NumVertices()
+	pool := b.NewPool()
+	o := &cpuOp[D]{
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1),
+		dist: make([]D, n),
+		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
+		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
+		ws: make([]worker, pool.Workers()),
+	}
+	for i := range o.ws {
+		o.ws[i].bins = make([][]uint32, ringSize)
+	}
+	o.shift = -1
+	if o.delta&(o.delta-1) == 0 {
+		o.shift = bits.TrailingZeros64(o.delta)
+	}
+	pool.Thread(n, 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			o.dist[i] = ^D(0)
+		}
+	})
+	return o
+}
+
+func (o *cpuOp[D]) Info() decider.Info {
+	n := o.g.NumVertices()
+	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1}
+}
+
+func (o *cpuOp[D]) Start(v decider.Variant) error {
+	o.dist[o.src] = 0
+	o.rep = v.Rep
+	if v.Rep == decider.Queue {
+		o.curQ.Push(o.src)
+	} else {
+		o.curB.Set(o.src)
+	}
+	o.cur, o.bucketed = 0, true
+	return nil
+}
+
+func (o *cpuOp[D]) Done() bool { return o.done }
+
+// Distances returns the distances, unreached = inf.
+func (o *cpuOp[D]) Distances() []uint64 {
+	if d, ok := any(o.dist).([]uint64); ok {
+		return d
+	}
+	out := make([]uint64, len(o.dist))
+	o.pool.Thread(len(out), 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if d := o.dist[i]; d == ^D(0) {
+				out[i] = inf
+			} else {
+				out[i] = uint64(d)
+			}
+		}
+	})
+	return out
+}
+func (o *cpuOp[D]) Close() error { o.pool.Close(); return nil }
+
+// bucket returns d's bucket index; a power-of-two Delta (the common case)
+// shifts instead of dividing.
+func (o *cpuOp[D]) bucket(d uint64) uint64 {
+	if o.shift >= 0 {
+		return d >> uint(o.shift)
+	}
+	return d / o.delta
+}
+
+func (o *cpuOp[D]) Convert(r decider.Rep) error {
+	if r == o.rep {
+		return nil
+	}
+	if r == decider.Queue {
+		o.curQ.FromBitmap(o.pool, o.curB)
+	} else {
+		o.curB.FromQueue(o.pool, o.curQ)
+	}
+	o.rep = r
+	return nil
+}
+
+func (o *cpuOp[D]) Inspect(degree bool) (int64, int64) {
+	if o.rep == decider.Queue {
+		return inspector.CountQueue(o.pool, o.curQ.Items(), o.off, degree)
+	}
+	return inspector.CountBitmap(o.pool, o.curB.Words(), o.off, degree)
+}
+
+func (o *cpuOp[D]) Compute(v decider.Variant) (int64, error) {
+	if err := o.Convert(v.Rep); err != nil {
+		return 0, err
+	}
+	for i := range o.ws {
+		w := &o.ws[i]
+		w.size, w.deg, w.edges = 0, 0, 0
+	}
+	o.ordered = v.Order == decider.Ordered
+	o.outQ = v.Rep == decider.Queue
+	if o.ordered {
+		o.computeOrdered(v.Mapping)
+	} else {
+		o.computeUnordered(v.Mapping)
+	}
+	var e int64
+	for i := range o.ws {
+		e += o.ws[i].edges
+	}
+	return e, nil
+}
+
+// Generate builds the next working set: in ordered mode the minimum
+// non-empty bucket (found by a reduction over the workers' rings), in
+// unordered mode every pending vertex.
+func (o *cpuOp[D]) Generate(r decider.Rep) (int64, int64, error) {
+	var size int64
+	if o.ordered {
+		// Buckets whose entries all went stale are skipped.
+		for size == 0 {
+			next, ok := o.findMin()
+			if !ok && o.rebucket() {
+				next, ok = o.findMin()
+			}
+			if !ok {
+				o.done = true
+				return 0, -1, nil
+			}
+			size = o.gatherBucket(next, r)
+			o.cur, o.bucketed = next, true
+		}
+	} else {
+		size = o.gatherAll(r)
+		o.bucketed = false
+	}
+	o.done = size == 0
+	return size, -1, nil
+}
+
+// findMin returns the smallest bucket index with pending vertices in any
+// worker's ring (the paper's findmin, as a reduction over workers).
+func (o *cpuOp[D]) findMin() (uint64, bool) {
+	best, found := uint64(0), false
+	for i := range o.ws {
+		bins := o.ws[i].bins
+		for k := uint64(0); k < ringSize; k++ {
+			idx := o.cur + k
+			if found && idx >= best {
+				break
+			}
+			if len(bins[idx%ringSize]) > 0 {
+				best, found = idx, true
+				break
+			}
+		}
+	}
+	return best, found
+}
+
+// rebucket moves far items into the rings once the ring is empty: stale
+// items are dropped, the window restarts at the smallest live bucket.
+func (o *cpuOp[D]) rebucket() bool {
+	minIdx, any := uint64(0), false
+	for i := range o.ws {
+		w := &o.ws[i]
+		live := w.far[:0]
+		for _, it := range w.far {
+			if o.bucket(uint64(o.dist[it.v])) == it.idx {
+				live = append(live, it)
+				if !any || it.idx < minIdx {
+					minIdx, any = it.idx, true
+				}
+			}
+		}
+		w.far = live
+	}
+	if !any {
+		return false
+	}
+	o.cur = minIdx
+	for i := range o.ws {
+		w := &o.ws[i]
+		keep := w.far[:0]
+		for _, it := range w.far {
+			if it.idx < minIdx+ringSize {
+				w.bins[it.idx%ringSize] = append(w.bins[it.idx%ringSize], it.v)
+			} else {
+				keep = append(keep, it)
+			}
+		}
+		w.far = keep
+	}
+	return true
+}
+
+// gatherBucket makes bucket idx the current working set in representation
+// r and empties its bins. Stale entries (moved to a lower bucket since
+// they were filed) are dropped and duplicates merged; it returns the
+// working set's size.
+func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
+	slot := idx % ringSize
+	pending := 0
+	for i := range o.ws {
+		pending += len(o.ws[i].bins[slot])
+	}
+	par := pending >= smallWork
+	var total atomic.Int64
+	if r == decider.Queue {
+		o.curQ.Reset()
+		o.pool.RunIf(par, func(w int) {
+			ws := &o.ws[w]
+			var c int64
+			for _, v := range ws.bins[slot] {
+				if o.bucket(o.load(v)) == idx && o.upd.SetAtomic(v) {
+					ws.buf.Add(o.curQ, v)
+					c++
+				}
+			}
+			ws.buf.Flush(o.curQ)
+			total.Add(c)
+		})
+		o.upd.ClearItems(o.pool, o.curQ.Items())
+	} else {
+		o.curB.Clear(o.pool)
+		o.pool.RunIf(par, func(w int) {
+			var c int64
+			for _, v := range o.ws[w].bins[slot] {
+				if o.bucket(o.load(v)) == idx && o.curB.SetAtomic(v) {
+					c++
+				}
+			}
+			total.Add(c)
+		})
+	}
+	for i := range o.ws {
+		o.ws[i].bins[slot] = o.ws[i].bins[slot][:0]
+	}
+	o.rep = r
+	return total.Load()
+}
+
+// gatherAll makes every pending vertex (the unordered update vector plus
+// anything left in rings and far lists) the current working set.
+func (o *cpuOp[D]) gatherAll(r decider.Rep) int64 {
+	// Pending bins from earlier ordered iterations join the update vector.
+	if o.binsUsed {
+		o.binsUsed = false
+		o.pool.Run(func(w int) {
+			ws := &o.ws[w]
+			for s := range ws.bins {
+				for _, v := range ws.bins[s] {
+					o.emitUnordered(w, v)
+				}
+				ws.bins[s] = ws.bins[s][:0]
+			}
+			for _, it := range ws.far {
+				o.emitUnordered(w, it.v)
+			}
+			ws.far = ws.far[:0]
+		})
+	}
+	var size int64
+	for i := range o.ws {
+		size += o.ws[i].size
+	}
+	if o.outQ {
+		for i := range o.ws {
+			o.ws[i].buf.Flush(o.nextQ)
+		}
+		o.curQ.Swap(o.nextQ)
+		o.nextQ.Reset()
+		o.upd.ClearItems(o.pool, o.curQ.Items())
+		o.rep = decider.Queue
+	} else {
+		o.curB.Swap(o.nextB)
+		o.nextB.Clear(o.pool)
+		o.rep = decider.Bitmap
+	}
+	if err := o.Convert(r); err != nil {
+		return 0
+	}
+	return size
+}
+
+// emitUnordered adds a lowered vertex to the unordered update vector once.
+func (o *cpuOp[D]) emitUnordered(w int, v uint32) {
+	if o.outQ {
+		if o.upd.SetAtomic(v) {
+			o.ws[w].buf.Add(o.nextQ, v)
+			o.ws[w].size++
+		}
+	} else if o.nextB.SetAtomic(v) {
+		o.ws[w].size++
+	}
+}
+
+// emitOrdered files a lowered vertex in worker w's bin for its new
+// distance's bucket (duplicates allowed; stale entries skipped later).
+func (o *cpuOp[D]) emitOrdered(w int, v uint32, d uint64) {
+	idx := o.bucket(d)
+	ws := &o.ws[w]
+	if idx-o.cur < ringSize {
+		ws.bins[idx%ringSize] = append(ws.bins[idx%ringSize], v)
+	} else {
+		ws.far = append(ws.far, farItem{v, idx})
+	}
+	ws.size++
+}
+
+// lower atomically sets dist[v] = min(dist[v], d) and reports whether it
+// lowered it.
+func (o *cpuOp[D]) lower(v uint32, d uint64) bool {
+	p := &o.dist[v]
+	if unsafe.Sizeof(*p) == 4 {
+		q := (*uint32)(unsafe.Pointer(p))
+		for {
+			old := atomic.LoadUint32(q)
+			if uint64(old) <= d {
+				return false
+			}
+			if atomic.CompareAndSwapUint32(q, old, uint32(d)) {
+				return true
+			}
+		}
+	}
+	q := (*uint64)(unsafe.Pointer(p))
+	for {
+		old := atomic.LoadUint64(q)
+		if old <= d {
+			return false
+		}
+		if atomic.CompareAndSwapUint64(q, old, d) {
+			return true
+		}
+	}
+}
+
+// load reads dist[v] atomically as a uint64 (an unreached 32-bit distance
+// reads as 2^32-1, above every real distance by newCPU's bound).
+func (o *cpuOp[D]) load(v uint32) uint64 {
+	p := &o.dist[v]
+	if unsafe.Sizeof(*p) == 4 {
+		return uint64(atomic.LoadUint32((*uint32)(unsafe.Pointer(p))))
+	}
+	return atomic.LoadUint64((*uint64)(unsafe.Pointer(p)))
+}
+
+// distance is the integer type of a run's distances.
+type distance interface{ ~uint32 | ~uint64 }
+
+func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }

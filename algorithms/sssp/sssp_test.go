@@ -1,0 +1,155 @@
+package sssp_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/algorithms/sssp"
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+type cycle struct{ vs []decider.Variant }
+
+func (c cycle) Begin(decider.Info) decider.Decider { return &cycleRun{vs: c.vs} }
+func (c cycle) String() string                     { return "cycle" }
+
+type cycleRun struct {
+	vs []decider.Variant
+	i  int
+}
+
+func (c *cycleRun) Initial() decider.Variant { return c.vs[0] }
+func (c *cycleRun) Next(decider.Observation) decider.Variant {
+	c.i++
+	return c.vs[c.i%len(c.vs)]
+}
+
+func eager() decider.Thresholds {
+	t := decider.DefaultThresholds()
+	t.T2, t.T3, t.SampleEvery = 4, 0.01, 1
+	return t
+}
+
+func configs() map[string][]runtime.Option {
+	m := map[string][]runtime.Option{
+		"auto":           nil,
+		"auto-eager":     {runtime.WithThresholds(eager())},
+		"auto-unordered": {runtime.WithOrder(decider.Unordered)},
+		"auto-1worker":   {runtime.WithWorkers(1)},
+		"auto-3workers":  {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
+		"cycle":          {runtime.WithPolicy(cycle{decider.PushVariants()})},
+		"cycle-delta1":   {runtime.WithPolicy(cycle{decider.PushVariants()[3:]}), sssp.WithDelta(1)},
+	}
+	deltas := []uint64{1, 2, 7, 1000, 1 << 40}
+	if raceEnabled {
+		deltas = []uint64{3}
+	}
+	for _, v := range decider.PushVariants() {
+		for _, d := range deltas {
+			m[fmt.Sprintf("%v/delta=%d", v, d)] = []runtime.Option{runtime.WithVariant(v), sssp.WithDelta(d)}
+		}
+	}
+	return m
+}
+
+func TestAllVariantsMatchDijkstra(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range testgraphs.Cases() {
+		g := c.Weighted()
+		for name, opts := range configs() {
+			for _, src := range c.Sources {
+				res, err := sssp.Run(ctx, g, src, opts...)
+				if err != nil {
+					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
+				}
+				if err := sssp.Verify(g, res); err != nil {
+					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
+				}
+			}
+		}
+	}
+}
+
+func TestKnownDistances(t *testing.T) {
+	want := map[string][]int64{
+		// 0-1 (0), 1-2 (0), 0-2 (5), 2-3 (1), 3-4 (0)
+		"zero-weights": {0, 0, 0, 1, 1},
+		"shortcut":     {0, 1, 2, 3, 4, 10},
+	}
+	for _, c := range testgraphs.Cases() {
+		w, ok := want[c.Name]
+		if c.Name == "huge-weights" {
+			res, err := sssp.Run(context.Background(), c.G, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum uint64
+			for i := 0; i < 7; i++ {
+				sum += uint64(^uint32(0) - uint32(i))
+			}
+			if d, ok := res.Distance(7); !ok || d != sum {
+				t.Errorf("huge weights: distance %d ok=%v, want %d (beyond uint32)", d, ok, sum)
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		res, err := sssp.Run(context.Background(), c.G, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v, d := range w {
+			got, ok := res.Distance(uint32(v))
+			if !ok || int64(got) != d {
+				t.Errorf("%s: vertex %d: %d ok=%v, want %d", c.Name, v, got, ok, d)
+			}
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	unw := testgraphs.MustBuild(3, true, [][2]uint32{{0, 1}}, nil)
+	if _, err := sssp.Run(ctx, unw, 0); !errors.Is(err, sssp.ErrUnweighted) {
+		t.Errorf("unweighted: got %v", err)
+	}
+	g := unw.WithDerivedWeights(3)
+	if _, err := sssp.Run(ctx, g, 5); !errors.Is(err, sssp.ErrSource) {
+		t.Errorf("source out of range: got %v", err)
+	}
+	if _, err := sssp.Run(ctx, g, 0, runtime.WithVariant(decider.PullVariant)); !errors.Is(err, runtime.ErrUnsupported) {
+		t.Errorf("pull: got %v", err)
+	}
+	res, err := sssp.Run(ctx, testgraphs.MustBuild(0, true, nil, []uint32{}), 0)
+	if err != nil || res.NumVertices() != 0 || res.Reached(0) {
+		t.Errorf("empty graph: %v", err)
+	}
+	ctx2, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := sssp.Run(ctx2, g, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v", err)
+	}
+}
+
+func TestAllIteratesReached(t *testing.T) {
+	g := testgraphs.MustBuild(4, false, [][2]uint32{{0, 1}, {1, 2}}, []uint32{3, 0})
+	res, err := sssp.Run(context.Background(), g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for v, d := range res.All() {
+		if want := []uint64{0, 3, 3}; int(v) >= len(want) || d != want[v] {
+			t.Errorf("vertex %d distance %d", v, d)
+		}
+		n++
+	}
+	if n != 3 || res.NumReached() != 3 {
+		t.Errorf("All yielded %d vertices, want 3", n)
+	}
+}

@@ -1,0 +1,196 @@
+package decider_test
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/inspector"
+)
+
+func TestVariantNamesRoundTrip(t *testing.T) {
+	want := []string{"O_T_BM", "O_T_QU", "O_B_BM", "O_B_QU", "U_T_BM", "U_T_QU", "U_B_BM", "U_B_QU", "pull"}
+	if got := decider.ValidNames(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("names %v, want %v", got, want)
+	}
+	for _, v := range decider.AllVariants() {
+		p, err := decider.ParseVariant(strings.ToLower(v.String()))
+		if err != nil || p != v {
+			t.Errorf("%v: parsed %v, %v", v, p, err)
+		}
+		b, _ := v.MarshalText()
+		var q decider.Variant
+		if err := q.UnmarshalText(b); err != nil || q != v {
+			t.Errorf("%v: text round trip gave %v, %v", v, q, err)
+		}
+	}
+}
+
+func TestParseVariantErrorListsNames(t *testing.T) {
+	_, err := decider.ParseVariant("O_X_BM")
+	if !errors.Is(err, decider.ErrUnknownVariant) {
+		t.Fatalf("got %v", err)
+	}
+	for _, n := range decider.ValidNames() {
+		if !strings.Contains(err.Error(), n) {
+			t.Errorf("error %q does not list %s", err, n)
+		}
+	}
+}
+
+func TestThresholdsFileAtRootMatchesDefaults(t *testing.T) {
+	s, err := decider.LoadThresholds("../thresholds.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.CPU != decider.DefaultThresholds() {
+		t.Errorf("thresholds.toml [cpu] = %+v, built-in defaults %+v: keep them in step", s.CPU, decider.DefaultThresholds())
+	}
+}
+
+func TestParseThresholds(t *testing.T) {
+	good := `
+[cpu]
+T1 = 10.5
+T2 = 100
+sample_every = 3
+
+[gpu."NVIDIA H100 80GB HBM3"]
+T3 = 0.1
+delta = 8
+`
+	s, err := decider.ParseThresholds(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := decider.DefaultThresholds()
+	want.T1, want.T2, want.SampleEvery = 10.5, 100, 3
+	if s.CPU != want {
+		t.Errorf("cpu %+v, want %+v", s.CPU, want)
+	}
+	gpu := want
+	gpu.T3, gpu.Delta = 0.1, 8
+	if got := s.For("NVIDIA H100 80GB HBM3"); got != gpu {
+		t.Errorf("gpu %+v, want %+v", got, gpu)
+	}
+	if got := s.For("other"); got != want {
+		t.Errorf("unknown device should fall back to cpu, got %+v", got)
+	}
+	bad := map[string]string{
+		"typo":        "[cpu]\nT22 = 5\n",
+		"unknown sec": "[cpux]\nT2 = 5\n",
+		"type":        "[cpu]\nT2 = \"many\"\n",
+		"range T3":    "[cpu]\nT3 = 1.5\n",
+		"range every": "[cpu]\nsample_every = 0\n",
+		"gpu typo":    "[gpu.\"x\"]\nalhpa = 3.0\n",
+		"syntax":      "[cpu\nT2 = 5\n",
+		"negative":    "[cpu]\ndelta = -1\n",
+	}
+	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
+		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta"}
+	for name, text := range bad {
+		_, err := decider.ParseThresholds(text)
+		if !errors.Is(err, decider.ErrThresholds) {
+			t.Errorf("%s: got %v, want ErrThresholds", name, err)
+			continue
+		}
+		if k := names[name]; k != "" && !strings.Contains(err.Error(), k) {
+			t.Errorf("%s: error %q does not name %s", name, err, k)
+		}
+	}
+	if _, err := decider.LoadThresholds("testdata/does-not-exist.toml"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func info(n int, m int64) decider.Info {
+	return decider.Info{N: n, M: m, Universe: int64(n), InitialSize: 1, CanPull: true}
+}
+
+func TestAdaptiveFig11(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.T1, th.T2, th.T3, th.SampleEvery = 10, 100, 0.1, 1
+	cases := []struct {
+		name   string
+		avgDeg int64
+		size   int64
+		want   string
+	}{
+		{"small", 2, 50, "O_B_QU"},
+		{"medium low degree", 2, 500, "O_T_QU"},
+		{"medium high degree", 20, 500, "O_B_QU"},
+		{"large low degree", 2, 5000, "O_T_BM"},
+		{"large high degree", 20, 5000, "O_B_BM"},
+	}
+	for _, c := range cases {
+		in := info(10000, 10000*c.avgDeg)
+		in.CanPull = false
+		d := decider.Adaptive(th, decider.Ordered).Begin(in)
+		if got := d.Initial().String(); got != "O_B_QU" {
+			t.Errorf("initial %s, want O_B_QU", got)
+		}
+		got := d.Next(decider.Observation{Iteration: 0, Size: c.size, Degree: -1, Sampled: true,
+			Sample: inspector.Sample{Size: c.size}})
+		if got.String() != c.want {
+			t.Errorf("%s: %v, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestAdaptiveChangesStructureOnlyWhenSampled(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.T2, th.T3 = 100, 0.1
+	d := decider.Adaptive(th, decider.Unordered).Begin(decider.Info{N: 10000, M: 20000, Universe: 10000, InitialSize: 1})
+	v := d.Next(decider.Observation{Iteration: 1, Size: 5000, Degree: -1})
+	if v.String() != "U_B_QU" {
+		t.Errorf("unsampled iteration changed the variant to %v", v)
+	}
+	v = d.Next(decider.Observation{Iteration: 6, Size: 5000, Degree: -1, Sampled: true, Sample: inspector.Sample{Size: 5000}})
+	if v.String() != "U_T_BM" {
+		t.Errorf("sampled: %v, want U_T_BM", v)
+	}
+}
+
+func TestAdaptiveDirection(t *testing.T) {
+	th := decider.DefaultThresholds() // alpha 15, beta 18
+	d := decider.Adaptive(th, decider.Ordered).Begin(info(1800, 18000))
+	// Frontier out-degree 100 < 18000/15: stay push.
+	if v := d.Next(decider.Observation{Iteration: 0, Size: 10, Degree: 100}); v.Direction != decider.Push {
+		t.Fatalf("switched to pull too early: %v", v)
+	}
+	// 5000 > (18000-100)/15: pull.
+	if v := d.Next(decider.Observation{Iteration: 1, Size: 400, Degree: 5000}); v != decider.PullVariant {
+		t.Fatalf("want pull, got %v", v)
+	}
+	// Growing frontier stays pull.
+	if v := d.Next(decider.Observation{Iteration: 2, Size: 900, Degree: -1}); v != decider.PullVariant {
+		t.Fatalf("want pull while growing, got %v", v)
+	}
+	// Shrinking below n/beta = 100: back to push.
+	if v := d.Next(decider.Observation{Iteration: 3, Size: 50, Degree: -1}); v.Direction != decider.Push {
+		t.Fatalf("want push, got %v", v)
+	}
+	// Unordered adaptive never pulls.
+	u := decider.Adaptive(th, decider.Unordered).Begin(info(1800, 18000))
+	if v := u.Next(decider.Observation{Size: 400, Degree: 17000}); v.Direction != decider.Push {
+		t.Errorf("unordered pulled: %v", v)
+	}
+}
+
+func TestStatic(t *testing.T) {
+	v, _ := decider.ParseVariant("U_T_BM")
+	p := decider.Static(v)
+	d := p.Begin(info(10, 10))
+	if d.Initial() != v || d.Next(decider.Observation{Sampled: true, Sample: inspector.Sample{Size: 1 << 30}}) != v {
+		t.Error("static policy changed variant")
+	}
+	if got, ok := decider.StaticVariant(p); !ok || got != v {
+		t.Error("StaticVariant")
+	}
+	if !strings.Contains(p.String(), "U_T_BM") {
+		t.Errorf("String %q", p)
+	}
+}

@@ -1,0 +1,69 @@
+package testgraphs
+
+import (
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/graph"
+)
+
+var (
+	benchMu     sync.Mutex
+	benchGraphs = map[string]*graph.Graph{}
+)
+
+// Bench returns a named benchmark graph, built once per process with the
+// graph package's generators (default seed): "kron20" (kron:20:16,
+// Graph500 Kronecker, undirected), "urand20" (urand:20:16), "grid2048"
+// (grid:2048:2048, thousands of BFS levels), "grid1024", "kron16"; and
+// "rmat20", this package's own R-MAT (A=.57, B=C=.19). Unknown names
+// return nil.
+func Bench(name string) *graph.Graph {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if g, ok := benchGraphs[name]; ok {
+		return g
+	}
+	specs := map[string]string{"kron20": "kron:20:16", "kron16": "kron:16:16", "urand20": "urand:20:16",
+		"grid2048": "grid:2048:2048", "grid1024": "grid:1024:1024"}
+	var g *graph.Graph
+	if spec, ok := specs[name]; ok {
+		var err error
+		g, err = graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			panic(err)
+		}
+	} else if name == "rmat20" {
+		g = RMAT(20, 16, 1)
+	} else {
+		return nil
+	}
+	benchGraphs[name] = g
+	return g
+}
+
+// Sources returns k deterministic source vertices with non-zero degree
+// (the GAP suite also skips isolated sources).
+func Sources(g *graph.Graph, k int) []uint32 {
+	n := g.NumVertices()
+	var out []uint32
+	for i := uint64(0); len(out) < k && i < uint64(100*k+n); i++ {
+		v := uint32(mix(i^0xabcdef) % uint64(n))
+		if g.Degree(v) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// CPUTime returns the process's user+system CPU time so far: benchmarks
+// report it per operation because wall time on a shared, loaded machine
+// overstates the work (ideal wall time with w busy workers ~ CPU time / w).
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,90 @@
+package mapping_test
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/mapping"
+)
+
+func TestThreadCoversOnce(t *testing.T) {
+	for _, w := range []int{1, 2, 5} {
+		p := mapping.NewPool(w)
+		for _, n := range []int{0, 1, 10, 1000, 100001} {
+			hits := make([]int32, n)
+			p.Thread(n, 7, func(worker, lo, hi int) {
+				if worker < 0 || worker >= w {
+					t.Errorf("worker %d of %d", worker, w)
+				}
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			for i, h := range hits {
+				if h != 1 {
+					t.Fatalf("workers=%d n=%d: element %d visited %d times", w, n, i, h)
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
+func TestBlockCoversEveryEdgeOnce(t *testing.T) {
+	// Degrees with one huge element, zeros and ones.
+	deg := []int64{0, 3, 100000, 0, 1, 5, 0, 7000, 2}
+	pref := make([]int64, len(deg)+1)
+	for i, d := range deg {
+		pref[i+1] = pref[i] + d
+	}
+	for _, w := range []int{1, 2, 4} {
+		p := mapping.NewPool(w)
+		hits := make([]int32, pref[len(deg)])
+		var pieces [1]atomic.Int64 // pieces of element 2 (huge)
+		p.Block(pref, 1000, func(_, lo, hi int, eLo, eHi int64) {
+			for i := lo; i < hi; i++ {
+				from, to := mapping.Clip(pref[i], pref[i+1], eLo, eHi)
+				if i == 2 && from < to {
+					pieces[0].Add(1)
+				}
+				for e := pref[i] + from; e < pref[i]+to; e++ {
+					atomic.AddInt32(&hits[e], 1)
+				}
+			}
+		})
+		for e, h := range hits {
+			if h != 1 {
+				t.Fatalf("workers=%d: edge %d covered %d times", w, e, h)
+			}
+		}
+		if w > 1 && pieces[0].Load() < 2 {
+			t.Errorf("workers=%d: huge element not split (%d pieces)", w, pieces[0].Load())
+		}
+		p.Close()
+	}
+}
+
+func TestPrefixSum(t *testing.T) {
+	p := mapping.NewPool(3)
+	defer p.Close()
+	for _, n := range []int{0, 5, 1 << 16} {
+		a := make([]int64, n)
+		for i := range a {
+			a[i] = int64(i%5 + 1)
+		}
+		want := make([]int64, n)
+		var s int64
+		for i := range a {
+			want[i] = s
+			s += a[i]
+		}
+		if got := p.PrefixSum(a); got != s {
+			t.Fatalf("total %d, want %d", got, s)
+		}
+		for i := range a {
+			if a[i] != want[i] {
+				t.Fatalf("n=%d: a[%d]=%d, want %d", n, i, a[i], want[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package runtime_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// fake is an operator whose working set shrinks by one per iteration.
+type fake struct {
+	left     int
+	rep      decider.Rep
+	converts []decider.Rep
+	computed []decider.Variant
+	closed   bool
+	cancel   func()
+}
+
+func (f *fake) Info() decider.Info {
+	return decider.Info{N: 100, M: 1000, Universe: 100, InitialSize: 1}
+}
+func (f *fake) Start(v decider.Variant) error { f.rep = v.Rep; return nil }
+func (f *fake) Compute(v decider.Variant) (int64, error) {
+	if v.Rep != f.rep {
+		return 0, errors.New("computed on the wrong representation")
+	}
+	f.computed = append(f.computed, v)
+	if f.cancel != nil && len(f.computed) == 2 {
+		f.cancel()
+	}
+	return 10, nil
+}
+func (f *fake) Generate(r decider.Rep) (int64, int64, error) {
+	f.left--
+	return int64(f.left), -1, nil
+}
+func (f *fake) Inspect(bool) (int64, int64) { return int64(f.left), 0 }
+func (f *fake) Convert(r decider.Rep) error {
+	f.converts = append(f.converts, r)
+	f.rep = r
+	return nil
+}
+func (f *fake) Done() bool   { return f.left <= 0 }
+func (f *fake) Close() error { f.closed = true; return nil }
+
+type seq []decider.Variant
+
+func (s seq) Begin(decider.Info) decider.Decider { return &seqRun{s: s} }
+func (s seq) String() string                     { return "seq" }
+
+type seqRun struct {
+	s []decider.Variant
+	i int
+}
+
+func (r *seqRun) Initial() decider.Variant { return r.s[0] }
+func (r *seqRun) Next(decider.Observation) decider.Variant {
+	r.i++
+	return r.s[r.i%len(r.s)]
+}
+
+func TestEngineConvertsOnlyOnRepChange(t *testing.T) {
+	obm, _ := decider.ParseVariant("O_T_BM")
+	ubm, _ := decider.ParseVariant("U_B_BM")
+	oqu, _ := decider.ParseVariant("O_T_QU")
+	f := &fake{left: 6}
+	var logbuf bytes.Buffer
+	l := zerolog.New(&logbuf).Level(zerolog.DebugLevel)
+	st, err := runtime.Run(context.Background(), "fake", f,
+		runtime.NewConfig(runtime.WithPolicy(seq{obm, ubm, oqu}), runtime.WithTrace(true), runtime.WithLogger(l)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Variants: BM BM QU BM BM QU; conversions BM->QU, QU->BM, BM->QU
+	// (none after the last iteration: the run is done).
+	want := []decider.Rep{decider.Queue, decider.Bitmap, decider.Queue}
+	if len(f.converts) != len(want) {
+		t.Fatalf("converts %v, want %v", f.converts, want)
+	}
+	if !f.closed {
+		t.Error("operator not closed")
+	}
+	if st.Iterations != 6 || st.EdgesRelaxed != 60 || len(st.Trace) != 6 || st.Switches != 5 {
+		t.Errorf("stats %+v", st)
+	}
+	if st.Variants["O_T_BM"] != 2 || st.Variants["U_B_BM"] != 2 || st.Variants["O_T_QU"] != 2 {
+		t.Errorf("variant counts %v", st.Variants)
+	}
+	if strings.Count(logbuf.String(), `"message":"iteration"`) != 6 {
+		t.Errorf("want 6 debug lines, got %q", logbuf.String())
+	}
+	var js bytes.Buffer
+	if err := st.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back runtime.Stats
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Trace[1].Variant != ubm || back.Iterations != 6 {
+		t.Errorf("JSON round trip: %+v", back)
+	}
+}
+
+func TestEngineCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &fake{left: 100, cancel: cancel}
+	_, err := runtime.Run(ctx, "fake", f, runtime.NewConfig())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	if len(f.computed) != 2 || !f.closed {
+		t.Errorf("computed %d iterations after cancel (want 2), closed %v", len(f.computed), f.closed)
+	}
+}
+
+func TestEngineRejectsPullWithoutSupport(t *testing.T) {
+	f := &fake{left: 3}
+	_, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithVariant(decider.PullVariant)))
+	if !errors.Is(err, runtime.ErrUnsupported) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c := runtime.NewConfig()
+	if c.Delta() != decider.DefaultThresholds().Delta || !strings.HasPrefix(c.Policy().String(), "adaptive") {
+		t.Errorf("defaults: delta %d policy %s", c.Delta(), c.Policy())
+	}
+	c = runtime.NewConfig(runtime.WithDelta(9), runtime.WithWorkers(3))
+	if c.Delta() != 9 || c.Backend().(*runtime.CPU).Workers() != 3 {
+		t.Error("options not applied")
+	}
+}
+
+func TestThresholdSetPicksDeviceSection(t *testing.T) {
+	set, err := decider.ParseThresholds("[cpu]\ndelta = 5\n[gpu.\"X\"]\ndelta = 7\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set)).Delta(); d != 5 {
+		t.Errorf("cpu backend delta %d, want 5 from [cpu]", d)
+	}
+	th := decider.DefaultThresholds()
+	th.Delta = 9
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set), runtime.WithThresholds(th)).Delta(); d != 9 {
+		t.Errorf("WithThresholds should win, got %d", d)
+	}
+}
+
+func TestStaticPolicyNeverInspects(t *testing.T) {
+	v, _ := decider.ParseVariant("O_T_BM")
+	f := &fake{left: 20}
+	st, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithVariant(v)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != 0 {
+		t.Errorf("static policy took %d samples", st.Samples)
+	}
+	f = &fake{left: 20}
+	st, _ = runtime.Run(context.Background(), "fake", f, runtime.NewConfig())
+	if st.Samples != 4 { // iterations 0, 6, 12, 18
+		t.Errorf("adaptive took %d samples, want 4", st.Samples)
+	}
+}
+
+func TestInvalidThresholdsAreAnError(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.T3 = 0
+	f := &fake{left: 3}
+	_, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithThresholds(th)))
+	if !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "T3") {
+		t.Fatalf("got %v, want an ErrThresholds naming T3", err)
+	}
+	if !f.closed {
+		t.Error("operator not closed")
+	}
+}
