@@ -512,3 +512,32 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("progress output %q lacks the description (%d bytes)", out.String(), n)
 	}
 }
+
+func TestErrorLineAcrossManyChunks(t *testing.T) {
+	var sb strings.Builder
+	for i := 1; i < 77777; i++ {
+		if i%1000 == 0 {
+			sb.WriteString("# a comment\n")
+		} else {
+			fmt.Fprintf(&sb, "%d %d\n", i, i+1)
+		}
+	}
+	sb.WriteString("5 six\n7 8\n")
+	old := chunkSize
+	chunkSize = 4096
+	defer func() { chunkSize = old }()
+	_, err := Read(strings.NewReader(sb.String()), "big.txt", LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), `big.txt:77777: invalid vertex id "six"`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestFormatNamesAnyCase(t *testing.T) {
+	g, err := Read(strings.NewReader("0 1\n"), "x", LoadOptions{Format: "EL"})
+	if err != nil || g.NumEdges() != 1 {
+		t.Fatalf("g=%v err=%v", g, err)
+	}
+	if err := Write(io.Discard, g, "MTX"); err != nil {
+		t.Errorf("Write MTX: %v", err)
+	}
+}
