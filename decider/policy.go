@@ -72,6 +72,10 @@ func (p staticPolicy) Begin(Info) Decider       { return p }
 func (p staticPolicy) Initial() Variant         { return p.v }
 func (p staticPolicy) Next(Observation) Variant { return p.v }
 func (p staticPolicy) String() string           { return "static(" + p.v.String() + ")" }
+
+// SampleEvery is 0: a static policy never looks at samples, so the
+// engine does not inspect.
+func (p staticPolicy) SampleEvery() int         { return 0 }
 func (p staticPolicy) Variant() (Variant, bool) { return p.v, true }
 
 // StaticVariant returns the fixed variant of a Static policy.
@@ -87,6 +91,11 @@ func StaticVariant(p Policy) (Variant, bool) {
 //   - between T2 and T3·Universe: queue, block mapping if the graph's
 //     average out-degree is at least T1, else thread mapping;
 //   - at or above T3·Universe: bitmap, mapping by T1 as above.
+//
+// Push goes to pull when the frontier's out-edges exceed both the
+// unexplored edges / Alpha (Beamer) and N / Beta (the cost of the pull
+// step's scan over all vertices); pull goes back to push when the frontier
+// shrinks below N / Beta.
 //
 // The structure (mapping and representation) changes only on iterations the
 // inspector sampled (every SampleEvery). The direction test runs every
@@ -158,7 +167,13 @@ func (d *adaptiveRun) Next(o Observation) Variant {
 		t := d.p.t
 		if !d.pulling {
 			if o.Degree >= 0 {
-				if float64(o.Degree) > float64(d.unexplored)/t.Alpha {
+				// Beamer's test, plus: the frontier's out-edges must
+				// also outweigh n/beta, because a pull step scans every
+				// vertex, which the alpha rule (edges only) ignores. On
+				// high-diameter graphs the unexplored edges shrink near
+				// the end and the alpha rule alone pulls for tiny
+				// frontiers, each pull costing an O(n) scan.
+				if float64(o.Degree) > float64(d.unexplored)/t.Alpha && float64(o.Degree) > float64(d.info.N)/t.Beta {
 					d.pulling = true
 				}
 				d.unexplored -= o.Degree

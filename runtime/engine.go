@@ -38,6 +38,9 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			st.Wall -= g.Upload - preUpload
 		}
 	}()
+	if err := cfg.Thresholds().Validate(); err != nil {
+		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
+	}
 	info := op.Info()
 	pol := cfg.Policy()
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}

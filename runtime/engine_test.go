@@ -140,3 +140,48 @@ func TestConfigDefaults(t *testing.T) {
 		t.Error("options not applied")
 	}
 }
+
+func TestThresholdSetPicksDeviceSection(t *testing.T) {
+	set, err := decider.ParseThresholds("[cpu]\ndelta = 5\n[gpu.\"X\"]\ndelta = 7\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set)).Delta(); d != 5 {
+		t.Errorf("cpu backend delta %d, want 5 from [cpu]", d)
+	}
+	th := decider.DefaultThresholds()
+	th.Delta = 9
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set), runtime.WithThresholds(th)).Delta(); d != 9 {
+		t.Errorf("WithThresholds should win, got %d", d)
+	}
+}
+
+func TestStaticPolicyNeverInspects(t *testing.T) {
+	v, _ := decider.ParseVariant("O_T_BM")
+	f := &fake{left: 20}
+	st, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithVariant(v)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != 0 {
+		t.Errorf("static policy took %d samples", st.Samples)
+	}
+	f = &fake{left: 20}
+	st, _ = runtime.Run(context.Background(), "fake", f, runtime.NewConfig())
+	if st.Samples != 4 { // iterations 0, 6, 12, 18
+		t.Errorf("adaptive took %d samples, want 4", st.Samples)
+	}
+}
+
+func TestInvalidThresholdsAreAnError(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.T3 = 0
+	f := &fake{left: 3}
+	_, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithThresholds(th)))
+	if !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "T3") {
+		t.Fatalf("got %v, want an ErrThresholds naming T3", err)
+	}
+	if !f.closed {
+		t.Error("operator not closed")
+	}
+}

@@ -15,6 +15,7 @@ type Config struct {
 	policy     decider.Policy
 	variant    *decider.Variant
 	thresholds *decider.Thresholds
+	set        *decider.ThresholdSet
 	order      *decider.Order
 	delta      uint64
 	logger     zerolog.Logger
@@ -36,6 +37,11 @@ func WithPolicy(p decider.Policy) Option {
 // WithThresholds sets the thresholds of the default Adaptive policy (and
 // the default Delta).
 func WithThresholds(t decider.Thresholds) Option { return func(c *Config) { c.thresholds = &t } }
+
+// WithThresholdSet gives the thresholds of a whole file (see
+// decider.LoadThresholds): the run uses the section of its backend's
+// device ([cpu] for the CPU). WithThresholds takes precedence.
+func WithThresholdSet(s *decider.ThresholdSet) Option { return func(c *Config) { c.set = s } }
 
 // WithOrder sets the order the Adaptive policy keeps (default Ordered).
 func WithOrder(o decider.Order) Option { return func(c *Config) { c.order = &o } }
@@ -81,12 +87,17 @@ func (c *Config) Logger() zerolog.Logger { return c.logger }
 func (c *Config) Trace() bool { return c.trace }
 
 // Thresholds returns the thresholds: those set by WithThresholds, else the
-// shipped thresholds.toml's section for the backend's device, else the
-// defaults the backend derives from its device (DeviceThresholder), else the
-// CPU section.
+// backend device's section of WithThresholdSet's set, else the shipped
+// thresholds.toml's section for the device, else the defaults the backend
+// derives from its device (DeviceThresholder), else the CPU section.
 func (c *Config) Thresholds() decider.Thresholds {
 	if c.thresholds != nil {
 		return *c.thresholds
+	}
+	if c.set != nil {
+		if t, ok := c.set.Lookup(c.backend.Device()); ok {
+			return t
+		}
 	}
 	return DefaultThresholds(c.backend)
 }

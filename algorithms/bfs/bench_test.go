@@ -22,6 +22,9 @@ func BenchmarkBFS(b *testing.B) {
 		for _, vname := range append([]string{"auto", "pull"}, decider.ValidNames()[:8]...) {
 			opts := variants[vname]
 			b.Run("graph="+gname+"/variant="+vname, func(b *testing.B) {
+				if gname == "grid2048" && vname == "pull" {
+					b.Skip("static pull scans every unvisited vertex on each of grid2048's ~4000 levels: measured 54-90 s/op")
+				}
 				g := testgraphs.Bench(gname)
 				srcs := testgraphs.Sources(g, 8)
 				var insp, conv, wall float64

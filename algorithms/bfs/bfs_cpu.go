@@ -41,7 +41,6 @@ type cpuOp struct {
 	cnt         []counters
 	pref        []int64
 	done        bool
-	lastSize    int64
 }
 
 func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
@@ -76,7 +75,6 @@ func (o *cpuOp) Start(v decider.Variant) error {
 	} else {
 		o.curB.Set(o.src)
 	}
-	o.lastSize = 1
 	return nil
 }
 
@@ -160,7 +158,6 @@ func (o *cpuOp) Generate(r decider.Rep) (int64, int64, error) {
 	}
 	o.level++
 	o.done = size == 0
-	o.lastSize = size
 	if err := o.Convert(r); err != nil {
 		return 0, 0, err
 	}

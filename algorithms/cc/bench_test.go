@@ -93,11 +93,13 @@ func BenchmarkForest(b *testing.B) {
 			b.Run("graph="+bc.name+"/variant="+v.String(), func(b *testing.B) {
 				g := benchGraph(b, bc.spec)
 				b.ResetTimer()
+				c0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					if _, err := Forest(ctx, g, WithVariant(v)); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

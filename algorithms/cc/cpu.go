@@ -1,7 +1,6 @@
 package cc
 
 import (
-	"slices"
 	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -39,13 +38,14 @@ type base struct {
 	adj      []uint32
 	directed bool
 	parent   []uint32
-	// hookU[v], hookV[v]: the arc whose hook made v a non-root. A hook is a
-	// CAS of parent[v] from v, and a non-root never becomes a root again,
-	// so each vertex is hooked at most once.
-	hookU, hookV []uint32
-	labels       []uint32
-	cnt          []counter
-	done         bool
+	// hook[v] is the arc u->w whose hook made v a non-root, packed as
+	// u<<32 | w (one write per hook). A hook is a CAS of parent[v] from v,
+	// and a non-root never becomes a root again, so each vertex is hooked
+	// at most once.
+	hook   []uint64
+	labels []uint32
+	cnt    []counter
+	done   bool
 }
 
 func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
@@ -57,8 +57,7 @@ func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
 		}
 	})
 	if forest {
-		s.hookU = make([]uint32, s.n)
-		s.hookV = make([]uint32, s.n)
+		s.hook = make([]uint64, s.n)
 	}
 	s.cnt = make([]counter, s.pool.Workers())
 	s.done = s.n == 0
@@ -80,24 +79,46 @@ func (s *base) Labels() []uint32 {
 	return s.labels
 }
 
-// ForestEdges lists the hooking arc of every non-root vertex.
+// ForestEdges lists the hooking arc of every non-root vertex, in vertex
+// order. It runs after the engine has closed the pool, so it uses par.
 func (s *base) ForestEdges() []Edge {
-	if s.hookU == nil {
+	if s.hook == nil {
 		return nil
 	}
-	edges := []Edge{}
-	for v := 0; v < s.n; v++ {
-		if s.parent[v] != uint32(v) {
-			edges = append(edges, Edge{s.hookU[v], s.hookV[v]})
+	const chunk = 1 << 15
+	k := (s.n + chunk - 1) / chunk
+	count := make([]int64, k+1)
+	par.For(k, 1, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			var m int64
+			for v := c * chunk; v < min((c+1)*chunk, s.n); v++ {
+				if s.parent[v] != uint32(v) {
+					m++
+				}
+			}
+			count[c] = m
 		}
-	}
-	return slices.Clip(edges)
+	})
+	edges := make([]Edge, par.PrefixSum(count))
+	par.For(k, 1, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			i := count[c]
+			for v := c * chunk; v < min((c+1)*chunk, s.n); v++ {
+				if s.parent[v] != uint32(v) {
+					x := s.hook[v]
+					edges[i] = Edge{uint32(x >> 32), uint32(x)}
+					i++
+				}
+			}
+		}
+	})
+	return edges
 }
 
 // record notes that arc u->v hooked root r.
 func (s *base) record(r, u, v uint32) {
-	if s.hookU != nil {
-		s.hookU[r], s.hookV[r] = u, v
+	if s.hook != nil {
+		s.hook[r] = uint64(u)<<32 | uint64(v)
 	}
 }
 

@@ -73,6 +73,10 @@ func (p edgePolicy) String() string {
 	return fmt.Sprintf("cc-edges(T1=%g,T3=%g)", p.t.T1, p.t.T3)
 }
 
+// SampleEvery is 0: the hook pass counts the active edges exactly as a
+// by-product, so the engine need not inspect the working set.
+func (p edgePolicy) SampleEvery() int { return 0 }
+
 func (p edgePolicy) Begin(info decider.Info) decider.Decider {
 	return &edgeRun{p: p, info: info}
 }

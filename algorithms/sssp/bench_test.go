@@ -3,6 +3,7 @@ package sssp_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
@@ -29,6 +30,9 @@ func BenchmarkSSSP(b *testing.B) {
 		}
 		for _, c := range cfgs {
 			b.Run("graph="+gname+"/"+c.name, func(b *testing.B) {
+				if gname == "grid2048" && strings.HasPrefix(c.name, "variant=U_") {
+					b.Skip("unordered (Bellman-Ford) on grid2048: already 7.6-8 s/op CPU on grid1024; not a candidate for the best static variant")
+				}
 				g := testgraphs.Bench(gname).WithDerivedWeights(1)
 				srcs := testgraphs.Sources(g, 8)
 				var insp, conv, wall float64
