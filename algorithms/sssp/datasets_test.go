@@ -67,6 +67,9 @@ func TestP2P31KnownDistances(t *testing.T) {
 			if w == -2 {
 				continue
 			}
+			if w < -1 {
+				t.Fatalf("vertex %d: published answer %d is neither a distance nor unreachable (-1)", v, w)
+			}
 			got, ok := res.Distance(uint32(v))
 			if (w >= 0) != ok || (ok && int64(got) != w) {
 				t.Fatalf("delta %d: vertex %d (external %d): %d ok=%v, gstest says %d", d, v, g.IDs().External(uint32(v)), got, ok, w)

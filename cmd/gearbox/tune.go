@@ -143,11 +143,12 @@ func (f *sweepFlags) loadInputs(ctx context.Context, e *env, items []graphItem, 
 	return inputs, nil
 }
 
-// startThresholds returns the backend's section of --thresholds, or the
-// built-in defaults without it.
+// startThresholds returns the backend's section of --thresholds, or without
+// it the thresholds the backend runs with by default (the shipped section
+// for its device, else the device-derived defaults).
 func (f *sweepFlags) startThresholds(b runtime.Backend) (decider.Thresholds, error) {
 	if f.thresholds == "" {
-		return decider.DefaultThresholdSet().For(b.Device()), nil
+		return runtime.DefaultThresholds(b), nil
 	}
 	return tuning.LoadSection(f.thresholds, b.Device())
 }

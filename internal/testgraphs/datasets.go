@@ -150,7 +150,11 @@ func readAnswers(g *graph.Graph, path string) ([]int64, error) {
 			continue
 		}
 		val, err := strconv.ParseFloat(fs[1], 64)
-		if err != nil || val != math.Trunc(val) {
+		if err == nil && math.IsInf(val, 1) { // "infinity", "+Inf", ...
+			out[v] = -1
+			continue
+		}
+		if err != nil || math.IsInf(val, 0) || val != math.Trunc(val) || val < 0 {
 			return nil, fmt.Errorf("%s:%d: value %q is not an integer", path, line, fs[1])
 		}
 		out[v] = int64(val)
