@@ -6,8 +6,10 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gearbox-graph/gearbox"
 )
 
 // Thresholds parameterise the Adaptive policy (Li & Becchi, Fig. 11) and the
@@ -72,10 +74,37 @@ type ThresholdSet struct {
 	GPU map[string]Thresholds
 }
 
-// DefaultThresholdSet returns the built-in set (CPU defaults, no GPU
-// sections).
+// DefaultThresholdSet returns the built-in set: the repository's
+// thresholds.toml, embedded (its [cpu] section and any tuned GPU sections).
 func DefaultThresholdSet() *ThresholdSet {
-	return &ThresholdSet{CPU: DefaultThresholds(), GPU: map[string]Thresholds{}}
+	embeddedOnce.Do(func() { embedded, embeddedErr = ParseThresholds(gearbox.ThresholdsTOML) })
+	if embeddedErr != nil {
+		// Unreachable in a released build: TestEmbeddedThresholds parses
+		// the embedded file.
+		return &ThresholdSet{CPU: DefaultThresholds(), GPU: map[string]Thresholds{}}
+	}
+	s := &ThresholdSet{CPU: embedded.CPU, GPU: make(map[string]Thresholds, len(embedded.GPU))}
+	for k, v := range embedded.GPU {
+		s.GPU[k] = v
+	}
+	return s
+}
+
+var (
+	embeddedOnce sync.Once
+	embedded     *ThresholdSet
+	embeddedErr  error
+)
+
+// Lookup returns the section for a device ("" or "cpu" for the CPU) and
+// whether the set has one; a GPU without a section should use its
+// device-derived defaults rather than the CPU's.
+func (s *ThresholdSet) Lookup(device string) (Thresholds, bool) {
+	if device == "" || device == "cpu" {
+		return s.CPU, true
+	}
+	t, ok := s.GPU[device]
+	return t, ok
 }
 
 // For returns the thresholds for a device: the GPU section named exactly
@@ -113,7 +142,8 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrThresholds, err)
 	}
-	s := DefaultThresholdSet()
+	// A file stands alone: keys it leaves out take the built-in CPU values.
+	s := &ThresholdSet{CPU: DefaultThresholds(), GPU: map[string]Thresholds{}}
 	if md.IsDefined("cpu") {
 		t, err := decodeSection(&md, raw.CPU, s.CPU)
 		if err != nil {

@@ -10,7 +10,9 @@ import (
 
 func TestBuildMatchesNaive(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(a int64, b int) { bucketArcs, maxBuckets = a, b }(bucketArcs, maxBuckets)
+	defer func(a int64, b int, c, d int64) {
+		bucketArcs, maxBuckets, roundArcs, maxRounds = a, b, c, d
+	}(bucketArcs, maxBuckets, roundArcs, maxRounds)
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 60; trial++ {
 		n := []int{0, 1, 2, 7, 100, 5000, 70000}[trial%7]
@@ -41,9 +43,12 @@ func TestBuildMatchesNaive(t *testing.T) {
 		}
 		opt := BuildOptions{Undirected: trial%3 == 0, KeepSelfLoops: trial%4 == 1, KeepDuplicates: trial%5 == 2}
 		runtime.GOMAXPROCS(1 + trial%4)
-		bucketArcs, maxBuckets = 1<<15, 4096
+		bucketArcs, maxBuckets, roundArcs, maxRounds = 1<<15, 4096, 1<<27, 4
 		if trial%2 == 0 {
 			bucketArcs, maxBuckets = 8, 1<<20 // many tiny buckets
+		}
+		if trial%3 != 2 {
+			roundArcs, maxRounds = int64(1+trial%50), int64(1+trial%6) // several rounds
 		}
 		want := naiveBuild(el, opt)
 		got, err := Build(el, opt)

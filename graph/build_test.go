@@ -102,3 +102,25 @@ func TestDerivedWeightsSymmetric(t *testing.T) {
 		}
 	}
 }
+
+func TestNewRejectsCorruptOffsets(t *testing.T) {
+	cases := []struct {
+		name    string
+		offsets []int64
+		adj     []uint32
+	}{
+		{"offset past the end", []int64{0, 99, 3}, []uint32{1, 0, 1}},
+		{"decreasing", []int64{0, 2, 1, 3}, []uint32{1, 2, 0}},
+		{"negative", []int64{0, -1, 2}, []uint32{1, 0}},
+		{"neighbour out of range", []int64{0, 1, 2}, []uint32{5, 0}},
+		{"unsorted", []int64{0, 2, 2, 2}, []uint32{2, 1}},
+		{"empty offsets", nil, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := New(tc.offsets, tc.adj, nil, Unweighted, true, IDMap{}); err == nil {
+				t.Fatal("want an error")
+			}
+		})
+	}
+}

@@ -143,8 +143,12 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 			return nil, err
 		}
 		opt.Format = f
-	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
-		return nil, err
+	} else {
+		f, err := ParseFormat(string(opt.Format))
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -158,7 +162,7 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
-	in := &input{name: path, r: f, size: st.Size(), file: f}
+	in := &input{name: path, r: f, size: st.Size()}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}
@@ -195,8 +199,12 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 			return nil, err
 		}
 		opt.Format = f
-	} else if _, err := ParseFormat(string(opt.Format)); err != nil {
-		return nil, err
+	} else {
+		f, err := ParseFormat(string(opt.Format))
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
 	}
 	in := &input{name: name, r: r, size: -1}
 	switch x := r.(type) {
@@ -216,9 +224,8 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 type input struct {
 	name  string
 	r     io.Reader
-	size  int64    // bytes on disk, -1 if unknown
-	file  *os.File // non-nil when r is a plain file
-	vpath string   // Graphalytics vertex file
+	size  int64  // bytes on disk, -1 if unknown
+	vpath string // Graphalytics vertex file
 }
 
 // open wraps the input for reading: progress counting on the raw bytes,
@@ -293,6 +300,7 @@ func Save(path string, g *Graph, f Format) error {
 }
 
 func checkWritable(f Format) error {
+	f = Format(strings.ToLower(string(f)))
 	for _, g := range writable {
 		if f == g {
 			return nil
@@ -304,11 +312,27 @@ func checkWritable(f Format) error {
 	return fmt.Errorf("%w: cannot write format %s (writable: %s)", ErrFormat, f, formatList(writable))
 }
 
-// Write writes g to w in format f (bin, el, wel, mtx, gr or snap).
+// Write writes g to w in format f:
+//
+//   - bin keeps everything: weights, direction, id map, terminals.
+//   - el / wel write internal 0-based ids, one line per arc (both directions
+//     of an undirected graph), so GAP reads the same graph; wel needs
+//     IntWeights.
+//   - mtx writes 1-based internal ids: `symmetric` with the lower triangle
+//     for undirected graphs, `general` otherwise; `pattern`, `integer` or
+//     `real` by weight kind.
+//   - gr writes 1-based arcs (`p sp`); it needs IntWeights.
+//   - snap writes the original (external) ids, tab separated, with a
+//     `# Nodes: N Edges: M` header; real weights keep a decimal point so
+//     they read back as real.
+//
+// Edge-list formats (el, wel, snap) cannot express isolated vertices with
+// no larger-numbered neighbour: reading them back may give fewer vertices.
 func Write(w io.Writer, g *Graph, f Format) error {
 	if err := checkWritable(f); err != nil {
 		return err
 	}
+	f = Format(strings.ToLower(string(f)))
 	if f == FormatBin {
 		return writeBinary(w, g)
 	}

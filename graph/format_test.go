@@ -294,8 +294,6 @@ func TestParseErrors(t *testing.T) {
 		{"empty snap", FormatSNAP, "", "in.txt: empty file", LoadOptions{}},
 		{"empty mtx", FormatMTX, "", "in.txt: empty file", LoadOptions{}},
 		{"empty bin", FormatBin, "", "in.txt: empty file", LoadOptions{}},
-		{"comments only snap", FormatSNAP, "# nothing\n", "in.txt: no edges", LoadOptions{}},
-		{"blank el", FormatEL, "\n\n", "in.txt: no edges", LoadOptions{}},
 		{"bin garbage", FormatBin, "hello world, this is not a binary graph file at all!!", "not a gearbox binary graph (bad magic)", LoadOptions{}},
 		{"bad gzip", FormatSNAP, "\x1f\x8bnot really gzip", "bad gzip stream", LoadOptions{}},
 	}
@@ -510,5 +508,59 @@ func TestProgressBar(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "reading big.el") {
 		t.Errorf("progress output %q lacks the description (%d bytes)", out.String(), n)
+	}
+}
+
+func TestErrorLineAcrossManyChunks(t *testing.T) {
+	var sb strings.Builder
+	for i := 1; i < 77777; i++ {
+		if i%1000 == 0 {
+			sb.WriteString("# a comment\n")
+		} else {
+			fmt.Fprintf(&sb, "%d %d\n", i, i+1)
+		}
+	}
+	sb.WriteString("5 six\n7 8\n")
+	old := chunkSize
+	chunkSize = 4096
+	defer func() { chunkSize = old }()
+	_, err := Read(strings.NewReader(sb.String()), "big.txt", LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), `big.txt:77777: invalid vertex id "six"`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestFormatNamesAnyCase(t *testing.T) {
+	g, err := Read(strings.NewReader("0 1\n"), "x", LoadOptions{Format: "EL"})
+	if err != nil || g.NumEdges() != 1 {
+		t.Fatalf("g=%v err=%v", g, err)
+	}
+	if err := Write(io.Discard, g, "MTX"); err != nil {
+		t.Errorf("Write MTX: %v", err)
+	}
+}
+
+// TestEdgeListsWithoutEdges: a file that names no edge is the empty graph,
+// which every algorithm accepts.
+func TestEdgeListsWithoutEdges(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    Format
+		in   string
+	}{
+		{"comments only snap", FormatSNAP, "# nothing\n"},
+		{"blank el", FormatEL, "\n\n"},
+		{"empty mtx", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n0 0 0\n"},
+		{"graphalytics without edges", FormatGraphalytics, "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Read(strings.NewReader(tc.in), "in", LoadOptions{Format: tc.f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.NumVertices() != 0 || g.NumEdges() != 0 {
+				t.Fatalf("n=%d m=%d, want the empty graph", g.NumVertices(), g.NumEdges())
+			}
+		})
 	}
 }

@@ -107,6 +107,28 @@ func TestParseGenSpec(t *testing.T) {
 	}
 }
 
+func TestGenerateRefusesWhatCannotFit(t *testing.T) {
+	s, err := ParseGenSpec("kron:31:8") // 2^34 edges: 128 GiB of edge list alone
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := physicalMemory()
+	if have == 0 || s.MemoryEstimate() <= have {
+		t.Skipf("memory size unknown or huge (%d bytes): cannot test the refusal safely", have)
+	}
+	for _, f := range []func() error{
+		func() error { _, err := GenerateSpec(s, GenOptions{}); return err },
+		func() error { _, err := GenerateEdges(s, GenOptions{}); return err },
+	} {
+		if err := f(); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "kron:31:8 needs about") {
+			t.Fatalf("want a memory error, got %v", err)
+		}
+	}
+	if small, _ := ParseGenSpec("kron:10"); small.MemoryEstimate() > have {
+		t.Fatalf("kron:10 estimated at %d bytes", small.MemoryEstimate())
+	}
+}
+
 func TestKronQuadrantFrequencies(t *testing.T) {
 	want := [4]float64{0.57, 0.19, 0.19, 0.05} // A, B, C, D
 	for _, scale := range []int{1, 7, 20, 31} {

@@ -114,9 +114,9 @@ func (g *Graph) validate() error {
 	parFor(n, 1<<12, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			a, b := g.offsets[v], g.offsets[v+1]
-			if a > b {
+			if a > b || a < 0 || b > int64(len(g.adj)) {
 				mu.Lock()
-				errs[0] = fmt.Errorf("%w: offsets decrease at vertex %d", ErrInvalid, v)
+				errs[0] = fmt.Errorf("%w: offsets of vertex %d run from %d to %d (%d edges in all)", ErrInvalid, v, a, b, len(g.adj))
 				mu.Unlock()
 				return
 			}

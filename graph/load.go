@@ -46,7 +46,8 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 		return nil, fileErr(in.name, "empty file")
 	}
 	t := &textLoad{name: in.name}
-	var declared int64 = -1 // edge count a header promises
+	var declared uint64 // edge count a header promises
+	hasDeclared := false
 	var parse func([]byte, *chunkOut)
 	ep := &edgeParser{minF: 2, maxF: 2}
 	ep.wp.scale = opt.WeightScale
@@ -81,7 +82,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.n, declared = n, int64(m)
+		t.n, declared, hasDeclared = n, m, true
 		ep.dimacs, ep.maxflow, ep.comments = true, opt.Format == FormatMAX, "c"
 		ep.base, ep.n = 1, n
 		ep.wmode, ep.minF, ep.maxF, ep.wp.intOnly = wRequired, 3, 3, true
@@ -90,7 +91,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.n, declared, t.symmetric = hd.n, int64(hd.nnz), hd.symmetric
+		t.n, declared, hasDeclared, t.symmetric = hd.n, hd.nnz, true, hd.symmetric
 		ep.comments = "%"
 		ep.base, ep.n = 1, hd.n
 		switch hd.field {
@@ -105,7 +106,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.n, declared, t.symmetric = mp.n, int64(m), true
+		t.n, declared, t.symmetric = mp.n, m, true
 		parse = mp.parse
 		if mp.eweights {
 			t.wmode, t.wkind = wRequired, IntWeights
@@ -134,7 +135,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	el := &EdgeList{}
 	switch {
 	case opt.Format == FormatMETIS:
-		err = t.metisEdges(el, declared)
+		err = t.metisEdges(el, int64(declared)) // the header bounds it by MaxInt64/4
 	case ep.relabel:
 		err = t.relabelEdges(el)
 	default:
@@ -143,7 +144,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	if declared >= 0 && opt.Format != FormatMETIS && int64(len(el.Src)) != declared {
+	if hasDeclared && uint64(len(el.Src)) != declared {
 		what := map[Format]string{FormatMTX: "the size line declares %d entries but the file has %d", FormatGR: "the problem line declares %d arcs but the file has %d", FormatMAX: "the problem line declares %d arcs but the file has %d"}[opt.Format]
 		return nil, fileErr(in.name, what, declared, len(el.Src))
 	}
@@ -152,7 +153,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	}
 	g, err := Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.name, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
 	}
 	if opt.Format == FormatMAX {
 		if err := t.terminals(g); err != nil {
@@ -245,10 +246,10 @@ func (t *textLoad) mappedEdges(el *EdgeList, f Format, ep *edgeParser) error {
 				hi, any = max(hi, o.maxID), true
 			}
 		}
-		if !any {
-			return fileErr(t.name, "no edges")
+		t.n = 0 // no edges name no vertex: the empty graph
+		if any {
+			t.n = hi + 1
 		}
-		t.n = hi + 1
 	}
 	if err := t.checkN(t.n, "the input has"); err != nil {
 		return err
@@ -276,8 +277,10 @@ func (t *textLoad) relabelEdges(el *EdgeList) error {
 		t.wmode = wNone
 	}
 	off, m := edgeOffsets(t.outs)
-	if m == 0 {
-		return fileErr(t.name, "no edges")
+	if m == 0 { // no edges name no vertex: the empty graph
+		t.n, t.pending = 0, nil
+		el.NumVertices, el.IDs = 0, IDMap{}
+		return nil
 	}
 	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for _, o := range t.outs {
@@ -455,7 +458,7 @@ func (t *textLoad) terminals(g *Graph) error {
 		return fileErr(t.name, "source and sink are the same vertex %d", s)
 	}
 	if err := g.SetTerminals(uint32(s-1), uint32(tt-1)); err != nil {
-		return fmt.Errorf("%s: %w", t.name, err)
+		return fmt.Errorf("%w: %s: %w", ErrFormat, t.name, err)
 	}
 	return nil
 }

@@ -19,11 +19,24 @@ var ErrUnsupported = errors.New("unsupported")
 // returned wrapped. op is closed before Run returns.
 func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, err error) {
 	t0 := time.Now()
+	gt, _ := op.(GPUTimer)
+	var preUpload time.Duration // uploaded when the operator was created
+	if gt != nil {
+		gt.SetExactTiming(cfg.trace)
+		preUpload = gt.GPUTimes().Upload
+	}
 	defer func() {
 		if cerr := op.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		st.Wall = time.Since(t0)
+		if gt != nil {
+			g := gt.GPUTimes()
+			st.GPU = &g
+			// A graph uploaded during the run (a transpose for pull) is
+			// one-time work, not the run's: Wall excludes it.
+			st.Wall -= g.Upload - preUpload
+		}
 	}()
 	if err := cfg.Thresholds().Validate(); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)

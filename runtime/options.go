@@ -87,16 +87,40 @@ func (c *Config) Logger() zerolog.Logger { return c.logger }
 func (c *Config) Trace() bool { return c.trace }
 
 // Thresholds returns the thresholds: those set by WithThresholds, else the
-// backend device's section of WithThresholdSet's set, else the built-in
-// defaults.
+// backend device's section of WithThresholdSet's set, else the shipped
+// thresholds.toml's section for the device, else the defaults the backend
+// derives from its device (DeviceThresholder), else the CPU section.
 func (c *Config) Thresholds() decider.Thresholds {
 	if c.thresholds != nil {
 		return *c.thresholds
 	}
 	if c.set != nil {
-		return c.set.For(c.backend.Device())
+		if t, ok := c.set.Lookup(c.backend.Device()); ok {
+			return t
+		}
 	}
-	return decider.DefaultThresholdSet().For(c.backend.Device())
+	return DefaultThresholds(c.backend)
+}
+
+// DeviceThresholder is implemented by backends that derive default
+// thresholds from their device (the GPU: T1 = warp size, T2 = threads per
+// block x multiprocessors, as in Li & Becchi).
+type DeviceThresholder interface {
+	DeviceThresholds() decider.Thresholds
+}
+
+// DefaultThresholds returns the thresholds a backend uses when none are
+// given: the shipped section for its device, else its device-derived
+// defaults, else the CPU section.
+func DefaultThresholds(b Backend) decider.Thresholds {
+	set := decider.DefaultThresholdSet()
+	if t, ok := set.Lookup(b.Device()); ok {
+		return t
+	}
+	if d, ok := b.(DeviceThresholder); ok {
+		return d.DeviceThresholds()
+	}
+	return set.CPU
 }
 
 // Delta returns the bucket width: WithDelta's, else the thresholds'.

@@ -16,9 +16,11 @@ type Stats struct {
 	Iterations int    `json:"iterations"`
 	// EdgesRelaxed counts the edges examined by compute steps.
 	EdgesRelaxed int64 `json:"edges_relaxed"`
-	// Wall is the run's elapsed time (operator set-up and results
-	// included); Inspection and Conversion are the parts spent sampling
-	// the working set and converting its representation.
+	// Wall is the run's elapsed time from the first iteration's start to
+	// the results on the host (a GPU operator's set-up and graph upload,
+	// which happen when it is created, are outside it: see GPU);
+	// Inspection and Conversion are the parts spent sampling the working
+	// set and converting its representation.
 	Wall       time.Duration `json:"wall_ns"`
 	Inspection time.Duration `json:"inspection_ns"`
 	Conversion time.Duration `json:"conversion_ns"`
@@ -30,6 +32,44 @@ type Stats struct {
 	Variants map[string]int `json:"variants"`
 	// Trace holds one record per iteration when tracing was asked for.
 	Trace []IterationRecord `json:"trace,omitempty"`
+	// GPU splits a GPU run's time; nil on the CPU.
+	GPU *GPUTimes `json:"gpu,omitempty"`
+}
+
+// GPUTimes splits a GPU run's time (host clock; the device work is
+// synchronised where it is measured).
+type GPUTimes struct {
+	// Kernels is the time from an iteration's first launch until its
+	// results are on the host: the kernels, and the read of the 64-byte
+	// control block that waits for them. With tracing on, the operator
+	// synchronises before that read, so Kernels holds the kernels alone
+	// and the read counts under Transfers (one extra synchronisation per
+	// iteration, a few microseconds).
+	Kernels time.Duration `json:"kernels_ns"`
+	// Transfers is the time spent copying between host and device: the
+	// initial working set, the result, and the control-block reads when
+	// they are measured apart.
+	Transfers time.Duration `json:"transfers_ns"`
+	// Setup is allocating and initialising the per-run device state when
+	// the operator is created (not part of Wall).
+	Setup time.Duration `json:"setup_ns"`
+	// Upload is the graph's one-time upload when the operator is created
+	// (0 when it was already on the device; not part of Wall).
+	Upload time.Duration `json:"upload_ns"`
+	// Launches counts kernel launches; Levels counts the levels run inside
+	// persistent multi-level launches (BFS, SSSP on small frontiers).
+	Launches int64 `json:"launches"`
+	Levels   int64 `json:"device_levels"`
+}
+
+// GPUTimer is implemented by operators that run on a GPU. Run asks for
+// the split after Close, and turns exact timing on when tracing.
+type GPUTimer interface {
+	// SetExactTiming makes the operator synchronise before each control
+	// block read, so that kernels and transfers are timed apart.
+	SetExactTiming(on bool)
+	// GPUTimes returns the run's split (valid after Close).
+	GPUTimes() GPUTimes
 }
 
 // IterationRecord is one iteration of the trace.

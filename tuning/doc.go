@@ -1,6 +1,33 @@
 // Package tuning runs threshold-tuning sweeps and static-variant comparisons
 // over lists of graphs and sources, and writes their reports (CSV, markdown,
-// plots) and tuned thresholds sections.
+// plots) and tuned thresholds sections. The CLI's `gearbox tune` and
+// `gearbox bench` are thin layers over it.
 //
-// It may import every gearbox package except cmd.
+// Tune is a coordinate descent: one knob (T1, T2, T3, sample_every, alpha,
+// beta, delta, threads per block) at a time is swept over its values with
+// the others at the best setting so far, scored by the geometric mean over
+// graphs and algorithms of the median time over the sources, and fixed at
+// its best value before the next knob. A full cartesian product of the
+// default ranges would be ~185,000 settings; the descent measures ~50 per
+// pass. Knobs are measured only on the algorithms they affect (alpha and
+// beta: BFS; delta: SSSP). Threads per block is swept only on a backend
+// implementing ThreadsPerBlockSetter (the GPU); elsewhere it is recorded.
+//
+// Bench measures the serial reference (bfs.Reference, sssp.Reference), every
+// static variant (the eight push variants, pull for BFS, the ordered SSSP
+// variants once per delta) and the adaptive policy per graph: the paper's
+// Tables 2 and 3 (speedups) and Fig. 15 (adaptive vs best and worst static).
+//
+// Every measurement warms up once from the first source, then times one run
+// per source (wall time around the whole call, as for the reference) and
+// reports the median. CSV rows are written and flushed as they complete, so
+// an interrupted sweep keeps its finished rows.
+//
+// WriteSection merges a tuned section into a thresholds file (other
+// sections and comments kept, the result checked with
+// decider.ParseThresholds); LoadSection reads the starting point and refuses
+// a file without the backend's own section.
+//
+// It may import every gearbox package except cmd, and gonum.org/v1/plot for
+// the PNG plots.
 package tuning

@@ -1,0 +1,584 @@
+//go:build cuda
+
+package bfs_test
+
+// GPU tests: every variant, pull, the adaptive policy and fused levels on
+// the GPU, compared element by element with the CPU backend. They skip when
+// no CUDA driver or GPU is present. Real graphs come from
+// ../../../shared/datasets (or $GEARBOX_DATASETS) and skip when absent.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
+	tb.Helper()
+	c, err := runtime.NewCUDA(opts...)
+	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
+		tb.Skipf("skipping GPU test: %v", err)
+	}
+	if err != nil {
+		tb.Fatalf("NewCUDA: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			tb.Errorf("Close: %v", err)
+		}
+	})
+	return c
+}
+
+// gpuConfigs are the CPU tests' configurations run on the GPU, plus fused
+// multi-level launches.
+func gpuConfigs(gpu, fused *runtime.CUDA) map[string][]runtime.Option {
+	m := map[string][]runtime.Option{}
+	for name, opts := range configs() {
+		m[name] = append(slices.Clone(opts), runtime.WithBackend(gpu))
+	}
+	oq := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
+	m["fused/O_T_QU"] = []runtime.Option{runtime.WithVariant(oq), runtime.WithBackend(fused)}
+	m["fused/auto-eager"] = []runtime.Option{runtime.WithThresholds(eager()), runtime.WithBackend(fused)}
+	m["fused/cycle"] = []runtime.Option{runtime.WithPolicy(cycle{append(decider.AllVariants(), oq, oq)}), runtime.WithBackend(fused)}
+	return m
+}
+
+// cpuBFS is the reference: the CPU backend.
+func cpuBFS(t *testing.T, g *graph.Graph, src uint32) *bfs.Result {
+	t.Helper()
+	want, err := bfs.Run(context.Background(), g, src, runtime.WithWorkers(2))
+	if err != nil {
+		t.Fatalf("cpu: %v", err)
+	}
+	return want
+}
+
+func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bfs.Result, opts []runtime.Option) {
+	t.Helper()
+	got, err := bfs.Run(context.Background(), g, src, opts...)
+	if err != nil {
+		t.Fatalf("%s: gpu: %v", label, err)
+	}
+	if got.NumVertices() != want.NumVertices() {
+		t.Fatalf("%s: %d depths on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
+	}
+	bad := 0
+	for v := 0; v < want.NumVertices(); v++ {
+		wd, wok := want.Depth(uint32(v))
+		gd, gok := got.Depth(uint32(v))
+		if wd != gd || wok != gok {
+			if bad < 5 {
+				t.Errorf("%s: vertex %d: gpu depth %d (reached %v), cpu %d (reached %v)", label, v, gd, gok, wd, wok)
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%s: %d of %d depths differ", label, bad, want.NumVertices())
+	}
+	if err := bfs.Verify(g, got); err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+}
+
+func TestCUDASharedTable(t *testing.T) {
+	gpu := openCUDA(t, runtime.WithFusedLevels(0))
+	fused := openCUDA(t, runtime.WithFusedLevels(64))
+	cfgs := gpuConfigs(gpu, fused)
+	runs := 0
+	for _, c := range testgraphs.Cases() {
+		for _, src := range c.Sources {
+			want := cpuBFS(t, c.G, src)
+			for name, opts := range cfgs {
+				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
+				runs++
+			}
+		}
+	}
+	t.Logf("%d GPU runs matched the CPU", runs)
+}
+
+func TestCUDAGenerated(t *testing.T) {
+	gpu := openCUDA(t, runtime.WithFusedLevels(0))
+	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	graphs := []struct {
+		name string
+		g    *graph.Graph
+	}{
+		{"rmat16", testgraphs.RMAT(16, 16, 1)},
+		{"rmat14-directed", testgraphs.RMATDirected(14, 8, 2)},
+		{"grid300x300", testgraphs.Grid(300, 300)},
+		{"random-20k", testgraphs.Random(20000, 60000, false, 3)},
+	}
+	cfgs := gpuConfigs(gpu, fused)
+	for _, tg := range graphs {
+		for _, src := range testgraphs.Sources(tg.g, 2) {
+			want := cpuBFS(t, tg.g, src)
+			for name, opts := range cfgs {
+				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
+			}
+		}
+	}
+}
+
+func TestCUDADatasets(t *testing.T) {
+	gpu := openCUDA(t, runtime.WithFusedLevels(0))
+	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	cfgs := gpuConfigs(gpu, fused)
+	for _, ds := range []struct {
+		file     string
+		directed bool
+	}{{"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}, {"rome99.gr", true}} {
+		g := loadDataset(t, ds.file, ds.directed)
+		if g == nil {
+			continue
+		}
+		for _, src := range testgraphs.Sources(g, 2) {
+			want := cpuBFS(t, g, src)
+			for name, opts := range cfgs {
+				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
+			}
+		}
+	}
+}
+
+// TestCUDACancel cancels a run between iterations: the error wraps
+// context.Canceled and the backend stays usable with no memory held.
+func TestCUDACancel(t *testing.T) {
+	gpu := openCUDA(t)
+	g := testgraphs.Grid(200, 200)
+	before, err := gpu.LiveBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := cancelAfter{n: 5, cancel: cancel}
+	_, err = bfs.Run(ctx, g, 0, runtime.WithBackend(gpu), runtime.WithPolicy(&stop))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: got %v, want context.Canceled", err)
+	}
+	if err := gpu.Trim(); err != nil { // the run's state went to the reuse pool
+		t.Fatal(err)
+	}
+	after, err := gpu.LiveBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The graph stays cached; the run's state is gone.
+	if cached := runtime.GraphBytes(g); after != before+cached {
+		t.Fatalf("live device bytes %d -> %d after a cancelled run, want +%d (the cached graph)", before, after, cached)
+	}
+	compareBFS(t, "after-cancel", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(gpu)})
+}
+
+// cancelAfter is a policy that cancels the run's context after n
+// iterations.
+type cancelAfter struct {
+	n, i   int
+	cancel func()
+}
+
+func (c *cancelAfter) Begin(decider.Info) decider.Decider { return c }
+func (c *cancelAfter) String() string                     { return "cancel-after" }
+func (c *cancelAfter) Initial() decider.Variant           { return decider.Variant{} }
+func (c *cancelAfter) Next(decider.Observation) decider.Variant {
+	c.i++
+	if c.i == c.n {
+		c.cancel()
+	}
+	return decider.Variant{}
+}
+
+// TestCUDANoLeak runs many traversals and checks the device's free memory
+// returns to where it started once the graphs are evicted and the reuse
+// pool trimmed.
+func TestCUDANoLeak(t *testing.T) {
+	gpu := openCUDA(t)
+	gs := []*graph.Graph{testgraphs.RMAT(14, 8, 5), testgraphs.Grid(100, 100)}
+	// Warm-up: the driver reserves some memory at first launches.
+	for _, g := range gs {
+		if _, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(gpu)); err != nil {
+			t.Fatal(err)
+		}
+		if err := gpu.Evict(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gpu.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	free0, _, err := gpu.MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live0, _ := gpu.LiveBytes()
+	for i := 0; i < 40; i++ {
+		g := gs[i%2]
+		v := decider.AllVariants()[i%9]
+		if _, err := bfs.Run(context.Background(), g, uint32(i), runtime.WithBackend(gpu), runtime.WithVariant(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, g := range gs {
+		if err := gpu.Evict(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gpu.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	live, _ := gpu.LiveBytes()
+	free, _, err := gpu.MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live != live0 || live != 0 {
+		t.Errorf("gearbox holds %d device bytes after 40 runs, eviction and Trim (%d before)", live, live0)
+	}
+	if free != free0 {
+		t.Errorf("free device memory %d after 40 runs and eviction, %d before", free, free0)
+	}
+}
+
+// TestCUDAInsufficientMemory asks for more headroom than the GPU has: the
+// run fails before allocating, with ErrInsufficientMemory and the numbers.
+func TestCUDAInsufficientMemory(t *testing.T) {
+	probe := openCUDA(t)
+	total := probe.TotalMemory()
+	gpu := openCUDA(t, runtime.WithMemoryHeadroom(total))
+	_, err := bfs.Run(context.Background(), testgraphs.Grid(10, 10), 0, runtime.WithBackend(gpu))
+	if !errors.Is(err, runtime.ErrInsufficientMemory) {
+		t.Fatalf("got %v, want ErrInsufficientMemory", err)
+	}
+	var me *runtime.MemoryError
+	if !errors.As(err, &me) || me.Free <= 0 || me.Need <= 0 {
+		t.Fatalf("error %v does not carry the free and needed memory", err)
+	}
+	if live, _ := gpu.LiveBytes(); live != 0 {
+		t.Fatalf("%d device bytes held after a refused run", live)
+	}
+}
+
+// datasetDir is where the real graphs live.
+func datasetDir() string {
+	if d := os.Getenv("GEARBOX_DATASETS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "datasets")
+}
+
+// loadDataset reads a SNAP edge list (.txt) or a DIMACS .gr file (weights
+// kept) with a minimal parser; it skips the test when the file is absent.
+func loadDataset(t testing.TB, name string, directed bool) *graph.Graph {
+	t.Helper()
+	f, err := os.Open(filepath.Join(datasetDir(), name))
+	if err != nil {
+		t.Logf("skipping dataset %s: %v", name, err)
+		return nil
+	}
+	defer f.Close()
+	el := &graph.EdgeList{}
+	gr := strings.HasSuffix(name, ".gr")
+	if gr {
+		el.WeightKind = graph.IntWeights
+		el.Weights = []uint32{}
+	}
+	sc := bufio.NewScanner(f)
+	maxID := -1
+	line := 0
+	for sc.Scan() {
+		line++
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") || fs[0] == "c" || fs[0] == "p" {
+			continue
+		}
+		if gr {
+			if fs[0] != "a" || len(fs) != 4 {
+				t.Fatalf("%s:%d: bad arc line", name, line)
+			}
+			fs = fs[1:]
+		}
+		var ids [2]int
+		for i := 0; i < 2; i++ {
+			x, err := strconv.Atoi(fs[i])
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, line, err)
+			}
+			if gr {
+				x-- // 1-based
+			}
+			ids[i] = x
+			maxID = max(maxID, x)
+		}
+		el.Src = append(el.Src, uint32(ids[0]))
+		el.Dst = append(el.Dst, uint32(ids[1]))
+		if gr {
+			w, err := strconv.ParseUint(fs[2], 10, 32)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, line, err)
+			}
+			el.Weights = append(el.Weights, uint32(w))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	el.NumVertices = maxID + 1
+	g, err := graph.Build(el, graph.BuildOptions{Undirected: !directed})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return g
+}
+
+// BenchmarkCUDABFS times whole BFS runs on the GPU (graph cached, one
+// warm-up run) and reports the median run time and time per level.
+// Graphs: kron20 (R-MAT scale 20, edge factor 16), grid2048 (2048x2048).
+func BenchmarkCUDABFS(b *testing.B) {
+	for _, gname := range []string{"kron20", "grid2048"} {
+		var g *graph.Graph
+		if gname == "grid2048" {
+			g = testgraphs.Grid(2048, 2048)
+		} else {
+			g = testgraphs.Bench(gname)
+		}
+		src := testgraphs.Sources(g, 1)[0]
+		type config struct {
+			name  string
+			fused int
+			opts  []runtime.Option
+		}
+		def := runtime.DefaultFusedLevels // persistent launches for small frontiers
+		cfgs := []config{
+			{"auto", def, nil},
+			{"auto-nofused", 0, nil},
+			{"O_T_QU", def, []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue})}},
+			{"O_T_QU-nofused", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue})}},
+			{"O_T_BM", 0, []runtime.Option{runtime.WithVariant(decider.Variant{})}},
+			{"O_B_QU", def, []runtime.Option{runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: decider.Queue})}},
+			{"O_B_QU-nofused", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: decider.Queue})}},
+		}
+		if gname != "grid2048" { // pull scans every unvisited vertex each level: not for 4000 levels
+			cfgs = append(cfgs, config{"pull", 0, []runtime.Option{runtime.WithVariant(decider.PullVariant)}},
+				config{"U_B_BM", 0, []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Block})}})
+		}
+		for _, cfg := range cfgs {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
+				gpu := openCUDA(b, runtime.WithFusedLevels(cfg.fused))
+				defer gpu.Close()
+				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
+				res, err := bfs.Run(context.Background(), g, src, opts...) // warm-up: uploads the graph
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bfs.Verify(g, res); err != nil {
+					b.Fatal(err)
+				}
+				levels := res.MaxDepth() + 1
+				var times []time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					if _, err := bfs.Run(context.Background(), g, src, opts...); err != nil {
+						b.Fatal(err)
+					}
+					times = append(times, time.Since(t0))
+				}
+				b.StopTimer()
+				slices.Sort(times)
+				med := times[len(times)/2]
+				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(levels), "us/level")
+				b.ReportMetric(float64(g.NumEdges())/med.Seconds()/1e9, "GTEPS")
+				b.ReportMetric(float64(levels), "levels")
+				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
+				if gt := res.Stats().GPU; gt != nil {
+					b.ReportMetric(float64(gt.Levels), "device_levels")
+					b.ReportMetric(float64(gt.Kernels.Microseconds())/1000, "kernels_ms")
+				}
+			})
+		}
+	}
+}
+
+// TestCUDAStatsSplit checks the GPU time split: present on the GPU, the
+// parts within the run's wall time, exact timing under tracing, the
+// upload reported once (the graph stays cached) and absent on the CPU.
+func TestCUDAStatsSplit(t *testing.T) {
+	gpu := openCUDA(t)
+	g := testgraphs.Grid(64, 64)
+	for i, trace := range []bool{false, true, false} {
+		res, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(gpu), runtime.WithTrace(trace))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := res.Stats()
+		gt := st.GPU
+		if gt == nil {
+			t.Fatalf("run %d: no GPU times", i)
+		}
+		if gt.Kernels <= 0 || gt.Transfers <= 0 || gt.Launches <= 0 {
+			t.Fatalf("run %d: kernels %v, transfers %v, %d launches: want all positive", i, gt.Kernels, gt.Transfers, gt.Launches)
+		}
+		if gt.Kernels+gt.Transfers > st.Wall {
+			t.Fatalf("run %d: kernels %v + transfers %v exceed the wall time %v", i, gt.Kernels, gt.Transfers, st.Wall)
+		}
+		if (i == 0) != (gt.Upload > 0) {
+			t.Fatalf("run %d: upload %v; want it on the first run only", i, gt.Upload)
+		}
+		if want := res.MaxDepth() + 1; gt.Levels > int64(want) {
+			t.Fatalf("run %d: %d device levels, the BFS has %d", i, gt.Levels, want)
+		}
+	}
+	cpu, err := bfs.Run(context.Background(), g, 0, runtime.WithWorkers(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpu.Stats().GPU != nil {
+		t.Fatal("CPU run reports GPU times")
+	}
+}
+
+// TestCUDASharedGeneratedAndReal runs the shared table's generated graphs
+// and every real dataset testgraphs knows (skipped when ../shared/datasets
+// is absent) through all configurations, and checks the GPU's depths on
+// gstest's p2p-31 against its published answers.
+func TestCUDASharedGeneratedAndReal(t *testing.T) {
+	gpu := openCUDA(t, runtime.WithFusedLevels(0))
+	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	cfgs := gpuConfigs(gpu, fused)
+	cases := testgraphs.Generated()
+	real, err := testgraphs.Datasets()
+	if err != nil {
+		t.Logf("real datasets skipped: %v", err)
+	}
+	for _, c := range append(cases, real...) {
+		for _, src := range c.Sources {
+			want := cpuBFS(t, c.G, src)
+			for name, opts := range cfgs {
+				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
+			}
+		}
+	}
+	g, src, depth, _, err := testgraphs.P2P31()
+	if err != nil {
+		t.Skipf("p2p-31 answers: %v", err)
+	}
+	res, err := bfs.Run(context.Background(), g, src, runtime.WithBackend(gpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range depth {
+		if want == -2 {
+			continue // no published answer
+		}
+		d, ok := res.Depth(uint32(v))
+		if !ok {
+			d = -1
+		}
+		if int64(d) != want {
+			t.Fatalf("p2p-31: vertex %d: gpu depth %d, published %d", v, d, want)
+		}
+	}
+}
+
+// BenchmarkCUDATargets times BFS on the graphs of the speed targets
+// (kernels/NOTES.md): GEARBOX_BENCH_SPECS lists graph.Generate specs
+// (default kron:20:16,grid:1024:1024; kron:22:16, urand:22:16 and
+// grid:2048:2048 on the GPU machine). For each variant: one warm-up run
+// (the graph is uploaded before), then one run from each of 8 sources
+// (testgraphs.Sources); the median run time (Stats.Wall: upload and
+// per-run set-up excluded, results copied back included) is reported and
+// logged with the kernel time and levels.
+func BenchmarkCUDATargets(b *testing.B) {
+	specs := os.Getenv("GEARBOX_BENCH_SPECS")
+	if specs == "" {
+		specs = "kron:20:16,grid:1024:1024"
+	}
+	gpu := openCUDA(b)
+	plain := openCUDA(b, runtime.WithFusedLevels(0))
+	for _, spec := range strings.Split(specs, ",") {
+		g, err := graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs := testgraphs.Sources(g, 8)
+		type config struct {
+			name string
+			be   *runtime.CUDA
+			v    *decider.Variant
+		}
+		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
+			return &decider.Variant{Order: o, Mapping: m, Rep: r}
+		}
+		cfgs := []config{
+			{"auto", gpu, nil}, {"auto-nofused", plain, nil},
+			{"O_T_QU", gpu, vr(decider.Ordered, decider.Thread, decider.Queue)},
+			{"O_T_QU-nofused", plain, vr(decider.Ordered, decider.Thread, decider.Queue)},
+			{"O_B_QU", gpu, vr(decider.Ordered, decider.Block, decider.Queue)},
+			{"U_B_QU-nofused", plain, vr(decider.Unordered, decider.Block, decider.Queue)},
+		}
+		if !strings.HasPrefix(spec, "grid") {
+			cfgs = append(cfgs, config{"O_B_BM", plain, vr(decider.Ordered, decider.Block, decider.Bitmap)},
+				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap)},
+				config{"pull", plain, &decider.PullVariant})
+		}
+		for _, cfg := range cfgs {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
+				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
+				if cfg.v != nil {
+					opts = append(opts, runtime.WithVariant(*cfg.v))
+				}
+				if _, err := bfs.Run(context.Background(), g, srcs[0], opts...); err != nil {
+					b.Fatal(err)
+				}
+				var walls, kern []time.Duration
+				var levels, iters, lv []int
+				for i := 0; i < b.N; i++ {
+					walls, kern, levels, iters, lv = walls[:0], kern[:0], levels[:0], iters[:0], lv[:0]
+					for _, src := range srcs {
+						res, err := bfs.Run(context.Background(), g, src, opts...)
+						if err != nil {
+							b.Fatal(err)
+						}
+						st := res.Stats()
+						walls = append(walls, st.Wall)
+						kern = append(kern, st.GPU.Kernels)
+						levels = append(levels, res.MaxDepth()+1)
+						iters = append(iters, st.Iterations)
+						lv = append(lv, int(st.GPU.Levels))
+					}
+				}
+				med := medianDur(walls)
+				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
+				b.ReportMetric(float64(slices.Max(levels)), "max_levels")
+				b.Logf("TARGET bfs %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) levels %v iterations %v device-levels %v",
+					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), levels, iters, lv)
+			})
+		}
+	}
+}
+
+func medianDur(x []time.Duration) time.Duration {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }

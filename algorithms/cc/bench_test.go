@@ -1,0 +1,106 @@
+package cc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+)
+
+var benchGraphs sync.Map // spec -> *graph.Graph
+
+// benchGraph generates (once) a graph from a generator spec, or loads a
+// real graph named "file:NAME" from ../../../shared/datasets, skipping the
+// benchmark when it is absent.
+func benchGraph(b *testing.B, spec string) *graph.Graph {
+	b.Helper()
+	if g, ok := benchGraphs.Load(spec); ok {
+		return g.(*graph.Graph)
+	}
+	var g *graph.Graph
+	var err error
+	if name, ok := strings.CutPrefix(spec, "file:"); ok {
+		path := filepath.Join(datasetsDir, name)
+		if _, serr := os.Stat(path); serr != nil {
+			b.Skipf("dataset %s absent (%v)", path, serr)
+		}
+		g, err = graph.Load(path, graph.LoadOptions{})
+	} else {
+		g, err = graph.Generate(spec, graph.GenOptions{})
+	}
+	if err != nil {
+		b.Fatalf("%s: %v", spec, err)
+	}
+	benchGraphs.Store(spec, g)
+	return g
+}
+
+const datasetsDir = "../../../shared/datasets"
+
+var benchCases = []struct{ name, spec string }{
+	{"kron20", "kron:20"},
+	{"urand20", "urand:20"},
+	{"grid2048", "grid:2048:2048"},
+	{"email-Enron", "file:email-Enron.txt"},
+	{"p2p-Gnutella31", "file:p2p-Gnutella31.txt"},
+	{"wiki-Vote", "file:wiki-Vote.txt"},
+	{"rome99", "file:rome99.gr"},
+	{"PGPgiantcompo", "file:PGPgiantcompo.graph"},
+}
+
+var benchVariants = []struct {
+	name string
+	opts []Option
+}{
+	{"auto", nil},
+	{"afforest", []Option{WithVariant(Afforest)}},
+	{"unionfind", []Option{WithVariant(UnionFind)}},
+	{"sv", []Option{WithVariant(SV)}},
+	{"sv_BM", []Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+	{"sv_QU", []Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+}
+
+func BenchmarkCC(b *testing.B) {
+	ctx := context.Background()
+	for _, bc := range benchCases {
+		for _, v := range benchVariants {
+			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
+				g := benchGraph(b, bc.spec)
+				b.ResetTimer()
+				c0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					if _, err := Run(ctx, g, v.opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				// CPU time per op: on a shared, loaded machine wall time
+				// also counts waiting for a core; this does not.
+				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+func BenchmarkForest(b *testing.B) {
+	ctx := context.Background()
+	for _, bc := range benchCases[:3] {
+		for _, v := range Variants() {
+			b.Run("graph="+bc.name+"/variant="+v.String(), func(b *testing.B) {
+				g := benchGraph(b, bc.spec)
+				b.ResetTimer()
+				c0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					if _, err := Forest(ctx, g, WithVariant(v)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package cc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// Variant names a connected-components algorithm.
+type Variant uint8
+
+const (
+	// Auto lets the VariantPolicy choose from the graph's statistics.
+	Auto Variant = iota
+	// SV is Soman et al.'s hooking with multilevel pointer jumping and edge
+	// hiding, driven by an active-edge working set (bitmap or queue).
+	SV
+	// Afforest samples neighbours, then links only the edges of vertices
+	// outside the largest sampled component.
+	Afforest
+	// UnionFind is asynchronous union-find over every edge (ECL-CC style).
+	UnionFind
+)
+
+var variantNames = [...]string{Auto: "auto", SV: "sv", Afforest: "afforest", UnionFind: "unionfind"}
+
+func (v Variant) String() string {
+	if int(v) < len(variantNames) {
+		return variantNames[v]
+	}
+	return fmt.Sprintf("Variant(%d)", uint8(v))
+}
+
+// Variants lists the concrete variants (every one but Auto).
+func Variants() []Variant { return []Variant{SV, Afforest, UnionFind} }
+
+// ErrUnknownVariant is returned by ParseVariant and Run for a variant name
+// or value the package does not know.
+var ErrUnknownVariant = errors.New("cc: unknown variant")
+
+// ErrNilGraph is returned when the graph is nil.
+var ErrNilGraph = errors.New("cc: nil graph")
+
+// ErrOption is wrapped when an option has an invalid value.
+var ErrOption = errors.New("cc: invalid option")
+
+// ParseVariant maps a name ("auto", "sv", "afforest", "unionfind"; case
+// ignored) to its Variant.
+func ParseVariant(s string) (Variant, error) {
+	t := strings.TrimSpace(s)
+	for i, name := range variantNames {
+		if strings.EqualFold(t, name) {
+			return Variant(i), nil
+		}
+	}
+	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
+}
+
+type options struct {
+	variant Variant
+	rounds  int
+	seed    uint64
+	vpol    VariantPolicy
+	rt      []runtime.Option
+	forest  bool
+}
+
+// Option configures Run and Forest.
+type Option func(*options)
+
+// WithVariant forces an algorithm (Auto, the default, lets the
+// VariantPolicy choose).
+func WithVariant(v Variant) Option { return func(o *options) { o.variant = v } }
+
+// WithNeighborRounds sets Afforest's number of neighbour-sampling rounds
+// (default 2, as in the paper and GAP).
+func WithNeighborRounds(r int) Option { return func(o *options) { o.rounds = r } }
+
+// WithSeed sets the seed of Afforest's component sampling. The labels do
+// not depend on it; only the work done does.
+func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
+
+// WithVariantPolicy replaces the thresholds of the algorithm choice.
+func WithVariantPolicy(p VariantPolicy) Option { return func(o *options) { o.vpol = p } }
+
+// WithRuntime passes options to the runtime engine: the backend or worker
+// count, logger, trace, thresholds, and a policy or fixed decider.Variant
+// for SV's working set (its Rep picks bitmap or queue, its Mapping thread
+// or block distribution of the bitmap pass).
+func WithRuntime(opts ...runtime.Option) Option {
+	return func(o *options) { o.rt = append(o.rt, opts...) }
+}
+
+// WithLogger is WithRuntime(runtime.WithLogger(l)).
+func WithLogger(l zerolog.Logger) Option { return WithRuntime(runtime.WithLogger(l)) }
+
+// WithTrace is WithRuntime(runtime.WithTrace(on)).
+func WithTrace(on bool) Option { return WithRuntime(runtime.WithTrace(on)) }
+
+// WithWorkset fixes SV's working-set representation for the whole run
+// (shorthand for a static runtime variant with block mapping).
+func WithWorkset(r decider.Rep) Option {
+	return WithRuntime(runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: r}))
+}
+
+// Result holds the component label of every vertex: the smallest internal
+// vertex id of its component (for graphs loaded with sorted external ids,
+// also the smallest external id).
+type Result struct {
+	labels  []uint32
+	variant Variant
+	reason  string
+	stats   runtime.Stats
+
+	once    sync.Once
+	ncomp   int
+	largest int
+	bigLbl  uint32
+}
+
+// NumVertices returns the number of vertices labelled.
+func (r *Result) NumVertices() int { return len(r.labels) }
+
+// Label returns v's component label (the smallest vertex id in v's
+// component), or graph.NoVertex for v outside the graph.
+func (r *Result) Label(v uint32) uint32 {
+	if int64(v) >= int64(len(r.labels)) {
+		return graph.NoVertex
+	}
+	return r.labels[v]
+}
+
+// Labels returns every vertex's label. Do not modify.
+func (r *Result) Labels() []uint32 { return r.labels }
+
+// NumComponents returns the number of connected components (each isolated
+// vertex counts as one; 0 for the empty graph).
+func (r *Result) NumComponents() int { r.summarise(); return r.ncomp }
+
+// LargestSize returns the number of vertices in the largest component.
+func (r *Result) LargestSize() int { r.summarise(); return r.largest }
+
+// LargestLabel returns the label of the largest component (the smallest
+// label among equally large ones); graph.NoVertex for the empty graph.
+func (r *Result) LargestLabel() uint32 { r.summarise(); return r.bigLbl }
+
+// Variant returns the algorithm that ran.
+func (r *Result) Variant() Variant { return r.variant }
+
+// Reason says why the variant was chosen ("forced" when it was given).
+func (r *Result) Reason() string { return r.reason }
+
+// Stats returns the run's statistics (trace included with WithTrace).
+func (r *Result) Stats() runtime.Stats { return r.stats }
+
+// Edge is an arc U->V of the graph.
+type Edge struct{ U, V uint32 }
+
+// ForestResult is a spanning forest with its component labels: one tree per
+// component, NumVertices - NumComponents edges.
+type ForestResult struct {
+	Result
+	edges []Edge
+}
+
+// Edges returns the forest's edges, each an arc of the input graph, ordered
+// by the vertex whose hook they performed. Do not modify.
+func (f *ForestResult) Edges() []Edge { return f.edges }
+
+// Run labels the connected components (weakly connected for directed
+// graphs) of g.
+func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
+	op, m, err := run(ctx, g, false, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats}, nil
+}
+
+// Forest computes a spanning forest of g (of its undirected version for
+// directed graphs) together with the component labels: each successful
+// hook records the edge that performed it. With several workers the edges
+// chosen may differ between runs (whichever hook wins a race); the labels
+// and the number of edges never do.
+func Forest(ctx context.Context, g *graph.Graph, opts ...Option) (*ForestResult, error) {
+	op, m, err := run(ctx, g, true, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ForestResult{
+		Result: Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats},
+		edges:  op.ForestEdges(),
+	}, nil
+}
+
+// operator is a runtime operator that also yields labels and forest edges
+// once the engine has run it.
+type operator interface {
+	runtime.Operator
+	Labels() []uint32
+	ForestEdges() []Edge
+}
+
+// cudaOperator builds an operator for a non-CPU backend; a cuda build sets
+// it. It reports false when it cannot run the variant.
+var cudaOperator func(b runtime.Backend, g *graph.Graph, v Variant, o options) (operator, bool)
+
+type meta struct {
+	variant Variant
+	reason  string
+	stats   runtime.Stats
+}
+
+func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (operator, meta, error) {
+	if g == nil {
+		return nil, meta{}, ErrNilGraph
+	}
+	o := options{rounds: 2, seed: 27491095, vpol: DefaultVariantPolicy(), forest: forest}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.variant > UnionFind {
+		return nil, meta{}, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(o.variant))
+	}
+	if o.rounds < 0 {
+		return nil, meta{}, fmt.Errorf("%w: %d neighbour rounds, want >= 0", ErrOption, o.rounds)
+	}
+	// CC's default working-set policy decides every iteration from the
+	// exact active-edge count; the user's policy or variant, later in the
+	// list, overrides it.
+	base := runtime.NewConfig(o.rt...)
+	cfg := runtime.NewConfig(append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, o.rt...)...)
+	v, reason := o.variant, "forced"
+	if v == Auto {
+		v, reason = o.vpol.Choose(StatsOf(g))
+	}
+	var op operator
+	switch b := cfg.Backend().(type) {
+	case *runtime.CPU:
+		op = newCPU(b, g, v, o)
+	default:
+		ok := false
+		if cudaOperator != nil {
+			op, ok = cudaOperator(b, g, v, o)
+		}
+		if !ok {
+			return nil, meta{}, fmt.Errorf("cc: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
+		}
+	}
+	log := cfg.Logger()
+	log.Debug().Str("variant", v.String()).Str("reason", reason).Msg("cc")
+	st, err := runtime.Run(ctx, "cc-"+v.String(), op, cfg)
+	if err != nil {
+		return nil, meta{}, err
+	}
+	return op, meta{variant: v, reason: reason, stats: st}, nil
+}

@@ -1,0 +1,34 @@
+// Package cc computes connected components and spanning forests.
+//
+// Three variants share one output convention: every vertex is labelled with
+// the smallest internal vertex id of its component, so every variant and
+// backend gives identical labels. Directed graphs give weakly connected
+// components (every arc u->v is treated as an undirected edge).
+//
+//   - SV: hooking and multilevel pointer jumping after Soman, Kothapalli &
+//     Narayanan, "Some GPU algorithms for graph connected components and
+//     spanning tree" (2010). Hooking alternates orientation between
+//     iterations, every tree is a star after each round, and an edge whose
+//     endpoints share a root is hidden and never read again. Its working set
+//     is the set of still-active edges, kept as a bitmap over arcs while most
+//     are active and compacted into a queue of edges when few remain.
+//   - Afforest: neighbour sampling, then linking only the edges of vertices
+//     outside the largest (sampled) component (Sutton, Ben-Nun & Barak,
+//     "Optimizing Parallel Graph Connectivity Computation via Subgraph
+//     Sampling", IPDPS 2018).
+//   - UnionFind: asynchronous union-find with intermediate pointer jumping in
+//     the style of ECL-CC (Jaiganesh & Burtscher, HPDC 2018).
+//
+// Spanning forests (Soman et al., section 3) record the edge that performed
+// each successful hook. The package also holds a serial reference
+// (union-find) and property-checking verifiers.
+//
+// Every variant runs as a runtime.Operator under the runtime engine (stats,
+// trace, cancellation between iterations). SV's working-set representation
+// is chosen by EdgePolicy, a decider.Policy over the active-edge count; the
+// algorithm itself by VariantPolicy from graph statistics, or forced with
+// WithVariant.
+//
+// It may import graph, runtime, decider, mapping and internal/par; only
+// cmd and tuning import it.
+package cc

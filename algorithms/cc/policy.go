@@ -1,0 +1,111 @@
+package cc
+
+import (
+	"fmt"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+)
+
+// GraphStats are the (free) graph statistics the variant choice uses.
+type GraphStats struct {
+	Vertices int
+	Arcs     int64
+	Directed bool
+}
+
+// AvgDegree returns arcs per vertex (0 for the empty graph).
+func (s GraphStats) AvgDegree() float64 {
+	if s.Vertices == 0 {
+		return 0
+	}
+	return float64(s.Arcs) / float64(s.Vertices)
+}
+
+// StatsOf returns g's statistics.
+func StatsOf(g *graph.Graph) GraphStats {
+	return GraphStats{Vertices: g.NumVertices(), Arcs: g.NumEdges(), Directed: g.Directed()}
+}
+
+// VariantPolicy chooses the algorithm from graph statistics.
+type VariantPolicy struct {
+	// MinAfforestDegree is the average degree (arcs per vertex) below which
+	// union-find is chosen over Afforest: with about as few arcs per vertex
+	// as sampling rounds, sampling saves nothing.
+	MinAfforestDegree float64
+}
+
+// DefaultVariantPolicy returns the thresholds measured on the CPU backend.
+func DefaultVariantPolicy() VariantPolicy { return VariantPolicy{MinAfforestDegree: 2} }
+
+// Choose picks a variant for a graph and says why.
+func (p VariantPolicy) Choose(st GraphStats) (Variant, string) {
+	if st.Arcs == 0 {
+		return UnionFind, "no edges"
+	}
+	if st.Directed {
+		// Afforest's final pass may skip the largest component only when
+		// every edge leaving it is seen from outside, which needs in-edges.
+		return UnionFind, "directed: Afforest could not skip the largest component without in-edges"
+	}
+	if d := st.AvgDegree(); d < p.MinAfforestDegree {
+		return UnionFind, fmt.Sprintf("average degree %.2f below %.2f: sampling saves nothing", d, p.MinAfforestDegree)
+	}
+	return Afforest, fmt.Sprintf("average degree %.2f: sample neighbours, skip the largest component", st.AvgDegree())
+}
+
+// EdgePolicy is CC's default working-set policy (a decider.Policy): Li &
+// Becchi's rule applied to the active edges, re-decided after every
+// iteration from the exact active-edge count that the hook pass produces
+// for free, not only on sampled iterations, because CC runs few
+// iterations and its working set collapses in the first of them.
+//
+//   - fewer than T3 x edges active: a queue of edges (each element is one
+//     edge, so mapping does not matter there);
+//   - otherwise a bitmap over arcs, with block mapping when the average
+//     degree is at least T1 (long adjacency lists are split), else thread
+//     mapping.
+func EdgePolicy(t decider.Thresholds) decider.Policy { return edgePolicy{t} }
+
+type edgePolicy struct{ t decider.Thresholds }
+
+func (p edgePolicy) String() string {
+	return fmt.Sprintf("cc-edges(T1=%g,T3=%g)", p.t.T1, p.t.T3)
+}
+
+// SampleEvery is 0: the hook pass counts the active edges exactly as a
+// by-product, so the engine need not inspect the working set.
+func (p edgePolicy) SampleEvery() int { return 0 }
+
+func (p edgePolicy) Begin(info decider.Info) decider.Decider {
+	return &edgeRun{p: p, info: info}
+}
+
+type edgeRun struct {
+	p    edgePolicy
+	info decider.Info
+}
+
+func (d *edgeRun) pick(size int64) decider.Variant {
+	v := decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Bitmap}
+	if d.info.AvgDegree() >= d.p.t.T1 {
+		v.Mapping = decider.Block
+	}
+	if float64(size) < d.p.t.T3*float64(d.info.Universe) {
+		v.Mapping, v.Rep = decider.Block, decider.Queue
+	}
+	return v
+}
+
+func (d *edgeRun) Initial() decider.Variant { return d.pick(d.info.InitialSize) }
+
+func (d *edgeRun) Next(o decider.Observation) decider.Variant {
+	size := o.Size
+	if o.Sampled {
+		size = o.Sample.Size
+	}
+	if size < 0 {
+		return o.Current
+	}
+	return d.pick(size)
+}

@@ -1,0 +1,433 @@
+//go:build cuda
+
+package sssp_test
+
+// GPU tests: every variant and delta, the adaptive policy and mixed
+// policies on the GPU, compared element by element with the CPU backend.
+// They skip when no CUDA driver or GPU is present.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/algorithms/sssp"
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
+	tb.Helper()
+	c, err := runtime.NewCUDA(opts...)
+	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
+		tb.Skipf("skipping GPU test: %v", err)
+	}
+	if err != nil {
+		tb.Fatalf("NewCUDA: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			tb.Errorf("Close: %v", err)
+		}
+	})
+	return c
+}
+
+// gpuConfigs are the CPU tests' configurations on gpu (persistent
+// launches at their default), and on plain (persistent launches off) when
+// given, named "nofused/...".
+func gpuConfigs(gpu *runtime.CUDA, plain ...*runtime.CUDA) map[string][]runtime.Option {
+	m := map[string][]runtime.Option{}
+	for name, opts := range configs() {
+		m[name] = append(slices.Clone(opts), runtime.WithBackend(gpu))
+		for _, p := range plain {
+			m["nofused/"+name] = append(slices.Clone(opts), runtime.WithBackend(p))
+		}
+	}
+	return m
+}
+
+// cpuSSSP is the reference: the CPU backend.
+func cpuSSSP(t *testing.T, g *graph.Graph, src uint32) *sssp.Result {
+	t.Helper()
+	want, err := sssp.Run(context.Background(), g, src, runtime.WithWorkers(2))
+	if err != nil {
+		t.Fatalf("cpu: %v", err)
+	}
+	return want
+}
+
+func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *sssp.Result, opts []runtime.Option) {
+	t.Helper()
+	got, err := sssp.Run(context.Background(), g, src, opts...)
+	if err != nil {
+		t.Fatalf("%s: gpu: %v", label, err)
+	}
+	if got.NumVertices() != want.NumVertices() {
+		t.Fatalf("%s: %d distances on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
+	}
+	bad := 0
+	for v := 0; v < want.NumVertices(); v++ {
+		wd, wok := want.Distance(uint32(v))
+		gd, gok := got.Distance(uint32(v))
+		if wd != gd || wok != gok {
+			if bad < 5 {
+				t.Errorf("%s: vertex %d: gpu %d (reached %v), cpu %d (reached %v)", label, v, gd, gok, wd, wok)
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%s: %d of %d distances differ", label, bad, want.NumVertices())
+	}
+	if err := sssp.Verify(g, got); err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+}
+
+func TestCUDASharedTable(t *testing.T) {
+	gpu := openCUDA(t)
+	cfgs := gpuConfigs(gpu, openCUDA(t, runtime.WithFusedLevels(0)))
+	runs := 0
+	for _, c := range testgraphs.Cases() {
+		g := c.Weighted()
+		for _, src := range c.Sources {
+			want := cpuSSSP(t, g, src)
+			for name, opts := range cfgs {
+				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
+				runs++
+			}
+		}
+	}
+	t.Logf("%d GPU runs matched the CPU", runs)
+}
+
+// largeConfigs leaves out the small deltas on graphs with long weighted
+// paths (one iteration per distinct distance).
+func largeConfigs(gpu *runtime.CUDA) map[string][]runtime.Option {
+	m := gpuConfigs(gpu)
+	for name := range m {
+		if strings.Contains(name, "delta=1") && !strings.Contains(name, "delta=1000") && !strings.Contains(name, "delta=1099511627776") ||
+			strings.Contains(name, "delta=2") || strings.Contains(name, "delta=7") || name == "cycle-delta1" {
+			delete(m, name)
+		}
+	}
+	return m
+}
+
+func TestCUDAGenerated(t *testing.T) {
+	gpu := openCUDA(t)
+	cfgs := largeConfigs(gpu)
+	for _, tg := range []struct {
+		name string
+		g    *graph.Graph
+	}{
+		{"rmat15", testgraphs.RMAT(15, 16, 1).WithDerivedWeights(3)},
+		{"rmat13-directed", testgraphs.RMATDirected(13, 8, 2).WithDerivedWeights(4)},
+		{"grid150x150", testgraphs.Grid(150, 150).WithDerivedWeights(5)},
+	} {
+		for _, src := range testgraphs.Sources(tg.g, 2) {
+			want := cpuSSSP(t, tg.g, src)
+			for name, opts := range cfgs {
+				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
+			}
+		}
+	}
+}
+
+func TestCUDADatasets(t *testing.T) {
+	gpu := openCUDA(t)
+	cfgs := largeConfigs(gpu)
+	for _, ds := range []struct {
+		file     string
+		directed bool
+	}{{"rome99.gr", true}, {"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}} {
+		g := loadDataset(t, ds.file, ds.directed)
+		if g == nil {
+			continue
+		}
+		if g.WeightKind() != graph.IntWeights {
+			g = g.WithDerivedWeights(1)
+		}
+		for _, src := range testgraphs.Sources(g, 2) {
+			want := cpuSSSP(t, g, src)
+			for name, opts := range cfgs {
+				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
+			}
+		}
+	}
+}
+
+func datasetDir() string {
+	if d := os.Getenv("GEARBOX_DATASETS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "datasets")
+}
+
+// loadDataset reads a SNAP edge list (.txt) or a DIMACS .gr file (weights
+// kept) with a minimal parser; it returns nil (logged) when the file is
+// absent.
+func loadDataset(t testing.TB, name string, directed bool) *graph.Graph {
+	t.Helper()
+	f, err := os.Open(filepath.Join(datasetDir(), name))
+	if err != nil {
+		t.Logf("skipping dataset %s: %v", name, err)
+		return nil
+	}
+	defer f.Close()
+	el := &graph.EdgeList{}
+	gr := strings.HasSuffix(name, ".gr")
+	if gr {
+		el.WeightKind = graph.IntWeights
+		el.Weights = []uint32{}
+	}
+	sc := bufio.NewScanner(f)
+	maxID, line := -1, 0
+	for sc.Scan() {
+		line++
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") || fs[0] == "c" || fs[0] == "p" {
+			continue
+		}
+		if gr {
+			if fs[0] != "a" || len(fs) != 4 {
+				t.Fatalf("%s:%d: bad arc line", name, line)
+			}
+			fs = fs[1:]
+		}
+		var ids [2]int
+		for i := 0; i < 2; i++ {
+			x, err := strconv.Atoi(fs[i])
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, line, err)
+			}
+			if gr {
+				x--
+			}
+			ids[i] = x
+			maxID = max(maxID, x)
+		}
+		el.Src = append(el.Src, uint32(ids[0]))
+		el.Dst = append(el.Dst, uint32(ids[1]))
+		if gr {
+			w, err := strconv.ParseUint(fs[2], 10, 32)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, line, err)
+			}
+			el.Weights = append(el.Weights, uint32(w))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	el.NumVertices = maxID + 1
+	g, err := graph.Build(el, graph.BuildOptions{Undirected: !directed})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return g
+}
+
+// BenchmarkCUDASSSP times whole SSSP runs on the GPU (graph cached, one
+// warm-up run) and reports the median run time. Weights are derived
+// (1..255); the ordered variants use delta 256 (the default delta 2 costs
+// one iteration per two units of distance: ~10^5 iterations on the grid).
+func BenchmarkCUDASSSP(b *testing.B) {
+	for _, gname := range []string{"kron20", "grid2048"} {
+		var g *graph.Graph
+		if gname == "grid2048" {
+			g = testgraphs.Grid(2048, 2048).WithDerivedWeights(1)
+		} else {
+			g = testgraphs.Bench(gname).WithDerivedWeights(1)
+		}
+		src := testgraphs.Sources(g, 1)[0]
+		for _, cfg := range []struct {
+			name string
+			opts []runtime.Option
+		}{
+			{"auto-delta256", []runtime.Option{sssp.WithDelta(256)}},
+			{"O_T_QU-delta256", []runtime.Option{runtime.WithVariant(decider.Variant{Rep: decider.Queue}), sssp.WithDelta(256)}},
+			{"O_T_BM-delta256", []runtime.Option{runtime.WithVariant(decider.Variant{}), sssp.WithDelta(256)}},
+			{"U_T_QU", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered, Rep: decider.Queue})}},
+			{"U_T_QU-nofused", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered, Rep: decider.Queue})}},
+			{"U_T_BM", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered})}},
+		} {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
+				var gpu *runtime.CUDA
+				if strings.HasSuffix(cfg.name, "-nofused") {
+					gpu = openCUDA(b, runtime.WithFusedLevels(0))
+				} else {
+					gpu = openCUDA(b)
+				}
+				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
+				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sssp.Verify(g, res); err != nil {
+					b.Fatal(err)
+				}
+				var times []time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					if _, err := sssp.Run(context.Background(), g, src, opts...); err != nil {
+						b.Fatal(err)
+					}
+					times = append(times, time.Since(t0))
+				}
+				b.StopTimer()
+				slices.Sort(times)
+				med := times[len(times)/2]
+				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
+				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(max(res.Stats().Iterations, 1)), "us/iter")
+				if gt := res.Stats().GPU; gt != nil {
+					b.ReportMetric(float64(gt.Levels), "device_levels")
+					b.ReportMetric(float64(gt.Kernels.Microseconds())/1000, "kernels_ms")
+				}
+			})
+		}
+	}
+}
+
+// TestCUDASharedGeneratedAndReal runs the shared table's generated graphs
+// and every real dataset testgraphs knows (skipped when ../shared/datasets
+// is absent; unweighted ones get derived weights) and checks the GPU's
+// distances on gstest's p2p-31 against its published answers.
+func TestCUDASharedGeneratedAndReal(t *testing.T) {
+	gpu := openCUDA(t)
+	cfgs := largeConfigs(gpu)
+	cases := testgraphs.Generated()
+	real, err := testgraphs.Datasets()
+	if err != nil {
+		t.Logf("real datasets skipped: %v", err)
+	}
+	for _, c := range append(cases, real...) {
+		g := c.Weighted()
+		for _, src := range c.Sources {
+			want := cpuSSSP(t, g, src)
+			for name, opts := range cfgs {
+				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
+			}
+		}
+	}
+	g, src, _, dist, err := testgraphs.P2P31()
+	if err != nil {
+		t.Skipf("p2p-31 answers: %v", err)
+	}
+	res, err := sssp.Run(context.Background(), g, src, runtime.WithBackend(gpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range dist {
+		if want == -2 {
+			continue // no published answer
+		}
+		d, ok := res.Distance(uint32(v))
+		got := int64(d)
+		if !ok {
+			got = -1
+		}
+		if got != want {
+			t.Fatalf("p2p-31: vertex %d: gpu distance %d, published %d", v, got, want)
+		}
+	}
+}
+
+// BenchmarkCUDATargets times SSSP on the graphs of the speed targets
+// (kernels/NOTES.md) with weights derived from seed 1 (1..255):
+// GEARBOX_BENCH_SPECS lists graph.Generate specs (default
+// kron:20:16,grid:1024:1024). For each variant: one warm-up run, then one
+// run from each of 8 sources; the median Stats.Wall is reported and logged.
+func BenchmarkCUDATargets(b *testing.B) {
+	specs := os.Getenv("GEARBOX_BENCH_SPECS")
+	if specs == "" {
+		specs = "kron:20:16,grid:1024:1024"
+	}
+	gpu := openCUDA(b)
+	plain := openCUDA(b, runtime.WithFusedLevels(0))
+	for _, spec := range strings.Split(specs, ",") {
+		g0, err := graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := g0.WithDerivedWeights(1)
+		srcs := testgraphs.Sources(g, 8)
+		type config struct {
+			name  string
+			be    *runtime.CUDA
+			v     *decider.Variant
+			delta uint64
+		}
+		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
+			return &decider.Variant{Order: o, Mapping: m, Rep: r}
+		}
+		cfgs := []config{
+			{"auto-delta256", gpu, nil, 256},
+			{"U_T_QU", gpu, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
+			{"U_T_QU-nofused", plain, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
+			{"U_B_QU", gpu, vr(decider.Unordered, decider.Block, decider.Queue), 0},
+			{"O_T_QU-delta256", plain, vr(decider.Ordered, decider.Thread, decider.Queue), 256},
+		}
+		if !strings.HasPrefix(spec, "grid") { // small deltas: thousands of buckets on the grid
+			cfgs = append(cfgs, config{"auto-delta32", gpu, nil, 32},
+				config{"O_B_QU-delta32", plain, vr(decider.Ordered, decider.Block, decider.Queue), 32},
+				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap), 0})
+		}
+		for _, cfg := range cfgs {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
+				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
+				if cfg.v != nil {
+					opts = append(opts, runtime.WithVariant(*cfg.v))
+				}
+				if cfg.delta > 0 {
+					opts = append(opts, sssp.WithDelta(cfg.delta))
+				}
+				if _, err := sssp.Run(context.Background(), g, srcs[0], opts...); err != nil {
+					b.Fatal(err)
+				}
+				var walls, kern []time.Duration
+				var iters, lv []int
+				for i := 0; i < b.N; i++ {
+					walls, kern, iters, lv = walls[:0], kern[:0], iters[:0], lv[:0]
+					for _, src := range srcs {
+						res, err := sssp.Run(context.Background(), g, src, opts...)
+						if err != nil {
+							b.Fatal(err)
+						}
+						st := res.Stats()
+						walls = append(walls, st.Wall)
+						kern = append(kern, st.GPU.Kernels)
+						iters = append(iters, st.Iterations)
+						lv = append(lv, int(st.GPU.Levels))
+					}
+				}
+				med := medianDur(walls)
+				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
+				b.Logf("TARGET sssp %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) iterations %v device-levels %v",
+					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), iters, lv)
+			})
+		}
+	}
+}
+
+func medianDur(x []time.Duration) time.Duration {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }

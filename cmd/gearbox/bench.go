@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gearbox-graph/gearbox/tuning"
+)
+
+// benchRowHook, when set (tests), is called after each finished row.
+var benchRowHook func(tuning.BenchRow)
+
+func cmdBench(ctx context.Context, e *env, args []string) error {
+	var f sweepFlags
+	var deltas string
+	fs := newFlagSet(e, "bench", "")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, `usage: gearbox bench [flags]
+
+Measures, per algorithm and graph, the serial reference, every static variant
+(the 8 push variants, pull for BFS, the ordered SSSP variants once per
+--delta) and the adaptive policy (thresholds from --thresholds): one warm-up
+run, then one run per source, medians. Writes bench.csv (rows flushed as they
+finish), bench.md (speedups over serial; adaptive vs best and worst static per
+graph, with device, driver, commit, date, Go version and GOMAXPROCS) and
+bench-<algorithm>.png.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	f.register(fs, "bench-out")
+	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE` (default: built-in defaults)")
+	var plotCSV string
+	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved benchmark `CSV` (a bench.csv) into --out-dir")
+	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta)")
+	pos, helped, err := parseFlags(fs, args)
+	if helped || err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: bench takes no positional arguments, got %q", errUsage, pos)
+	}
+	if plotCSV != "" {
+		return replotBench(e, plotCSV, f.outDir)
+	}
+	// Check every input before any long run.
+	algs, items, err := f.checkCommon()
+	if err != nil {
+		return err
+	}
+	var ds []uint64
+	if deltas != "" {
+		sw, err := tuning.NewSweep(tuning.Delta, deltas)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		for _, v := range sw.Values {
+			ds = append(ds, uint64(v))
+		}
+	}
+	backend, closeBackend, err := openBackend(e, f.device, f.workers)
+	if err != nil {
+		return err
+	}
+	defer closeBackend()
+	th, err := f.startThresholds(backend)
+	if err != nil {
+		return err
+	}
+	if deltas == "" {
+		ds = []uint64{1, 16, 256}
+		if !containsU(ds, th.Delta) {
+			ds = append(ds, th.Delta)
+		}
+	}
+	slices.Sort(ds)
+	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	inputs, err := f.loadInputs(ctx, e, items, algs)
+	if err != nil {
+		return err
+	}
+
+	csvPath := filepath.Join(f.outDir, "bench.csv")
+	csvFile, err := os.Create(csvPath)
+	if err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	defer csvFile.Close()
+	bar, finish := progress(e, "bench")
+	res, err := tuning.Bench(ctx, tuning.BenchConfig{
+		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, Backend: backend,
+		Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
+	})
+	finish()
+	if cerr := csvFile.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("%s: %w", csvPath, cerr)
+	}
+	if err != nil {
+		if res != nil && !res.Complete {
+			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; markdown and plots not written\n", len(res.Rows), csvPath)
+			return fmt.Errorf("bench stopped after %d rows: %w", len(res.Rows), err)
+		}
+		return err
+	}
+	env := tuning.DetectEnv(backend) // after the run: its load average covers it
+	md := filepath.Join(f.outDir, "bench.md")
+	if err := writeFile(md, func(w io.Writer) error {
+		if err := res.WriteMarkdown(w, env); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\nGraphs: %s; %d sources each (seed %d); adaptive thresholds: %+v; SSSP deltas of the static ordered variants: %v.\n",
+			f.graphs, f.sources, f.seed, th, ds)
+		return err
+	}); err != nil {
+		return err
+	}
+	written := []string{csvPath, md}
+	for _, a := range algs {
+		p := filepath.Join(f.outDir, "bench-"+string(a)+".png")
+		if err := res.PlotBench(a, p); err != nil {
+			return err
+		}
+		written = append(written, p)
+	}
+	fmt.Fprintf(e.stdout, "bench on %s (%s), %d sources per graph; adaptive vs best and worst static:\n", env.Device, backend.Name(), f.sources)
+	fmt.Fprintf(e.stdout, "%-5s %-24s %11s %11s %-16s %11s %-16s %9s\n", "alg", "graph", "serial ms", "adaptive ms", "best static", "ms", "worst static", "ms")
+	for _, s := range res.Summaries {
+		fmt.Fprintf(e.stdout, "%-5s %-24s %11.3f %11.3f %-16s %11.3f %-16s %9.3f\n", s.Algorithm, s.Graph,
+			s.Serial.Median.Seconds()*1e3, s.Adaptive.Median.Seconds()*1e3, s.Best.Label(), s.Best.Median.Seconds()*1e3,
+			s.Worst.Label(), s.Worst.Median.Seconds()*1e3)
+	}
+	fmt.Fprintf(e.stdout, "\nwrote %s\n", strings.Join(written, ", "))
+	return nil
+}
+
+func containsU(s []uint64, x uint64) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// replotBench redraws the plots of a saved bench.csv, and its markdown
+// tables (without the environment, which the CSV does not hold).
+func replotBench(e *env, csvPath, outDir string) error {
+	in, err := os.Open(csvPath)
+	if err != nil {
+		return fmt.Errorf("--plot-only: %w", err)
+	}
+	res, err := tuning.ReadBenchCSV(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", csvPath, err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	var written []string
+	seen := map[tuning.Algorithm]bool{}
+	for _, s := range res.Summaries {
+		if seen[s.Algorithm] {
+			continue
+		}
+		seen[s.Algorithm] = true
+		p := filepath.Join(outDir, "bench-"+string(s.Algorithm)+".png")
+		if err := res.PlotBench(s.Algorithm, p); err != nil {
+			return err
+		}
+		written = append(written, p)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
+	return nil
+}

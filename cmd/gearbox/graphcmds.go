@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/inspector"
+)
+
+func cmdInfo(ctx context.Context, e *env, args []string) error {
+	var in inputFlags
+	fs := newFlagSet(e, "info", "(--graph FILE | --gen SPEC)")
+	in.register(fs)
+	pos, help, err := parseFlags(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) == 1 && in.path == "" && in.gen == "" {
+		in.path = pos[0] // "gearbox info FILE" reads like the user means it
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: info takes no positional arguments, got %q", errUsage, pos)
+	}
+	g, err := in.load(ctx, e)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "graph: %s\n", in.name())
+	if g.DerivedWeights() {
+		fmt.Fprintln(e.stdout, "weights: derived from the seed in [1,255]")
+	}
+	if s, t, ok := g.Terminals(); ok {
+		fmt.Fprintf(e.stdout, "max-flow source: %d  sink: %d\n", g.IDs().External(s), g.IDs().External(t))
+	}
+	if !g.IDs().Identity() {
+		if g.IDs().List() != nil {
+			fmt.Fprintln(e.stdout, "vertex ids: relabelled densely in sorted order of the file's ids (output uses the file's ids)")
+		} else {
+			fmt.Fprintf(e.stdout, "vertex ids: file ids start at %d\n", g.IDs().Base())
+		}
+	}
+	return inspector.Stats(g).WriteText(e.stdout)
+}
+
+func cmdConvert(ctx context.Context, e *env, args []string) error {
+	var in inputFlags
+	var outFormat string
+	fs := newFlagSet(e, "convert", "IN OUT")
+	in.register(fs)
+	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+formatNames())
+	pos, help, err := parseFlags(fs, args)
+	if help || err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 2 && in.path == "" && in.gen == "":
+		in.path = pos[0]
+		pos = pos[1:]
+	case len(pos) == 1 && (in.path != "" || in.gen != ""):
+	default:
+		return fmt.Errorf("%w: convert needs IN OUT (or --graph/--gen and OUT), got %q", errUsage, pos)
+	}
+	g, err := in.load(ctx, e)
+	if err != nil {
+		return err
+	}
+	return save(e, g, pos[0], outFormat)
+}
+
+func cmdGen(ctx context.Context, e *env, args []string) error {
+	var in inputFlags
+	var outFormat string
+	fs := newFlagSet(e, "gen", "SPEC OUT")
+	fs.Uint64Var(&in.seed, "seed", 0, "generator seed (0 = default)")
+	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+formatNames())
+	pos, help, err := parseFlags(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("%w: gen needs SPEC OUT, got %q", errUsage, pos)
+	}
+	in.gen = pos[0]
+	g, err := in.load(ctx, e)
+	if err != nil {
+		return err
+	}
+	return save(e, g, pos[1], outFormat)
+}
+
+func save(e *env, g *graph.Graph, out, format string) error {
+	var f graph.Format
+	var err error
+	if format != "" {
+		if f, err = graph.ParseFormat(format); err != nil {
+			return fmt.Errorf("%w: --to: %v", errUsage, err)
+		}
+	} else if out == "-" {
+		return fmt.Errorf("%w: writing to stdout needs --to FORMAT", errUsage)
+	}
+	start := time.Now()
+	if out == "-" {
+		err = graph.Write(e.stdout, g, f)
+	} else {
+		err = graph.Save(out, g, f)
+	}
+	if err != nil {
+		return err
+	}
+	e.log.Info().Str("out", out).Dur("write", time.Since(start)).Msg("graph written")
+	return nil
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// gearbox runs the CLI in-process and returns stdout, stderr and the error.
+func gearbox(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		args    []string
+		want    []string // substrings of stdout
+		wantErr string   // substring of the error; "" means success
+	}{
+		{"help", []string{"help"}, []string{"commands:", "run"}, ""},
+		{"info mtx", []string{"info", "--graph", "../../graph/testdata/tiny.mtx"}, []string{"vertices          6", "directed"}, ""},
+		{"info positional", []string{"info", "../../graph/testdata/tiny.gr"}, []string{"vertices          6"}, ""},
+		{"info gen", []string{"info", "--gen", "grid:4:3"}, []string{"vertices          12", "undirected"}, ""},
+		{"run bfs", []string{"run", "bfs", "--gen", "kron:8", "--verify"}, []string{"verified: 1 of 1", "MTEPS"}, ""},
+		{"run bfs pull", []string{"run", "bfs", "--gen", "urand:8", "--variant", "pull", "--verify"}, []string{"pull x"}, ""},
+		{"run sssp derived", []string{"run", "sssp", "--gen", "kron:8", "--verify", "--variant", "U_B_QU"}, []string{"derived from seed", "U_B_QU x"}, ""},
+		{"run sssp grid sources", []string{"run", "sssp", "--gen", "grid:8:8", "--sources", "3", "--verify", "--delta", "16"}, []string{"median over 3 sources", "verified: 3 of 3"}, ""},
+		{"json logs after command", []string{"run", "bfs", "--gen", "kron:6", "--log-format", "json"}, []string{"bfs on kron:6"}, ""},
+		{"run cc", []string{"run", "cc", "--gen", "kron:8", "--verify"}, []string{"components, largest", "verified: 1 of 1"}, ""},
+		{"run cc sv", []string{"run", "cc", "--gen", "grid:6:5", "--variant", "sv", "--verify"}, []string{"1 components, largest 30", "variant sv"}, ""},
+		{"run forest", []string{"run", "forest", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "unionfind"}, []string{"forest of"}, ""},
+		{"cc with source", []string{"run", "cc", "--gen", "kron:4", "--source", "1"}, nil, "has no source"},
+		{"cc with bfs variant", []string{"run", "cc", "--gen", "kron:4", "--variant", "pull"}, nil, "not a variant of cc"},
+		{"bfs with delta", []string{"run", "bfs", "--gen", "kron:4", "--delta", "3"}, nil, "--delta applies to sssp"},
+		{"bfs on the empty graph", []string{"run", "bfs", "--graph", "../../graph/testdata/empty.mtx"}, []string{"nothing to traverse"}, ""},
+		{"cc on the empty graph", []string{"run", "cc", "--graph", "../../graph/testdata/empty.mtx", "--verify"}, []string{"0 components"}, ""},
+		{"unknown command", []string{"frobnicate"}, nil, "unknown command \"frobnicate\""},
+		{"no command", nil, nil, "no command"},
+		{"unknown algorithm", []string{"run", "pagerank", "--gen", "kron:4"}, nil, "unknown algorithm"},
+		{"no graph", []string{"run", "bfs"}, nil, "exactly one of --graph FILE or --gen SPEC"},
+		{"both graph and gen", []string{"info", "--graph", "x.el", "--gen", "kron:4"}, nil, "exactly one of"},
+		{"bad variant", []string{"run", "bfs", "--gen", "kron:4", "--variant", "O_X_BM"}, nil, "valid: auto, O_T_BM"},
+		{"source out of range", []string{"run", "bfs", "--gen", "kron:4", "--source", "16"}, nil, "--source 16 is not a vertex"},
+		{"source not a number", []string{"run", "bfs", "--gen", "kron:4", "--source", "abc"}, nil, "not a vertex id"},
+		{"bad gen spec", []string{"info", "--gen", "kron:x"}, nil, "kron"},
+		{"missing file", []string{"info", "--graph", filepath.Join(dir, "nope.el")}, nil, "nope.el"},
+		{"unknown extension", []string{"info", "--graph", "main.go"}, nil, "--format"},
+		{"bad log format", []string{"--log-format", "xml", "help"}, nil, "--log-format"},
+		{"auto device without a GPU", []string{"run", "bfs", "--gen", "kron:6", "--device", "auto", "--verify"}, []string{"verified: 1 of 1"}, ""},
+		{"bad device", []string{"run", "bfs", "--gen", "kron:4", "--device", "tpu"}, nil, "--device"},
+		{"thresholds missing", []string{"run", "bfs", "--gen", "kron:4", "--thresholds", filepath.Join(dir, "none.toml")}, nil, "none.toml"},
+		{"sources with source", []string{"run", "bfs", "--gen", "kron:4", "--sources", "2", "--source", "1"}, nil, "cannot be combined"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, err := gearbox(t, tc.args...)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("err = %v\nstderr: %s", err, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestUsageErrorsAreMarked(t *testing.T) {
+	_, _, err := gearbox(t, "run", "bfs", "--no-such-flag")
+	if !errors.Is(err, errUsage) {
+		t.Fatalf("err = %v, want errUsage", err)
+	}
+}
+
+func TestCUDAWithoutGPU(t *testing.T) {
+	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:6", "--device", "cuda")
+	if runtime.CUDABuilt() {
+		t.Skip("cuda build: the GPU tests cover --device cuda")
+	}
+	if !errors.Is(err, runtime.ErrNoCUDA) {
+		t.Fatalf("err = %v, want runtime.ErrNoCUDA", err)
+	}
+}
+
+func TestThresholdsTypo(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.toml")
+	if err := os.WriteFile(p, []byte("[cpu]\nT1 = 8.0\nsampel_every = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:4", "--thresholds", p)
+	if err == nil || !strings.Contains(err.Error(), "sampel_every") {
+		t.Fatalf("err = %v, want it to name the unknown key", err)
+	}
+}
+
+// TestConvertRoundTrip converts one graph through every writable format and
+// checks that each copy reads back to the same statistics and BFS answer.
+// MatrixMarket ids are 1-based, so its copy names every vertex one higher;
+// edge lists cannot hold isolated vertices (SNAP drops them all, .el those
+// above the largest id), so their copies agree on every reached vertex.
+func TestConvertRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "g.gbx")
+	if _, _, err := gearbox(t, "gen", "kron:7", src); err != nil {
+		t.Fatal(err)
+	}
+	wantInfo, _, err := gearbox(t, "info", "--graph", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut := filepath.Join(dir, "want.out")
+	runOut, _, err := gearbox(t, "run", "bfs", "--graph", src, "--out", wantOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The default source is a vertex with edges, so it survives every format.
+	var source int
+	for _, l := range strings.Split(runOut, "\n") {
+		if strings.HasPrefix(l, "source ") {
+			source, err = strconv.Atoi(strings.TrimSuffix(strings.Fields(l)[1], ":"))
+		}
+	}
+	if err != nil {
+		t.Fatalf("no source in %q", runOut)
+	}
+	want := readValues(t, wantOut, 0)
+	for _, tc := range []struct {
+		ext        string
+		idShift    int
+		undirected bool // the format cannot say the graph is symmetric
+		exact      bool // isolated vertices survive
+	}{
+		{"gbx", 0, false, true},
+		{"mtx", 1, false, true},
+		{"el", 0, true, false},
+		{"txt", 0, true, false},
+	} {
+		p := filepath.Join(dir, "copy."+tc.ext)
+		if _, _, err := gearbox(t, "convert", src, p); err != nil {
+			t.Fatalf("convert to %s: %v", tc.ext, err)
+		}
+		in := []string{"--graph", p}
+		if tc.undirected {
+			in = append(in, "--undirected")
+		}
+		info, _, err := gearbox(t, append([]string{"info"}, in...)...)
+		if err != nil {
+			t.Fatalf("info %s: %v", tc.ext, err)
+		}
+		if tc.exact && body(info) != body(wantInfo) {
+			t.Errorf("%s: statistics differ:\n%s\nwant\n%s", tc.ext, body(info), body(wantInfo))
+		}
+		gotOut := filepath.Join(dir, "got-"+tc.ext+".out")
+		if _, _, err := gearbox(t, append([]string{"run", "bfs", "--source", strconv.Itoa(source + tc.idShift), "--out", gotOut}, in...)...); err != nil {
+			t.Fatalf("run on %s: %v", tc.ext, err)
+		}
+		got := readValues(t, gotOut, -tc.idShift)
+		if tc.exact && len(got) != len(want) {
+			t.Errorf("%s: %d vertices in the output, want %d", tc.ext, len(got), len(want))
+		}
+		for id, w := range want {
+			g, ok := got[id]
+			if (ok || tc.exact || w != "inf") && g != w {
+				t.Errorf("%s: vertex %d has %q, want %q", tc.ext, id, g, w)
+				break
+			}
+		}
+	}
+}
+
+// readValues reads an --out file into id -> value, adding shift to ids.
+func readValues(t *testing.T, path string, shift int) map[int]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[int]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		id, v, ok := strings.Cut(l, " ")
+		n, err := strconv.Atoi(id)
+		if !ok || err != nil {
+			t.Fatalf("%s: bad line %q", path, l)
+		}
+		m[n+shift] = v
+	}
+	return m
+}
+
+// body drops the first line (the graph's file name) and id-map notes.
+func body(info string) string {
+	var keep []string
+	for i, l := range strings.Split(info, "\n") {
+		if i == 0 || strings.HasPrefix(l, "vertex ids:") || strings.HasPrefix(l, "memory") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
+}

@@ -1,0 +1,459 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/tuning"
+)
+
+// sweepFlags are the flags tune and bench share: what to run, where, and
+// where the reports go.
+type sweepFlags struct {
+	graphs      string
+	algorithms  string
+	sources     int
+	seed        uint64
+	undirected  bool
+	weightScale float64
+	device      string
+	workers     int
+	outDir      string
+	thresholds  string
+	verify      bool
+	repeats     int
+}
+
+func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
+	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
+	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: bfs, sssp")
+	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
+	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
+	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
+	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
+	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
+	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
+	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
+	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
+}
+
+// graphItem is one entry of --graphs.
+type graphItem struct {
+	in   inputFlags
+	name string
+}
+
+// parseGraphs splits --graphs and checks every item before anything is
+// loaded: generator specs must parse, files must exist (all missing files
+// are reported at once).
+func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
+	var items []graphItem
+	var missing []string
+	for _, it := range strings.Split(f.graphs, ",") {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			continue
+		}
+		in := inputFlags{undirected: f.undirected, weightScale: f.weightScale, seed: f.seed}
+		kind, _, _ := strings.Cut(it, ":")
+		if _, err := os.Stat(it); err != nil && (kind == "kron" || kind == "urand" || kind == "grid") {
+			if _, err := graph.ParseGenSpec(it); err != nil {
+				return nil, fmt.Errorf("%w: --graphs item %q: %v", errUsage, it, err)
+			}
+			in.gen = it
+			items = append(items, graphItem{in: in, name: it})
+			continue
+		}
+		st, err := os.Stat(it)
+		switch {
+		case err != nil:
+			missing = append(missing, fmt.Sprintf("%s (%v)", it, errors.Unwrap(err)))
+			continue
+		case st.IsDir():
+			return nil, fmt.Errorf("--graphs item %q is a directory, not a graph file", it)
+		}
+		in.path = it
+		items = append(items, graphItem{in: in, name: filepath.Base(it)})
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("--graphs: cannot read %s", strings.Join(missing, "; "))
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("%w: --graphs is empty", errUsage)
+	}
+	if f.weightScale < 0 {
+		return nil, fmt.Errorf("%w: --weight-scale %v must be positive", errUsage, f.weightScale)
+	}
+	return items, nil
+}
+
+// checkCommon checks the flags both commands share and parses the
+// algorithms and graph list.
+func (f *sweepFlags) checkCommon() ([]tuning.Algorithm, []graphItem, error) {
+	algs, err := tuning.ParseAlgorithms(f.algorithms)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: --algorithms: %v", errUsage, err)
+	}
+	if f.sources < 1 {
+		return nil, nil, fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
+	}
+	if f.repeats < 1 {
+		return nil, nil, fmt.Errorf("%w: --repeats %d must be at least 1", errUsage, f.repeats)
+	}
+	if f.outDir == "" {
+		return nil, nil, fmt.Errorf("%w: --out-dir is empty", errUsage)
+	}
+	items, err := f.parseGraphs()
+	if err != nil {
+		return nil, nil, err
+	}
+	return algs, items, nil
+}
+
+// loadInputs loads or generates every graph and picks its sources.
+func (f *sweepFlags) loadInputs(ctx context.Context, e *env, items []graphItem, algs []tuning.Algorithm) ([]*tuning.Input, error) {
+	var inputs []*tuning.Input
+	for _, it := range items {
+		g, err := it.in.load(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		in, err := tuning.NewInput(it.name, g, f.sources, f.seed)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, in)
+	}
+	if err := tuning.CheckInputs(inputs, algs); err != nil {
+		return nil, err
+	}
+	return inputs, nil
+}
+
+// startThresholds returns the backend's section of --thresholds, or the
+// built-in defaults without it.
+func (f *sweepFlags) startThresholds(b runtime.Backend) (decider.Thresholds, error) {
+	if f.thresholds == "" {
+		return decider.DefaultThresholdSet().For(b.Device()), nil
+	}
+	return tuning.LoadSection(f.thresholds, b.Device())
+}
+
+// progress returns a progress callback drawing a bar on stderr when it is
+// a terminal, and a function finishing it.
+func progress(e *env, what string) (func(done, total int), func()) {
+	if !e.interactive {
+		return nil, func() {}
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(e.stderr),
+					progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
+					progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+			}
+			bar.Set(done)
+		}, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+}
+
+// tuneFlags are the flags of `gearbox tune`.
+type tuneFlags struct {
+	sweepFlags
+	ranges        map[tuning.Param]*string
+	passes        int
+	thresholdsOut string
+	plotCSV       string
+}
+
+// tuneRowHook, when set (tests), is called after each finished row.
+var tuneRowHook func(tuning.TuneRow)
+
+func cmdTune(ctx context.Context, e *env, args []string) error {
+	f := tuneFlags{ranges: map[tuning.Param]*string{}}
+	fs := newFlagSet(e, "tune", "")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, `usage: gearbox tune [flags]
+
+Tunes the adaptive policy's thresholds by coordinate descent: each knob in
+turn (T3, sample_every, T2, T1, alpha, beta, delta, threads per block) is swept
+over its RANGE with the others at the best setting so far, on every graph and
+algorithm it affects, from --sources sources each (one warm-up run, medians);
+the value with the lowest geometric-mean time is kept (the current one unless
+another is over 1% faster). A full cartesian product would take hours; the
+descent measures each knob's values once per pass. Writes tune.csv (rows
+flushed as they finish), tune-<knob>-<algorithm>.png, tune.md and the best setting as the
+backend's section of --thresholds-out. Threads per block only affects GPU
+backends; on the CPU it is recorded, not swept.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	f.register(fs, "tune-out")
+	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (default: built-in defaults)")
+	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section (default: OUT-DIR/thresholds.toml)")
+	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
+	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
+	defaults := map[tuning.Param]string{
+		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
+		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4",
+		tuning.ThreadsPerBlock: "64,128,256,512,1024",
+	}
+	help := map[tuning.Param]string{
+		tuning.T3:              "T3 values, fractions of n",
+		tuning.SampleEvery:     "inspection periods (iterations)",
+		tuning.T2:              "T2 values (working-set sizes)",
+		tuning.T1:              "T1 values (average out-degrees; empty = not swept)",
+		tuning.Alpha:           "alpha values (BFS push->pull)",
+		tuning.Beta:            "beta values (BFS pull->push)",
+		tuning.Delta:           "SSSP bucket widths",
+		tuning.ThreadsPerBlock: "GPU threads per block for thread mapping (no effect on the cpu backend)",
+	}
+	for _, p := range tuning.Params() {
+		s := new(string)
+		f.ranges[p] = s
+		fs.StringVar(s, flagOf(p), defaults[p], help[p]+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
+	}
+	pos, helped, err := parseFlags(fs, args)
+	if helped || err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: tune takes no positional arguments, got %q", errUsage, pos)
+	}
+	if f.plotCSV != "" {
+		return replot(e, f.plotCSV, f.outDir)
+	}
+	// Check every input before any long run: flags, ranges, graph files,
+	// the backend and the thresholds file.
+	if f.passes < 1 {
+		return fmt.Errorf("%w: --passes %d must be at least 1", errUsage, f.passes)
+	}
+	algs, items, err := f.checkCommon()
+	if err != nil {
+		return err
+	}
+	var sweeps []tuning.Sweep
+	for _, p := range tuning.Params() {
+		if strings.TrimSpace(*f.ranges[p]) == "" {
+			continue
+		}
+		sw, err := tuning.NewSweep(p, *f.ranges[p])
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if affectsAny(p, algs) {
+			sweeps = append(sweeps, sw)
+		}
+	}
+	if len(sweeps) == 0 {
+		return fmt.Errorf("%w: nothing to sweep: every range is empty", errUsage)
+	}
+	backend, closeBackend, err := openBackend(e, f.device, f.workers)
+	if err != nil {
+		return err
+	}
+	defer closeBackend()
+	start, err := f.startThresholds(backend)
+	if err != nil {
+		return err
+	}
+	device := tuning.DeviceName(backend)
+	if f.thresholdsOut == "" {
+		f.thresholdsOut = filepath.Join(f.outDir, "thresholds.toml")
+	}
+	if f.thresholdsOut != "" {
+		if _, err := decider.LoadThresholds(f.thresholdsOut); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("--thresholds-out: %w", err)
+		}
+	}
+	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	if st, err := os.Stat(filepath.Dir(f.thresholdsOut)); err != nil || !st.IsDir() {
+		return fmt.Errorf("--thresholds-out %s: its directory does not exist", f.thresholdsOut)
+	}
+	inputs, err := f.loadInputs(ctx, e, items, algs)
+	if err != nil {
+		return err
+	}
+	_, canTPB := backend.(tuning.ThreadsPerBlockSetter)
+	if !canTPB && *f.ranges[tuning.ThreadsPerBlock] != "" {
+		fmt.Fprintf(e.stdout, "note: threads_per_block (%s) has no effect on the %s backend: recorded, not swept\n",
+			*f.ranges[tuning.ThreadsPerBlock], backend.Name())
+	}
+
+	csvPath := filepath.Join(f.outDir, "tune.csv")
+	csvFile, err := os.Create(csvPath)
+	if err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	defer csvFile.Close()
+	bar, finish := progress(e, "tune")
+	res, err := tuning.Tune(ctx, tuning.TuneConfig{
+		Inputs: inputs, Algorithms: algs, Start: tuning.Setting{Thresholds: start}, Sweeps: sweeps,
+		Passes: f.passes, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile,
+		Progress: bar, OnRow: tuneRowHook,
+	})
+	finish()
+	if cerr := csvFile.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("%s: %w", csvPath, cerr)
+	}
+	if err != nil {
+		if res != nil && !res.Complete {
+			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; thresholds and plots not written\n", len(res.Rows), csvPath)
+			return fmt.Errorf("tune stopped after %d rows: %w", len(res.Rows), err)
+		}
+		return err
+	}
+
+	env := tuning.DetectEnv(backend) // after the run: its load average covers it
+	var report strings.Builder
+	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent\n",
+		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes)
+	writeSteps(&report, res)
+	best := res.Best
+	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionName(device), tuning.RenderSection(device, best.Thresholds))
+	io.WriteString(e.stdout, report.String())
+
+	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
+		fmt.Sprintf("graphs %s; algorithms %s; %d sources", f.graphs, f.algorithms, f.sources)}
+	if canTPB {
+		comments = append(comments, fmt.Sprintf("threads_per_block = %d (best GPU block size; the decider does not read it)", best.ThreadsPerBlock))
+	}
+	if err := tuning.WriteSection(f.thresholdsOut, device, best.Thresholds, comments...); err != nil {
+		return err
+	}
+	written := []string{csvPath, f.thresholdsOut}
+	for _, sw := range sweeps {
+		if sw.Param == tuning.ThreadsPerBlock && !canTPB {
+			continue
+		}
+		for _, a := range algs {
+			if !sw.Param.Affects(a) {
+				continue
+			}
+			p := filepath.Join(f.outDir, "tune-"+string(sw.Param)+"-"+string(a)+".png")
+			if err := tuning.PlotSweep(res.Rows, sw.Param, a, p); err != nil {
+				return err
+			}
+			written = append(written, p)
+		}
+	}
+	md := filepath.Join(f.outDir, "tune.md")
+	if err := writeFile(md, func(w io.Writer) error {
+		fmt.Fprintf(w, "# gearbox tune\n\n")
+		for _, kv := range env.Lines() {
+			fmt.Fprintf(w, "- %s: %s\n", kv[0], kv[1])
+		}
+		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %d\n\n```\n%s```\n", f.graphs, f.algorithms, f.sources, report.String())
+		return nil
+	}); err != nil {
+		return err
+	}
+	written = append(written, md)
+	fmt.Fprintf(e.stdout, "\nwrote %s\n", strings.Join(written, ", "))
+	return nil
+}
+
+// writeSteps prints each knob's sweep: the score of every value and the
+// value kept.
+func writeSteps(w io.Writer, res *tuning.TuneResult) {
+	fmt.Fprintf(w, "score = geometric mean over graphs and algorithms of the median time (ms); * = kept\n")
+	for _, st := range res.Steps {
+		if st.Skipped {
+			fmt.Fprintf(w, "pass %d %-17s not swept (no effect on this backend)\n", st.Pass, st.Param)
+			continue
+		}
+		fmt.Fprintf(w, "pass %d %-17s", st.Pass, st.Param)
+		for i, v := range st.Values {
+			mark := ""
+			if v == st.Best {
+				mark = "*"
+			}
+			fmt.Fprintf(w, " %s=%.3f%s", fmtParam(st.Param, v), st.Scores[i]*1e3, mark)
+		}
+		fmt.Fprintf(w, "\n       fastest per graph:")
+		for _, b := range tuning.BestPerGraph(res.Rows, st.Pass, st.Param) {
+			fmt.Fprintf(w, " %s/%s=%s", b.Algorithm, b.Graph, fmtParam(st.Param, b.Value))
+		}
+		fmt.Fprintf(w, "\n")
+	}
+}
+
+func fmtParam(p tuning.Param, v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+}
+
+func flagOf(p tuning.Param) string {
+	switch p {
+	case tuning.SampleEvery:
+		return "sample-every"
+	case tuning.ThreadsPerBlock:
+		return "threads-per-block"
+	}
+	return strings.ToLower(string(p))
+}
+
+func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
+	for _, a := range algs {
+		if p.Affects(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// replot redraws the plots of a saved tune.csv.
+func replot(e *env, csvPath, outDir string) error {
+	in, err := os.Open(csvPath)
+	if err != nil {
+		return fmt.Errorf("--plot-only: %w", err)
+	}
+	rows, err := tuning.ReadTuneCSV(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", csvPath, err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	type key struct {
+		p tuning.Param
+		a tuning.Algorithm
+	}
+	seen := map[key]bool{}
+	var written []string
+	for _, r := range rows {
+		k := key{r.Param, r.Algorithm}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		p := filepath.Join(outDir, "tune-"+string(r.Param)+"-"+string(r.Algorithm)+".png")
+		if err := tuning.PlotSweep(rows, r.Param, r.Algorithm, p); err != nil {
+			return err
+		}
+		written = append(written, p)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
+	return nil
+}

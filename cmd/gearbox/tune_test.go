@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/tuning"
+)
+
+// readCSV reads a report CSV: its header and data rows.
+func readCSV(t *testing.T, path string) ([]string, [][]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) == 0 {
+		t.Fatalf("%s: empty", path)
+	}
+	return recs[0], recs[1:]
+}
+
+// checkPNG decodes a PNG and checks it has a plausible size.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if b := img.Bounds(); b.Dx() < 200 || b.Dy() < 200 {
+		t.Errorf("%s: %dx%d image, want a real plot", path, b.Dx(), b.Dy())
+	}
+}
+
+func column(t *testing.T, header []string, name string) int {
+	t.Helper()
+	for i, h := range header {
+		if h == name {
+			return i
+		}
+	}
+	t.Fatalf("CSV header %v lacks %q", header, name)
+	return -1
+}
+
+var tinyTune = []string{"tune", "--graphs", "kron:8,grid:8:8", "--sources", "2",
+	"--t3", "0.01:0.05:0.02", "--sample-every", "1:3", "--t2", "16,64", "--alpha", "10,15",
+	"--beta", "12,18", "--delta", "1,16", "--log-level", "warn"}
+
+func TestTuneTiny(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, err := gearbox(t, append(tinyTune, "--out-dir", dir)...)
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	for _, w := range []string{"threads_per_block", "no effect on the cpu", "[cpu]", "pass 1 T3", "pass 1 delta"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+	header, rows := readCSV(t, filepath.Join(dir, "tune.csv"))
+	// Values x affected algorithm-graph pairs: T3 3x4, sample_every 3x4,
+	// T2 2x4, alpha 2x2 (BFS only), beta 2x2, delta 2x2 (SSSP only).
+	if want := 12 + 12 + 8 + 4 + 4 + 4; len(rows) != want {
+		t.Errorf("%d CSV rows, want %d", len(rows), want)
+	}
+	med, src := column(t, header, "median_ms"), column(t, header, "sources")
+	for _, r := range rows {
+		if v, err := strconv.ParseFloat(r[med], 64); err != nil || v <= 0 {
+			t.Errorf("row %v: median %q", r, r[med])
+		}
+		if r[src] != "2" {
+			t.Errorf("row %v: %s sources, want 2", r, r[src])
+		}
+	}
+	for _, p := range []string{"T3-bfs", "T3-sssp", "sample_every-bfs", "sample_every-sssp", "T2-bfs", "alpha-bfs", "beta-bfs", "delta-sssp"} {
+		checkPNG(t, filepath.Join(dir, "tune-"+p+".png"))
+	}
+	for _, p := range []string{"threads_per_block-bfs", "delta-bfs", "alpha-sssp"} {
+		if _, err := os.Stat(filepath.Join(dir, "tune-"+p+".png")); err == nil {
+			t.Errorf("tune-%s.png plotted: the knob was not swept there", p)
+		}
+	}
+	set, err := decider.LoadThresholds(filepath.Join(dir, "thresholds.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := set.CPU
+	in := func(name string, v float64, vals ...float64) {
+		for _, x := range vals {
+			if v == x {
+				return
+			}
+		}
+		t.Errorf("tuned %s = %v, not one of the swept %v", name, v, vals)
+	}
+	in("T3", c.T3, 0.01, 0.03, 0.05)
+	in("sample_every", float64(c.SampleEvery), 1, 2, 3)
+	in("T2", float64(c.T2), 16, 64)
+	in("alpha", c.Alpha, 10, 15)
+	in("beta", c.Beta, 12, 18)
+	in("delta", float64(c.Delta), 1, 16)
+	in("T1", c.T1, decider.DefaultThresholds().T1) // not swept: the start value
+	re := t.TempDir()
+	if out, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--out-dir", re); err != nil || !strings.Contains(out, "tune-T3-sssp.png") {
+		t.Errorf("--plot-only: %v\n%s", err, out)
+	}
+	checkPNG(t, filepath.Join(re, "tune-sample_every-bfs.png"))
+	md, err := os.ReadFile(filepath.Join(dir, "tune.md"))
+	if err != nil || !bytes.Contains(md, []byte("GOMAXPROCS")) {
+		t.Errorf("tune.md: %v, lacks the environment", err)
+	}
+}
+
+// TestTuneMergesThresholds checks that tuning replaces only the backend's
+// section of an existing thresholds file.
+func TestTuneMergesThresholds(t *testing.T) {
+	dir := t.TempDir()
+	th := filepath.Join(dir, "th.toml")
+	orig := "# my thresholds\n[cpu]\nT1 = 4.0\nT3 = 0.2\n\n# tuned on the big GPU\n[gpu.\"NVIDIA H100 80GB HBM3\"]\nT3 = 0.07\ndelta = 8\n"
+	if err := os.WriteFile(th, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "2", "--algorithms", "bfs",
+		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "", "--delta", "",
+		"--thresholds", th, "--thresholds-out", th, "--out-dir", dir, "--log-level", "warn")
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	set, err := decider.LoadThresholds(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := set.GPU["NVIDIA H100 80GB HBM3"]; g.T3 != 0.07 || g.Delta != 8 {
+		t.Errorf("GPU section changed: %+v", g)
+	}
+	if set.CPU.T1 != 4 || (set.CPU.T3 != 0.01 && set.CPU.T3 != 0.05) {
+		t.Errorf("cpu section %+v: want T1 kept from the start (4) and T3 from the sweep", set.CPU)
+	}
+	text, _ := os.ReadFile(th)
+	if !strings.Contains(string(text), "# my thresholds") || !strings.Contains(string(text), "# tuned on the big GPU") ||
+		strings.Count(string(text), "[cpu]") != 1 {
+		t.Errorf("merged file lost comments or duplicated [cpu]:\n%s", text)
+	}
+}
+
+func TestBenchTiny(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, err := gearbox(t, "bench", "--graphs", "kron:8,grid:8:8", "--sources", "2", "--delta", "1,16", "--repeats", "2",
+		"--out-dir", dir, "--log-level", "warn")
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	if !strings.Contains(out, "adaptive vs best and worst static") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	header, rows := readCSV(t, filepath.Join(dir, "bench.csv"))
+	// Per graph: BFS serial + 8 push + pull + adaptive = 11; SSSP serial +
+	// 4 ordered x 2 deltas + 4 unordered + adaptive = 14.
+	if want := 2*11 + 2*14; len(rows) != want {
+		t.Errorf("%d CSV rows, want %d", len(rows), want)
+	}
+	vc, sc, rc := column(t, header, "variant"), column(t, header, "speedup_vs_serial"), column(t, header, "repeats")
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r[vc]]++
+		if r[rc] != "2" {
+			t.Errorf("row %v: repeats %q, want 2", r, r[rc])
+		}
+		if v, err := strconv.ParseFloat(r[sc], 64); err != nil || v <= 0 {
+			t.Errorf("row %v: speedup %q", r, r[sc])
+		}
+	}
+	if count["serial"] != 4 || count["adaptive"] != 4 || count["pull"] != 2 || count["O_T_BM"] != 2+2*2 || count["U_B_QU"] != 4 {
+		t.Errorf("variant counts %v", count)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"## BFS: speedup over the serial reference", "| graph | serial ms | O_T_BM |",
+		"## SSSP: adaptive vs best and worst static", "| kron:8 |", "| grid:8:8 |", "- driver: n/a", "- GOMAXPROCS:", "- commit:"} {
+		if !bytes.Contains(md, []byte(w)) {
+			t.Errorf("bench.md lacks %q:\n%s", w, md)
+		}
+	}
+	checkPNG(t, filepath.Join(dir, "bench-bfs.png"))
+	checkPNG(t, filepath.Join(dir, "bench-sssp.png"))
+	re := t.TempDir()
+	if out, _, err := gearbox(t, "bench", "--plot-only", filepath.Join(dir, "bench.csv"), "--out-dir", re); err != nil || !strings.Contains(out, "bench-sssp.png") {
+		t.Errorf("--plot-only: %v\n%s", err, out)
+	}
+	checkPNG(t, filepath.Join(re, "bench-bfs.png"))
+}
+
+// TestSweepBadInput checks that bad input fails before anything runs (no
+// output directory is created).
+func TestSweepBadInput(t *testing.T) {
+	dir := t.TempDir()
+	gpuOnly := filepath.Join(dir, "gpu.toml")
+	if err := os.WriteFile(gpuOnly, []byte("[gpu.\"NVIDIA H100 80GB HBM3\"]\nT3 = 0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "real.txt")
+	if err := os.WriteFile(real, []byte("0\t1\t0.5\n1\t2\t1.25\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr []string
+	}{
+		{"empty t3 range", []string{"tune", "--t3", "0.05:0.01"}, []string{"--t3", "empty range", "0.05"}},
+		{"t3 out of range", []string{"tune", "--t3", "0.5:2:0.5"}, []string{"--t3", "T3"}},
+		{"sample every not integer", []string{"tune", "--sample-every", "1.5,2"}, []string{"--sample-every", "not an integer"}},
+		{"bad step", []string{"tune", "--t2", "16:64:0"}, []string{"--t2", "step"}},
+		{"missing files", []string{"tune", "--graphs", "kron:6," + filepath.Join(dir, "a.el") + ",grid:4:4," + filepath.Join(dir, "b.mtx")},
+			[]string{"a.el", "b.mtx", "no such file"}},
+		{"bad gen spec", []string{"bench", "--graphs", "kron:x"}, []string{"--graphs", "kron:x"}},
+		{"thresholds for another device", []string{"tune", "--graphs", "kron:6", "--thresholds", gpuOnly},
+			[]string{"gpu.toml", "[cpu]", "NVIDIA H100"}},
+		{"bench thresholds for another device", []string{"bench", "--graphs", "kron:6", "--thresholds", gpuOnly},
+			[]string{"[cpu]"}},
+		{"thresholds-out in a missing directory", []string{"tune", "--graphs", "kron:6", "--thresholds-out", filepath.Join(dir, "no", "t.toml")},
+			[]string{"--thresholds-out", "does not exist"}},
+		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
+		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
+		{"zero repeats", []string{"bench", "--repeats", "0"}, []string{"--repeats"}},
+		{"bench empty delta", []string{"bench", "--delta", "64:8"}, []string{"--delta", "empty range"}},
+		{"float weights for sssp", []string{"bench", "--graphs", real, "--algorithms", "sssp"},
+			[]string{"real.txt", "--weight-scale"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			_, _, err := gearbox(t, append(tc.args, "--out-dir", out)...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if !strings.HasPrefix(tc.name, "float weights") && !strings.HasPrefix(tc.name, "thresholds-out") {
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("%s was created although the input was bad", out)
+				}
+			}
+		})
+	}
+	if _, _, err := gearbox(t, "tune", "--thresholds", gpuOnly, "--graphs", "kron:6"); !errors.Is(err, tuning.ErrNoSection) {
+		t.Errorf("err = %v, want tuning.ErrNoSection", err)
+	}
+}
+
+// TestSweepInterrupted cancels the context after the first rows and checks
+// that the rows finished are kept in the CSV and reported.
+func TestSweepInterrupted(t *testing.T) {
+	for _, cmd := range []string{"tune", "bench"} {
+		t.Run(cmd, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			const keep = 3
+			n := 0
+			hook := func() {
+				if n++; n == keep {
+					cancel()
+				}
+			}
+			tuneRowHook = func(tuning.TuneRow) { hook() }
+			benchRowHook = func(tuning.BenchRow) { hook() }
+			defer func() { tuneRowHook, benchRowHook = nil, nil }()
+			var out, errb bytes.Buffer
+			args := []string{cmd, "--graphs", "kron:8,grid:8:8", "--sources", "2", "--out-dir", dir, "--log-level", "warn"}
+			err := run(ctx, args, &out, &errb)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if !strings.Contains(out.String(), "kept 3 finished rows") {
+				t.Errorf("stdout does not report the rows kept:\n%s", out.String())
+			}
+			_, rows := readCSV(t, filepath.Join(dir, cmd+".csv"))
+			if len(rows) != keep {
+				t.Errorf("%d CSV rows kept, want %d", len(rows), keep)
+			}
+			if cmd == "tune" {
+				if _, err := os.Stat(filepath.Join(dir, "thresholds.toml")); err == nil {
+					t.Error("an interrupted tune wrote thresholds")
+				}
+			}
+		})
+	}
+}

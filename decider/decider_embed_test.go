@@ -1,0 +1,33 @@
+package decider
+
+import (
+	"os"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox"
+)
+
+// TestEmbeddedThresholds: the shipped thresholds.toml parses strictly, and the
+// embedded copy is the file at the repository root.
+func TestEmbeddedThresholds(t *testing.T) {
+	if _, err := ParseThresholds(gearbox.ThresholdsTOML); err != nil {
+		t.Fatalf("thresholds.toml: %v", err)
+	}
+	b, err := os.ReadFile("../thresholds.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != gearbox.ThresholdsTOML {
+		t.Fatal("embedded thresholds differ from ../thresholds.toml")
+	}
+	set := DefaultThresholdSet()
+	if set.CPU != DefaultThresholds() {
+		t.Errorf("[cpu] of thresholds.toml = %+v, built-in DefaultThresholds() = %+v: keep them equal", set.CPU, DefaultThresholds())
+	}
+	if _, ok := set.Lookup("no such GPU"); ok {
+		t.Error("Lookup found a section for an unknown device")
+	}
+	if got, ok := set.Lookup(""); !ok || got != set.CPU {
+		t.Error(`Lookup("") should be the CPU section`)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package graph
+
+import "time"
+
+func processCPU() time.Duration { return 0 }

@@ -1,0 +1,208 @@
+// common.cuh: types, constants and warp helpers shared by every gearbox
+// kernel family. Conventions (the Go side relies on them):
+//   - vertex ids and weights are uint32; CSR offsets are int64 (edges may
+//     exceed 2^32);
+//   - BFS levels are uint32, unreached = INF32;
+//   - integer SSSP distances are uint64 (a path of at most n-1 < 2^32 edges
+//     of weight < 2^32 cannot overflow), unreached = INF64;
+//   - real (float32) SSSP distances are float32 bit patterns in uint32
+//     (non-negative floats order like their bits), unreached = INF32;
+//   - the update vector is one byte per vertex (1 = updated this iteration);
+//   - a bitmap working set is ceil(n/32) uint32 words, bit v%32 of word v/32;
+//   - a queue working set is a uint32 array with its length in a device
+//     counter; a vertex appears at most once;
+//   - every kernel uses grid-stride loops, so any grid size is correct and
+//     the host sizes grids only for speed.
+#pragma once
+
+typedef unsigned char u8;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef long long i64;
+
+#define INF32 0xFFFFFFFFu
+#define INF64 0xFFFFFFFFFFFFFFFFull
+#define FULL_MASK 0xFFFFFFFFu
+
+// Working-set selection modes of the generation kernels.
+#define SEL_ALL 0    // every updated vertex (unordered, BFS)
+#define SEL_MIN 1    // updated vertices at the minimum distance (ordered)
+#define SEL_DELTA 2  // updated vertices in the minimum's delta bucket
+
+__device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31u; }
+
+// Bits of the lanes below this one.
+__device__ __forceinline__ u32 lanemask_lt() { return (1u << lane_id()) - 1u; }
+
+// Global thread index and stride as 64-bit values: n may be close to 2^32.
+__device__ __forceinline__ u64 gtid() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ u64 gstride() { return (u64)gridDim.x * blockDim.x; }
+
+// Rounds x up to a multiple of 32 so that every lane of a warp runs the same
+// number of loop trips (needed by the full-mask warp votes below).
+__device__ __forceinline__ u64 warp_round(u64 x) { return (x + 31u) & ~(u64)31u; }
+
+// Warp-aggregated queue push: one atomic per warp instead of one per
+// element. Must be called by all 32 lanes of the warp.
+__device__ __forceinline__ void warp_push(bool pred, u32 v, u32* queue, u32* count) {
+    u32 m = __ballot_sync(FULL_MASK, pred);
+    if (m == 0) return;
+    u32 leader = __ffs(m) - 1;
+    u32 base = 0;
+    if (lane_id() == leader) base = atomicAdd(count, (u32)__popc(m));
+    base = __shfl_sync(FULL_MASK, base, leader);
+    if (pred) queue[base + __popc(m & lanemask_lt())] = v;
+}
+
+// Adds a per-thread count to a global counter with one atomic per block.
+// Must be called by every thread of the block.
+__device__ __forceinline__ void block_count(u32 mine, u32* count) {
+    __shared__ u32 s_sum;
+    if (threadIdx.x == 0) s_sum = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) mine += __shfl_down_sync(FULL_MASK, mine, o);
+    if (lane_id() == 0 && mine) atomicAdd(&s_sum, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_sum) atomicAdd(count, s_sum);
+}
+
+// Block-wide minimum folded into a global 64-bit slot with one atomic per
+// block. Must be called by every thread of the block.
+__device__ __forceinline__ void block_min(u64 mine, u64* slot) {
+    __shared__ u64 s_min;
+    if (threadIdx.x == 0) s_min = INF64;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        u64 other = __shfl_down_sync(FULL_MASK, mine, o);
+        mine = other < mine ? other : mine;
+    }
+    if (lane_id() == 0 && mine != INF64) atomicMin(&s_min, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_min != INF64) atomicMin(slot, s_min);
+}
+
+// Ctrl is the per-run control block in device memory (64 bytes; the Go
+// side mirrors its layout). Iterations alternate between two slots: an
+// iteration of parity p reads its working set's size from count[p] and
+// writes the next working set's size and degree into count[p^1] and
+// deg[p^1]. The host reads the whole block back once per iteration.
+struct Ctrl {
+    u32 count[2];     // working-set sizes (ping-pong)
+    u32 fused_levels; // persistent launches: levels run
+    u32 fused_swap;   // persistent launches: 1 when the frontier ended in the scratch queue
+    u64 deg[2];       // summed out-degree of the working set (ping-pong)
+    u64 minv;         // findmin's result
+    u64 edges;        // edges examined by a pull step (accumulating)
+    u64 edges_out;    // edges moved here by the generation kernel
+    u64 pad;
+};
+
+// Per-iteration bookkeeping done by thread 0 of block 0 of a computation
+// kernel: it clears the slots the following findmin and generation kernels
+// add into, so no memset launch is needed between kernels (stream order
+// makes it safe: they start after this kernel ends).
+__device__ __forceinline__ void reset_slots(Ctrl* ctrl, u32 par) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        ctrl->count[par ^ 1] = 0;
+        ctrl->deg[par ^ 1] = 0;
+        ctrl->minv = INF64;
+    }
+}
+
+// 64-bit block sum folded into a global slot with one atomic per block.
+// Must be called by every thread of the block.
+__device__ __forceinline__ void block_sum64(u64 mine, u64* slot) {
+    __shared__ u64 s_sum64;
+    if (threadIdx.x == 0) s_sum64 = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) mine += __shfl_down_sync(FULL_MASK, mine, o);
+    if (lane_id() == 0 && mine) atomicAdd(&s_sum64, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_sum64) atomicAdd(slot, s_sum64);
+}
+
+__device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >> 5] >> (v & 31)) & 1u; }
+
+// Persist is the state of a persistent multi-level launch (bfs_persist_qu,
+// sssp_persist_qu): a grid barrier and rotating per-level counters. The
+// host zeroes it before each launch (64 bytes; the Go side mirrors it).
+// Level k reads its frontier's size from count[k%3], counts the next one
+// into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
+// was last read during level k-1, which every block has left.
+struct Persist {
+    u32 bar_count;  // blocks arrived at the current barrier
+    u32 bar_gen;    // barrier generation
+    u32 count[3];   // frontier sizes
+    u32 maxdeg[3];  // largest out-degree in the frontier
+    u32 pad;
+    u64 deg[3];     // summed out-degree of the frontier
+    u64 edges;      // edges examined, summed at the end
+};
+
+// Grid-wide barrier for a persistent launch. Every block must be resident
+// at once: the host launches at most one block per multiprocessor, with
+// resources that always fit one. Called by every thread of every block.
+// Writes before it are visible to every thread after it (fence, as the
+// cooperative-groups grid sync does).
+__device__ __forceinline__ void grid_sync(Persist* ps) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32* gen = &ps->bar_gen;
+        u32 g = *gen;
+        __threadfence();
+        if (atomicAdd(&ps->bar_count, 1u) == gridDim.x - 1) {
+            ps->bar_count = 0;
+            __threadfence();
+            atomicAdd(&ps->bar_gen, 1u);
+        } else {
+            while (*gen == g) {
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Lanes per frontier vertex in persistent launches: a group of GROUP lanes
+// strides over one vertex's edges.
+#define PERSIST_GROUP 8
+#define PERSIST_THREADS 512
+// Persistent launches stop before a level whose frontier holds a vertex of
+// more out-edges than this (one group would take long over a hub).
+#define PERSIST_MAXDEG 512
+// Block-local output queue before one global reservation per block.
+#define PERSIST_SQ 2048
+
+// Appends u to the level's output: a shared-memory queue, flushed by
+// persist_flush with one global atomic per block (overflow goes straight
+// to the global queue).
+__device__ __forceinline__ void persist_push(u32 u, u32* s_q, u32* s_n, u32* out, u32* ncount) {
+    u32 p = atomicAdd(s_n, 1u);
+    if (p < PERSIST_SQ) s_q[p] = u;
+    else out[atomicAdd(ncount, 1u)] = u;
+}
+
+// Called by every thread of the block after the level's pushes.
+__device__ __forceinline__ void persist_flush(u32* s_q, u32* s_n, u32* s_base, u32* out, u32* ncount) {
+    __syncthreads();
+    u32 nloc = *s_n < PERSIST_SQ ? *s_n : PERSIST_SQ;
+    if (threadIdx.x == 0 && nloc) *s_base = atomicAdd(ncount, nloc);
+    __syncthreads();
+    for (u32 j = threadIdx.x; j < nloc; j += blockDim.x) out[*s_base + j] = s_q[j];
+    __syncthreads();
+    if (threadIdx.x == 0) *s_n = 0;
+}
+
+// Block-wide maximum folded into a global slot with one atomic per block.
+__device__ __forceinline__ void block_max(u32 mine, u32* slot) {
+    __shared__ u32 s_max;
+    if (threadIdx.x == 0) s_max = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        u32 other = __shfl_down_sync(FULL_MASK, mine, o);
+        mine = other > mine ? other : mine;
+    }
+    if (lane_id() == 0 && mine) atomicMax(&s_max, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_max) atomicMax(slot, s_max);
+}

@@ -1,0 +1,111 @@
+package kernels
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestManifestUpToDate fails when a kernel source changed without the
+// fatbin being regenerated (or the fatbin changed without the manifest).
+func TestManifestUpToDate(t *testing.T) {
+	problems, err := CheckManifest(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("%s: run `go generate ./kernels` on a machine with nvcc (or rebuild the fatbin on the GPU machine and run `go run gen.go -manifest`)", p)
+	}
+}
+
+func TestManifestDetectsChange(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.cu", "b.cuh", FatbinFile} {
+		if err := os.WriteFile(dir+"/"+f, []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := BuildManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 {
+		t.Fatalf("manifest has %d entries, want 3", len(entries))
+	}
+	if err := os.WriteFile(dir+"/"+ManifestFile, FormatManifest(entries), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := CheckManifest(dir); err != nil || len(p) != 0 {
+		t.Fatalf("fresh manifest: problems %v, err %v", p, err)
+	}
+	if err := os.WriteFile(dir+"/b.cuh", []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/c.cu", []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := CheckManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(p, "\n")
+	if len(p) != 2 || !strings.Contains(joined, "b.cuh changed") || !strings.Contains(joined, "c.cu is not listed") {
+		t.Fatalf("problems = %q, want b.cuh changed and c.cu unlisted", p)
+	}
+}
+
+// TestKernelNamesDefined checks that every kernel the Go side launches is
+// defined in the sources (the GPU tests check that the fatbin has them).
+func TestKernelNamesDefined(t *testing.T) {
+	defined := map[string]bool{}
+	srcs, err := Sources(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN)\((\w+),`)
+	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
+	for _, s := range srcs {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range macro.FindAllSubmatch(b, -1) {
+			defined[string(m[1])] = true
+		}
+		for _, m := range plain.FindAllSubmatch(b, -1) {
+			if string(m[1]) != "NAME" { // a macro's parameter
+				defined[string(m[1])] = true
+			}
+		}
+	}
+	if len(defined) == 0 {
+		t.Fatal("no kernels found in the sources")
+	}
+	for _, n := range Names {
+		if !defined[n] {
+			t.Errorf("kernel %q is launched from Go but not defined in any .cu file", n)
+		}
+	}
+	listed := map[string]bool{}
+	for _, n := range Names {
+		listed[n] = true
+	}
+	for n := range defined {
+		if !listed[n] {
+			t.Errorf("kernel %q is defined but missing from Names", n)
+		}
+	}
+}
+
+// TestGPUScriptFlags keeps gpu-run.sh's nvcc flags equal to NVCCFlags.
+func TestGPUScriptFlags(t *testing.T) {
+	b, err := os.ReadFile("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `FLAGS="` + strings.Join(NVCCFlags, " ") + `"`
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("gpu-run.sh does not set %s", want)
+	}
+}

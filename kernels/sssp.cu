@@ -1,0 +1,222 @@
+// sssp.cu: SSSP computation kernels and the findmin reduction.
+//
+// sssp_{i,f}_{t,b}_{bm,qu}
+//     i/f   integer weights (uint64 distances) / float32 weights (float32
+//           distances as bit patterns in uint32);
+//     t/b   thread / block mapping; bm/qu bitmap / queue working set.
+// Relaxation is the same for ordered and unordered SSSP; what differs is
+// which updated vertices the generation kernel selects (see workset.cu:
+// SEL_ALL unordered, SEL_MIN ordered, SEL_DELTA delta-stepping buckets).
+// A nil weight array means unit weights.
+//
+// sssp_findmin_{u32,u64}: the minimum distance over updated vertices, folded
+// into ctrl->minv (reset to INF64 by the preceding computation kernel).
+#include "common.cuh"
+
+struct IntDist {
+    typedef u64 D;
+    static __device__ __forceinline__ D add(D d, u32 w) { return d + w; }
+    static __device__ __forceinline__ u32 unit() { return 1; }  // unit weight
+};
+
+struct FloatDist {
+    typedef u32 D;
+    static __device__ __forceinline__ D add(D d, u32 w) { return __float_as_uint(__uint_as_float(d) + __uint_as_float(w)); }
+    static __device__ __forceinline__ u32 unit() { return 0x3F800000u; }  // unit weight 1.0f
+};
+
+template <typename K>
+__device__ __forceinline__ void sssp_relax(typename K::D* dist, u8* upd, u32 u, typename K::D nd) {
+    if (dist[u] <= nd) return;
+    if (atomicMin(&dist[u], nd) > nd) upd[u] = 1;
+}
+
+template <typename K, bool BLOCK, bool BITMAP>
+__device__ __forceinline__ void sssp_push(const i64* __restrict__ off, const u32* __restrict__ adj,
+                                          const u32* __restrict__ wt, typename K::D* dist, u8* upd,
+                                          const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {
+    typedef typename K::D D;
+    reset_slots(ctrl, par);
+    if (!BLOCK) {
+        u64 count = BITMAP ? (u64)n : (u64)ctrl->count[par];
+        for (u64 i = gtid(); i < count; i += gstride()) {
+            u32 v;
+            if (BITMAP) {
+                if (!bit_test(ws, i)) continue;
+                v = (u32)i;
+            } else {
+                v = ws[i];
+            }
+            D dv = dist[v];
+            i64 end = off[v + 1];
+            for (i64 e = off[v]; e < end; e++) {
+                sssp_relax<K>(dist, upd, adj[e], K::add(dv, wt ? wt[e] : K::unit()));
+            }
+        }
+    } else {
+        u64 count = BITMAP ? (((u64)n + 31) >> 5) : (u64)ctrl->count[par];
+        for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
+            u32 bits = BITMAP ? ws[i] : 1u;
+            while (bits) {
+                u32 v;
+                if (BITMAP) {
+                    u32 b = __ffs(bits) - 1;
+                    bits &= bits - 1;
+                    v = (u32)(i * 32 + b);
+                } else {
+                    bits = 0;
+                    v = ws[i];
+                }
+                D dv = dist[v];
+                i64 end = off[v + 1];
+                for (i64 e = off[v] + threadIdx.x; e < end; e += blockDim.x) {
+                    sssp_relax<K>(dist, upd, adj[e], K::add(dv, wt ? wt[e] : K::unit()));
+                }
+            }
+        }
+    }
+}
+
+#define SSSP_PUSH(NAME, K, BLK, BM)                                                                           \
+    extern "C" __global__ void __launch_bounds__(1024)                                                        \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt,            \
+             K::D* dist, u8* upd, const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {                      \
+        sssp_push<K, BLK, BM>(off, adj, wt, dist, upd, ws, n, ctrl, par);                                     \
+    }
+
+SSSP_PUSH(sssp_i_t_bm, IntDist, false, true)
+SSSP_PUSH(sssp_i_t_qu, IntDist, false, false)
+SSSP_PUSH(sssp_i_b_bm, IntDist, true, true)
+SSSP_PUSH(sssp_i_b_qu, IntDist, true, false)
+SSSP_PUSH(sssp_f_t_bm, FloatDist, false, true)
+SSSP_PUSH(sssp_f_t_qu, FloatDist, false, false)
+SSSP_PUSH(sssp_f_b_bm, FloatDist, true, true)
+SSSP_PUSH(sssp_f_b_qu, FloatDist, true, false)
+
+template <typename D>
+__device__ __forceinline__ void findmin(const D* __restrict__ dist, const u8* __restrict__ upd, u32 n, u64* minslot) {
+    u64 mine = INF64;
+    // Four flags per 32-bit load: the update vector is padded to 16 bytes.
+    const u32* upd4 = (const u32*)upd;
+    const u64 nq = ((u64)n + 3) >> 2;
+    for (u64 q = gtid(); q < nq; q += gstride()) {
+        u32 w = upd4[q];
+        if (!w) continue;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            u64 v = q * 4 + k;
+            if (((w >> (8 * k)) & 0xFFu) && v < n) {
+                u64 d = (u64)dist[v];
+                mine = d < mine ? d : mine;
+            }
+        }
+    }
+    block_min(mine, minslot);
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    sssp_findmin_u64(const u64* __restrict__ dist, const u8* __restrict__ upd, u32 n, Ctrl* ctrl) {
+    findmin<u64>(dist, upd, n, &ctrl->minv);
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    sssp_findmin_u32(const u32* __restrict__ dist, const u8* __restrict__ upd, u32 n, Ctrl* ctrl) {
+    findmin<u32>(dist, upd, n, &ctrl->minv);
+}
+
+// sssp_persist_qu: unordered SSSP levels (integer weights, uint64
+// distances) in one persistent launch, the counterpart of bfs_persist_qu
+// (same launch shape, exits and ctrl report). A vertex whose distance
+// drops enters the next queue once: its update-vector byte holds two
+// flags, bit 1<<p meaning "in the queue built at a level of parity p"
+// (atomicOr on the byte's word decides who pushes), and a vertex clears
+// the flag of its own queue when it is expanded. On entry the update
+// vector is all zero (unordered generation selects every updated vertex)
+// and on exit the final frontier's bytes are cleared, so it is all zero
+// again.
+__device__ __forceinline__ u32* upd_word(u8* upd, u32 v) { return (u32*)(upd + (v & ~3u)); }
+
+extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
+    sssp_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, u64* dist,
+                    u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap,
+                    Persist* ps) {
+    __shared__ u32 s_q[PERSIST_SQ];
+    __shared__ u32 s_n, s_base;
+    if (threadIdx.x == 0) s_n = 0;
+    u32 count = ctrl->count[par];
+    u64 deg = ctrl->deg[par];
+    u32* in = qa;
+    u32* out = qb;
+    const u64 gid = gtid();
+    const u64 group = gid / PERSIST_GROUP;
+    const u32 sub = (u32)(gid % PERSIST_GROUP);
+    const u64 ngroups = gstride() / PERSIST_GROUP;
+    u32 md = 0;
+    if (count <= cap && deg <= edge_cap) {
+        for (u64 i = gid; i < count; i += gstride()) {
+            u32 v = in[i];
+            u32 d = (u32)(off[v + 1] - off[v]);
+            md = d > md ? d : md;
+        }
+    }
+    block_max(md, &ps->maxdeg[0]);
+    grid_sync(ps);
+    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
+    u32 k = 0, done = 0;
+    u64 edges = 0;
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+        u32 k1 = k == 2 ? 0 : k + 1;
+        u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        u32* ncount = &ps->count[k1];
+        if (gid == 0) {
+            ps->count[k2] = 0;
+            ps->deg[k2] = 0;
+            ps->maxdeg[k2] = 0;
+        }
+        const u32 pbit = 1u << (done & 1u);  // flag of the queue being expanded
+        const u32 qbit = pbit ^ 3u;          // flag of the queue being built
+        u64 mydeg = 0;
+        u32 mymax = 0;
+        for (u64 i = group; i < count; i += ngroups) {
+            u32 v = in[i];
+            if (sub == 0) atomicAnd(upd_word(upd, v), ~(pbit << (8 * (v & 3u))));
+            u64 dv = dist[v];
+            i64 end = off[v + 1];
+            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
+                u32 u = adj[e];
+                u64 nd = dv + (wt ? wt[e] : 1u);
+                if (dist[u] > nd && atomicMin(&dist[u], nd) > nd) {
+                    u32 sh = 8 * (u & 3u);
+                    if (!((atomicOr(upd_word(upd, u), qbit << sh) >> sh) & qbit)) {
+                        u32 d = (u32)(off[u + 1] - off[u]);
+                        mydeg += d;
+                        mymax = d > mymax ? d : mymax;
+                        persist_push(u, s_q, &s_n, out, ncount);
+                    }
+                }
+            }
+        }
+        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        grid_sync(ps);
+        edges += deg;
+        count = *(volatile u32*)ncount;
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
+        u32* t = in;
+        in = out;
+        out = t;
+        done++;
+        k = k1;
+    }
+    // The frontier left for the ordinary kernels: update flags back to zero.
+    for (u64 i = gid; i < count; i += gstride()) upd[in[i]] = 0;
+    if (gid == 0) {
+        ctrl->count[par ^ 1] = count;
+        ctrl->deg[par ^ 1] = deg;
+        ctrl->fused_levels = done;
+        ctrl->fused_swap = (in == qb) ? 1u : 0u;
+        ctrl->edges_out = edges;
+    }
+}

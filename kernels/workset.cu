@@ -1,0 +1,177 @@
+// workset.cu: working-set generation and conversion.
+//
+// ws_gen_{bm,qa,qw}_{all | min_i | min_f | delta_i | delta_f}
+//     read the update vector (padded with zeros to a multiple of 16 bytes;
+//     four flags per 32-bit load) and build the next working set, clearing
+//     the update flag of every vertex they select:
+//     bm  a bitmap (every word written, so no clearing pass is needed);
+//     qa  a queue, one atomicAdd per element (Li & Becchi's generation);
+//     qw  a queue, one atomicAdd per warp (warp-aggregated compaction).
+//     all     select every updated vertex (BFS, unordered SSSP);
+//     min     select updated vertices at the minimum distance ctrl->minv
+//             (ordered SSSP; the rest stay in the update vector);
+//     delta   select updated vertices below the end of the minimum's
+//             delta-stepping bucket: integer dist <= floor(m/d)*d + d-1,
+//             float dist < (floor(m/d)+1)*d (or == m);
+//     _i/_f   uint64 integer / float32-bit distances.
+//     Each adds the working set's size and summed out-degree to
+//     ctrl->count[par^1] and ctrl->deg[par^1] (zeroed by the preceding
+//     computation kernel): the inspector's numbers cost no extra pass. Thread 0
+//     also moves ctrl->edges (a pull step's count) to ctrl->edges_out.
+//
+// ws_bm_to_qu: bitmap -> queue (warp prefix sum, ascending ids within a
+//     warp, one atomic per warp) counting into ctrl->count[par], which must
+//     be zero on entry.
+// ws_qu_to_bm: queue -> bitmap (atomicOr); the bitmap must be zero on entry.
+#include "common.cuh"
+
+#define OUT_BM 0
+#define OUT_QA 1
+#define OUT_QW 2
+
+template <int SEL, bool FLOAT>
+__device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 delta) {
+    if (SEL == SEL_ALL) return true;
+    u64 d = FLOAT ? (u64)((const u32*)dist)[v] : ((const u64*)dist)[v];
+    if (SEL == SEL_MIN || d <= m) return d <= m;
+    if (FLOAT) {
+        float fm = __uint_as_float((u32)m), fd = __uint_as_float((u32)delta);
+        float end = (floorf(fm / fd) + 1.0f) * fd;
+        return __uint_as_float((u32)d) < end;
+    }
+    u64 lo = m - m % delta;
+    u64 end = lo + (delta - 1);
+    if (end < lo) end = INF64;  // saturate
+    return d <= end;
+}
+
+// Warp-aggregated push of up to four vertices per lane (bits of nib are
+// vertices v4+0..3): a warp prefix sum of the lanes' counts, one atomicAdd
+// per warp, ascending ids within the warp. Must be called by all 32 lanes.
+__device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count) {
+    u32 c = __popc(nib);
+    u32 incl = c;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
+        if (lane_id() >= (u32)o) incl += t;
+    }
+    u32 total = __shfl_sync(FULL_MASK, incl, 31);
+    if (total == 0) return;
+    u32 base = 0;
+    if (lane_id() == 31) base = atomicAdd(count, total);
+    base = __shfl_sync(FULL_MASK, base, 31);
+    u32 pos = base + incl - c;
+    for (int k = 0; k < 4; k++)
+        if ((nib >> k) & 1u) queue[pos++] = (u32)(v4 + k);
+}
+
+// Each thread takes four update flags with one 32-bit load (the update
+// vector is padded with zeros to a multiple of 16 bytes), so a warp covers
+// 128 vertices: four bitmap words, built by OR-ing the lanes' nibbles over
+// groups of eight lanes.
+template <int SEL, bool FLOAT, int OUT>
+__device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i64* __restrict__ off, u64 delta, u32* out,
+                                       Ctrl* ctrl, u32 par) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        ctrl->edges_out = ctrl->edges;
+        ctrl->edges = 0;
+    }
+    u64 m = (SEL == SEL_ALL) ? 0 : ctrl->minv;
+    u32* count = &ctrl->count[par ^ 1];
+    u32* upd4 = (u32*)upd;
+    const u64 nq = ((u64)n + 3) >> 2;
+    const u64 nwords = ((u64)n + 31) >> 5;
+    u32 mine = 0;
+    u64 deg = 0;
+    // Warp-uniform trip count: every lane takes part in the warp votes.
+    for (u64 q = gtid(); q < warp_round(nq); q += gstride()) {
+        u32 w = q < nq ? upd4[q] : 0u;
+        u32 nib = 0;
+        if (w) {
+            u32 keep = w;
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                u64 v = q * 4 + k;
+                if (((w >> (8 * k)) & 0xFFu) && v < n && selected<SEL, FLOAT>(dist, v, m, delta)) {
+                    nib |= 1u << k;
+                    keep &= ~(0xFFu << (8 * k));
+                    deg += (u64)(off[v + 1] - off[v]);
+                }
+            }
+            if (nib) upd4[q] = keep;
+        }
+        if (OUT == OUT_BM) {
+            u32 word = nib << (4 * (lane_id() & 7));
+            word |= __shfl_xor_sync(FULL_MASK, word, 1);
+            word |= __shfl_xor_sync(FULL_MASK, word, 2);
+            word |= __shfl_xor_sync(FULL_MASK, word, 4);
+            if ((lane_id() & 7) == 0 && (q >> 3) < nwords) {
+                out[q >> 3] = word;
+                mine += __popc(word);
+            }
+        } else if (OUT == OUT_QA) {
+            for (int k = 0; k < 4; k++)
+                if ((nib >> k) & 1u) out[atomicAdd(count, 1u)] = (u32)(q * 4 + k);
+        } else {
+            warp_push4(nib, q * 4, out, count);
+        }
+    }
+    if (OUT == OUT_BM) block_count(mine, count);
+    block_sum64(deg, &ctrl->deg[par ^ 1]);
+}
+
+#define WS_GEN(NAME, SEL, FLT, OUT)                                                                           \
+    extern "C" __global__ void __launch_bounds__(1024) NAME(u8* upd, u32 n, const void* dist,                 \
+                                                            const i64* __restrict__ off, u64 delta, u32* out, \
+                                                            Ctrl* ctrl, u32 par) {                            \
+        ws_gen<SEL, FLT, OUT>(upd, n, dist, off, delta, out, ctrl, par);                                      \
+    }
+
+WS_GEN(ws_gen_bm_all, SEL_ALL, false, OUT_BM)
+WS_GEN(ws_gen_qa_all, SEL_ALL, false, OUT_QA)
+WS_GEN(ws_gen_qw_all, SEL_ALL, false, OUT_QW)
+WS_GEN(ws_gen_bm_min_i, SEL_MIN, false, OUT_BM)
+WS_GEN(ws_gen_qa_min_i, SEL_MIN, false, OUT_QA)
+WS_GEN(ws_gen_qw_min_i, SEL_MIN, false, OUT_QW)
+WS_GEN(ws_gen_bm_min_f, SEL_MIN, true, OUT_BM)
+WS_GEN(ws_gen_qa_min_f, SEL_MIN, true, OUT_QA)
+WS_GEN(ws_gen_qw_min_f, SEL_MIN, true, OUT_QW)
+WS_GEN(ws_gen_bm_delta_i, SEL_DELTA, false, OUT_BM)
+WS_GEN(ws_gen_qa_delta_i, SEL_DELTA, false, OUT_QA)
+WS_GEN(ws_gen_qw_delta_i, SEL_DELTA, false, OUT_QW)
+WS_GEN(ws_gen_bm_delta_f, SEL_DELTA, true, OUT_BM)
+WS_GEN(ws_gen_qa_delta_f, SEL_DELTA, true, OUT_QA)
+WS_GEN(ws_gen_qw_delta_f, SEL_DELTA, true, OUT_QW)
+
+extern "C" __global__ void __launch_bounds__(1024)
+    ws_bm_to_qu(const u32* __restrict__ bm, u32 nwords, u32* queue, Ctrl* ctrl, u32 par) {
+    u32* count = &ctrl->count[par];
+    for (u64 w = gtid(); w < warp_round(nwords); w += gstride()) {
+        u32 bits = w < nwords ? bm[w] : 0u;
+        u32 c = __popc(bits);
+        u32 incl = c;
+        for (int o = 1; o < 32; o <<= 1) {
+            u32 t = __shfl_up_sync(FULL_MASK, incl, o);
+            if (lane_id() >= (u32)o) incl += t;
+        }
+        u32 total = __shfl_sync(FULL_MASK, incl, 31);
+        u32 base = 0;
+        if (lane_id() == 31 && total) base = atomicAdd(count, total);
+        base = __shfl_sync(FULL_MASK, base, 31);
+        u32 pos = base + incl - c;
+        while (bits) {
+            u32 b = __ffs(bits) - 1;
+            bits &= bits - 1;
+            queue[pos++] = (u32)(w * 32 + b);
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    ws_qu_to_bm(const u32* __restrict__ queue, const Ctrl* ctrl, u32 par, u32* bm) {
+    u64 c = ctrl->count[par];
+    for (u64 i = gtid(); i < c; i += gstride()) {
+        u32 v = queue[i];
+        atomicOr(&bm[v >> 5], 1u << (v & 31));
+    }
+}

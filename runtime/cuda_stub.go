@@ -1,0 +1,21 @@
+//go:build !cuda
+
+package runtime
+
+// CUDA is the GPU backend; this build has none (build with -tags cuda).
+type CUDA struct{ _ [0]func() }
+
+// NewCUDA returns ErrNoCUDA: gearbox was built without the cuda tag.
+func NewCUDA(opts ...CUDAOption) (*CUDA, error) { return nil, ErrNoCUDA }
+
+// CUDABuilt reports whether this build includes the cuda backend.
+func CUDABuilt() bool { return false }
+
+// Name returns "cuda(unavailable)".
+func (*CUDA) Name() string { return "cuda(unavailable)" }
+
+// Device returns "".
+func (*CUDA) Device() string { return "" }
+
+// Close does nothing.
+func (*CUDA) Close() error { return nil }

@@ -1,0 +1,496 @@
+//go:build cuda
+
+package runtime_test
+
+// GPU tests of the device layer and of the working-set kernels in
+// isolation. They skip when no CUDA driver or GPU is present.
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/gearbox-graph/gearbox/kernels"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
+	tb.Helper()
+	c, err := runtime.NewCUDA(opts...)
+	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
+		tb.Skipf("skipping GPU test: %v", err)
+	}
+	if err != nil {
+		tb.Fatalf("NewCUDA: %v", err)
+	}
+	tb.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestCUDAOpen(t *testing.T) {
+	c := openCUDA(t)
+	major, minor := c.ComputeCapability()
+	free, total, err := c.MemInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Device() == "" || c.Multiprocessors() <= 0 || major < 8 || free <= 0 || total < free {
+		t.Fatalf("device %q, %d SMs, cc %d.%d, free %d of %d", c.Device(), c.Multiprocessors(), major, minor, free, total)
+	}
+	t.Logf("%s: %d SMs, compute capability %d.%d, %d MiB free of %d", c.Device(), c.Multiprocessors(), major, minor, free>>20, total>>20)
+}
+
+// ctrl mirrors struct Ctrl (kernels/common.cuh).
+type ctrl struct {
+	Count       [2]uint32
+	FusedLevels uint32
+	FusedSwap   uint32
+	Deg         [2]uint64
+	MinV        uint64
+	Edges       uint64
+	EdgesOut    uint64
+	Pad         uint64
+}
+
+func TestCtrlLayout(t *testing.T) {
+	if unsafe.Sizeof(ctrl{}) != 64 || unsafe.Offsetof(ctrl{}.Deg) != 16 || unsafe.Offsetof(ctrl{}.MinV) != 32 {
+		t.Fatal("ctrl layout does not match kernels/common.cuh")
+	}
+}
+
+// genCase is one generation kernel run on random input.
+type genCase struct {
+	out, sel string
+	float    bool
+	delta    uint64 // int delta, or float32 bits
+}
+
+func TestCUDAGenerationKernels(t *testing.T) {
+	c := openCUDA(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	const n = 10007                  // not a multiple of 32
+	upd := make([]uint8, (n+15)&^15) // padded like the workset's update vector
+	dist := make([]uint64, n)
+	fdist := make([]uint32, n)
+	off := make([]int64, n+1)
+	for v := 0; v < n; v++ {
+		if r.IntN(10) < 3 {
+			upd[v] = 1
+		}
+		dist[v] = uint64(r.IntN(1000)) + 50
+		fdist[v] = math.Float32bits(float32(r.IntN(100000))/1000 + 0.5)
+		off[v+1] = off[v] + int64(r.IntN(6))
+	}
+	var cases []genCase
+	for _, out := range []string{kernels.OutBitmap, kernels.OutQueueAtomic, kernels.OutQueueWarp} {
+		cases = append(cases,
+			genCase{out, kernels.SelectAll, false, 0},
+			genCase{out, kernels.SelectMin, false, 0},
+			genCase{out, kernels.SelectDelta, false, 7},
+			genCase{out, kernels.SelectDelta, false, 1 << 40},
+			genCase{out, kernels.SelectMin, true, 0},
+			genCase{out, kernels.SelectDelta, true, uint64(math.Float32bits(7.5))},
+		)
+	}
+	for _, gc := range cases {
+		name := kernels.Gen(gc.out, gc.sel, gc.float)
+		// Expected selection, computed on the host.
+		m := uint64(math.MaxUint64)
+		for v := 0; v < n; v++ {
+			if upd[v] == 1 {
+				d := dist[v]
+				if gc.float {
+					d = uint64(fdist[v])
+				}
+				m = min(m, d)
+			}
+		}
+		sel := func(v int) bool {
+			if upd[v] == 0 {
+				return false
+			}
+			d := dist[v]
+			if gc.float {
+				d = uint64(fdist[v])
+			}
+			switch gc.sel {
+			case kernels.SelectAll:
+				return true
+			case kernels.SelectMin:
+				return d <= m
+			}
+			if d <= m {
+				return true
+			}
+			if gc.float {
+				fm, fd := math.Float32frombits(uint32(m)), math.Float32frombits(uint32(gc.delta))
+				end := (float32(math.Floor(float64(fm/fd))) + 1) * fd
+				return math.Float32frombits(uint32(d)) < end
+			}
+			lo := m - m%gc.delta
+			end := lo + gc.delta - 1
+			if end < lo {
+				end = math.MaxUint64
+			}
+			return d <= end
+		}
+		var want []uint32
+		var wantDeg uint64
+		for v := 0; v < n; v++ {
+			if sel(v) {
+				want = append(want, uint32(v))
+				wantDeg += uint64(off[v+1] - off[v])
+			}
+		}
+		var gotUpd []uint8
+		var gotOut []uint32
+		var h [1]ctrl
+		err := c.Do(func(d *runtime.Dev) error {
+			dUpd, err := runtime.UploadSlice(d, upd)
+			if err != nil {
+				return err
+			}
+			defer dUpd.Free(d)
+			dDist, err := runtime.UploadSlice(d, dist)
+			if err != nil {
+				return err
+			}
+			defer dDist.Free(d)
+			dF, err := runtime.UploadSlice(d, fdist)
+			if err != nil {
+				return err
+			}
+			defer dF.Free(d)
+			dOff, err := runtime.UploadSlice(d, off)
+			if err != nil {
+				return err
+			}
+			defer dOff.Free(d)
+			dOut, err := runtime.AllocSlice[uint32](d, n)
+			if err != nil {
+				return err
+			}
+			defer dOut.Free(d)
+			dCtrl, err := runtime.UploadSlice(d, []ctrl{{MinV: math.MaxUint64, Count: [2]uint32{7, 0}}})
+			if err != nil {
+				return err
+			}
+			defer dCtrl.Free(d)
+			var distArg runtime.DevicePointer = dDist
+			if gc.float {
+				distArg = dF
+			}
+			if gc.sel != kernels.SelectAll {
+				if err := d.Launch(kernels.FindMin(gc.float), d.Grid(n, 256), 256, distArg, dUpd, uint32(n), dCtrl); err != nil {
+					return err
+				}
+			}
+			if err := d.Launch(name, d.Grid(n, 256), 256, dUpd, uint32(n), distArg, dOff, gc.delta, dOut, dCtrl, uint32(0)); err != nil {
+				return err
+			}
+			gotUpd = make([]uint8, n)
+			gotOut = make([]uint32, n)
+			if err := dUpd.Read(d, 0, gotUpd); err != nil {
+				return err
+			}
+			if err := dOut.Read(d, 0, gotOut); err != nil {
+				return err
+			}
+			return dCtrl.Read(d, 0, h[:])
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if gc.sel != kernels.SelectAll && h[0].MinV != m {
+			t.Errorf("%s: findmin %d, want %d", name, h[0].MinV, m)
+		}
+		if int(h[0].Count[1]) != len(want) || h[0].Deg[1] != wantDeg || h[0].Count[0] != 7 {
+			t.Fatalf("%s: count %d deg %d (slot 0 %d), want %d and %d (slot 0 untouched)", name, h[0].Count[1], h[0].Deg[1], h[0].Count[0], len(want), wantDeg)
+		}
+		if gc.out == kernels.OutBitmap {
+			words := make([]uint32, (n+31)/32)
+			for _, v := range want {
+				words[v/32] |= 1 << (v % 32)
+			}
+			if !slices.Equal(gotOut[:len(words)], words) {
+				t.Fatalf("%s: bitmap differs", name)
+			}
+		} else {
+			q := slices.Clone(gotOut[:len(want)])
+			slices.Sort(q)
+			if !slices.Equal(q, want) {
+				t.Fatalf("%s: queue holds other vertices", name)
+			}
+		}
+		for v := 0; v < n; v++ {
+			wantU := upd[v]
+			if sel(v) {
+				wantU = 0
+			}
+			if gotUpd[v] != wantU {
+				t.Fatalf("%s: update flag of %d is %d, want %d", name, v, gotUpd[v], wantU)
+			}
+		}
+	}
+}
+
+func TestCUDAConversionKernels(t *testing.T) {
+	c := openCUDA(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 31, 32, 33, 100000} {
+		words := make([]uint32, (n+31)/32)
+		var set []uint32
+		for v := 0; v < n; v++ {
+			if r.IntN(4) == 0 || v == n-1 {
+				words[v/32] |= 1 << (v % 32)
+				set = append(set, uint32(v))
+			}
+		}
+		var q []uint32
+		var bm []uint32
+		var h [1]ctrl
+		err := c.Do(func(d *runtime.Dev) error {
+			dBm, err := runtime.UploadSlice(d, words)
+			if err != nil {
+				return err
+			}
+			defer dBm.Free(d)
+			dQ, err := runtime.AllocSlice[uint32](d, n)
+			if err != nil {
+				return err
+			}
+			defer dQ.Free(d)
+			dBm2, err := runtime.AllocSlice[uint32](d, len(words))
+			if err != nil {
+				return err
+			}
+			defer dBm2.Free(d)
+			dCtrl, err := runtime.UploadSlice(d, []ctrl{{Count: [2]uint32{99, 0}}})
+			if err != nil {
+				return err
+			}
+			defer dCtrl.Free(d)
+			// bitmap -> queue counts into slot 1, queue -> bitmap reads it.
+			if err := d.Launch(kernels.BitmapToQu, d.Grid(int64(len(words)), 256), 256, dBm, uint32(len(words)), dQ, dCtrl, uint32(1)); err != nil {
+				return err
+			}
+			if err := d.Memset32(dBm2, 0, 0, int64(len(words))); err != nil {
+				return err
+			}
+			if err := d.Launch(kernels.QueueToBm, d.Grid(int64(n), 256), 256, dQ, dCtrl, uint32(1), dBm2); err != nil {
+				return err
+			}
+			if err := dCtrl.Read(d, 0, h[:]); err != nil {
+				return err
+			}
+			q = make([]uint32, h[0].Count[1])
+			if err := dQ.Read(d, 0, q); err != nil {
+				return err
+			}
+			bm = make([]uint32, len(words))
+			return dBm2.Read(d, 0, bm)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(q)
+		if !slices.Equal(q, set) || h[0].Count[0] != 99 {
+			t.Fatalf("n=%d: bitmap->queue gave %d ids (want %d), slot 0 %d", n, len(q), len(set), h[0].Count[0])
+		}
+		if !slices.Equal(bm, words) {
+			t.Fatalf("n=%d: queue->bitmap differs", n)
+		}
+	}
+}
+
+func TestCUDAErrors(t *testing.T) {
+	c := openCUDA(t)
+	// A bad launch configuration fails at launch, naming the kernel.
+	err := c.Do(func(d *runtime.Dev) error {
+		return d.Launch(kernels.QueueToBm, 1, 4096, nil, nil, uint32(0), nil)
+	})
+	var ce *runtime.CUDAError
+	if !errors.As(err, &ce) || ce.Kernel != kernels.QueueToBm {
+		t.Fatalf("oversized block: got %v, want a CUDAError naming %s", err, kernels.QueueToBm)
+	}
+	if err := c.Do(func(d *runtime.Dev) error { return d.Launch("no_such_kernel", 1, 32) }); !errors.Is(err, runtime.ErrKernels) {
+		t.Fatalf("unknown kernel: got %v", err)
+	}
+	if err := c.Do(func(d *runtime.Dev) error { return d.Launch(kernels.QueueToBm, 1, 32, 42) }); err == nil {
+		t.Fatal("a Go int argument was accepted")
+	}
+	// An allocation beyond the device's memory is ErrOutOfMemory.
+	err = c.Do(func(d *runtime.Dev) error {
+		s, err := runtime.AllocSlice[byte](d, int(c.TotalMemory()*2))
+		s.Free(d)
+		return err
+	})
+	if !errors.Is(err, runtime.ErrOutOfMemory) {
+		t.Fatalf("huge allocation: got %v, want ErrOutOfMemory", err)
+	}
+	// The backend still works.
+	if _, _, err := c.MemInfo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Do(func(*runtime.Dev) error { return nil }); !errors.Is(err, runtime.ErrClosed) {
+		t.Fatalf("after Close: got %v, want ErrClosed", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}
+
+func TestCUDABadKernelsFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bad.fatbin")
+	if err := os.WriteFile(p, []byte("not a fatbin"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := runtime.NewCUDA(runtime.WithKernelsFile(p))
+	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
+		t.Skipf("skipping GPU test: %v", err)
+	}
+	if err == nil {
+		c.Close()
+		t.Fatal("a bad fatbin was accepted")
+	}
+	if !errors.Is(err, runtime.ErrKernels) {
+		t.Fatalf("got %v, want ErrKernels", err)
+	}
+}
+
+// TestCUDAKernelFault makes a kernel read an invalid address: the failure
+// surfaces at the next synchronising call, naming the kernel.
+func TestCUDAKernelFault(t *testing.T) {
+	c := openCUDA(t)
+	err := c.Do(func(d *runtime.Dev) error {
+		if err := d.Launch(kernels.QueueToBm, 1, 32, nil, bogus(16), uint32(0), nil); err != nil {
+			return err
+		}
+		return d.Sync()
+	})
+	var ce *runtime.CUDAError
+	if !errors.As(err, &ce) || ce.Kernel != kernels.QueueToBm {
+		t.Fatalf("got %v, want a CUDAError after kernel %s", err, kernels.QueueToBm)
+	}
+	t.Logf("reported: %v", err)
+}
+
+type bogus uintptr
+
+func (b bogus) DevicePtr() uintptr { return uintptr(b) }
+
+// BenchmarkCUDAOverhead measures the fixed costs of one iteration's parts:
+// a handoff to the device goroutine, a launch plus synchronisation, the
+// control block's read (page-locked or pageable), a generation pass over
+// 4M vertices, and an allocation.
+func BenchmarkCUDAOverhead(b *testing.B) {
+	const n = 1 << 22
+	for _, spin := range []bool{true, false} {
+		b.Run("op=do-empty/spin="+map[bool]string{true: "default", false: "0"}[spin], func(b *testing.B) {
+			opts := []runtime.CUDAOption{}
+			if !spin {
+				opts = append(opts, runtime.WithHandoffSpin(0))
+			}
+			c := openCUDA(b, opts...)
+			for i := 0; i < b.N; i++ {
+				if err := c.Do(func(*runtime.Dev) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	c := openCUDA(b)
+	var (
+		upd  runtime.DeviceSlice[uint8]
+		off  runtime.DeviceSlice[int64]
+		out  runtime.DeviceSlice[uint32]
+		dc   runtime.DeviceSlice[ctrl]
+		pin  unsafe.Pointer
+		host = make([]ctrl, 1)
+	)
+	if err := c.Do(func(d *runtime.Dev) error {
+		var err error
+		if upd, err = runtime.AllocSlice[uint8](d, n); err != nil {
+			return err
+		}
+		if err := d.Memset8(upd, 0, 0, n); err != nil {
+			return err
+		}
+		if off, err = runtime.AllocSlice[int64](d, n+1); err != nil {
+			return err
+		}
+		if out, err = runtime.AllocSlice[uint32](d, n); err != nil {
+			return err
+		}
+		if dc, err = runtime.UploadSlice(d, make([]ctrl, 1)); err != nil {
+			return err
+		}
+		pin, err = d.AllocHost(64)
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	run := func(name string, f func(d *runtime.Dev) error) {
+		b.Run("op="+name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := c.Do(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	run("launch-sync", func(d *runtime.Dev) error {
+		if err := d.Launch(kernels.QueueToBm, 1, 256, out, dc, uint32(0), out); err != nil {
+			return err
+		}
+		return d.Sync()
+	})
+	run("readback-pinned", func(d *runtime.Dev) error { return d.ReadRaw(pin, dc, 64) })
+	run("readback-pageable", func(d *runtime.Dev) error { return dc.Read(d, 0, host) })
+	gen := kernels.Gen(kernels.OutQueueWarp, kernels.SelectAll, false)
+	run("gen-4M/grid=resident", func(d *runtime.Dev) error {
+		if err := d.Launch(gen, c.Multiprocessors()*8, 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
+			return err
+		}
+		return d.Sync()
+	})
+	run("gen-4M/grid=default", func(d *runtime.Dev) error {
+		if err := d.Launch(gen, d.Grid(n, 256), 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
+			return err
+		}
+		return d.Sync()
+	})
+	run("gen-4M-bitmap/grid=default", func(d *runtime.Dev) error {
+		if err := d.Launch(kernels.Gen(kernels.OutBitmap, kernels.SelectAll, false), d.Grid(n, 256), 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
+			return err
+		}
+		return d.Sync()
+	})
+	run("alloc-free-16MB/pool", func(d *runtime.Dev) error {
+		s, err := runtime.AllocSlice[uint32](d, n)
+		s.Free(d)
+		return err
+	})
+	b.Run("op=alloc-free-16MB/nopool", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := c.Do(func(d *runtime.Dev) error {
+				s, err := runtime.AllocSlice[uint32](d, n)
+				s.Free(d)
+				return err
+			}); err != nil {
+				b.Fatal(err)
+			}
+			if err := c.Trim(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,360 @@
+//go:build cuda
+
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/kernels"
+)
+
+// cudaCtrl mirrors struct Ctrl in kernels/common.cuh (64 bytes).
+type cudaCtrl struct {
+	Count       [2]uint32
+	FusedLevels uint32
+	FusedSwap   uint32
+	Deg         [2]uint64
+	MinV        uint64
+	Edges       uint64
+	EdgesOut    uint64
+	_           uint64
+}
+
+// CUDASelect says which updated vertices a generation step selects.
+type CUDASelect struct {
+	// Mode is kernels.SelectAll, SelectMin or SelectDelta.
+	Mode string
+	// Float says the distances are float32 bit patterns (else uint64).
+	Float bool
+	// Dist is the distance array (unused by SelectAll).
+	Dist DevicePointer
+	// Delta is the bucket width of SelectDelta (> 0).
+	Delta uint64
+}
+
+// CUDAWorkset is the device state every vertex-centric GPU operator shares:
+// the update vector, two working-set buffers (current and next, each large
+// enough for a queue of n ids or a bitmap of n bits) and the control block
+// through which kernels report the working set's size and degree. Methods
+// run on the device goroutine (inside CUDA.Do).
+type CUDAWorkset struct {
+	n    int
+	rep  decider.Rep
+	upd  DeviceSlice[uint8]
+	ws   [2]DeviceSlice[uint32]
+	cur  int
+	par  uint32
+	ctrl DeviceSlice[cudaCtrl]
+	host [1]cudaCtrl
+	pin  unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
+
+	size, degree int64
+	edgesOut     int64
+	// Times accumulates the split of the run's time (see GPUTimes);
+	// operators add their own transfers and set-up.
+	Times GPUTimes
+	exact bool
+	t0    time.Time // start of the current iteration (Begin)
+	l0    int64     // launches at Begin
+	// QueueOut is the queue generation kernel: kernels.OutQueueWarp
+	// (default) or OutQueueAtomic.
+	QueueOut string
+}
+
+// CUDAWorksetBytes returns the device memory NewCUDAWorkset allocates.
+func CUDAWorksetBytes(n int) int64 {
+	return int64(updBytes(n)) + 2*4*int64(max(n, 1)) + 64
+}
+
+// updBytes is the update vector's size: n flags padded with zeros to a
+// multiple of 16 bytes (the kernels read four flags per 32-bit load).
+func updBytes(n int) int { return (n + 15) &^ 15 }
+
+// NewCUDAWorkset allocates the state for n vertices with an empty update
+// vector.
+func NewCUDAWorkset(d *Dev, n int) (*CUDAWorkset, error) {
+	if int64(n) > math.MaxUint32 {
+		return nil, fmt.Errorf("cuda: %d vertices exceeds the limit %d", n, uint32(math.MaxUint32))
+	}
+	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp}
+	var err error
+	if w.upd, err = AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
+		if w.ws[0], err = AllocSlice[uint32](d, max(n, 1)); err == nil {
+			if w.ws[1], err = AllocSlice[uint32](d, max(n, 1)); err == nil {
+				w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
+			}
+		}
+	}
+	if err == nil {
+		err = d.Memset8(w.upd, 0, 0, int64(w.upd.Len()))
+	}
+	if err == nil && !PageableReadback {
+		w.pin, err = d.AllocHost(int64(unsafe.Sizeof(cudaCtrl{})))
+	}
+	if err != nil {
+		w.Free(d)
+		return nil, err
+	}
+	return w, nil
+}
+
+// Free releases the device memory.
+func (w *CUDAWorkset) Free(d *Dev) {
+	w.upd.Free(d)
+	w.ws[0].Free(d)
+	w.ws[1].Free(d)
+	w.ctrl.Free(d)
+	d.FreeHost(w.pin)
+	w.pin = nil
+}
+
+// PageableReadback makes new worksets read the control block into Go
+// memory instead of page-locked memory (for measurements).
+var PageableReadback = false
+
+// SetExact makes every control-block read synchronise first, so that
+// Times.Kernels and Times.Transfers are measured apart (one extra
+// synchronisation per iteration; Run asks for it when tracing).
+func (w *CUDAWorkset) SetExact(on bool) { w.exact = on }
+
+// Begin marks the start of an iteration's device work: the time until the
+// next control-block read counts as kernel time.
+func (w *CUDAWorkset) Begin(d *Dev) { w.t0, w.l0 = time.Now(), d.Launches() }
+
+// Transfer runs a host<->device copy, timed under Times.Transfers.
+func (w *CUDAWorkset) Transfer(f func() error) error {
+	t := time.Now()
+	err := f()
+	w.Times.Transfers += time.Since(t)
+	return err
+}
+
+// readCtrl copies the control block to w.host, closing the iteration's
+// kernel time (see Begin and SetExact).
+func (w *CUDAWorkset) readCtrl(d *Dev) error {
+	if w.t0.IsZero() {
+		return w.readCtrlRaw(d)
+	}
+	t0 := w.t0
+	w.t0 = time.Time{}
+	w.Times.Launches += d.Launches() - w.l0
+	if !w.exact {
+		// The read waits for the kernels: all of it counts as kernel time.
+		err := w.readCtrlRaw(d)
+		w.Times.Kernels += time.Since(t0)
+		return err
+	}
+	if err := d.Sync(); err != nil {
+		return err
+	}
+	t := time.Now()
+	w.Times.Kernels += t.Sub(t0)
+	err := w.readCtrlRaw(d)
+	w.Times.Transfers += time.Since(t)
+	return err
+}
+
+func (w *CUDAWorkset) readCtrlRaw(d *Dev) error {
+	if w.pin == nil {
+		return w.ctrl.Read(d, 0, w.host[:])
+	}
+	if err := d.ReadRaw(w.pin, w.ctrl, int64(unsafe.Sizeof(cudaCtrl{}))); err != nil {
+		return err
+	}
+	w.host[0] = *(*cudaCtrl)(w.pin)
+	return nil
+}
+
+// Rep returns the current working set's representation.
+func (w *CUDAWorkset) Rep() decider.Rep { return w.rep }
+
+// Size returns the current working set's size.
+func (w *CUDAWorkset) Size() int64 { return w.size }
+
+// Degree returns the current working set's summed out-degree.
+func (w *CUDAWorkset) Degree() int64 { return w.degree }
+
+// EdgesOut returns the edge count the last step reported (pull steps and
+// fused launches count the edges they examine).
+func (w *CUDAWorkset) EdgesOut() int64 { return w.edgesOut }
+
+// Update returns the update vector (one byte per vertex).
+func (w *CUDAWorkset) Update() DeviceSlice[uint8] { return w.upd }
+
+// Current returns the buffer holding the current working set.
+func (w *CUDAWorkset) Current() DeviceSlice[uint32] { return w.ws[w.cur] }
+
+// Scratch returns the other buffer.
+func (w *CUDAWorkset) Scratch() DeviceSlice[uint32] { return w.ws[1-w.cur] }
+
+// Ctrl returns the control block to pass to kernels.
+func (w *CUDAWorkset) Ctrl() DevicePointer { return w.ctrl }
+
+// Parity returns the control block slot of the current working set.
+func (w *CUDAWorkset) Parity() uint32 { return w.par }
+
+func (w *CUDAWorkset) words() int { return (w.n + 31) / 32 }
+
+// StartSingle makes {v} (out-degree deg) the working set, in representation
+// rep.
+func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) error {
+	w.cur, w.par, w.rep = 0, 0, rep
+	if rep == decider.Queue {
+		if err := w.ws[0].Write(d, 0, []uint32{v}); err != nil {
+			return err
+		}
+	} else {
+		if err := d.Memset32(w.ws[0], 0, 0, int64(w.words())); err != nil {
+			return err
+		}
+		if err := w.ws[0].Write(d, int(v/32), []uint32{1 << (v % 32)}); err != nil {
+			return err
+		}
+	}
+	w.host[0] = cudaCtrl{MinV: math.MaxUint64}
+	w.host[0].Count[0] = 1
+	w.host[0].Deg[0] = uint64(deg)
+	w.size, w.degree, w.edgesOut = 1, deg, 0
+	return w.ctrl.Write(d, 0, w.host[:])
+}
+
+// Grid returns a grid for items work items in blocks of block threads: one
+// block per block items, capped at what the GPU keeps resident (kernels use
+// grid-stride loops; on the H100 a resident grid scanned 4M update flags in
+// 26µs where one block per 256 flags took 37µs).
+func (d *Dev) Grid(items int64, block int) int {
+	g := (items + int64(block) - 1) / int64(block)
+	limit := int64(d.c.sms) * int64(max(2048/block, 1))
+	if g > limit {
+		g = limit
+	}
+	if g < 1 {
+		g = 1
+	}
+	return int(g)
+}
+
+// BlockGrid returns the grid of a block-mapped kernel over items elements.
+func (d *Dev) BlockGrid(items int64, block int) int {
+	limit := int64(d.c.sms) * int64(max(2048/block, 1)) * 4
+	if items > limit {
+		items = limit
+	}
+	return int(max(items, 1))
+}
+
+const genBlock = 256
+
+// Generate builds the next working set in representation rep from the
+// update vector (after the iteration's computation kernel was launched),
+// reads the control block back (the iteration's one host round trip) and
+// makes the new working set current. off is the graph's offsets, for the
+// degree sum.
+func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel CUDASelect) error {
+	n := uint32(w.n)
+	grid := d.Grid(int64(w.n), genBlock)
+	var dist DevicePointer
+	if sel.Mode != kernels.SelectAll {
+		dist = sel.Dist
+		if sel.Mode == kernels.SelectDelta && sel.Delta == 0 {
+			return fmt.Errorf("cuda: delta-stepping with delta 0")
+		}
+		if err := d.Launch(kernels.FindMin(sel.Float), grid, genBlock, dist, w.upd, n, w.ctrl); err != nil {
+			return err
+		}
+	}
+	out := kernels.OutBitmap
+	if rep == decider.Queue {
+		out = w.QueueOut
+	}
+	var distArg any
+	if dist != nil {
+		distArg = dist
+	}
+	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.Float), grid, genBlock,
+		w.upd, n, distArg, off, sel.Delta, w.ws[1-w.cur], w.ctrl, w.par); err != nil {
+		return err
+	}
+	w.cur, w.par, w.rep = 1-w.cur, w.par^1, rep
+	return w.readBack(d)
+}
+
+func (w *CUDAWorkset) readBack(d *Dev) error {
+	if err := w.readCtrl(d); err != nil {
+		return err
+	}
+	h := &w.host[0]
+	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
+	return nil
+}
+
+// PersistBytes is the device memory of a persistent launch's state
+// (struct Persist in kernels/common.cuh).
+const PersistBytes = 64
+
+// PersistGrid returns the grid of a persistent launch: one block per
+// multiprocessor, so that every block is resident (its grid barriers
+// need that).
+func (d *Dev) PersistGrid() int { return d.c.sms }
+
+// PersistEdges bounds the out-edges of a frontier that a persistent launch
+// expands in one level (kernels then take over).
+const PersistEdges = 1 << 19
+
+// AfterFused adopts the frontier a persistent multi-level launch left (it
+// reads the control block back) and returns the number of levels it ran.
+func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
+	if err := w.readCtrl(d); err != nil {
+		return 0, err
+	}
+	h := &w.host[0]
+	if h.FusedSwap == 1 {
+		w.cur = 1 - w.cur
+	}
+	w.par ^= 1
+	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
+	w.Times.Levels += int64(h.FusedLevels)
+	return int(h.FusedLevels), nil
+}
+
+// Convert changes the current working set's representation.
+func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
+	if rep == w.rep {
+		return nil
+	}
+	dst := w.ws[1-w.cur]
+	if rep == decider.Queue {
+		// The kernel recounts into count[par]: the same size.
+		if err := d.Memset32(w.ctrl, int64(4*w.par), 0, 1); err != nil {
+			return err
+		}
+		words := w.words()
+		if err := d.Launch(kernels.BitmapToQu, d.Grid(int64(words), genBlock), genBlock, w.ws[w.cur], uint32(words), dst, w.ctrl, w.par); err != nil {
+			return err
+		}
+	} else {
+		if err := d.Memset32(dst, 0, 0, int64(w.words())); err != nil {
+			return err
+		}
+		if err := d.Launch(kernels.QueueToBm, d.Grid(w.size, genBlock), genBlock, w.ws[w.cur], w.ctrl, w.par, dst); err != nil {
+			return err
+		}
+	}
+	w.cur, w.rep = 1-w.cur, rep
+	return nil
+}
+
+// BlockSize returns the block size of block-mapped kernels for a graph:
+// its average out-degree rounded up to a multiple of 32, within 32..1024.
+func BlockSize(n int, m int64) int {
+	if n == 0 {
+		return 32
+	}
+	avg := (m + int64(n) - 1) / int64(n)
+	b := (avg + 31) / 32 * 32
+	return int(min(max(b, 32), 1024))
+}

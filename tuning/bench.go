@@ -1,0 +1,389 @@
+package tuning
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// BenchConfig configures Bench.
+type BenchConfig struct {
+	Inputs     []*Input
+	Algorithms []Algorithm
+	// Deltas are the bucket widths the ordered SSSP variants run with
+	// (default: the thresholds' delta).
+	Deltas []uint64
+	// Thresholds parameterise the adaptive policy (its delta included).
+	Thresholds decider.Thresholds
+	Backend    runtime.Backend
+	Logger     zerolog.Logger
+	// Verify checks each configuration's warm-up run against the serial
+	// reference.
+	Verify bool
+	// Repeats is the runs per source, the fastest counting (default 1).
+	Repeats int
+	// CSV, when set, receives a header and one row per measurement,
+	// flushed as each completes.
+	CSV      io.Writer
+	Progress func(done, total int)
+	OnRow    func(BenchRow)
+}
+
+// Names of the non-variant rows of a benchmark.
+const (
+	Serial   = "serial"
+	Adaptive = "adaptive"
+)
+
+// BenchRow is one configuration measured on one graph.
+type BenchRow struct {
+	Algorithm Algorithm
+	Graph     string
+	// Variant is Serial (bfs.Reference / sssp.Reference), a static
+	// variant's name or Adaptive.
+	Variant string
+	// Delta is the bucket width of ordered SSSP runs (0 otherwise).
+	Delta uint64
+	Measurement
+	// Speedup is the serial median over this median.
+	Speedup float64
+}
+
+// Label names the configuration: the variant, with "/d=DELTA" for ordered
+// SSSP variants.
+func (r BenchRow) Label() string {
+	if r.Delta > 0 && r.Variant != Serial && r.Variant != Adaptive {
+		return r.Variant + "/d=" + strconv.FormatUint(r.Delta, 10)
+	}
+	return r.Variant
+}
+
+// Summary compares the adaptive policy with the static variants on one
+// graph (the paper's Fig. 15).
+type Summary struct {
+	Algorithm Algorithm
+	Graph     string
+	Serial    BenchRow
+	Adaptive  BenchRow
+	// Best and Worst are the fastest and slowest static configurations.
+	Best, Worst BenchRow
+}
+
+// BenchResult holds every row and the per-graph summaries, in run order.
+type BenchResult struct {
+	Rows      []BenchRow
+	Summaries []Summary
+	Complete  bool
+}
+
+type benchConfigRun struct {
+	variant string
+	delta   uint64
+	opts    []runtime.Option
+}
+
+// configs lists what Bench runs for alg: the eight push variants (the
+// ordered ones once per delta for SSSP), pull for BFS, then adaptive.
+func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
+	var out []benchConfigRun
+	for _, v := range decider.PushVariants() {
+		if alg == SSSP && v.Order == decider.Ordered {
+			for _, d := range cfg.Deltas {
+				out = append(out, benchConfigRun{v.String(), d, []runtime.Option{runtime.WithVariant(v), runtime.WithDelta(d)}})
+			}
+			continue
+		}
+		out = append(out, benchConfigRun{v.String(), 0, []runtime.Option{runtime.WithVariant(v)}})
+	}
+	if alg == BFS {
+		out = append(out, benchConfigRun{decider.PullVariant.String(), 0, []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
+	}
+	out = append(out, benchConfigRun{Adaptive, 0, []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
+	return out
+}
+
+// Bench measures, per algorithm and graph, the serial reference, every
+// static variant and the adaptive policy: warm-up once, then one run per
+// source, medians reported. On cancellation it returns the rows finished
+// with Complete false and the context's error.
+func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
+	if cfg.Backend == nil {
+		cfg.Backend = runtime.NewCPU(0)
+	}
+	if cfg.Thresholds == (decider.Thresholds{}) {
+		cfg.Thresholds = decider.DefaultThresholdSet().For(cfg.Backend.Device())
+	}
+	if err := cfg.Thresholds.Validate(); err != nil {
+		return nil, err
+	}
+	if len(cfg.Deltas) == 0 {
+		cfg.Deltas = []uint64{cfg.Thresholds.Delta}
+	}
+	for _, d := range cfg.Deltas {
+		if d < 1 {
+			return nil, fmt.Errorf("%w: delta %d, want >= 1", ErrRange, d)
+		}
+	}
+	if err := CheckInputs(cfg.Inputs, cfg.Algorithms); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, a := range cfg.Algorithms {
+		total += (1 + len(cfg.configs(a))) * len(cfg.Inputs)
+	}
+	var cw *csv.Writer
+	if cfg.CSV != nil {
+		cw = csv.NewWriter(cfg.CSV)
+		if err := writeCSV(cw, benchHeader); err != nil {
+			return nil, err
+		}
+	}
+	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: cfg.Repeats}
+	res := &BenchResult{}
+	done := 0
+	emit := func(row BenchRow) error {
+		res.Rows = append(res.Rows, row)
+		if cw != nil {
+			if err := writeCSV(cw, row.record()); err != nil {
+				return err
+			}
+		}
+		if cfg.OnRow != nil {
+			cfg.OnRow(row)
+		}
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, total)
+		}
+		return nil
+	}
+	for _, alg := range cfg.Algorithms {
+		for _, in := range cfg.Inputs {
+			m, err := measureSerial(ctx, alg, in, cfg.Repeats)
+			if err != nil {
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				return res, fmt.Errorf("%s serial reference: %w", alg, err)
+			}
+			serial := BenchRow{Algorithm: alg, Graph: in.Name, Variant: Serial, Measurement: m, Speedup: 1}
+			if err := emit(serial); err != nil {
+				return res, err
+			}
+			for _, c := range cfg.configs(alg) {
+				m, err := r.measure(ctx, alg, in, c.opts)
+				if err != nil {
+					if ctx.Err() != nil {
+						return res, ctx.Err()
+					}
+					return res, fmt.Errorf("%s %s: %w", alg, c.variant, err)
+				}
+				row := BenchRow{Algorithm: alg, Graph: in.Name, Variant: c.variant, Delta: c.delta,
+					Measurement: m, Speedup: speedup(serial.Median, m.Median)}
+				if err := emit(row); err != nil {
+					return res, err
+				}
+			}
+		}
+	}
+	res.Summaries = summaries(res.Rows)
+	res.Complete = true
+	return res, nil
+}
+
+func speedup(base, t time.Duration) float64 {
+	if t <= 0 {
+		return 0
+	}
+	return float64(base) / float64(t)
+}
+
+var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial", "repeats"}
+
+func (r BenchRow) record() []string {
+	d := ""
+	if r.Delta > 0 {
+		d = strconv.FormatUint(r.Delta, 10)
+	}
+	return []string{string(r.Algorithm), r.Graph, r.Variant, d, itoa(r.Runs),
+		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64), itoa(r.Repeats)}
+}
+
+// WriteMarkdown writes the report: the environment, per algorithm a table
+// of speedups over the serial reference (rows: graphs; columns: every
+// configuration; the paper's Tables 2 and 3), and a table of the adaptive
+// policy against the best and worst static configuration per graph (the
+// paper's Fig. 15).
+func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
+	var b strings.Builder
+	b.WriteString("# gearbox bench\n\n")
+	for _, kv := range env.Lines() {
+		fmt.Fprintf(&b, "- %s: %s\n", kv[0], kv[1])
+	}
+	repeats := 1
+	if len(res.Rows) > 0 {
+		repeats = res.Rows[0].Repeats
+	}
+	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs), "+
+		"wall time around the whole call. Speedup = serial reference time / time.\n", repeats)
+	for _, alg := range res.algorithms() {
+		// One column per variant; ordered SSSP variants show their best
+		// delta (every delta is in the CSV).
+		var labels, graphs []string
+		seen := map[string]bool{}
+		cell := map[[2]string]BenchRow{}
+		for _, r := range res.Rows {
+			if r.Algorithm != alg {
+				continue
+			}
+			if !seen[r.Variant] {
+				seen[r.Variant] = true
+				if r.Variant != Serial {
+					labels = append(labels, r.Variant)
+				}
+			}
+			if !seen["graph:"+r.Graph] {
+				seen["graph:"+r.Graph] = true
+				graphs = append(graphs, r.Graph)
+			}
+			k := [2]string{r.Graph, r.Variant}
+			if c, ok := cell[k]; !ok || r.Median < c.Median {
+				cell[k] = r
+			}
+		}
+		fmt.Fprintf(&b, "\n## %s: speedup over the serial reference\n\n", strings.ToUpper(string(alg)))
+		if alg == SSSP {
+			b.WriteString("Ordered variants: the best bucket width (d) of those run.\n\n")
+		}
+		b.WriteString("| graph | serial ms |")
+		for _, l := range labels {
+			b.WriteString(" " + l + " |")
+		}
+		b.WriteString("\n|---|---:|" + strings.Repeat("---:|", len(labels)) + "\n")
+		for _, g := range graphs {
+			s := cell[[2]string{g, Serial}]
+			fmt.Fprintf(&b, "| %s | %s |", g, fmtMs(s.Median))
+			for _, l := range labels {
+				c, ok := cell[[2]string{g, l}]
+				switch {
+				case !ok:
+					b.WriteString(" |")
+				case c.Delta > 0:
+					fmt.Fprintf(&b, " %.2f (d=%d) |", c.Speedup, c.Delta)
+				default:
+					fmt.Fprintf(&b, " %.2f |", c.Speedup)
+				}
+			}
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "\n## %s: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
+		b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive |\n")
+		b.WriteString("|---|---:|---|---:|---|---:|---:|---:|\n")
+		for _, s := range res.Summaries {
+			if s.Algorithm != alg || s.Adaptive.Runs == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", s.Graph, fmtMs(s.Adaptive.Median),
+				s.Best.Label(), fmtMs(s.Best.Median), s.Worst.Label(), fmtMs(s.Worst.Median),
+				ratio(s.Adaptive.Median, s.Best.Median), ratio(s.Worst.Median, s.Adaptive.Median))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (res *BenchResult) algorithms() []Algorithm {
+	var out []Algorithm
+	for _, r := range res.Rows {
+		if len(out) == 0 || out[len(out)-1] != r.Algorithm {
+			out = append(out, r.Algorithm)
+		}
+	}
+	return out
+}
+
+func fmtMs(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64) }
+
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// ReadBenchCSV reads rows written by Bench and rebuilds the summaries (for
+// redrawing a saved benchmark's report and plots).
+func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
+	recs, err := csv.NewReader(rd).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 || len(recs[0]) < len(benchHeader)-1 || recs[0][0] != benchHeader[0] {
+		return nil, errors.New("not a gearbox bench CSV (header missing)")
+	}
+	res := &BenchResult{Complete: true}
+	for i, rec := range recs[1:] {
+		if len(rec) < len(benchHeader) {
+			rec = append(rec, "1") // written before the repeats column
+		}
+		var errs []error
+		pf := func(s string) float64 {
+			if s == "" {
+				return 0
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			errs = append(errs, err)
+			return v
+		}
+		r := BenchRow{Algorithm: Algorithm(rec[0]), Graph: rec[1], Variant: rec[2], Delta: uint64(pf(rec[3]))}
+		r.Runs = int(pf(rec[4]))
+		r.Median, r.Min, r.Max = fromMs(pf(rec[5])), fromMs(pf(rec[6])), fromMs(pf(rec[7]))
+		r.Speedup = pf(rec[8])
+		r.Repeats = int(pf(rec[9]))
+		if err := errors.Join(errs...); err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+2, err)
+		}
+		res.Rows = append(res.Rows, r)
+	}
+	res.Summaries = summaries(res.Rows)
+	return res, nil
+}
+
+// summaries groups rows by algorithm and graph, in order of appearance.
+func summaries(rows []BenchRow) []Summary {
+	var out []Summary
+	idx := map[[2]string]int{}
+	for _, r := range rows {
+		k := [2]string{string(r.Algorithm), r.Graph}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, Summary{Algorithm: r.Algorithm, Graph: r.Graph})
+		}
+		s := &out[i]
+		switch {
+		case r.Variant == Serial:
+			s.Serial = r
+		case r.Variant == Adaptive:
+			s.Adaptive = r
+		case s.Best.Variant == "":
+			s.Best, s.Worst = r, r
+		case r.Median < s.Best.Median:
+			s.Best = r
+		case r.Median > s.Worst.Median:
+			s.Worst = r
+		}
+	}
+	return out
+}

@@ -1,0 +1,209 @@
+package tuning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	goruntime "runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/sssp"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// Input is one graph of a sweep with the sources it is run from.
+type Input struct {
+	// Name labels the graph in reports (its --gen spec or file name).
+	Name  string
+	Graph *graph.Graph
+	// Sources are internal vertex ids; every measurement runs from each.
+	Sources []uint32
+	// Seed derives SSSP weights for an unweighted graph.
+	Seed uint64
+
+	once     sync.Once
+	weighted *graph.Graph
+}
+
+// NewInput returns an Input running from k distinct seeded random vertices
+// with out-edges (as the GAP suite picks sources), so repeated sweeps are
+// comparable.
+func NewInput(name string, g *graph.Graph, k int, seed uint64) (*Input, error) {
+	if k < 1 {
+		return nil, fmt.Errorf("%w: %d sources, want at least 1", ErrRange, k)
+	}
+	n := g.NumVertices()
+	if n == 0 {
+		return nil, fmt.Errorf("graph %s has no vertices, so there is no source to run from", name)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	var srcs []uint32
+	seen := map[uint32]bool{}
+	for tries := 0; len(srcs) < k && tries < 64*k+1024; tries++ {
+		v := uint32(rng.IntN(n))
+		if g.Degree(v) > 0 && !seen[v] {
+			seen[v] = true
+			srcs = append(srcs, v)
+		}
+	}
+	if len(srcs) == 0 {
+		srcs = append(srcs, 0) // no edges at all: any vertex will do
+	}
+	return &Input{Name: name, Graph: g, Sources: srcs, Seed: seed}, nil
+}
+
+// graphFor returns the graph alg runs on: for SSSP on an unweighted graph
+// a copy with weights derived from Seed (1..255), made once.
+func (in *Input) graphFor(alg Algorithm) *graph.Graph {
+	if alg != SSSP || in.Graph.WeightKind() != graph.Unweighted {
+		return in.Graph
+	}
+	in.once.Do(func() { in.weighted = in.Graph.WithDerivedWeights(in.Seed) })
+	return in.weighted
+}
+
+// CheckInputs reports, before any run, an input an algorithm cannot use
+// (SSSP on real-valued weights) or one without sources.
+func CheckInputs(inputs []*Input, algs []Algorithm) error {
+	if len(inputs) == 0 {
+		return errors.New("no graphs to run")
+	}
+	if len(algs) == 0 {
+		return errors.New("no algorithms to run")
+	}
+	for _, in := range inputs {
+		if len(in.Sources) == 0 {
+			return fmt.Errorf("graph %s: no sources", in.Name)
+		}
+		if slices.Contains(algs, SSSP) && in.Graph.WeightKind() == graph.RealWeights {
+			return fmt.Errorf("graph %s: %w", in.Name, sssp.CheckGraph(in.Graph))
+		}
+	}
+	return nil
+}
+
+// Measurement is the timing of one configuration over an input's sources.
+type Measurement struct {
+	Median, Min, Max time.Duration
+	// Runs is the number of sources timed (the warm-up run is not
+	// counted); Repeats the runs per source, of which the fastest counts.
+	Runs, Repeats int
+}
+
+func summarize(ts []time.Duration) Measurement {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	m := Measurement{Min: s[0], Max: s[len(s)-1], Runs: len(s)}
+	if len(s)%2 == 1 {
+		m.Median = s[len(s)/2]
+	} else {
+		m.Median = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return m
+}
+
+// runner times traversals on one backend.
+type runner struct {
+	backend runtime.Backend
+	log     zerolog.Logger
+	verify  bool
+	repeats int
+}
+
+// once runs alg from src and returns its wall time, measured around the
+// whole call (operator set-up and result included), as for the serial
+// reference. It verifies the result against the reference when check is
+// set (outside the timing).
+func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, check bool) (time.Duration, error) {
+	opts = append(slices.Clip(opts), runtime.WithBackend(r.backend), runtime.WithLogger(r.log))
+	switch alg {
+	case BFS:
+		start := time.Now()
+		res, err := bfs.Run(ctx, g, src, opts...)
+		el := time.Since(start)
+		if err == nil && check {
+			err = bfs.Verify(g, res)
+		}
+		return el, err
+	case SSSP:
+		start := time.Now()
+		res, err := sssp.Run(ctx, g, src, opts...)
+		el := time.Since(start)
+		if err == nil && check {
+			err = sssp.Verify(g, res)
+		}
+		return el, err
+	}
+	return 0, fmt.Errorf("%w %q", ErrUnknownAlgorithm, alg)
+}
+
+// measure warms up once (from the first source, verified when asked),
+// then times one run per source.
+func (r *runner) measure(ctx context.Context, alg Algorithm, in *Input, opts []runtime.Option) (Measurement, error) {
+	return timeSources(ctx, in, r.repeats, func(src uint32, warm bool) (time.Duration, error) {
+		return r.once(ctx, alg, in.graphFor(alg), src, opts, warm && r.verify)
+	})
+}
+
+// measureSerial times the serial reference (bfs.Reference, sssp.Reference)
+// the same way: the baseline of speedups.
+func measureSerial(ctx context.Context, alg Algorithm, in *Input, repeats int) (Measurement, error) {
+	g := in.graphFor(alg)
+	return timeSources(ctx, in, repeats, func(src uint32, _ bool) (time.Duration, error) {
+		start := time.Now()
+		var err error
+		if alg == BFS {
+			_, err = bfs.Reference(g, src)
+		} else {
+			_, _, err = sssp.Reference(g, src)
+		}
+		return time.Since(start), err
+	})
+}
+
+// timeSources warms up, then times each source repeats times, keeping the
+// fastest: other processes only ever add time, so on a shared machine the
+// minimum of repeats filters their interference out.
+func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint32, warm bool) (time.Duration, error)) (Measurement, error) {
+	repeats = max(repeats, 1)
+	// Collect the previous configuration's garbage now, not inside a timed run.
+	goruntime.GC()
+	if err := ctx.Err(); err != nil {
+		return Measurement{}, err
+	}
+	if _, err := run(in.Sources[0], true); err != nil {
+		return Measurement{}, fmt.Errorf("%s: warm-up from source %d: %w", in.Name, in.Graph.IDs().External(in.Sources[0]), err)
+	}
+	ts := make([]time.Duration, 0, len(in.Sources))
+	for _, src := range in.Sources {
+		if err := ctx.Err(); err != nil {
+			return Measurement{}, err
+		}
+		var best time.Duration
+		for i := 0; i < repeats; i++ {
+			if i > 0 {
+				if err := ctx.Err(); err != nil {
+					return Measurement{}, err
+				}
+			}
+			t, err := run(src, false)
+			if err != nil {
+				return Measurement{}, fmt.Errorf("%s: source %d: %w", in.Name, in.Graph.IDs().External(src), err)
+			}
+			if i == 0 || t < best {
+				best = t
+			}
+		}
+		ts = append(ts, best)
+	}
+	m := summarize(ts)
+	m.Repeats = repeats
+	return m, nil
+}

@@ -1,0 +1,204 @@
+package tuning
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gearbox-graph/gearbox/decider"
+)
+
+// Algorithm names a traversal the sweeps run.
+type Algorithm string
+
+// The algorithms tuning and benchmarking know.
+const (
+	BFS  Algorithm = "bfs"
+	SSSP Algorithm = "sssp"
+)
+
+// ErrUnknownAlgorithm is wrapped by ParseAlgorithms.
+var ErrUnknownAlgorithm = errors.New("unknown algorithm")
+
+// ParseAlgorithms parses a comma-separated list such as "bfs,sssp".
+func ParseAlgorithms(s string) ([]Algorithm, error) {
+	var out []Algorithm
+	seen := map[Algorithm]bool{}
+	for _, f := range strings.Split(s, ",") {
+		a := Algorithm(strings.ToLower(strings.TrimSpace(f)))
+		if a != BFS && a != SSSP {
+			return nil, fmt.Errorf("%w %q (algorithms: bfs, sssp)", ErrUnknownAlgorithm, f)
+		}
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// Param is one tunable knob.
+type Param string
+
+// The knobs a sweep can vary.
+const (
+	T1          Param = "T1"
+	T2          Param = "T2"
+	T3          Param = "T3"
+	SampleEvery Param = "sample_every"
+	Alpha       Param = "alpha"
+	Beta        Param = "beta"
+	Delta       Param = "delta"
+	// ThreadsPerBlock is the GPU thread-mapping block size. Only a backend
+	// implementing ThreadsPerBlockSetter uses it; elsewhere it is recorded
+	// but not swept.
+	ThreadsPerBlock Param = "threads_per_block"
+)
+
+// Params lists every knob in the default coordinate-descent order: the
+// structural thresholds first (T3 and sample_every, the paper's Figs. 13
+// and 14), then the direction and bucket parameters.
+func Params() []Param {
+	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, Delta, ThreadsPerBlock}
+}
+
+// integer reports whether the knob takes whole numbers.
+func (p Param) integer() bool {
+	switch p {
+	case T2, SampleEvery, Delta, ThreadsPerBlock:
+		return true
+	}
+	return false
+}
+
+// Affects reports whether the knob can change a run of alg: alpha and
+// beta steer BFS's pull direction only, delta SSSP's buckets only.
+func (p Param) Affects(alg Algorithm) bool {
+	switch p {
+	case Alpha, Beta:
+		return alg == BFS
+	case Delta:
+		return alg == SSSP
+	}
+	return true
+}
+
+// Setting is one point of the tuning space: the decider's thresholds plus
+// the GPU block size (0 = the backend's default).
+type Setting struct {
+	decider.Thresholds
+	ThreadsPerBlock int
+}
+
+// Get returns the knob's value in s.
+func (s Setting) Get(p Param) float64 {
+	switch p {
+	case T1:
+		return s.T1
+	case T2:
+		return float64(s.T2)
+	case T3:
+		return s.T3
+	case SampleEvery:
+		return float64(s.SampleEvery)
+	case Alpha:
+		return s.Alpha
+	case Beta:
+		return s.Beta
+	case Delta:
+		return float64(s.Delta)
+	case ThreadsPerBlock:
+		return float64(s.ThreadsPerBlock)
+	}
+	return math.NaN()
+}
+
+// With returns s with the knob set to v (integer knobs truncate v).
+func (s Setting) With(p Param, v float64) Setting {
+	switch p {
+	case T1:
+		s.T1 = v
+	case T2:
+		s.T2 = int64(v)
+	case T3:
+		s.T3 = v
+	case SampleEvery:
+		s.SampleEvery = int(v)
+	case Alpha:
+		s.Alpha = v
+	case Beta:
+		s.Beta = v
+	case Delta:
+		s.Delta = uint64(max(v, 0))
+	case ThreadsPerBlock:
+		s.ThreadsPerBlock = int(v)
+	}
+	return s
+}
+
+// Validate checks the thresholds and the block size.
+func (s Setting) Validate() error {
+	if err := s.Thresholds.Validate(); err != nil {
+		return err
+	}
+	if s.ThreadsPerBlock < 0 || s.ThreadsPerBlock > 1024 || s.ThreadsPerBlock%32 != 0 {
+		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = backend default)", ErrRange, s.ThreadsPerBlock)
+	}
+	return nil
+}
+
+// Sweep is the list of values one knob takes in coordinate descent.
+type Sweep struct {
+	Param  Param
+	Values []float64
+}
+
+// NewSweep parses a range (see ParseFloats) for p and checks that every
+// value is valid for it (a whole number for integer knobs, within the
+// decider's limits), so a bad value fails before any run.
+func NewSweep(p Param, spec string) (Sweep, error) {
+	var vals []float64
+	if p.integer() {
+		is, err := ParseInts(spec)
+		if err != nil {
+			return Sweep{}, fmt.Errorf("--%s: %w", flagName(p), err)
+		}
+		for _, i := range is {
+			vals = append(vals, float64(i))
+		}
+	} else {
+		fs, err := ParseFloats(spec)
+		if err != nil {
+			return Sweep{}, fmt.Errorf("--%s: %w", flagName(p), err)
+		}
+		vals = fs
+	}
+	base := Setting{Thresholds: decider.DefaultThresholds()}
+	for _, v := range vals {
+		if err := base.With(p, v).Validate(); err != nil {
+			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w", flagName(p), spec, v, err)
+		}
+	}
+	return Sweep{Param: p, Values: vals}, nil
+}
+
+// flagName is the CLI flag of a knob, for messages.
+func flagName(p Param) string {
+	switch p {
+	case SampleEvery:
+		return "sample-every"
+	case ThreadsPerBlock:
+		return "threads-per-block"
+	}
+	return strings.ToLower(string(p))
+}
+
+// formatValue prints a knob's value without float noise.
+func formatValue(p Param, v float64) string {
+	if p.integer() {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,340 @@
+package tuning
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// TuneConfig configures Tune.
+type TuneConfig struct {
+	Inputs     []*Input
+	Algorithms []Algorithm
+	// Start is the point the descent starts from (e.g. the backend's
+	// section of a thresholds file).
+	Start Setting
+	// Sweeps are the knobs to vary, in descent order, each with its
+	// values.
+	Sweeps []Sweep
+	// Passes is the number of rounds over Sweeps (default 1).
+	Passes  int
+	Backend runtime.Backend
+	Logger  zerolog.Logger
+	// Verify checks each configuration's warm-up run against the serial
+	// reference.
+	Verify bool
+	// Repeats is the runs per source, the fastest counting (default 1).
+	Repeats int
+	// CSV, when set, receives a header and one row per measurement,
+	// flushed as each completes, so an interrupted sweep keeps its rows.
+	CSV io.Writer
+	// Progress, when set, is called after each measurement with the
+	// number done and the total.
+	Progress func(done, total int)
+	// OnRow, when set, is called with each row as it completes.
+	OnRow func(TuneRow)
+}
+
+// TuneRow is one measurement: a setting on one algorithm and graph.
+type TuneRow struct {
+	Pass      int
+	Param     Param
+	Value     float64
+	Algorithm Algorithm
+	Graph     string
+	Setting   Setting
+	Measurement
+}
+
+// Step is one knob's sweep within a pass: the score of each value and
+// the value kept.
+type Step struct {
+	Pass   int
+	Param  Param
+	Values []float64
+	// Scores[i] is the geometric mean, over the algorithm-graph pairs the
+	// knob affects, of the median time (seconds) with Values[i].
+	Scores []float64
+	// Best is the value kept; Skipped says the knob was not swept (no
+	// effect on this backend).
+	Best    float64
+	Skipped bool
+}
+
+// TuneResult is what Tune found.
+type TuneResult struct {
+	Best  Setting
+	Rows  []TuneRow
+	Steps []Step
+	// Complete is false when the sweep was interrupted: Rows holds the
+	// rows finished and Best is not a tuned result.
+	Complete bool
+}
+
+// keepMargin is how much better (relative) another value's score must be
+// than the current value's to replace it: timing noise on a busy machine
+// is about this size, and moving on noise would make the descent wander.
+const keepMargin = 0.01
+
+// Tune runs a coordinate descent over cfg.Sweeps: for each knob in turn it
+// measures every value of its sweep with the other knobs at the best
+// setting so far, on every graph and algorithm the knob affects (alpha and
+// beta only BFS, delta only SSSP), and keeps the value with the lowest
+// score (the geometric mean of the median times, so every graph counts
+// the same however large). The current value stays unless another is
+// more than 1% better. A full cartesian product of the default ranges
+// would be about 8x12x7x5x5x11 = 185,000 settings; the descent measures
+// their sum, about 50 per pass.
+//
+// ThreadsPerBlock is swept only when the backend implements
+// ThreadsPerBlockSetter; otherwise its Step is Skipped and every row
+// records Start's value.
+//
+// On cancellation Tune returns the rows finished so far with Complete
+// false and the context's error.
+func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
+	if cfg.Backend == nil {
+		cfg.Backend = runtime.NewCPU(0)
+	}
+	if cfg.Passes <= 0 {
+		cfg.Passes = 1
+	}
+	if err := CheckInputs(cfg.Inputs, cfg.Algorithms); err != nil {
+		return nil, err
+	}
+	if err := cfg.Start.Validate(); err != nil {
+		return nil, fmt.Errorf("starting point: %w", err)
+	}
+	for _, s := range cfg.Sweeps {
+		if len(s.Values) == 0 {
+			return nil, fmt.Errorf("--%s: %w", flagName(s.Param), ErrEmptyRange)
+		}
+		for _, v := range s.Values {
+			if err := cfg.Start.With(s.Param, v).Validate(); err != nil {
+				return nil, fmt.Errorf("--%s value %v: %w", flagName(s.Param), v, err)
+			}
+		}
+	}
+	tpb, canTPB := cfg.Backend.(ThreadsPerBlockSetter)
+	total := 0
+	for _, s := range cfg.Sweeps {
+		if s.Param == ThreadsPerBlock && !canTPB {
+			continue
+		}
+		total += len(s.Values) * len(pairs(cfg, s.Param))
+	}
+	total *= cfg.Passes
+
+	var cw *csv.Writer
+	if cfg.CSV != nil {
+		cw = csv.NewWriter(cfg.CSV)
+		if err := writeCSV(cw, tuneHeader); err != nil {
+			return nil, err
+		}
+	}
+	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: cfg.Repeats}
+	res := &TuneResult{Best: cfg.Start}
+	done := 0
+	for pass := 1; pass <= cfg.Passes; pass++ {
+		for _, sw := range cfg.Sweeps {
+			step := Step{Pass: pass, Param: sw.Param, Values: sw.Values, Best: res.Best.Get(sw.Param)}
+			if sw.Param == ThreadsPerBlock && !canTPB {
+				step.Skipped = true
+				res.Steps = append(res.Steps, step)
+				continue
+			}
+			for _, v := range sw.Values {
+				set := res.Best.With(sw.Param, v)
+				if canTPB {
+					if err := tpb.SetThreadsPerBlock(set.ThreadsPerBlock); err != nil {
+						return res, fmt.Errorf("threads per block %d: %w", set.ThreadsPerBlock, err)
+					}
+				}
+				var logSum float64
+				var n int
+				for _, p := range pairs(cfg, sw.Param) {
+					m, err := r.measure(ctx, p.alg, p.in, []runtime.Option{runtime.WithThresholds(set.Thresholds)})
+					if err != nil {
+						if ctx.Err() != nil {
+							return res, ctx.Err()
+						}
+						return res, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, v), err)
+					}
+					row := TuneRow{Pass: pass, Param: sw.Param, Value: v, Algorithm: p.alg, Graph: p.in.Name, Setting: set, Measurement: m}
+					res.Rows = append(res.Rows, row)
+					if cw != nil {
+						if err := writeCSV(cw, row.record()); err != nil {
+							return res, err
+						}
+					}
+					if cfg.OnRow != nil {
+						cfg.OnRow(row)
+					}
+					done++
+					if cfg.Progress != nil {
+						cfg.Progress(done, total)
+					}
+					logSum += math.Log(max(m.Median.Seconds(), 1e-9))
+					n++
+				}
+				step.Scores = append(step.Scores, math.Exp(logSum/float64(max(n, 1))))
+			}
+			step.Best = choose(step, res.Best.Get(sw.Param))
+			res.Best = res.Best.With(sw.Param, step.Best)
+			cfg.Logger.Info().Int("pass", pass).Str("param", string(sw.Param)).
+				Str("best", formatValue(sw.Param, step.Best)).Msg("swept")
+			res.Steps = append(res.Steps, step)
+		}
+	}
+	res.Complete = true
+	return res, nil
+}
+
+// choose returns the value with the lowest score, unless the current
+// value was measured and is within keepMargin of it.
+func choose(s Step, current float64) float64 {
+	bi := 0
+	for i, sc := range s.Scores {
+		if sc < s.Scores[bi] {
+			bi = i
+		}
+	}
+	for i, v := range s.Values {
+		if v == current && s.Scores[i] <= s.Scores[bi]*(1+keepMargin) {
+			return v
+		}
+	}
+	return s.Values[bi]
+}
+
+type pair struct {
+	alg Algorithm
+	in  *Input
+}
+
+// pairs lists the algorithm-graph pairs a knob affects.
+func pairs(cfg TuneConfig, p Param) []pair {
+	var out []pair
+	for _, a := range cfg.Algorithms {
+		if !p.Affects(a) {
+			continue
+		}
+		for _, in := range cfg.Inputs {
+			out = append(out, pair{a, in})
+		}
+	}
+	return out
+}
+
+var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
+	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
+	"sources", "median_ms", "min_ms", "max_ms", "repeats"}
+
+func (r TuneRow) record() []string {
+	s := r.Setting
+	return []string{itoa(r.Pass), string(r.Param), formatValue(r.Param, r.Value), string(r.Algorithm), r.Graph,
+		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
+		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
+		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats)}
+}
+
+// ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
+func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
+	recs, err := csv.NewReader(rd).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	// Files written before the repeats column have one column less.
+	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-1 || recs[0][0] != tuneHeader[0] {
+		return nil, errors.New("not a gearbox tune CSV (header missing)")
+	}
+	var rows []TuneRow
+	for i, rec := range recs[1:] {
+		if len(rec) < len(tuneHeader) {
+			rec = append(rec, "1")
+		}
+		var r TuneRow
+		var errs []error
+		pf := func(s string) float64 {
+			v, err := strconv.ParseFloat(s, 64)
+			errs = append(errs, err)
+			return v
+		}
+		r.Pass = int(pf(rec[0]))
+		r.Param = Param(rec[1])
+		r.Value = pf(rec[2])
+		r.Algorithm = Algorithm(rec[3])
+		r.Graph = rec[4]
+		r.Setting.T1, r.Setting.T2, r.Setting.T3 = pf(rec[5]), int64(pf(rec[6])), pf(rec[7])
+		r.Setting.SampleEvery, r.Setting.Alpha, r.Setting.Beta = int(pf(rec[8])), pf(rec[9]), pf(rec[10])
+		r.Setting.Delta, r.Setting.ThreadsPerBlock = uint64(pf(rec[11])), int(pf(rec[12]))
+		r.Runs = int(pf(rec[13]))
+		r.Median, r.Min, r.Max = fromMs(pf(rec[14])), fromMs(pf(rec[15])), fromMs(pf(rec[16]))
+		r.Repeats = int(pf(rec[17]))
+		if err := errors.Join(errs...); err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+2, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func writeCSV(w *csv.Writer, rec []string) error {
+	if err := w.Write(rec); err != nil {
+		return fmt.Errorf("csv: %w", err)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return fmt.Errorf("csv: %w", err)
+	}
+	return nil
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/1e6, 'f', 4, 64)
+}
+func fromMs(f float64) time.Duration { return time.Duration(math.Round(f * 1e6)) }
+
+// GraphBest is the fastest value of a knob for one algorithm and graph.
+type GraphBest struct {
+	Algorithm Algorithm
+	Graph     string
+	Value     float64
+	Median    time.Duration
+}
+
+// BestPerGraph returns, for the knob's sweep in the given pass, each
+// algorithm-graph pair's fastest value: where they disagree, one global
+// value is a compromise (SSSP's delta on graphs with different weight
+// scales is the usual case).
+func BestPerGraph(rows []TuneRow, pass int, p Param) []GraphBest {
+	var out []GraphBest
+	idx := map[[2]string]int{}
+	for _, r := range rows {
+		if r.Pass != pass || r.Param != p {
+			continue
+		}
+		k := [2]string{string(r.Algorithm), r.Graph}
+		i, ok := idx[k]
+		if !ok {
+			idx[k] = len(out)
+			out = append(out, GraphBest{r.Algorithm, r.Graph, r.Value, r.Median})
+			continue
+		}
+		if r.Median < out[i].Median {
+			out[i].Value, out[i].Median = r.Value, r.Median
+		}
+	}
+	return out
+}

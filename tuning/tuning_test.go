@@ -1,0 +1,343 @@
+package tuning_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/tuning"
+)
+
+func TestParseFloats(t *testing.T) {
+	good := map[string][]float64{
+		"0.01:0.15:0.02": {0.01, 0.03, 0.05, 0.07, 0.09, 0.11, 0.13, 0.15},
+		"1:4":            {1, 2, 3, 4},
+		"16:1024:x4":     {16, 64, 256, 1024},
+		"1:1000:x10":     {1, 10, 100, 1000},
+		"3, 1,2,3":       {3, 1, 2},
+		"0.1:0.35:0.1":   {0.1, 0.2, 0.3},
+		"5:5":            {5},
+	}
+	for in, want := range good {
+		got, err := tuning.ParseFloats(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseFloats(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	bad := map[string]error{
+		"0.05:0.01": tuning.ErrEmptyRange,
+		"":          tuning.ErrEmptyRange,
+		"1:2:3:4":   tuning.ErrRange,
+		"a:2":       tuning.ErrRange,
+		"1:2:0":     tuning.ErrRange,
+		"1:2:-1":    tuning.ErrRange,
+		"0:8:x2":    tuning.ErrRange,
+		"1:8:x1":    tuning.ErrRange,
+		"1,NaN":     tuning.ErrRange,
+		"1:1e9":     tuning.ErrRange,
+	}
+	for in, want := range bad {
+		if _, err := tuning.ParseFloats(in); !errors.Is(err, want) {
+			t.Errorf("ParseFloats(%q): err %v, want %v", in, err, want)
+		}
+	}
+	if _, err := tuning.ParseInts("1:3:0.5"); !errors.Is(err, tuning.ErrRange) || !strings.Contains(err.Error(), "1.5") {
+		t.Errorf("ParseInts with a fractional step: %v", err)
+	}
+}
+
+func TestNewSweepChecksValues(t *testing.T) {
+	if _, err := tuning.NewSweep(tuning.T3, "0.5:1.5:0.5"); !errors.Is(err, decider.ErrThresholds) {
+		t.Errorf("T3 above 1: %v", err)
+	}
+	if _, err := tuning.NewSweep(tuning.ThreadsPerBlock, "100"); err == nil {
+		t.Error("threads per block 100 accepted")
+	}
+	if _, err := tuning.NewSweep(tuning.Delta, "0,1"); err == nil {
+		t.Error("delta 0 accepted")
+	}
+	sw, err := tuning.NewSweep(tuning.SampleEvery, "1:12")
+	if err != nil || len(sw.Values) != 12 {
+		t.Errorf("sample_every 1:12: %v, %v", sw, err)
+	}
+}
+
+func TestWriteSectionMerges(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "th.toml")
+	gpu := decider.DefaultThresholds()
+	gpu.T3, gpu.Delta = 0.11, 32
+	// New file.
+	if err := tuning.WriteSection(path, "NVIDIA H100 80GB HBM3", gpu, "tuned by gearbox tune first"); err != nil {
+		t.Fatal(err)
+	}
+	cpu := decider.DefaultThresholds()
+	cpu.T2, cpu.SampleEvery = 256, 3
+	if err := tuning.WriteSection(path, "cpu", cpu, "tuned by gearbox tune cpu"); err != nil {
+		t.Fatal(err)
+	}
+	// Replace the GPU section: once only, the other kept.
+	gpu.T2 = 1024
+	if err := tuning.WriteSection(path, "NVIDIA H100 80GB HBM3", gpu, "tuned by gearbox tune again"); err != nil {
+		t.Fatal(err)
+	}
+	set, err := decider.LoadThresholds(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.CPU != cpu || set.GPU["NVIDIA H100 80GB HBM3"] != gpu || len(set.GPU) != 1 {
+		t.Errorf("got %+v", set)
+	}
+	text, _ := os.ReadFile(path)
+	if strings.Contains(string(text), "tune first") || strings.Count(string(text), "[gpu.") != 1 {
+		t.Errorf("old section or its comment kept:\n%s", text)
+	}
+	got, err := tuning.LoadSection(path, "NVIDIA H100 80GB HBM3")
+	if err != nil || got != gpu {
+		t.Errorf("LoadSection = %+v, %v", got, err)
+	}
+	if _, err := tuning.LoadSection(path, "NVIDIA H200"); !errors.Is(err, tuning.ErrNoSection) || !strings.Contains(err.Error(), `[gpu."NVIDIA H100 80GB HBM3"]`) {
+		t.Errorf("LoadSection for another GPU: %v", err)
+	}
+	// A broken existing file is not overwritten.
+	if err := os.WriteFile(path, []byte("[cpu]\nT22 = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tuning.WriteSection(path, "cpu", cpu); !errors.Is(err, decider.ErrThresholds) {
+		t.Errorf("merge into a broken file: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "[cpu]\nT22 = 1\n" {
+		t.Errorf("broken file rewritten: %q", b)
+	}
+}
+
+func tinyInputs(t *testing.T) []*tuning.Input {
+	t.Helper()
+	var ins []*tuning.Input
+	for _, spec := range []string{"kron:7", "grid:6:6"} {
+		g, err := graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := tuning.NewInput(spec, g, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	return ins
+}
+
+func TestTuneAndReadBack(t *testing.T) {
+	var csvBuf bytes.Buffer
+	t3, _ := tuning.NewSweep(tuning.T3, "0.01,0.1")
+	delta, _ := tuning.NewSweep(tuning.Delta, "1,8")
+	alpha, _ := tuning.NewSweep(tuning.Alpha, "10,20")
+	tpb, _ := tuning.NewSweep(tuning.ThreadsPerBlock, "128,256")
+	var progress []int
+	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
+		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
+		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()},
+		Sweeps: []tuning.Sweep{t3, delta, alpha, tpb}, Backend: runtime.NewCPU(2), Verify: true, CSV: &csvBuf,
+		Progress: func(done, total int) { progress = append(progress, done, total) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// T3: 2 values x 4 pairs; delta: 2 x 2 (SSSP); alpha: 2 x 2 (BFS);
+	// threads per block: not swept on the CPU.
+	if want := 8 + 4 + 4; len(res.Rows) != want || !res.Complete {
+		t.Fatalf("%d rows (complete %v), want %d", len(res.Rows), res.Complete, want)
+	}
+	if n := len(progress); n == 0 || progress[n-2] != 16 || progress[n-1] != 16 {
+		t.Errorf("progress %v, want to end at 16 of 16", progress)
+	}
+	if last := res.Steps[len(res.Steps)-1]; last.Param != tuning.ThreadsPerBlock || !last.Skipped {
+		t.Errorf("threads per block step %+v, want skipped", last)
+	}
+	for _, s := range res.Rows {
+		if s.Param == tuning.Delta && s.Algorithm != tuning.SSSP || s.Param == tuning.Alpha && s.Algorithm != tuning.BFS {
+			t.Errorf("%s swept on %s, which it does not affect", s.Param, s.Algorithm)
+		}
+	}
+	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Delta != 1 && b.Delta != 8) || (b.Alpha != 10 && b.Alpha != 20) {
+		t.Errorf("best %+v outside the swept values", b)
+	}
+	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta)
+	if len(bests) != 2 {
+		t.Fatalf("BestPerGraph for delta: %+v, want one per SSSP graph", bests)
+	}
+	for _, b := range bests {
+		if b.Algorithm != tuning.SSSP || (b.Value != 1 && b.Value != 8) {
+			t.Errorf("BestPerGraph %+v", b)
+		}
+		for _, r := range res.Rows {
+			if r.Param == tuning.Delta && r.Graph == b.Graph && r.Median < b.Median {
+				t.Errorf("%s: delta %v (%v) is faster than the best %v (%v)", b.Graph, r.Value, r.Median, b.Value, b.Median)
+			}
+		}
+	}
+	back, err := tuning.ReadTuneCSV(&csvBuf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(res.Rows) {
+		t.Fatalf("read back %d rows, want %d", len(back), len(res.Rows))
+	}
+	for i := range back {
+		w := res.Rows[i]
+		g := back[i]
+		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || g.Setting != w.Setting || g.Runs != w.Runs {
+			t.Errorf("row %d read back as %+v, want %+v", i, g, w)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "t3.png")
+	if err := tuning.PlotSweep(back, tuning.T3, tuning.SSSP, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := tuning.PlotSweep(back, tuning.Delta, tuning.BFS, out); err == nil {
+		t.Error("plotting a knob without rows succeeded")
+	}
+}
+
+func TestTuneCancelledKeepsRows(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var csvBuf bytes.Buffer
+	t3, _ := tuning.NewSweep(tuning.T3, "0.01:0.15:0.02")
+	n := 0
+	res, err := tuning.Tune(ctx, tuning.TuneConfig{
+		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS},
+		Start: tuning.Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []tuning.Sweep{t3}, CSV: &csvBuf,
+		OnRow: func(tuning.TuneRow) {
+			if n++; n == 2 {
+				cancel()
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) || res == nil || res.Complete || len(res.Rows) != 2 {
+		t.Fatalf("err %v, result %+v: want Canceled with 2 rows", err, res)
+	}
+	rows, err := tuning.ReadTuneCSV(&csvBuf)
+	if err != nil || len(rows) != 2 {
+		t.Errorf("CSV holds %d rows (%v), want the 2 finished", len(rows), err)
+	}
+}
+
+// fakeGPU is a backend taking a block size, as the CUDA backend will.
+type fakeGPU struct {
+	*runtime.CPU
+	tpb []int
+}
+
+func (f *fakeGPU) Device() string { return "Fake GPU" }
+func (f *fakeGPU) Driver() string { return "555.42" }
+func (f *fakeGPU) SetThreadsPerBlock(n int) error {
+	f.tpb = append(f.tpb, n)
+	return nil
+}
+
+// TestThreadsPerBlockSweptWhereSupported checks that Tune sets the block
+// size on a backend that takes one. Algorithms pick their operator by the
+// backend's concrete type, so the fake backend cannot run BFS: the first
+// run fails with runtime.ErrUnsupported after the first size was set.
+func TestThreadsPerBlockSweptWhereSupported(t *testing.T) {
+	b := &fakeGPU{CPU: runtime.NewCPU(1)}
+	tpb, _ := tuning.NewSweep(tuning.ThreadsPerBlock, "128,256")
+	_, err := tuning.Tune(context.Background(), tuning.TuneConfig{
+		Inputs: tinyInputs(t)[:1], Algorithms: []tuning.Algorithm{tuning.BFS},
+		Start: tuning.Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []tuning.Sweep{tpb}, Backend: b,
+	})
+	if !errors.Is(err, runtime.ErrUnsupported) || !reflect.DeepEqual(b.tpb, []int{128}) {
+		t.Errorf("err %v, block sizes set %v; want ErrUnsupported after setting 128", err, b.tpb)
+	}
+	env := tuning.DetectEnv(b)
+	if env.Device != "Fake GPU" || env.Driver != "555.42" || env.GOMAXPROCS < 1 || env.Commit == "" {
+		t.Errorf("env %+v", env)
+	}
+	if cpu := tuning.DetectEnv(runtime.NewCPU(1)); cpu.Device != "cpu" || cpu.Driver != "n/a" {
+		t.Errorf("cpu env %+v", cpu)
+	}
+}
+
+func TestBenchSummaries(t *testing.T) {
+	var md bytes.Buffer
+	res, err := tuning.Bench(context.Background(), tuning.BenchConfig{
+		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.SSSP}, Deltas: []uint64{4, 64},
+		Backend: runtime.NewCPU(2), Verify: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * (1 + 4*2 + 4 + 1); len(res.Rows) != want || len(res.Summaries) != 2 {
+		t.Fatalf("%d rows, %d summaries; want %d, 2", len(res.Rows), len(res.Summaries), want)
+	}
+	for _, s := range res.Summaries {
+		if s.Best.Median > s.Worst.Median || s.Best.Variant == tuning.Adaptive || s.Worst.Variant == tuning.Serial ||
+			s.Adaptive.Variant != tuning.Adaptive || s.Serial.Speedup != 1 {
+			t.Errorf("summary %+v", s)
+		}
+		for _, r := range res.Rows {
+			if r.Graph == s.Graph && r.Variant != tuning.Serial && r.Variant != tuning.Adaptive &&
+				(r.Median < s.Best.Median || r.Median > s.Worst.Median) {
+				t.Errorf("%s %s (%v) outside best %v .. worst %v", r.Graph, r.Label(), r.Median, s.Best.Median, s.Worst.Median)
+			}
+		}
+	}
+	if err := res.WriteMarkdown(&md, tuning.DetectEnv(runtime.NewCPU(2))); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "(d=") || !strings.Contains(md.String(), "| kron:7 |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	if err := res.PlotBench(tuning.BFS, filepath.Join(t.TempDir(), "x.png")); err == nil {
+		t.Error("plotting an algorithm that was not run succeeded")
+	}
+}
+
+// TestWriteSectionHeaderForms replaces sections written with other TOML
+// quoting and keeps a user's comment above a replaced section.
+func TestWriteSectionHeaderForms(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "th.toml")
+	orig := "# keep me\n[ cpu ]\nT2 = 5\n\n[gpu.'A100']\nT3 = 0.2\n# about B\n[gpu.\"B\"]\ndelta = 3\n"
+	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := decider.DefaultThresholds()
+	a.T3 = 0.07
+	if err := tuning.WriteSection(path, "A100", a); err != nil {
+		t.Fatal(err)
+	}
+	cpu := decider.DefaultThresholds()
+	cpu.T2 = 99
+	if err := tuning.WriteSection(path, "", cpu); err != nil {
+		t.Fatal(err)
+	}
+	set, err := decider.LoadThresholds(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.GPU["A100"] != a || set.CPU != cpu || set.GPU["B"].Delta != 3 || len(set.GPU) != 2 {
+		t.Errorf("got %+v", set)
+	}
+	text, _ := os.ReadFile(path)
+	for _, w := range []string{"# keep me", "# about B"} {
+		if !strings.Contains(string(text), w) {
+			t.Errorf("lost %q:\n%s", w, text)
+		}
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the file's 0600 kept", st.Mode().Perm())
+	}
+	if got := tuning.SectionName("NVIDIA \"X\""); got != `[gpu."NVIDIA \"X\""]` {
+		t.Errorf("SectionName quoting: %s", got)
+	}
+}
