@@ -40,7 +40,7 @@ type Thresholds struct {
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 8, T2: 64, T3: 0.02, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 2}
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 2}
 }
 
 // ErrThresholds is wrapped by every thresholds-file error.

@@ -101,7 +101,9 @@ func (p *Pool) Thread(n, grain int, fn func(worker, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	// Keep chunks small enough for balance but no more than ~32 per worker.
+	// Work above the grain is parallel: cut it into at least 4 chunks per
+	// worker for balance, and at most ~32 per worker.
+	grain = min(grain, max(1, n/(4*p.workers)))
 	if c := n / (32 * p.workers); c > grain {
 		grain = c
 	}
@@ -138,6 +140,7 @@ func (p *Pool) Block(pref []int64, grain int64, fn func(worker, lo, hi int, eLo,
 		fn(0, 0, k, 0, total)
 		return
 	}
+	grain = min(grain, max(1, total/int64(4*p.workers)))
 	if c := total / int64(32*p.workers); c > grain {
 		grain = c
 	}

@@ -41,9 +41,9 @@
 // # Configuration
 //
 // Algorithms take ...Option: WithVariant (Static policy), WithPolicy,
-// WithThresholds, WithOrder, WithDelta, WithLogger (each iteration logged at
-// debug level: the decision trace), WithTrace (Stats.Trace), WithBackend /
-// WithWorkers. The default is the Adaptive policy with the backend device's
+// WithThresholds, WithThresholdSet, WithOrder, WithDelta, WithLogger (each
+// iteration logged at debug level: the decision trace), WithTrace
+// (Stats.Trace), WithBackend / WithWorkers. The default is the Adaptive policy with the backend device's
 // default thresholds on a CPU backend with GOMAXPROCS workers.
 //
 // It may import graph, workset, mapping, inspector and decider; algorithms

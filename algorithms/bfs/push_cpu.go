@@ -65,7 +65,7 @@ func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs []u
 	switch {
 	case o.rep == decider.Queue && m == decider.Thread:
 		items := o.curQ.Items()
-		o.pool.Thread(len(items), queueGrain, func(w, lo, hi int) {
+		o.pool.Thread(len(items), o.grain(queueGrain), func(w, lo, hi int) {
 			for _, u := range items[lo:hi] {
 				fn(w, u, adj[off[u]:off[u+1]])
 			}
@@ -124,3 +124,19 @@ func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs []u
 		})
 	}
 }
+
+// grain returns the thread-mapping chunk size in elements: at least min,
+// and about edgeGrain edges at the graph's average degree, so a small
+// working set of low-degree vertices (thousands of tiny iterations on a
+// grid) runs on the caller instead of waking the pool for a few hundred
+// edges.
+func (o *cpuOp) grain(min int) int {
+	n := len(o.off) - 1
+	if n == 0 {
+		return min
+	}
+	avg := max(o.adjLen()/int64(n), 1)
+	return max(min, int(edgeGrain/avg))
+}
+
+func (o *cpuOp) adjLen() int64 { return int64(len(o.adj)) }

@@ -2,6 +2,8 @@ package sssp_test
 
 import (
 	"context"
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 	"os"
 	"strconv"
 	"testing"
@@ -20,7 +22,15 @@ func TestDebugRun(t *testing.T) {
 	g := testgraphs.Bench(name).WithDerivedWeights(1)
 	d, _ := strconv.ParseUint(os.Getenv("GB_DELTA"), 10, 64)
 	for _, s := range testgraphs.Sources(g, 3) {
-		res, err := sssp.Run(context.Background(), g, s, sssp.WithDelta(d))
+		opts := []runtime.Option{sssp.WithDelta(d)}
+		if vn := os.Getenv("GB_VARIANT"); vn != "" {
+			v, err := decider.ParseVariant(vn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts = append(opts, runtime.WithVariant(v))
+		}
+		res, err := sssp.Run(context.Background(), g, s, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}

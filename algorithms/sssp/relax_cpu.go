@@ -100,7 +100,7 @@ func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs,
 	switch {
 	case o.rep == decider.Queue && m == decider.Thread:
 		items := o.curQ.Items()
-		o.pool.Thread(len(items), queueGrain, func(w, lo, hi int) {
+		o.pool.Thread(len(items), o.grain(queueGrain), func(w, lo, hi int) {
 			for _, u := range items[lo:hi] {
 				a, b := off[u], off[u+1]
 				fn(w, u, adj[a:b], wt[a:b])
@@ -161,4 +161,17 @@ func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs,
 			}
 		})
 	}
+}
+
+// grain returns the thread-mapping chunk size in elements: at least min,
+// and about edgeGrain edges at the graph's average degree, so a small
+// working set of low-degree vertices (thousands of tiny buckets on a grid)
+// runs on the caller instead of waking the pool for a few hundred edges.
+func (o *cpuOp[D]) grain(min int) int {
+	n := len(o.off) - 1
+	if n == 0 {
+		return min
+	}
+	avg := max(int64(len(o.adj))/int64(n), 1)
+	return max(min, int(edgeGrain/avg))
 }
