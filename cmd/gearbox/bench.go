@@ -37,7 +37,7 @@ flags:
 	f.register(fs, "bench-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE` (default: built-in defaults)")
 	var plotCSV string
-	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved benchmark `CSV` (a bench.csv) into --out-dir")
+	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots and markdown report of a saved benchmark `CSV` (a bench.csv, e.g. of an interrupted run) into --out-dir")
 	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta)")
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
@@ -178,6 +178,15 @@ func replotBench(e *env, csvPath, outDir string) error {
 		}
 		written = append(written, p)
 	}
+	// The CSV holds no environment: the report says so rather than guess.
+	na := "n/a (report redrawn from " + filepath.Base(csvPath) + ")"
+	md := filepath.Join(outDir, "bench.md")
+	if err := writeFile(md, func(w io.Writer) error {
+		return res.WriteMarkdown(w, tuning.Env{Backend: na, Device: na, Driver: na, Commit: na, Date: na, GoVersion: na, LoadAvg: na})
+	}); err != nil {
+		return err
+	}
+	written = append(written, md)
 	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
 	return nil
 }
