@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gearbox-graph/gearbox/algorithms/cc"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -90,25 +91,38 @@ type benchConfigRun struct {
 	variant string
 	delta   uint64
 	opts    []runtime.Option
+	cc      []cc.Option
 }
 
 // configs lists what Bench runs for alg: the eight push variants (the
 // ordered ones once per delta for SSSP), pull for BFS, then adaptive.
 func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
 	var out []benchConfigRun
+	if alg == CC {
+		// The CC algorithms, and SV with each active-edge representation
+		// forced (its policy switches between them).
+		out = append(out,
+			benchConfigRun{variant: "sv_BM", cc: []cc.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Bitmap)}},
+			benchConfigRun{variant: "sv_QU", cc: []cc.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Queue)}},
+			benchConfigRun{variant: "sv", cc: []cc.Option{cc.WithVariant(cc.SV)}},
+			benchConfigRun{variant: "afforest", cc: []cc.Option{cc.WithVariant(cc.Afforest)}},
+			benchConfigRun{variant: "unionfind", cc: []cc.Option{cc.WithVariant(cc.UnionFind)}},
+			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
+		return out
+	}
 	for _, v := range decider.PushVariants() {
 		if alg == SSSP && v.Order == decider.Ordered {
 			for _, d := range cfg.Deltas {
-				out = append(out, benchConfigRun{v.String(), d, []runtime.Option{runtime.WithVariant(v), runtime.WithDelta(d)}})
+				out = append(out, benchConfigRun{variant: v.String(), delta: d, opts: []runtime.Option{runtime.WithVariant(v), runtime.WithDelta(d)}})
 			}
 			continue
 		}
-		out = append(out, benchConfigRun{v.String(), 0, []runtime.Option{runtime.WithVariant(v)}})
+		out = append(out, benchConfigRun{variant: v.String(), opts: []runtime.Option{runtime.WithVariant(v)}})
 	}
 	if alg == BFS {
-		out = append(out, benchConfigRun{decider.PullVariant.String(), 0, []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
+		out = append(out, benchConfigRun{variant: decider.PullVariant.String(), opts: []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
 	}
-	out = append(out, benchConfigRun{Adaptive, 0, []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
+	out = append(out, benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
 	return out
 }
 
@@ -181,7 +195,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 				return res, err
 			}
 			for _, c := range cfg.configs(alg) {
-				m, err := r.measure(ctx, alg, in, c.opts)
+				m, err := r.measure(ctx, alg, in, c.opts, c.cc...)
 				if err != nil {
 					if ctx.Err() != nil {
 						return res, ctx.Err()

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/cc"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -121,9 +122,17 @@ type runner struct {
 // whole call (operator set-up and result included), as for the serial
 // reference. It verifies the result against the reference when check is
 // set (outside the timing).
-func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, check bool) (time.Duration, error) {
+func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, ccOpts []cc.Option, check bool) (time.Duration, error) {
 	opts = append(slices.Clip(opts), runtime.WithBackend(r.backend), runtime.WithLogger(r.log))
 	switch alg {
+	case CC:
+		start := time.Now()
+		res, err := cc.Run(ctx, g, append(slices.Clip(ccOpts), cc.WithRuntime(opts...))...)
+		el := time.Since(start)
+		if err == nil && check {
+			err = cc.Verify(g, res.Labels())
+		}
+		return el, err
 	case BFS:
 		start := time.Now()
 		res, err := bfs.Run(ctx, g, src, opts...)
@@ -146,23 +155,27 @@ func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src ui
 
 // measure warms up once (from the first source, verified when asked),
 // then times one run per source.
-func (r *runner) measure(ctx context.Context, alg Algorithm, in *Input, opts []runtime.Option) (Measurement, error) {
+func (r *runner) measure(ctx context.Context, alg Algorithm, in *Input, opts []runtime.Option, ccOpts ...cc.Option) (Measurement, error) {
 	return timeSources(ctx, in, r.repeats, func(src uint32, warm bool) (time.Duration, error) {
-		return r.once(ctx, alg, in.graphFor(alg), src, opts, warm && r.verify)
+		return r.once(ctx, alg, in.graphFor(alg), src, opts, ccOpts, warm && r.verify)
 	})
 }
 
-// measureSerial times the serial reference (bfs.Reference, sssp.Reference)
+// measureSerial times the serial reference (bfs.Reference, sssp.Reference,
+// cc.Reference's union-find)
 // the same way: the baseline of speedups.
 func measureSerial(ctx context.Context, alg Algorithm, in *Input, repeats int) (Measurement, error) {
 	g := in.graphFor(alg)
 	return timeSources(ctx, in, repeats, func(src uint32, _ bool) (time.Duration, error) {
 		start := time.Now()
 		var err error
-		if alg == BFS {
+		switch alg {
+		case BFS:
 			_, err = bfs.Reference(g, src)
-		} else {
+		case SSSP:
 			_, _, err = sssp.Reference(g, src)
+		case CC:
+			cc.Reference(g)
 		}
 		return time.Since(start), err
 	})

@@ -17,6 +17,10 @@ type Algorithm string
 const (
 	BFS  Algorithm = "bfs"
 	SSSP Algorithm = "sssp"
+	// CC is connected components: no source (each "source" is one more
+	// run); its static configurations are the CC algorithms and SV's
+	// active-edge representations.
+	CC Algorithm = "cc"
 )
 
 // ErrUnknownAlgorithm is wrapped by ParseAlgorithms.
@@ -28,8 +32,8 @@ func ParseAlgorithms(s string) ([]Algorithm, error) {
 	seen := map[Algorithm]bool{}
 	for _, f := range strings.Split(s, ",") {
 		a := Algorithm(strings.ToLower(strings.TrimSpace(f)))
-		if a != BFS && a != SSSP {
-			return nil, fmt.Errorf("%w %q (algorithms: bfs, sssp)", ErrUnknownAlgorithm, f)
+		if a != BFS && a != SSSP && a != CC {
+			return nil, fmt.Errorf("%w %q (algorithms: bfs, sssp, cc)", ErrUnknownAlgorithm, f)
 		}
 		if !seen[a] {
 			seen[a] = true
@@ -74,8 +78,13 @@ func (p Param) integer() bool {
 }
 
 // Affects reports whether the knob can change a run of alg: alpha and
-// beta steer BFS's pull direction only, delta SSSP's buckets only.
+// beta steer BFS's pull direction only, delta SSSP's buckets only; CC's
+// policy reads T1 (average degree for its variant choice) and T3 (active-edge
+// bitmap or queue) alone.
 func (p Param) Affects(alg Algorithm) bool {
+	if alg == CC {
+		return p == T1 || p == T3
+	}
 	switch p {
 	case Alpha, Beta:
 		return alg == BFS

@@ -312,3 +312,40 @@ func TestSweepInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchAndTuneCC: connected components take part in bench (its static
+// configurations are the CC algorithms and SV's working sets) and in tune
+// (only the knobs its policy reads are swept).
+func TestBenchAndTuneCC(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, err := gearbox(t, "bench", "--algorithms", "cc", "--graphs", "kron:8,grid:8:8", "--sources", "2",
+		"--out-dir", dir, "--log-level", "warn"); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	header, rows := readCSV(t, filepath.Join(dir, "bench.csv"))
+	vc := column(t, header, "variant")
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r[vc]]++
+	}
+	for _, v := range []string{"serial", "sv_BM", "sv_QU", "sv", "afforest", "unionfind", "adaptive"} {
+		if count[v] != 2 {
+			t.Errorf("variant %s: %d rows, want one per graph (counts %v)", v, count[v], count)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bench-cc.png")); err != nil {
+		t.Error(err)
+	}
+	tdir := t.TempDir()
+	out, stderr, err := gearbox(t, "tune", "--algorithms", "cc", "--graphs", "grid:8:8", "--sources", "2",
+		"--t3", "0.01,0.05", "--t1", "8,64", "--out-dir", tdir, "--log-level", "warn")
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	if !strings.Contains(out, "T3") || !strings.Contains(out, "T1") {
+		t.Errorf("tune output lacks the CC knobs:\n%s", out)
+	}
+	if strings.Contains(out, "pass 1 delta") || strings.Contains(out, "pass 1 alpha") {
+		t.Errorf("tune swept knobs CC does not read:\n%s", out)
+	}
+}
