@@ -15,25 +15,13 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
-	tb.Helper()
-	c, err := runtime.NewCUDA(opts...)
-	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
-		tb.Skipf("skipping GPU test: %v", err)
-	}
-	if err != nil {
-		tb.Fatalf("NewCUDA: %v", err)
-	}
-	tb.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
 func TestCUDAOpen(t *testing.T) {
-	c := openCUDA(t)
+	c := testgraphs.OpenCUDA(t)
 	major, minor := c.ComputeCapability()
 	free, total, err := c.MemInfo()
 	if err != nil {
@@ -71,7 +59,7 @@ type genCase struct {
 }
 
 func TestCUDAGenerationKernels(t *testing.T) {
-	c := openCUDA(t)
+	c := testgraphs.OpenCUDA(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	const n = 10007                  // not a multiple of 32
 	upd := make([]uint8, (n+15)&^15) // padded like the workset's update vector
@@ -240,7 +228,7 @@ func TestCUDAGenerationKernels(t *testing.T) {
 }
 
 func TestCUDAConversionKernels(t *testing.T) {
-	c := openCUDA(t)
+	c := testgraphs.OpenCUDA(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 31, 32, 33, 100000} {
 		words := make([]uint32, (n+31)/32)
@@ -309,7 +297,7 @@ func TestCUDAConversionKernels(t *testing.T) {
 }
 
 func TestCUDAErrors(t *testing.T) {
-	c := openCUDA(t)
+	c := testgraphs.OpenCUDA(t)
 	// A bad launch configuration fails at launch, naming the kernel.
 	err := c.Do(func(d *runtime.Dev) error {
 		return d.Launch(kernels.QueueToBm, 1, 4096, nil, nil, uint32(0), nil)
@@ -369,7 +357,7 @@ func TestCUDABadKernelsFile(t *testing.T) {
 // TestCUDAKernelFault makes a kernel read an invalid address: the failure
 // surfaces at the next synchronising call, naming the kernel.
 func TestCUDAKernelFault(t *testing.T) {
-	c := openCUDA(t)
+	c := testgraphs.OpenCUDA(t)
 	err := c.Do(func(d *runtime.Dev) error {
 		if err := d.Launch(kernels.QueueToBm, 1, 32, nil, bogus(16), uint32(0), nil); err != nil {
 			return err
@@ -399,7 +387,7 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 			if !spin {
 				opts = append(opts, runtime.WithHandoffSpin(0))
 			}
-			c := openCUDA(b, opts...)
+			c := testgraphs.OpenCUDA(b, opts...)
 			for i := 0; i < b.N; i++ {
 				if err := c.Do(func(*runtime.Dev) error { return nil }); err != nil {
 					b.Fatal(err)
@@ -407,7 +395,7 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 			}
 		})
 	}
-	c := openCUDA(b)
+	c := testgraphs.OpenCUDA(b)
 	var (
 		upd  runtime.DeviceSlice[uint8]
 		off  runtime.DeviceSlice[int64]

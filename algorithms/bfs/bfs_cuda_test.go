@@ -27,23 +27,6 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
-	tb.Helper()
-	c, err := runtime.NewCUDA(opts...)
-	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
-		tb.Skipf("skipping GPU test: %v", err)
-	}
-	if err != nil {
-		tb.Fatalf("NewCUDA: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := c.Close(); err != nil {
-			tb.Errorf("Close: %v", err)
-		}
-	})
-	return c
-}
-
 // gpuConfigs are the CPU tests' configurations run on the GPU, plus fused
 // multi-level launches.
 func gpuConfigs(gpu, fused *runtime.CUDA) map[string][]runtime.Option {
@@ -97,8 +80,8 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 }
 
 func TestCUDASharedTable(t *testing.T) {
-	gpu := openCUDA(t, runtime.WithFusedLevels(0))
-	fused := openCUDA(t, runtime.WithFusedLevels(64))
+	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(64))
 	cfgs := gpuConfigs(gpu, fused)
 	runs := 0
 	for _, c := range testgraphs.Cases() {
@@ -114,8 +97,8 @@ func TestCUDASharedTable(t *testing.T) {
 }
 
 func TestCUDAGenerated(t *testing.T) {
-	gpu := openCUDA(t, runtime.WithFusedLevels(0))
-	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1024))
 	graphs := []struct {
 		name string
 		g    *graph.Graph
@@ -137,8 +120,8 @@ func TestCUDAGenerated(t *testing.T) {
 }
 
 func TestCUDADatasets(t *testing.T) {
-	gpu := openCUDA(t, runtime.WithFusedLevels(0))
-	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1024))
 	cfgs := gpuConfigs(gpu, fused)
 	for _, ds := range []struct {
 		file     string
@@ -160,7 +143,7 @@ func TestCUDADatasets(t *testing.T) {
 // TestCUDACancel cancels a run between iterations: the error wraps
 // context.Canceled and the backend stays usable with no memory held.
 func TestCUDACancel(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(200, 200)
 	before, err := gpu.LiveBytes()
 	if err != nil {
@@ -208,7 +191,7 @@ func (c *cancelAfter) Next(decider.Observation) decider.Variant {
 // returns to where it started once the graphs are evicted and the reuse
 // pool trimmed.
 func TestCUDANoLeak(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	gs := []*graph.Graph{testgraphs.RMAT(14, 8, 5), testgraphs.Grid(100, 100)}
 	// Warm-up: the driver reserves some memory at first launches.
 	for _, g := range gs {
@@ -258,9 +241,9 @@ func TestCUDANoLeak(t *testing.T) {
 // TestCUDAInsufficientMemory asks for more headroom than the GPU has: the
 // run fails before allocating, with ErrInsufficientMemory and the numbers.
 func TestCUDAInsufficientMemory(t *testing.T) {
-	probe := openCUDA(t)
+	probe := testgraphs.OpenCUDA(t)
 	total := probe.TotalMemory()
-	gpu := openCUDA(t, runtime.WithMemoryHeadroom(total))
+	gpu := testgraphs.OpenCUDA(t, runtime.WithMemoryHeadroom(total))
 	_, err := bfs.Run(context.Background(), testgraphs.Grid(10, 10), 0, runtime.WithBackend(gpu))
 	if !errors.Is(err, runtime.ErrInsufficientMemory) {
 		t.Fatalf("got %v, want ErrInsufficientMemory", err)
@@ -379,7 +362,7 @@ func BenchmarkCUDABFS(b *testing.B) {
 		}
 		for _, cfg := range cfgs {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
-				gpu := openCUDA(b, runtime.WithFusedLevels(cfg.fused))
+				gpu := testgraphs.OpenCUDA(b, runtime.WithFusedLevels(cfg.fused))
 				defer gpu.Close()
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
 				res, err := bfs.Run(context.Background(), g, src, opts...) // warm-up: uploads the graph
@@ -420,7 +403,7 @@ func BenchmarkCUDABFS(b *testing.B) {
 // parts within the run's wall time, exact timing under tracing, the
 // upload reported once (the graph stays cached) and absent on the CPU.
 func TestCUDAStatsSplit(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(64, 64)
 	for i, trace := range []bool{false, true, false} {
 		res, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(gpu), runtime.WithTrace(trace))
@@ -459,8 +442,8 @@ func TestCUDAStatsSplit(t *testing.T) {
 // is absent) through all configurations, and checks the GPU's depths on
 // gstest's p2p-31 against its published answers.
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
-	gpu := openCUDA(t, runtime.WithFusedLevels(0))
-	fused := openCUDA(t, runtime.WithFusedLevels(1024))
+	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1024))
 	cfgs := gpuConfigs(gpu, fused)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
@@ -510,8 +493,8 @@ func BenchmarkCUDATargets(b *testing.B) {
 	if specs == "" {
 		specs = "kron:20:16,grid:1024:1024"
 	}
-	gpu := openCUDA(b)
-	plain := openCUDA(b, runtime.WithFusedLevels(0))
+	gpu := testgraphs.OpenCUDA(b)
+	plain := testgraphs.OpenCUDA(b, runtime.WithFusedLevels(0))
 	for _, spec := range strings.Split(specs, ",") {
 		g, err := graph.Generate(spec, graph.GenOptions{})
 		if err != nil {

@@ -22,23 +22,6 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
-	tb.Helper()
-	c, err := runtime.NewCUDA(opts...)
-	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
-		tb.Skipf("skipping GPU test: no usable GPU: %v", err)
-	}
-	if err != nil {
-		tb.Fatalf("NewCUDA: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := c.Close(); err != nil {
-			tb.Errorf("Close: %v", err)
-		}
-	})
-	return c
-}
-
 // gpuConfigs are the variants and working-set choices run on the GPU.
 func gpuConfigs(gpu *runtime.CUDA) []config2 {
 	rt := func(opts ...runtime.Option) Option {
@@ -120,7 +103,7 @@ func checkSame(t *testing.T, label string, want, got []uint32) {
 // TestCUDAVariants: the CPU tests' table (shared graphs, empty graph, no
 // edges, self-loops, duplicates, directed graphs, high ids, paths, grids).
 func TestCUDAVariants(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	cfgs := gpuConfigs(gpu)
 	runs := 0
 	for _, tg := range testGraphs(t) {
@@ -132,7 +115,7 @@ func TestCUDAVariants(t *testing.T) {
 // TestCUDAGenerated: the generators' graphs at sizes that fill the GPU a
 // little, and the shared generated table.
 func TestCUDAGenerated(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	cfgs := gpuConfigs(gpu)
 	runs := 0
 	for _, c := range testgraphs.Generated() {
@@ -155,7 +138,7 @@ func TestCUDAGenerated(t *testing.T) {
 // TestCUDADatasets: the real graphs ($GEARBOX_DATASETS or
 // ../shared/datasets).
 func TestCUDADatasets(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	cases, err := testgraphs.Datasets()
 	if err != nil {
 		t.Skipf("real datasets skipped: %v", err)
@@ -171,7 +154,7 @@ func TestCUDADatasets(t *testing.T) {
 // TestCUDANoLeak: after runs of every variant, evicting the graph and
 // trimming the reuse pool leaves no device memory held.
 func TestCUDANoLeak(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	g := testgraphs.RMAT(12, 8, 5)
 	for _, c := range gpuConfigs(gpu) {
 		if _, err := Forest(context.Background(), g, c.opts...); err != nil {
@@ -192,7 +175,7 @@ func TestCUDANoLeak(t *testing.T) {
 // TestCUDACancel cancels every variant between iterations: the error wraps
 // context.Canceled, nothing stays held, and the backend still works.
 func TestCUDACancel(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	g := pathGraph(t, 3000, 5)
 	for _, v := range Variants() {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -217,8 +200,8 @@ func TestCUDACancel(t *testing.T) {
 // TestCUDAInsufficientMemory: a run that cannot fit fails before
 // allocating, with ErrInsufficientMemory.
 func TestCUDAInsufficientMemory(t *testing.T) {
-	probe := openCUDA(t)
-	gpu := openCUDA(t, runtime.WithMemoryHeadroom(probe.TotalMemory()))
+	probe := testgraphs.OpenCUDA(t)
+	gpu := testgraphs.OpenCUDA(t, runtime.WithMemoryHeadroom(probe.TotalMemory()))
 	for _, v := range Variants() {
 		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), WithRuntime(runtime.WithBackend(gpu)))
 		if !errors.Is(err, runtime.ErrInsufficientMemory) {
@@ -258,7 +241,7 @@ func BenchmarkCUDACC(b *testing.B) {
 		{"forest_afforest", true, []Option{WithVariant(Afforest)}},
 		{"forest_sv", true, []Option{WithVariant(SV)}},
 	}
-	gpu := openCUDA(b) // one backend: each graph is uploaded once
+	gpu := testgraphs.OpenCUDA(b) // one backend: each graph is uploaded once
 	for _, sp := range specs {
 		for _, v := range variants {
 			b.Run("graph="+sp.name+"/variant="+v.name, func(b *testing.B) {

@@ -9,7 +9,6 @@ package sssp_test
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,23 +24,6 @@ import (
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
-
-func openCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
-	tb.Helper()
-	c, err := runtime.NewCUDA(opts...)
-	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
-		tb.Skipf("skipping GPU test: %v", err)
-	}
-	if err != nil {
-		tb.Fatalf("NewCUDA: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := c.Close(); err != nil {
-			tb.Errorf("Close: %v", err)
-		}
-	})
-	return c
-}
 
 // gpuConfigs are the CPU tests' configurations on gpu (persistent
 // launches at their default), and on plain (persistent launches off) when
@@ -96,8 +78,8 @@ func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *s
 }
 
 func TestCUDASharedTable(t *testing.T) {
-	gpu := openCUDA(t)
-	cfgs := gpuConfigs(gpu, openCUDA(t, runtime.WithFusedLevels(0)))
+	gpu := testgraphs.OpenCUDA(t)
+	cfgs := gpuConfigs(gpu, testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0)))
 	runs := 0
 	for _, c := range testgraphs.Cases() {
 		g := c.Weighted()
@@ -126,7 +108,7 @@ func largeConfigs(gpu *runtime.CUDA) map[string][]runtime.Option {
 }
 
 func TestCUDAGenerated(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	cfgs := largeConfigs(gpu)
 	for _, tg := range []struct {
 		name string
@@ -146,7 +128,7 @@ func TestCUDAGenerated(t *testing.T) {
 }
 
 func TestCUDADatasets(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	cfgs := largeConfigs(gpu)
 	for _, ds := range []struct {
 		file     string
@@ -266,9 +248,9 @@ func BenchmarkCUDASSSP(b *testing.B) {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
 				var gpu *runtime.CUDA
 				if strings.HasSuffix(cfg.name, "-nofused") {
-					gpu = openCUDA(b, runtime.WithFusedLevels(0))
+					gpu = testgraphs.OpenCUDA(b, runtime.WithFusedLevels(0))
 				} else {
-					gpu = openCUDA(b)
+					gpu = testgraphs.OpenCUDA(b)
 				}
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
 				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
@@ -307,7 +289,7 @@ func BenchmarkCUDASSSP(b *testing.B) {
 // is absent; unweighted ones get derived weights) and checks the GPU's
 // distances on gstest's p2p-31 against its published answers.
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
-	gpu := openCUDA(t)
+	gpu := testgraphs.OpenCUDA(t)
 	cfgs := largeConfigs(gpu)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
@@ -356,8 +338,8 @@ func BenchmarkCUDATargets(b *testing.B) {
 	if specs == "" {
 		specs = "kron:20:16,grid:1024:1024"
 	}
-	gpu := openCUDA(b)
-	plain := openCUDA(b, runtime.WithFusedLevels(0))
+	gpu := testgraphs.OpenCUDA(b)
+	plain := testgraphs.OpenCUDA(b, runtime.WithFusedLevels(0))
 	for _, spec := range strings.Split(specs, ",") {
 		g0, err := graph.Generate(spec, graph.GenOptions{})
 		if err != nil {
