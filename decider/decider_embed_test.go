@@ -2,6 +2,7 @@ package decider
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox"
@@ -29,5 +30,20 @@ func TestEmbeddedThresholds(t *testing.T) {
 	}
 	if got, ok := set.Lookup(""); !ok || got != set.CPU {
 		t.Error(`Lookup("") should be the CPU section`)
+	}
+}
+
+func TestOrderRuleKeys(t *testing.T) {
+	s, err := ParseThresholds("[gpu.\"X\"]\nordered_min_vertices = 2097152\nordered_min_degree = 8.0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.GPU["X"]; got.OrderedMinVertices != 1<<21 || got.OrderedMinDegree != 8 {
+		t.Fatalf("section X = %+v", got)
+	}
+	for _, bad := range []string{"[cpu]\nordered_min_vertices = -1\n", "[cpu]\nordered_min_degree = -0.5\n", "[cpu]\nordered_min_degree = \"8\"\n"} {
+		if _, err := ParseThresholds(bad); err == nil || !strings.Contains(err.Error(), "ordered_min_") {
+			t.Errorf("%q: err = %v, want one naming the key", bad, err)
+		}
 	}
 }

@@ -35,6 +35,14 @@ type Thresholds struct {
 	// Delta is the SSSP bucket width for ordered variants (1 = process
 	// only the minimum distance each iteration).
 	Delta uint64 `toml:"delta"`
+	// OrderedMinVertices and OrderedMinDegree choose the adaptive SSSP's
+	// order per graph: ordered buckets on graphs with at least this many
+	// vertices and this average out-degree, unordered (Bellman-Ford-style)
+	// below. On a GPU an iteration has a fixed cost, so small or
+	// high-diameter graphs do better with fewer, larger unordered rounds;
+	// on the CPU (0, 0) keeps every graph ordered.
+	OrderedMinVertices int64   `toml:"ordered_min_vertices"`
+	OrderedMinDegree   float64 `toml:"ordered_min_degree"`
 }
 
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
@@ -63,6 +71,10 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: beta = %v, want > 0", ErrThresholds, t.Beta)
 	case t.Delta < 1:
 		return fmt.Errorf("%w: delta = %d, want >= 1", ErrThresholds, t.Delta)
+	case t.OrderedMinVertices < 0:
+		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
+	case !(t.OrderedMinDegree >= 0):
+		return fmt.Errorf("%w: ordered_min_degree = %v, want >= 0", ErrThresholds, t.OrderedMinDegree)
 	}
 	return nil
 }
@@ -168,7 +180,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, delta; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, delta, ordered_min_vertices, ordered_min_degree; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
 	}
 	if err := s.CPU.Validate(); err != nil {
 		return nil, fmt.Errorf("[cpu]: %w", err)
@@ -191,12 +203,15 @@ type section struct {
 	Alpha       float64 `toml:"alpha"`
 	Beta        float64 `toml:"beta"`
 	Delta       int64   `toml:"delta"`
+	OrderedMinV int64   `toml:"ordered_min_vertices"`
+	OrderedMinD float64 `toml:"ordered_min_degree"`
 }
 
 // decodeSection decodes one section over the values of base.
 func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
 	s := section{T1: base.T1, T2: base.T2, T3: base.T3, SampleEvery: int64(base.SampleEvery),
-		Alpha: base.Alpha, Beta: base.Beta, Delta: int64(base.Delta)}
+		Alpha: base.Alpha, Beta: base.Beta, Delta: int64(base.Delta),
+		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree}
 	if err := md.PrimitiveDecode(p, &s); err != nil {
 		return base, err
 	}
@@ -207,5 +222,6 @@ func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresh
 		return base, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, SampleEvery: int(s.SampleEvery),
-		Alpha: s.Alpha, Beta: s.Beta, Delta: uint64(s.Delta)}, nil
+		Alpha: s.Alpha, Beta: s.Beta, Delta: uint64(s.Delta),
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD}, nil
 }

@@ -131,6 +131,11 @@ func (c *Config) Delta() uint64 {
 	return c.Thresholds().Delta
 }
 
+// Forced reports whether the caller fixed the policy, variant or order
+// (WithPolicy, WithVariant, WithOrder), so an algorithm must not choose its
+// own order.
+func (c *Config) Forced() bool { return c.variant != nil || c.policy != nil || c.order != nil }
+
 // Policy returns the policy: WithVariant's Static, WithPolicy's, else
 // Adaptive with Thresholds() and the order of WithOrder (Ordered).
 func (c *Config) Policy() decider.Policy {

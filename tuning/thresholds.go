@@ -44,6 +44,8 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
 	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
 	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
+	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
+	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
 	return b.String()
 }
 

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -122,9 +124,18 @@ func CheckGraph(g *graph.Graph) error {
 	return nil
 }
 
+// orderedFits applies the thresholds' order rule for the adaptive policy:
+// ordered buckets on graphs large and dense enough, unordered otherwise.
+func orderedFits(g *graph.Graph, t decider.Thresholds) bool {
+	n := int64(g.NumVertices())
+	return n >= t.OrderedMinVertices && float64(g.NumEdges()) >= t.OrderedMinDegree*float64(n)
+}
+
 // Run computes shortest-path distances from src. The graph must have
 // integer weights (see CheckGraph). Options choose the policy (default
-// adaptive, ordered delta-stepping), Delta (WithDelta), thresholds,
+// adaptive: ordered delta-stepping, or unordered where the thresholds'
+// ordered_min_vertices/ordered_min_degree say the graph is too small or
+// sparse for buckets), Delta (WithDelta), thresholds,
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
@@ -133,6 +144,9 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	}
 	n := g.NumVertices()
 	cfg := runtime.NewConfig(opts...)
+	if !cfg.Forced() && !orderedFits(g, cfg.Thresholds()) {
+		cfg = runtime.NewConfig(append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
+	}
 	delta := cfg.Delta()
 	if n == 0 {
 		return &Result{src: src, delta: delta}, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
@@ -151,5 +152,48 @@ func TestAllIteratesReached(t *testing.T) {
 	}
 	if n != 3 || res.NumReached() != 3 {
 		t.Errorf("All yielded %d vertices, want 3", n)
+	}
+}
+
+// TestOrderRule: the adaptive policy runs unordered on graphs below the
+// thresholds' ordered_min_vertices / ordered_min_degree, ordered otherwise,
+// and a forced order or variant overrides the rule. Distances are exact
+// either way.
+func TestOrderRule(t *testing.T) {
+	g := testgraphs.Grid(20, 20).WithDerivedWeights(3)
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		minV      int64
+		minDeg    float64
+		extra     []runtime.Option
+		wantOrder string
+	}{
+		{"large enough", 100, 2, nil, "O_"},
+		{"too few vertices", 1000, 0, nil, "U_"},
+		{"too sparse", 0, 8, nil, "U_"},
+		{"forced order", 1000, 0, []runtime.Option{runtime.WithOrder(decider.Ordered)}, "O_"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			th := decider.DefaultThresholds()
+			th.OrderedMinVertices, th.OrderedMinDegree = tc.minV, tc.minDeg
+			res, err := sssp.Run(context.Background(), g, 0, append([]runtime.Option{runtime.WithThresholds(th)}, tc.extra...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := range res.Stats().Variants {
+				if !strings.HasPrefix(v, tc.wantOrder) {
+					t.Errorf("variant %s, want %s...", v, tc.wantOrder)
+				}
+			}
+			for v, w := range want {
+				if d, ok := res.Distance(uint32(v)); !ok || d != w {
+					t.Fatalf("vertex %d: %d (%v), want %d", v, d, ok, w)
+				}
+			}
+		})
 	}
 }
