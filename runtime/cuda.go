@@ -51,15 +51,20 @@ type CUDA struct {
 // Dev is the device-side handle passed to functions run by CUDA.Do. It is
 // valid only inside that function, on the device goroutine.
 type Dev struct {
-	c          *CUDA
-	ctx        cu.Context
-	mod        cu.Module
-	funcs      map[string]cu.Function
-	allocs     map[cu.DevicePtr]int64
-	live       int64
-	pool       map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
-	pooled     int64
-	hostAllocs map[unsafe.Pointer]bool
+	c      *CUDA
+	ctx    cu.Context
+	mod    cu.Module
+	funcs  map[string]cu.Function
+	allocs map[cu.DevicePtr]int64
+	live   int64
+	pool   map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
+	pooled int64
+	// hostAllocs maps page-locked host buffers to their sizes; hostPool
+	// keeps the freed ones by size for reuse, because cuMemAllocHost costs
+	// about a millisecond (measured on the H100), more than a small graph's
+	// whole run, and every run needs a control-block buffer.
+	hostAllocs map[unsafe.Pointer]int64
+	hostPool   map[int64][]unsafe.Pointer
 	graphs     map[*graph.Graph]*graphEntry
 	lastKernel string
 	syncEach   bool
@@ -95,7 +100,7 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	c := &CUDA{cfg: cfg, cmds: make(chan func(), 4), done: make(chan struct{})}
 	c.spin = cfg.spin > 0 && goruntime.GOMAXPROCS(0) > 1
 	c.d = Dev{c: c, funcs: map[string]cu.Function{}, allocs: map[cu.DevicePtr]int64{},
-		pool: map[int64][]cu.DevicePtr{}, hostAllocs: map[unsafe.Pointer]bool{},
+		pool: map[int64][]cu.DevicePtr{}, hostAllocs: map[unsafe.Pointer]int64{}, hostPool: map[int64][]unsafe.Pointer{},
 		graphs: map[*graph.Graph]*graphEntry{}, syncEach: cfg.syncEach}
 	ready := make(chan error, 1)
 	go c.loop(ready)
@@ -352,6 +357,15 @@ func (c *CUDA) Trim() error {
 
 func (d *Dev) trim() error {
 	var first error
+	for _, ps := range d.hostPool {
+		for _, p := range ps {
+			if err := d.guard("cuMemFreeHost", func() { cu.MemFreeHost(p) }); err != nil && first == nil {
+				first = err
+			}
+			delete(d.hostAllocs, p)
+		}
+	}
+	clear(d.hostPool)
 	for b, ps := range d.pool {
 		for _, p := range ps {
 			if err := d.guard("cuMemFree", func() { cu.MemFree(p) }); err != nil && first == nil {
@@ -399,6 +413,7 @@ func (d *Dev) destroy() error {
 		}
 		delete(d.hostAllocs, p)
 	}
+	clear(d.hostPool)
 	if d.ctx != 0 {
 		if err := d.guard("cuCtxDestroy", func() { cu.CtxDestroy(&d.ctx) }); err != nil && first == nil {
 			first = err
@@ -617,18 +632,23 @@ func (s *DeviceSlice[T]) Free(d *Dev) {
 // AllocHost allocates page-locked host memory (fast device-to-host copies
 // of small control blocks). Close frees what is left.
 func (d *Dev) AllocHost(bytes int64) (p unsafe.Pointer, err error) {
+	if free := d.hostPool[bytes]; len(free) > 0 {
+		p = free[len(free)-1]
+		d.hostPool[bytes] = free[:len(free)-1]
+		return p, nil
+	}
 	err = d.guard("cuMemAllocHost", func() { p = cu.MemAllocHost(bytes) })
 	if err == nil {
-		d.hostAllocs[p] = true
+		d.hostAllocs[p] = bytes
 	}
 	return p, err
 }
 
-// FreeHost releases memory from AllocHost.
+// FreeHost returns memory from AllocHost to the reuse pool (Trim and Close
+// release it).
 func (d *Dev) FreeHost(p unsafe.Pointer) {
-	if p != nil && d.hostAllocs[p] {
-		_ = d.guard("cuMemFreeHost", func() { cu.MemFreeHost(p) })
-		delete(d.hostAllocs, p)
+	if bytes, ok := d.hostAllocs[p]; ok && p != nil {
+		d.hostPool[bytes] = append(d.hostPool[bytes], p)
 	}
 }
 

@@ -354,8 +354,45 @@ func TestCUDABadKernelsFile(t *testing.T) {
 	}
 }
 
+// TestCUDAHostPool: freed page-locked buffers are reused by size (a fresh
+// cuMemAllocHost per run cost about a millisecond) and Trim releases them.
+func TestCUDAHostPool(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	if err := c.Do(func(d *runtime.Dev) error {
+		p, err := d.AllocHost(64)
+		if err != nil {
+			return err
+		}
+		d.FreeHost(p)
+		q, err := d.AllocHost(64)
+		if err != nil {
+			return err
+		}
+		if q != p {
+			t.Errorf("AllocHost after FreeHost gave a new buffer %p, want the pooled %p", q, p)
+		}
+		r, err := d.AllocHost(128)
+		if err != nil {
+			return err
+		}
+		if r == p {
+			t.Error("a 128-byte request reused a 64-byte buffer")
+		}
+		d.FreeHost(q)
+		d.FreeHost(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Trim(); err != nil {
+		t.Fatalf("Trim: %v", err)
+	}
+}
+
 // TestCUDAKernelFault makes a kernel read an invalid address: the failure
-// surfaces at the next synchronising call, naming the kernel.
+// surfaces at the next synchronising call, naming the kernel. A fault
+// poisons the process's CUDA context, so GPU tests after it in this file
+// cannot open the device: keep it last.
 func TestCUDAKernelFault(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	err := c.Do(func(d *runtime.Dev) error {
