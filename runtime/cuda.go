@@ -40,6 +40,7 @@ type CUDA struct {
 	device   string
 	total    int64
 	sms      int
+	driver   string
 	major    int
 	minor    int
 	kernFrom string
@@ -120,6 +121,21 @@ func (c *CUDA) Device() string { return c.device }
 
 // Multiprocessors returns the GPU's streaming multiprocessor count.
 func (c *CUDA) Multiprocessors() int { return c.sms }
+
+// Driver describes the driver for reports (bench and tune record it).
+func (c *CUDA) Driver() string { return c.driver }
+
+// driverVersion returns the driver's CUDA API version, "" when the driver
+// cannot say (a report then shows n/a; it is no reason to fail).
+func driverVersion() (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	v := cu.Version()
+	return fmt.Sprintf("CUDA driver API %d.%d", v/1000, v%1000/10)
+}
 
 // ComputeCapability returns the GPU's compute capability.
 func (c *CUDA) ComputeCapability() (major, minor int) { return c.major, c.minor }
@@ -209,6 +225,7 @@ func (c *CUDA) start() (err error) {
 	c.total = dev.TotalMem()
 	c.sms = dev.Attribute(cu.MULTIPROCESSOR_COUNT)
 	c.major, c.minor = dev.ComputeCapability()
+	c.driver = driverVersion()
 
 	var image []byte
 	if c.cfg.kernels != "" {
