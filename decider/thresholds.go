@@ -48,7 +48,7 @@ type Thresholds struct {
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 2}
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 32}
 }
 
 // ErrThresholds is wrapped by every thresholds-file error.
