@@ -37,7 +37,7 @@ func gpuConfigs(gpu, fused *runtime.CUDA) map[string][]runtime.Option {
 	oq := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
 	m["fused/O_T_QU"] = []runtime.Option{runtime.WithVariant(oq), runtime.WithBackend(fused)}
 	m["fused/auto-eager"] = []runtime.Option{runtime.WithThresholds(eager()), runtime.WithBackend(fused)}
-	m["fused/cycle"] = []runtime.Option{runtime.WithPolicy(cycle{append(decider.AllVariants(), oq, oq)}), runtime.WithBackend(fused)}
+	m["fused/cycle"] = []runtime.Option{runtime.WithPolicy(testgraphs.Cycle(append(decider.AllVariants(), oq, oq)...)), runtime.WithBackend(fused)}
 	return m
 }
 

@@ -11,24 +11,6 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-// cycle is a test policy that changes variant every iteration, exercising
-// every conversion and mixing orders and directions within one run.
-type cycle struct{ vs []decider.Variant }
-
-func (c cycle) Begin(decider.Info) decider.Decider { return &cycleRun{vs: c.vs} }
-func (c cycle) String() string                     { return "cycle" }
-
-type cycleRun struct {
-	vs []decider.Variant
-	i  int
-}
-
-func (c *cycleRun) Initial() decider.Variant { return c.vs[0] }
-func (c *cycleRun) Next(decider.Observation) decider.Variant {
-	c.i++
-	return c.vs[c.i%len(c.vs)]
-}
-
 // eager thresholds make the adaptive policy switch often on small graphs.
 func eager() decider.Thresholds {
 	t := decider.DefaultThresholds()
@@ -42,8 +24,8 @@ func configs() map[string][]runtime.Option {
 		"auto-eager":    {runtime.WithThresholds(eager())},
 		"auto-1worker":  {runtime.WithWorkers(1)},
 		"auto-3workers": {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
-		"cycle":         {runtime.WithPolicy(cycle{decider.AllVariants()})},
-		"cycle-rev":     {runtime.WithPolicy(cycle{[]decider.Variant{decider.PullVariant, {Order: decider.Unordered, Mapping: decider.Block, Rep: decider.Queue}, {Mapping: decider.Block}}})},
+		"cycle":         {runtime.WithPolicy(testgraphs.Cycle(decider.AllVariants()...))},
+		"cycle-rev":     {runtime.WithPolicy(testgraphs.Cycle(decider.PullVariant, decider.Variant{Order: decider.Unordered, Mapping: decider.Block, Rep: decider.Queue}, decider.Variant{Mapping: decider.Block}))},
 	}
 	for _, v := range decider.AllVariants() {
 		m[v.String()] = []runtime.Option{runtime.WithVariant(v)}

@@ -13,22 +13,6 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-type cycle struct{ vs []decider.Variant }
-
-func (c cycle) Begin(decider.Info) decider.Decider { return &cycleRun{vs: c.vs} }
-func (c cycle) String() string                     { return "cycle" }
-
-type cycleRun struct {
-	vs []decider.Variant
-	i  int
-}
-
-func (c *cycleRun) Initial() decider.Variant { return c.vs[0] }
-func (c *cycleRun) Next(decider.Observation) decider.Variant {
-	c.i++
-	return c.vs[c.i%len(c.vs)]
-}
-
 func eager() decider.Thresholds {
 	t := decider.DefaultThresholds()
 	t.T2, t.T3, t.SampleEvery = 4, 0.01, 1
@@ -42,8 +26,8 @@ func configs() map[string][]runtime.Option {
 		"auto-unordered": {runtime.WithOrder(decider.Unordered)},
 		"auto-1worker":   {runtime.WithWorkers(1)},
 		"auto-3workers":  {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
-		"cycle":          {runtime.WithPolicy(cycle{decider.PushVariants()})},
-		"cycle-delta1":   {runtime.WithPolicy(cycle{decider.PushVariants()[3:]}), sssp.WithDelta(1)},
+		"cycle":          {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()...))},
+		"cycle-delta1":   {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()[3:]...)), sssp.WithDelta(1)},
 	}
 	deltas := []uint64{1, 2, 7, 1000, 1 << 40}
 	if raceEnabled {
