@@ -119,6 +119,28 @@ func (p *Pool) Thread(n, grain int, fn func(worker, lo, hi int)) {
 	})
 }
 
+// DegreePrefix returns the exclusive prefix sum of the out-degrees of
+// items (offsets are CSR offsets), with the total as its last entry: the
+// input Block needs to split a queue's neighbourhoods by edge count. It
+// reuses *buf when it is large enough, so steady iterations allocate
+// nothing.
+func (p *Pool) DegreePrefix(items []uint32, off []int64, buf *[]int64) []int64 {
+	k := len(items)
+	if cap(*buf) < k+1 {
+		*buf = make([]int64, k+1, max(k+1, 1024))
+	}
+	pref := (*buf)[:k+1]
+	p.Thread(k, 4096, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			u := items[i]
+			pref[i] = off[u+1] - off[u]
+		}
+	})
+	pref[k] = 0
+	p.PrefixSum(pref)
+	return pref
+}
+
 // Block is block mapping: pref is a non-decreasing prefix array of k+1
 // entries (pref[0] = 0) giving element i the edge positions [pref[i],
 // pref[i+1]); the edge space is cut into chunks of about grain edges that

@@ -108,19 +108,7 @@ func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs,
 		})
 	case o.rep == decider.Queue:
 		items := o.curQ.Items()
-		k := len(items)
-		if cap(o.pref) < k+1 {
-			o.pref = make([]int64, k+1, max(k+1, 1024))
-		}
-		pref := o.pref[:k+1]
-		o.pool.Thread(k, 4096, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				u := items[i]
-				pref[i] = off[u+1] - off[u]
-			}
-		})
-		pref[k] = 0
-		o.pool.PrefixSum(pref)
+		pref := o.pool.DegreePrefix(items, off, &o.pref)
 		o.pool.Block(pref, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
 			for i := lo; i < hi; i++ {
 				u := items[i]
