@@ -9,8 +9,8 @@
 //           neighbour list: coalesced adjacency reads);
 //     bm/qu the working set is a bitmap / a queue of ctrl->count[par] ids.
 // A push kernel reads the working set, lowers the level of each neighbour
-// to level[v]+1 and marks it in the update vector. Only vertices whose level
-// goes down are written, so a visited neighbour costs one read.
+// to level[v]+1 and marks it in the update vector; heavy vertices go to a
+// piece list that bfs_pieces_{o,u} expands next (expand.cuh).
 //
 // bfs_pull_t: the bottom-up step (Beamer) over a bitmap frontier: each
 // unvisited vertex scans its in-neighbours and stops at the first one in the
@@ -20,69 +20,39 @@
 // barriers between levels) runs many levels while the frontier stays
 // small, saving the launches and the host round trip of each level on
 // high-diameter graphs.
-#include "common.cuh"
+#include "expand.cuh"
 
+// The BFS step of expand.cuh: lower each neighbour's level to level[v]+1.
+// Only vertices whose level goes down are written, so a visited neighbour
+// costs one read.
 template <bool ORDERED>
-__device__ __forceinline__ void bfs_visit(u32* level, u8* upd, u32 u, u32 nl) {
-    if (level[u] <= nl) return;
-    if (ORDERED) {
-        // Level-synchronous: every writer in this launch writes the same nl.
-        level[u] = nl;
-        upd[u] = 1;
-    } else if (atomicMin(&level[u], nl) > nl) {
-        upd[u] = 1;
-    }
-}
-
-template <bool ORDERED, bool BLOCK, bool BITMAP>
-__device__ __forceinline__ void bfs_push(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level,
-                                         u8* upd, const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {
-    reset_slots(ctrl, par);
-    if (!BLOCK) {
-        u64 count = BITMAP ? (u64)n : (u64)ctrl->count[par];
-        for (u64 i = gtid(); i < count; i += gstride()) {
-            u32 v;
-            if (BITMAP) {
-                if (!bit_test(ws, i)) continue;
-                v = (u32)i;
-            } else {
-                v = ws[i];
-            }
-            u32 nl = level[v] + 1;
-            i64 end = off[v + 1];
-            for (i64 e = off[v]; e < end; e++) bfs_visit<ORDERED>(level, upd, adj[e], nl);
-        }
-    } else if (BITMAP) {
-        // One block per set bit: blocks take 32-vertex words in turn and walk
-        // the word's set bits together (block-uniform control flow).
-        u64 nwords = ((u64)n + 31) >> 5;
-        for (u64 w = blockIdx.x; w < nwords; w += gridDim.x) {
-            u32 bits = ws[w];
-            while (bits) {
-                u32 b = __ffs(bits) - 1;
-                bits &= bits - 1;
-                u32 v = (u32)(w * 32 + b);
-                u32 nl = level[v] + 1;
-                i64 end = off[v + 1];
-                for (i64 e = off[v] + threadIdx.x; e < end; e += blockDim.x) bfs_visit<ORDERED>(level, upd, adj[e], nl);
-            }
-        }
-    } else {
-        u64 count = ctrl->count[par];
-        for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
-            u32 v = ws[i];
-            u32 nl = level[v] + 1;
-            i64 end = off[v + 1];
-            for (i64 e = off[v] + threadIdx.x; e < end; e += blockDim.x) bfs_visit<ORDERED>(level, upd, adj[e], nl);
+struct BFSVisit {
+    const u32* __restrict__ adj;
+    u32* level;
+    u8* upd;
+    typedef u32 S;
+    struct Item {
+        u32 u, nl;
+    };
+    __device__ __forceinline__ u32 source(u32 v) const { return level[v] + 1; }
+    __device__ __forceinline__ Item item(u32 nl, i64 e) const { return Item{adj[e], nl}; }
+    __device__ __forceinline__ bool improves(const Item& it) const { return level[it.u] > it.nl; }
+    __device__ __forceinline__ void commit(const Item& it) const {
+        if (ORDERED) {
+            // Level-synchronous: every writer in this launch writes the same nl.
+            level[it.u] = it.nl;
+            upd[it.u] = 1;
+        } else if (atomicMin(&level[it.u], it.nl) > it.nl) {
+            upd[it.u] = 1;
         }
     }
-}
+};
 
 #define BFS_PUSH(NAME, ORD, BLK, BM)                                                                          \
     extern "C" __global__ void __launch_bounds__(1024)                                                        \
         NAME(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u8* upd,                   \
-             const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {                                        \
-        bfs_push<ORD, BLK, BM>(off, adj, level, upd, ws, n, ctrl, par);                                       \
+             const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par, u64* pieces) {                           \
+        expand<BFSVisit<ORD>, BLK, BM>(BFSVisit<ORD>{adj, level, upd}, off, ws, n, ctrl, par, pieces);        \
     }
 
 BFS_PUSH(bfs_push_o_t_bm, true, false, true)
@@ -93,6 +63,17 @@ BFS_PUSH(bfs_push_u_t_bm, false, false, true)
 BFS_PUSH(bfs_push_u_t_qu, false, false, false)
 BFS_PUSH(bfs_push_u_b_bm, false, true, true)
 BFS_PUSH(bfs_push_u_b_qu, false, true, false)
+
+// The pieces a push kernel listed (expand.cuh).
+#define BFS_PIECES(NAME, ORD)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(1024)                                                            \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u8* upd,                       \
+             const u64* __restrict__ pieces, const Ctrl* ctrl) {                                                  \
+        expand_pieces<BFSVisit<ORD>>(BFSVisit<ORD>{adj, level, upd}, off, pieces, ctrl);                          \
+    }
+
+BFS_PIECES(bfs_pieces_o, true)
+BFS_PIECES(bfs_pieces_u, false)
 
 // Bottom-up step. toff/tadj is the transpose (in-neighbours; the graph
 // itself when undirected). frontier holds exactly the vertices of level cur
@@ -207,5 +188,6 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
         ctrl->fused_levels = done;
         ctrl->fused_swap = (in == qb) ? 1u : 0u;
         ctrl->edges_out = edges;
+        ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran
     }
 }

@@ -94,18 +94,21 @@ struct Ctrl {
     u64 minv;         // findmin's result
     u64 edges;        // edges examined by a pull step (accumulating)
     u64 edges_out;    // edges moved here by the generation kernel
-    u64 pad;
+    u32 pieces;       // heavy-vertex pieces listed by a computation kernel (expand.cuh)
+    u32 maxdeg;       // largest out-degree in the working set the generation kernel built
 };
 
 // Per-iteration bookkeeping done by thread 0 of block 0 of a computation
 // kernel: it clears the slots the following findmin and generation kernels
-// add into, so no memset launch is needed between kernels (stream order
+// add into (ctrl->pieces is cleared by the generation kernel, after the
+// pieces were expanded), so no memset launch is needed between kernels (stream order
 // makes it safe: they start after this kernel ends).
 __device__ __forceinline__ void reset_slots(Ctrl* ctrl, u32 par) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         ctrl->count[par ^ 1] = 0;
         ctrl->deg[par ^ 1] = 0;
         ctrl->minv = INF64;
+        ctrl->maxdeg = 0;
     }
 }
 

@@ -3,6 +3,7 @@ package kernels
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -63,7 +64,7 @@ func TestKernelNamesDefined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN)\((\w+),`)
+	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST)\((\w+),`)
 	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
 	for _, s := range srcs {
 		b, err := os.ReadFile(s)
@@ -94,6 +95,32 @@ func TestKernelNamesDefined(t *testing.T) {
 	for n := range defined {
 		if !listed[n] {
 			t.Errorf("kernel %q is defined but missing from Names", n)
+		}
+	}
+}
+
+// TestKernelConstants keeps the Go mirrors of the kernels' #defines equal
+// to them (the host decides from them which launches a step needs).
+func TestKernelConstants(t *testing.T) {
+	var src strings.Builder
+	for _, f := range []string{"common.cuh", "expand.cuh"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	for name, want := range map[string]int{
+		"PIECE": PieceEdges, "HEAVY_T": HeavyThread, "HEAVY_B": HeavyBlock,
+		"PERSIST_THREADS": PersistThreads, "PERSIST_MAXDEG": PersistMaxDeg,
+	} {
+		m := regexp.MustCompile(`(?m)^#define ` + name + ` (\d+)`).FindStringSubmatch(src.String())
+		if m == nil {
+			t.Errorf("#define %s not found", name)
+			continue
+		}
+		if m[1] != strconv.Itoa(want) {
+			t.Errorf("#define %s %s, the Go side has %d", name, m[1], want)
 		}
 	}
 }

@@ -8,10 +8,31 @@ func BFSPush(ordered, block, bitmap bool) string {
 	return "bfs_push_" + pick(ordered, "o", "u") + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu")
 }
 
-// SSSP returns sssp_{i,f}_{t,b}_{bm,qu}.
-func SSSP(float, block, bitmap bool) string {
-	return "sssp_" + pick(float, "f", "i") + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu")
+// SSSP returns sssp_{d64,d32}_{t,b}_{bm,qu}: d32 for uint32 distances.
+func SSSP(d32, block, bitmap bool) string {
+	return "sssp_" + dist(d32) + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu")
 }
+
+// BFSPieces returns bfs_pieces_{o,u}, the heavy-vertex pieces of a push
+// kernel (expand.cuh).
+func BFSPieces(ordered bool) string { return "bfs_pieces_" + pick(ordered, "o", "u") }
+
+// SSSPPieces returns sssp_pieces_{d64,d32}.
+func SSSPPieces(d32 bool) string { return "sssp_pieces_" + dist(d32) }
+
+// SSSPPersist returns sssp_persist_qu_{d64,d32}.
+func SSSPPersist(d32 bool) string { return "sssp_persist_qu_" + dist(d32) }
+
+func dist(d32 bool) string { return pick(d32, "d32", "d64") }
+
+// Push expansion (expand.cuh): a working-set vertex of more out-edges than
+// HeavyThread (thread mapping) or HeavyBlock (block mapping) is split into
+// pieces of PieceEdges edges, expanded by a second launch.
+const (
+	PieceEdges  = 256
+	HeavyThread = 64
+	HeavyBlock  = 1024
+)
 
 // Selection modes of the generation kernels.
 const (
@@ -27,17 +48,17 @@ const (
 	OutQueueWarp   = "qw" // queue, one atomic per warp
 )
 
-// Gen returns ws_gen_<out>_<sel>[_i|_f].
-func Gen(out, sel string, float bool) string {
+// Gen returns ws_gen_<out>_<sel>[_d64|_d32] (d32: uint32 distances).
+func Gen(out, sel string, d32 bool) string {
 	n := "ws_gen_" + out + "_" + sel
 	if sel != SelectAll {
-		n += pick(float, "_f", "_i")
+		n += "_" + dist(d32)
 	}
 	return n
 }
 
-// FindMin returns sssp_findmin_u32 (float32 bits) or sssp_findmin_u64.
-func FindMin(float bool) string { return pick(float, "sssp_findmin_u32", "sssp_findmin_u64") }
+// FindMin returns sssp_findmin_u32 or sssp_findmin_u64.
+func FindMin(d32 bool) string { return pick(d32, "sssp_findmin_u32", "sssp_findmin_u64") }
 
 // Persistent multi-level launches (bfs_persist_qu, sssp_persist_qu;
 // PERSIST_* in common.cuh): threads per block (one block per
@@ -50,11 +71,10 @@ const (
 
 // Single kernels.
 const (
-	BFSPull     = "bfs_pull_t"
-	BFSPersist  = "bfs_persist_qu"
-	SSSPPersist = "sssp_persist_qu"
-	BitmapToQu  = "ws_bm_to_qu"
-	QueueToBm   = "ws_qu_to_bm"
+	BFSPull    = "bfs_pull_t"
+	BFSPersist = "bfs_persist_qu"
+	BitmapToQu = "ws_bm_to_qu"
+	QueueToBm  = "ws_qu_to_bm"
 )
 
 func pick(c bool, a, b string) string {
@@ -74,14 +94,15 @@ var Names = func() []string {
 				n = append(n, BFSPush(o, b, bm))
 			}
 		}
+		n = append(n, BFSPieces(o))
 	}
-	for _, f := range []bool{false, true} {
+	for _, d32 := range []bool{false, true} {
 		for _, b := range []bool{false, true} {
 			for _, bm := range []bool{true, false} {
-				n = append(n, SSSP(f, b, bm))
+				n = append(n, SSSP(d32, b, bm))
 			}
 		}
-		n = append(n, FindMin(f))
+		n = append(n, FindMin(d32), SSSPPieces(d32), SSSPPersist(d32))
 	}
 	for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp} {
 		n = append(n, Gen(out, SelectAll, false))
@@ -89,5 +110,5 @@ var Names = func() []string {
 			n = append(n, Gen(out, sel, false), Gen(out, sel, true))
 		}
 	}
-	return append(n, BFSPull, BFSPersist, SSSPPersist, BitmapToQu, QueueToBm)
+	return append(n, BFSPull, BFSPersist, BitmapToQu, QueueToBm)
 }()

@@ -1,97 +1,66 @@
 // sssp.cu: SSSP computation kernels and the findmin reduction.
 //
-// sssp_{i,f}_{t,b}_{bm,qu}
-//     i/f   integer weights (uint64 distances) / float32 weights (float32
-//           distances as bit patterns in uint32);
-//     t/b   thread / block mapping; bm/qu bitmap / queue working set.
+// sssp_{d64,d32}_{t,b}_{bm,qu}
+//     d64/d32  uint64 / uint32 distances (the host picks uint32 when no
+//              path can reach 2^32-1: (n-1) * max weight < 2^32-1; half the
+//              bytes in the randomly accessed distance array, which then
+//              stays in the H100's L2 for 4M-vertex graphs);
+//     t/b      thread / block mapping; bm/qu bitmap / queue working set.
 // Relaxation is the same for ordered and unordered SSSP; what differs is
 // which updated vertices the generation kernel selects (see workset.cu:
 // SEL_ALL unordered, SEL_MIN ordered, SEL_DELTA delta-stepping buckets).
-// A nil weight array means unit weights.
+// A nil weight array means unit weights. Heavy vertices go to a piece list
+// that sssp_pieces_{d64,d32} expands next (expand.cuh).
 //
 // sssp_findmin_{u32,u64}: the minimum distance over updated vertices, folded
 // into ctrl->minv (reset to INF64 by the preceding computation kernel).
-#include "common.cuh"
+#include "expand.cuh"
 
-struct IntDist {
-    typedef u64 D;
-    static __device__ __forceinline__ D add(D d, u32 w) { return d + w; }
-    static __device__ __forceinline__ u32 unit() { return 1; }  // unit weight
-};
-
-struct FloatDist {
-    typedef u32 D;
-    static __device__ __forceinline__ D add(D d, u32 w) { return __float_as_uint(__uint_as_float(d) + __uint_as_float(w)); }
-    static __device__ __forceinline__ u32 unit() { return 0x3F800000u; }  // unit weight 1.0f
-};
-
-template <typename K>
-__device__ __forceinline__ void sssp_relax(typename K::D* dist, u8* upd, u32 u, typename K::D nd) {
-    if (dist[u] <= nd) return;
-    if (atomicMin(&dist[u], nd) > nd) upd[u] = 1;
-}
-
-template <typename K, bool BLOCK, bool BITMAP>
-__device__ __forceinline__ void sssp_push(const i64* __restrict__ off, const u32* __restrict__ adj,
-                                          const u32* __restrict__ wt, typename K::D* dist, u8* upd,
-                                          const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {
-    typedef typename K::D D;
-    reset_slots(ctrl, par);
-    if (!BLOCK) {
-        u64 count = BITMAP ? (u64)n : (u64)ctrl->count[par];
-        for (u64 i = gtid(); i < count; i += gstride()) {
-            u32 v;
-            if (BITMAP) {
-                if (!bit_test(ws, i)) continue;
-                v = (u32)i;
-            } else {
-                v = ws[i];
-            }
-            D dv = dist[v];
-            i64 end = off[v + 1];
-            for (i64 e = off[v]; e < end; e++) {
-                sssp_relax<K>(dist, upd, adj[e], K::add(dv, wt ? wt[e] : K::unit()));
-            }
-        }
-    } else {
-        u64 count = BITMAP ? (((u64)n + 31) >> 5) : (u64)ctrl->count[par];
-        for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
-            u32 bits = BITMAP ? ws[i] : 1u;
-            while (bits) {
-                u32 v;
-                if (BITMAP) {
-                    u32 b = __ffs(bits) - 1;
-                    bits &= bits - 1;
-                    v = (u32)(i * 32 + b);
-                } else {
-                    bits = 0;
-                    v = ws[i];
-                }
-                D dv = dist[v];
-                i64 end = off[v + 1];
-                for (i64 e = off[v] + threadIdx.x; e < end; e += blockDim.x) {
-                    sssp_relax<K>(dist, upd, adj[e], K::add(dv, wt ? wt[e] : K::unit()));
-                }
-            }
-        }
+// The SSSP step of expand.cuh: relax with atomicMin, flag improved vertices.
+template <typename D>
+struct SSSPVisit {
+    const u32* __restrict__ adj;
+    const u32* __restrict__ wt;
+    D* dist;
+    u8* upd;
+    typedef D S;
+    struct Item {
+        u32 u;
+        D nd;
+    };
+    __device__ __forceinline__ D source(u32 v) const { return dist[v]; }
+    __device__ __forceinline__ Item item(D dv, i64 e) const { return Item{adj[e], dv + (D)(wt ? wt[e] : 1u)}; }
+    __device__ __forceinline__ bool improves(const Item& it) const { return dist[it.u] > it.nd; }
+    __device__ __forceinline__ void commit(const Item& it) const {
+        if (atomicMin(&dist[it.u], it.nd) > it.nd) upd[it.u] = 1;
     }
-}
+};
 
-#define SSSP_PUSH(NAME, K, BLK, BM)                                                                           \
+#define SSSP_PUSH(NAME, D, BLK, BM)                                                                           \
     extern "C" __global__ void __launch_bounds__(1024)                                                        \
-        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt,            \
-             K::D* dist, u8* upd, const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par) {                      \
-        sssp_push<K, BLK, BM>(off, adj, wt, dist, upd, ws, n, ctrl, par);                                     \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,   \
+             u8* upd, const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par, u64* pieces) {                  \
+        expand<SSSPVisit<D>, BLK, BM>(SSSPVisit<D>{adj, wt, dist, upd}, off, ws, n, ctrl, par, pieces);       \
     }
 
-SSSP_PUSH(sssp_i_t_bm, IntDist, false, true)
-SSSP_PUSH(sssp_i_t_qu, IntDist, false, false)
-SSSP_PUSH(sssp_i_b_bm, IntDist, true, true)
-SSSP_PUSH(sssp_i_b_qu, IntDist, true, false)
-SSSP_PUSH(sssp_f_t_bm, FloatDist, false, true)
-SSSP_PUSH(sssp_f_t_qu, FloatDist, false, false)
-SSSP_PUSH(sssp_f_b_bm, FloatDist, true, true)
-SSSP_PUSH(sssp_f_b_qu, FloatDist, true, false)
+SSSP_PUSH(sssp_d64_t_bm, u64, false, true)
+SSSP_PUSH(sssp_d64_t_qu, u64, false, false)
+SSSP_PUSH(sssp_d64_b_bm, u64, true, true)
+SSSP_PUSH(sssp_d64_b_qu, u64, true, false)
+SSSP_PUSH(sssp_d32_t_bm, u32, false, true)
+SSSP_PUSH(sssp_d32_t_qu, u32, false, false)
+SSSP_PUSH(sssp_d32_b_bm, u32, true, true)
+SSSP_PUSH(sssp_d32_b_qu, u32, true, false)
+
+#define SSSP_PIECES(NAME, D)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(1024)                                                        \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,   \
+             u8* upd, const u64* __restrict__ pieces, const Ctrl* ctrl) {                                     \
+        expand_pieces<SSSPVisit<D>>(SSSPVisit<D>{adj, wt, dist, upd}, off, pieces, ctrl);                     \
+    }
+
+SSSP_PIECES(sssp_pieces_d64, u64)
+SSSP_PIECES(sssp_pieces_d32, u32)
 
 template <typename D>
 __device__ __forceinline__ void findmin(const D* __restrict__ dist, const u8* __restrict__ upd, u32 n, u64* minslot) {
@@ -124,8 +93,7 @@ extern "C" __global__ void __launch_bounds__(1024)
     findmin<u32>(dist, upd, n, &ctrl->minv);
 }
 
-// sssp_persist_qu: unordered SSSP levels (integer weights, uint64
-// distances) in one persistent launch, the counterpart of bfs_persist_qu
+// sssp_persist_qu_{d64,d32}: unordered SSSP levels in one persistent launch, the counterpart of bfs_persist_qu
 // (same launch shape, exits and ctrl report). A vertex whose distance
 // drops enters the next queue once: its update-vector byte holds two
 // flags, bit 1<<p meaning "in the queue built at a level of parity p"
@@ -136,10 +104,10 @@ extern "C" __global__ void __launch_bounds__(1024)
 // again.
 __device__ __forceinline__ u32* upd_word(u8* upd, u32 v) { return (u32*)(upd + (v & ~3u)); }
 
-extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
-    sssp_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, u64* dist,
-                    u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap,
-                    Persist* ps) {
+template <typename D>
+__device__ __forceinline__ void sssp_persist(const i64* __restrict__ off, const u32* __restrict__ adj,
+                                             const u32* __restrict__ wt, D* dist, u8* upd, u32* qa, u32* qb,
+                                             Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) {
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     if (threadIdx.x == 0) s_n = 0;
@@ -180,11 +148,11 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
         for (u64 i = group; i < count; i += ngroups) {
             u32 v = in[i];
             if (sub == 0) atomicAnd(upd_word(upd, v), ~(pbit << (8 * (v & 3u))));
-            u64 dv = dist[v];
+            D dv = dist[v];
             i64 end = off[v + 1];
             for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
                 u32 u = adj[e];
-                u64 nd = dv + (wt ? wt[e] : 1u);
+                D nd = dv + (D)(wt ? wt[e] : 1u);
                 if (dist[u] > nd && atomicMin(&dist[u], nd) > nd) {
                     u32 sh = 8 * (u & 3u);
                     if (!((atomicOr(upd_word(upd, u), qbit << sh) >> sh) & qbit)) {
@@ -218,5 +186,16 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
         ctrl->fused_levels = done;
         ctrl->fused_swap = (in == qb) ? 1u : 0u;
         ctrl->edges_out = edges;
+        ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran
     }
 }
+
+#define SSSP_PERSIST(NAME, D)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
+             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) { \
+        sssp_persist<D>(off, adj, wt, dist, upd, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);             \
+    }
+
+SSSP_PERSIST(sssp_persist_qu_d64, u64)
+SSSP_PERSIST(sssp_persist_qu_d32, u32)

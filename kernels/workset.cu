@@ -1,6 +1,6 @@
 // workset.cu: working-set generation and conversion.
 //
-// ws_gen_{bm,qa,qw}_{all | min_i | min_f | delta_i | delta_f}
+// ws_gen_{bm,qa,qw}_{all | min_d64 | min_d32 | delta_d64 | delta_d32}
 //     read the update vector (padded with zeros to a multiple of 16 bytes;
 //     four flags per 32-bit load) and build the next working set, clearing
 //     the update flag of every vertex they select:
@@ -11,13 +11,13 @@
 //     min     select updated vertices at the minimum distance ctrl->minv
 //             (ordered SSSP; the rest stay in the update vector);
 //     delta   select updated vertices below the end of the minimum's
-//             delta-stepping bucket: integer dist <= floor(m/d)*d + d-1,
-//             float dist < (floor(m/d)+1)*d (or == m);
-//     _i/_f   uint64 integer / float32-bit distances.
-//     Each adds the working set's size and summed out-degree to
-//     ctrl->count[par^1] and ctrl->deg[par^1] (zeroed by the preceding
-//     computation kernel): the inspector's numbers cost no extra pass. Thread 0
-//     also moves ctrl->edges (a pull step's count) to ctrl->edges_out.
+//             delta-stepping bucket: dist <= floor(m/d)*d + d-1;
+//     _d64/_d32  uint64 / uint32 distances.
+//     Each adds the working set's size, summed out-degree and largest
+//     out-degree to ctrl->count[par^1], ctrl->deg[par^1] and ctrl->maxdeg
+//     (zeroed by the preceding computation kernel): the inspector's numbers
+//     cost no extra pass. Thread 0 also moves ctrl->edges (a pull step's
+//     count) to ctrl->edges_out and clears ctrl->pieces (expand.cuh).
 //
 // ws_bm_to_qu: bitmap -> queue (warp prefix sum, ascending ids within a
 //     warp, one atomic per warp) counting into ctrl->count[par], which must
@@ -29,16 +29,11 @@
 #define OUT_QA 1
 #define OUT_QW 2
 
-template <int SEL, bool FLOAT>
+template <int SEL, typename D>
 __device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 delta) {
     if (SEL == SEL_ALL) return true;
-    u64 d = FLOAT ? (u64)((const u32*)dist)[v] : ((const u64*)dist)[v];
+    u64 d = (u64)((const D*)dist)[v];
     if (SEL == SEL_MIN || d <= m) return d <= m;
-    if (FLOAT) {
-        float fm = __uint_as_float((u32)m), fd = __uint_as_float((u32)delta);
-        float end = (floorf(fm / fd) + 1.0f) * fd;
-        return __uint_as_float((u32)d) < end;
-    }
     u64 lo = m - m % delta;
     u64 end = lo + (delta - 1);
     if (end < lo) end = INF64;  // saturate
@@ -69,19 +64,20 @@ __device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* cou
 // vector is padded with zeros to a multiple of 16 bytes), so a warp covers
 // 128 vertices: four bitmap words, built by OR-ing the lanes' nibbles over
 // groups of eight lanes.
-template <int SEL, bool FLOAT, int OUT>
+template <int SEL, typename D, int OUT>
 __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i64* __restrict__ off, u64 delta, u32* out,
                                        Ctrl* ctrl, u32 par) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         ctrl->edges_out = ctrl->edges;
         ctrl->edges = 0;
+        ctrl->pieces = 0;
     }
     u64 m = (SEL == SEL_ALL) ? 0 : ctrl->minv;
     u32* count = &ctrl->count[par ^ 1];
     u32* upd4 = (u32*)upd;
     const u64 nq = ((u64)n + 3) >> 2;
     const u64 nwords = ((u64)n + 31) >> 5;
-    u32 mine = 0;
+    u32 mine = 0, maxdeg = 0;
     u64 deg = 0;
     // Warp-uniform trip count: every lane takes part in the warp votes.
     for (u64 q = gtid(); q < warp_round(nq); q += gstride()) {
@@ -92,10 +88,13 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
 #pragma unroll
             for (int k = 0; k < 4; k++) {
                 u64 v = q * 4 + k;
-                if (((w >> (8 * k)) & 0xFFu) && v < n && selected<SEL, FLOAT>(dist, v, m, delta)) {
+                if (((w >> (8 * k)) & 0xFFu) && v < n && selected<SEL, D>(dist, v, m, delta)) {
                     nib |= 1u << k;
                     keep &= ~(0xFFu << (8 * k));
-                    deg += (u64)(off[v + 1] - off[v]);
+                    u64 dv = (u64)(off[v + 1] - off[v]);
+                    deg += dv;
+                    u32 d32 = dv > INF32 ? INF32 : (u32)dv;
+                    maxdeg = d32 > maxdeg ? d32 : maxdeg;
                 }
             }
             if (nib) upd4[q] = keep;
@@ -118,30 +117,31 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
     }
     if (OUT == OUT_BM) block_count(mine, count);
     block_sum64(deg, &ctrl->deg[par ^ 1]);
+    block_max(maxdeg, &ctrl->maxdeg);
 }
 
-#define WS_GEN(NAME, SEL, FLT, OUT)                                                                           \
+#define WS_GEN(NAME, SEL, D, OUT)                                                                           \
     extern "C" __global__ void __launch_bounds__(1024) NAME(u8* upd, u32 n, const void* dist,                 \
                                                             const i64* __restrict__ off, u64 delta, u32* out, \
                                                             Ctrl* ctrl, u32 par) {                            \
-        ws_gen<SEL, FLT, OUT>(upd, n, dist, off, delta, out, ctrl, par);                                      \
+        ws_gen<SEL, D, OUT>(upd, n, dist, off, delta, out, ctrl, par);                                      \
     }
 
-WS_GEN(ws_gen_bm_all, SEL_ALL, false, OUT_BM)
-WS_GEN(ws_gen_qa_all, SEL_ALL, false, OUT_QA)
-WS_GEN(ws_gen_qw_all, SEL_ALL, false, OUT_QW)
-WS_GEN(ws_gen_bm_min_i, SEL_MIN, false, OUT_BM)
-WS_GEN(ws_gen_qa_min_i, SEL_MIN, false, OUT_QA)
-WS_GEN(ws_gen_qw_min_i, SEL_MIN, false, OUT_QW)
-WS_GEN(ws_gen_bm_min_f, SEL_MIN, true, OUT_BM)
-WS_GEN(ws_gen_qa_min_f, SEL_MIN, true, OUT_QA)
-WS_GEN(ws_gen_qw_min_f, SEL_MIN, true, OUT_QW)
-WS_GEN(ws_gen_bm_delta_i, SEL_DELTA, false, OUT_BM)
-WS_GEN(ws_gen_qa_delta_i, SEL_DELTA, false, OUT_QA)
-WS_GEN(ws_gen_qw_delta_i, SEL_DELTA, false, OUT_QW)
-WS_GEN(ws_gen_bm_delta_f, SEL_DELTA, true, OUT_BM)
-WS_GEN(ws_gen_qa_delta_f, SEL_DELTA, true, OUT_QA)
-WS_GEN(ws_gen_qw_delta_f, SEL_DELTA, true, OUT_QW)
+WS_GEN(ws_gen_bm_all, SEL_ALL, u64, OUT_BM)
+WS_GEN(ws_gen_qa_all, SEL_ALL, u64, OUT_QA)
+WS_GEN(ws_gen_qw_all, SEL_ALL, u64, OUT_QW)
+WS_GEN(ws_gen_bm_min_d64, SEL_MIN, u64, OUT_BM)
+WS_GEN(ws_gen_bm_min_d32, SEL_MIN, u32, OUT_BM)
+WS_GEN(ws_gen_qa_min_d64, SEL_MIN, u64, OUT_QA)
+WS_GEN(ws_gen_qa_min_d32, SEL_MIN, u32, OUT_QA)
+WS_GEN(ws_gen_qw_min_d64, SEL_MIN, u64, OUT_QW)
+WS_GEN(ws_gen_qw_min_d32, SEL_MIN, u32, OUT_QW)
+WS_GEN(ws_gen_bm_delta_d64, SEL_DELTA, u64, OUT_BM)
+WS_GEN(ws_gen_bm_delta_d32, SEL_DELTA, u32, OUT_BM)
+WS_GEN(ws_gen_qa_delta_d64, SEL_DELTA, u64, OUT_QA)
+WS_GEN(ws_gen_qa_delta_d32, SEL_DELTA, u32, OUT_QA)
+WS_GEN(ws_gen_qw_delta_d64, SEL_DELTA, u64, OUT_QW)
+WS_GEN(ws_gen_qw_delta_d32, SEL_DELTA, u32, OUT_QW)
 
 extern "C" __global__ void __launch_bounds__(1024)
     ws_bm_to_qu(const u32* __restrict__ bm, u32 nwords, u32* queue, Ctrl* ctrl, u32 par) {

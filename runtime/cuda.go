@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/par"
 	"github.com/gearbox-graph/gearbox/kernels"
 )
 
@@ -73,6 +75,8 @@ type Dev struct {
 	uploadTime time.Duration // time spent uploading graphs so far
 	args       []uint64
 	params     []unsafe.Pointer
+	streams    [2]cu.Stream // ReadStaged's copy streams, created on first use
+	tpb        int          // thread-mapped block size (SetThreadsPerBlock; 0: default)
 }
 
 // CUDABuilt reports whether this build includes the cuda backend.
@@ -431,6 +435,13 @@ func (d *Dev) destroy() error {
 		delete(d.hostAllocs, p)
 	}
 	clear(d.hostPool)
+	for i := range d.streams {
+		if d.streams[i] != 0 {
+			if err := d.guard("cuStreamDestroy", d.streams[i].Destroy); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
 	if d.ctx != 0 {
 		if err := d.guard("cuCtxDestroy", func() { cu.CtxDestroy(&d.ctx) }); err != nil && first == nil {
 			first = err
@@ -712,6 +723,9 @@ type DeviceGraph struct {
 	Adj     DeviceSlice[uint32]
 	W       DeviceSlice[uint32] // empty (null) for unweighted graphs
 	Weights graph.WeightKind
+	// MaxWeight is the largest arc weight (1 for unweighted graphs): SSSP
+	// uses 32-bit distances when (N-1)*MaxWeight stays below 2^32-1.
+	MaxWeight uint32
 }
 
 // Bytes returns the device memory the CSR takes.
@@ -842,7 +856,7 @@ func (d *Dev) UploadTime() time.Duration { return d.uploadTime }
 func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {
 	t0 := time.Now()
 	defer func() { d.uploadTime += time.Since(t0) }()
-	dg := &DeviceGraph{N: g.NumVertices(), M: g.NumEdges(), Weights: g.WeightKind()}
+	dg := &DeviceGraph{N: g.NumVertices(), M: g.NumEdges(), Weights: g.WeightKind(), MaxWeight: maxWeight(g.Weights())}
 	var err error
 	if dg.Off, err = UploadSlice(d, g.Offsets()); err != nil {
 		return nil, err
@@ -859,4 +873,20 @@ func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {
 		}
 	}
 	return dg, nil
+}
+
+// maxWeight returns the largest of w (1 when w is empty: unit weights).
+func maxWeight(w []uint32) uint32 {
+	if len(w) == 0 {
+		return 1
+	}
+	parts := make([]uint32, par.Workers())
+	par.ForWorkers(len(w), func(k, lo, hi int) {
+		m := uint32(0)
+		for _, x := range w[lo:hi] {
+			m = max(m, x)
+		}
+		parts[k] = m
+	})
+	return slices.Max(parts)
 }

@@ -42,11 +42,13 @@ type ctrl struct {
 	MinV        uint64
 	Edges       uint64
 	EdgesOut    uint64
-	Pad         uint64
+	Pieces      uint32
+	MaxDeg      uint32
 }
 
 func TestCtrlLayout(t *testing.T) {
-	if unsafe.Sizeof(ctrl{}) != 64 || unsafe.Offsetof(ctrl{}.Deg) != 16 || unsafe.Offsetof(ctrl{}.MinV) != 32 {
+	if unsafe.Sizeof(ctrl{}) != 64 || unsafe.Offsetof(ctrl{}.Deg) != 16 || unsafe.Offsetof(ctrl{}.MinV) != 32 ||
+		unsafe.Offsetof(ctrl{}.Pieces) != 56 {
 		t.Fatal("ctrl layout does not match kernels/common.cuh")
 	}
 }
@@ -54,8 +56,8 @@ func TestCtrlLayout(t *testing.T) {
 // genCase is one generation kernel run on random input.
 type genCase struct {
 	out, sel string
-	float    bool
-	delta    uint64 // int delta, or float32 bits
+	d32      bool   // uint32 distances
+	delta    uint64 // bucket width
 }
 
 func TestCUDAGenerationKernels(t *testing.T) {
@@ -64,14 +66,14 @@ func TestCUDAGenerationKernels(t *testing.T) {
 	const n = 10007                  // not a multiple of 32
 	upd := make([]uint8, (n+15)&^15) // padded like the workset's update vector
 	dist := make([]uint64, n)
-	fdist := make([]uint32, n)
+	dist32 := make([]uint32, n)
 	off := make([]int64, n+1)
 	for v := 0; v < n; v++ {
 		if r.IntN(10) < 3 {
 			upd[v] = 1
 		}
 		dist[v] = uint64(r.IntN(1000)) + 50
-		fdist[v] = math.Float32bits(float32(r.IntN(100000))/1000 + 0.5)
+		dist32[v] = uint32(r.IntN(100000)) + 3
 		off[v+1] = off[v] + int64(r.IntN(6))
 	}
 	var cases []genCase
@@ -82,18 +84,19 @@ func TestCUDAGenerationKernels(t *testing.T) {
 			genCase{out, kernels.SelectDelta, false, 7},
 			genCase{out, kernels.SelectDelta, false, 1 << 40},
 			genCase{out, kernels.SelectMin, true, 0},
-			genCase{out, kernels.SelectDelta, true, uint64(math.Float32bits(7.5))},
+			genCase{out, kernels.SelectDelta, true, 700},
+			genCase{out, kernels.SelectDelta, true, 1 << 40},
 		)
 	}
 	for _, gc := range cases {
-		name := kernels.Gen(gc.out, gc.sel, gc.float)
+		name := kernels.Gen(gc.out, gc.sel, gc.d32)
 		// Expected selection, computed on the host.
 		m := uint64(math.MaxUint64)
 		for v := 0; v < n; v++ {
 			if upd[v] == 1 {
 				d := dist[v]
-				if gc.float {
-					d = uint64(fdist[v])
+				if gc.d32 {
+					d = uint64(dist32[v])
 				}
 				m = min(m, d)
 			}
@@ -103,8 +106,8 @@ func TestCUDAGenerationKernels(t *testing.T) {
 				return false
 			}
 			d := dist[v]
-			if gc.float {
-				d = uint64(fdist[v])
+			if gc.d32 {
+				d = uint64(dist32[v])
 			}
 			switch gc.sel {
 			case kernels.SelectAll:
@@ -114,11 +117,6 @@ func TestCUDAGenerationKernels(t *testing.T) {
 			}
 			if d <= m {
 				return true
-			}
-			if gc.float {
-				fm, fd := math.Float32frombits(uint32(m)), math.Float32frombits(uint32(gc.delta))
-				end := (float32(math.Floor(float64(fm/fd))) + 1) * fd
-				return math.Float32frombits(uint32(d)) < end
 			}
 			lo := m - m%gc.delta
 			end := lo + gc.delta - 1
@@ -149,7 +147,7 @@ func TestCUDAGenerationKernels(t *testing.T) {
 				return err
 			}
 			defer dDist.Free(d)
-			dF, err := runtime.UploadSlice(d, fdist)
+			dF, err := runtime.UploadSlice(d, dist32)
 			if err != nil {
 				return err
 			}
@@ -170,11 +168,11 @@ func TestCUDAGenerationKernels(t *testing.T) {
 			}
 			defer dCtrl.Free(d)
 			var distArg runtime.DevicePointer = dDist
-			if gc.float {
+			if gc.d32 {
 				distArg = dF
 			}
 			if gc.sel != kernels.SelectAll {
-				if err := d.Launch(kernels.FindMin(gc.float), d.Grid(n, 256), 256, distArg, dUpd, uint32(n), dCtrl); err != nil {
+				if err := d.Launch(kernels.FindMin(gc.d32), d.Grid(n, 256), 256, distArg, dUpd, uint32(n), dCtrl); err != nil {
 					return err
 				}
 			}
@@ -386,6 +384,46 @@ func TestCUDAHostPool(t *testing.T) {
 	}
 	if err := c.Trim(); err != nil {
 		t.Fatalf("Trim: %v", err)
+	}
+}
+
+// TestCUDAReadStaged copies arrays of several staging chunks (and a short
+// one) through ReadStaged into HostSlice memory, as is and widened.
+func TestCUDAReadStaged(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	for _, n := range []int{1, 1000, 3<<20 + 12345} {
+		src := make([]uint32, n)
+		for i := range src {
+			src[i] = uint32(i*2654435761) >> 3
+		}
+		src[n/2] = math.MaxUint32
+		got32 := runtime.HostSlice[uint32](n)()
+		got64 := runtime.HostSlice[uint64](n)()
+		if err := c.Do(func(d *runtime.Dev) error {
+			s, err := runtime.UploadSlice(d, src)
+			if err != nil {
+				return err
+			}
+			defer s.Free(d)
+			if err := runtime.ReadStaged(d, s, got32, runtime.Copy[uint32]); err != nil {
+				return err
+			}
+			return runtime.ReadStaged(d, s, got64, runtime.Widen32)
+		}); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if !slices.Equal(got32, src) {
+			t.Fatalf("n=%d: staged copy differs", n)
+		}
+		for i, v := range src {
+			want := uint64(v)
+			if v == math.MaxUint32 {
+				want = math.MaxUint64
+			}
+			if got64[i] != want {
+				t.Fatalf("n=%d: widened element %d is %d, want %d", n, i, got64[i], want)
+			}
+		}
 	}
 }
 

@@ -2,11 +2,39 @@
 
 package runtime
 
-import "github.com/gearbox-graph/gearbox/decider"
+import (
+	"fmt"
 
-// gpuThreadsPerBlock is the block size thread-mapped kernels launch with,
+	"github.com/gearbox-graph/gearbox/decider"
+)
+
+// gpuThreadsPerBlock is the default block size of thread-mapped kernels,
 // the "threads per block" of Li & Becchi's T2.
 const gpuThreadsPerBlock = 256
+
+// SetThreadsPerBlock sets the block size of thread-mapped computation
+// kernels (a multiple of 32 in 32..1024; 0 restores the default of 256)
+// for later runs. It implements tuning.ThreadsPerBlockSetter.
+func (c *CUDA) SetThreadsPerBlock(n int) error {
+	if n == 0 {
+		n = gpuThreadsPerBlock
+	}
+	if n < 32 || n > 1024 || n%32 != 0 {
+		return fmt.Errorf("cuda: %d threads per block, want a multiple of 32 in 32..1024", n)
+	}
+	return c.Do(func(d *Dev) error {
+		d.tpb = n
+		return nil
+	})
+}
+
+// threadsPerBlock is the block size of thread-mapped computation kernels.
+func (d *Dev) threadsPerBlock() int {
+	if d.tpb == 0 {
+		return gpuThreadsPerBlock
+	}
+	return d.tpb
+}
 
 // DeviceThresholds derives default thresholds from the GPU, as Li & Becchi
 // did: T1 = warp size (block mapping pays off once a vertex has a warp's

@@ -21,15 +21,16 @@ type cudaCtrl struct {
 	MinV        uint64
 	Edges       uint64
 	EdgesOut    uint64
-	_           uint64
+	Pieces      uint32
+	MaxDeg      uint32
 }
 
 // CUDASelect says which updated vertices a generation step selects.
 type CUDASelect struct {
 	// Mode is kernels.SelectAll, SelectMin or SelectDelta.
 	Mode string
-	// Float says the distances are float32 bit patterns (else uint64).
-	Float bool
+	// D32 says the distances are uint32 (else uint64).
+	D32 bool
 	// Dist is the distance array (unused by SelectAll).
 	Dist DevicePointer
 	// Delta is the bucket width of SelectDelta (> 0).
@@ -39,18 +40,23 @@ type CUDASelect struct {
 // CUDAWorkset is the device state every vertex-centric GPU operator shares:
 // the update vector, two working-set buffers (current and next, each large
 // enough for a queue of n ids or a bitmap of n bits) and the control block
-// through which kernels report the working set's size and degree. Methods
-// run on the device goroutine (inside CUDA.Do).
+// through which kernels report the working set's size and degree, and the
+// piece list of push expansions (kernels/expand.cuh). Methods run on the
+// device goroutine (inside CUDA.Do).
 type CUDAWorkset struct {
-	n    int
-	rep  decider.Rep
-	upd  DeviceSlice[uint8]
-	ws   [2]DeviceSlice[uint32]
-	cur  int
-	par  uint32
-	ctrl DeviceSlice[cudaCtrl]
-	host [1]cudaCtrl
-	pin  unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
+	n      int
+	rep    decider.Rep
+	upd    DeviceSlice[uint8]
+	ws     [2]DeviceSlice[uint32]
+	pieces DeviceSlice[uint64]
+	// maxDeg is the current working set's largest out-degree
+	// (math.MaxInt64 when unknown).
+	maxDeg int64
+	cur    int
+	par    uint32
+	ctrl   DeviceSlice[cudaCtrl]
+	host   [1]cudaCtrl
+	pin    unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
 
 	size, degree int64
 	edgesOut     int64
@@ -66,26 +72,36 @@ type CUDAWorkset struct {
 }
 
 // CUDAWorksetBytes returns the device memory NewCUDAWorkset allocates.
-func CUDAWorksetBytes(n int) int64 {
-	return int64(updBytes(n)) + 2*4*int64(max(n, 1)) + 64
+func CUDAWorksetBytes(n int, m int64) int64 {
+	return int64(updBytes(n)) + 2*4*int64(max(n, 1)) + 64 + 8*maxPieces(m)
+}
+
+// maxPieces bounds the piece list of one push step over a graph of m arcs:
+// a working set holds a vertex at most once, and a vertex of d >
+// kernels.HeavyThread out-edges makes ceil(d/PieceEdges) <= d/PieceEdges +
+// d/HeavyThread pieces.
+func maxPieces(m int64) int64 {
+	return m/kernels.PieceEdges + m/kernels.HeavyThread + 1
 }
 
 // updBytes is the update vector's size: n flags padded with zeros to a
 // multiple of 16 bytes (the kernels read four flags per 32-bit load).
 func updBytes(n int) int { return (n + 15) &^ 15 }
 
-// NewCUDAWorkset allocates the state for n vertices with an empty update
-// vector.
-func NewCUDAWorkset(d *Dev, n int) (*CUDAWorkset, error) {
+// NewCUDAWorkset allocates the state for n vertices and m arcs with an
+// empty update vector.
+func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
 	if int64(n) > math.MaxUint32 {
 		return nil, fmt.Errorf("cuda: %d vertices exceeds the limit %d", n, uint32(math.MaxUint32))
 	}
-	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp}
+	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64}
 	var err error
 	if w.upd, err = AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
 		if w.ws[0], err = AllocSlice[uint32](d, max(n, 1)); err == nil {
 			if w.ws[1], err = AllocSlice[uint32](d, max(n, 1)); err == nil {
-				w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
+				if w.pieces, err = AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
+					w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
+				}
 			}
 		}
 	}
@@ -107,6 +123,7 @@ func (w *CUDAWorkset) Free(d *Dev) {
 	w.upd.Free(d)
 	w.ws[0].Free(d)
 	w.ws[1].Free(d)
+	w.pieces.Free(d)
 	w.ctrl.Free(d)
 	d.FreeHost(w.pin)
 	w.pin = nil
@@ -218,7 +235,7 @@ func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) 
 	w.host[0] = cudaCtrl{MinV: math.MaxUint64}
 	w.host[0].Count[0] = 1
 	w.host[0].Deg[0] = uint64(deg)
-	w.size, w.degree, w.edgesOut = 1, deg, 0
+	w.size, w.degree, w.edgesOut, w.maxDeg = 1, deg, 0, deg
 	return w.ctrl.Write(d, 0, w.host[:])
 }
 
@@ -263,7 +280,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 		if sel.Mode == kernels.SelectDelta && sel.Delta == 0 {
 			return fmt.Errorf("cuda: delta-stepping with delta 0")
 		}
-		if err := d.Launch(kernels.FindMin(sel.Float), grid, genBlock, dist, w.upd, n, w.ctrl); err != nil {
+		if err := d.Launch(kernels.FindMin(sel.D32), grid, genBlock, dist, w.upd, n, w.ctrl); err != nil {
 			return err
 		}
 	}
@@ -275,7 +292,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 	if dist != nil {
 		distArg = dist
 	}
-	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.Float), grid, genBlock,
+	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.D32), grid, genBlock,
 		w.upd, n, distArg, off, sel.Delta, w.ws[1-w.cur], w.ctrl, w.par); err != nil {
 		return err
 	}
@@ -289,7 +306,17 @@ func (w *CUDAWorkset) readBack(d *Dev) error {
 	}
 	h := &w.host[0]
 	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
+	w.setMaxDeg(h.MaxDeg)
 	return nil
+}
+
+// setMaxDeg records a kernel's report of the largest out-degree
+// (math.MaxUint32: unknown or at least that).
+func (w *CUDAWorkset) setMaxDeg(md uint32) {
+	w.maxDeg = int64(md)
+	if md == math.MaxUint32 {
+		w.maxDeg = math.MaxInt64
+	}
 }
 
 // PersistBytes is the device memory of a persistent launch's state
@@ -317,6 +344,7 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	}
 	w.par ^= 1
 	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
+	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
 	return int(h.FusedLevels), nil
 }
@@ -346,6 +374,46 @@ func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 	}
 	w.cur, w.rep = 1-w.cur, rep
 	return nil
+}
+
+// Push launches a push computation kernel over the current working set
+// (thread mapping, or block mapping with blocks of block threads), then,
+// unless the working set's largest out-degree is known to be below the
+// mapping's threshold, the pieces kernel that expands its heavy vertices
+// (kernels/expand.cuh). Both kernels take the same leading arguments
+// (graph and per-vertex arrays); the push kernel then takes (working set,
+// n, ctrl, parity, pieces), the pieces kernel (pieces, ctrl).
+func (w *CUDAWorkset) Push(d *Dev, kernel, pieces string, blockMapped bool, block int, lead ...any) error {
+	n := uint32(w.n)
+	bitmap := w.rep == decider.Bitmap
+	var grid, bs int
+	heavy := int64(kernels.HeavyThread)
+	switch {
+	case blockMapped:
+		items := w.size
+		if bitmap {
+			items = int64(w.words())
+		}
+		bs, grid, heavy = block, d.BlockGrid(items, block), kernels.HeavyBlock
+	case bitmap:
+		bs = d.threadsPerBlock()
+		grid = d.Grid(int64(n), bs)
+	default:
+		bs = d.threadsPerBlock()
+		grid = d.Grid(w.size, bs)
+	}
+	args := append(append(make([]any, 0, len(lead)+5), lead...), w.ws[w.cur], n, w.ctrl, w.par, w.pieces)
+	if err := d.Launch(kernel, grid, bs, args...); err != nil {
+		return err
+	}
+	if w.maxDeg <= heavy {
+		return nil
+	}
+	// At most degree/HeavyThread heavy vertices, each of at most
+	// degree/PieceEdges+1 pieces; one warp per piece.
+	warps := min(w.degree/kernels.PieceEdges+w.degree/heavy+1, int64(w.pieces.Len()))
+	args = append(append(args[:0], lead...), w.pieces, w.ctrl)
+	return d.Launch(pieces, d.Grid(32*warps, 256), 256, args...)
 }
 
 // BlockSize returns the block size of block-mapped kernels for a graph:

@@ -92,6 +92,17 @@ func Cases() []Case {
 	huge := MustBuild(8, false, path(8), hw)
 	// A shortcut graph where the fewest hops is not the shortest path.
 	sc := MustBuild(6, true, [][2]uint32{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 5}, {5, 4}}, []uint32{1, 1, 1, 1, 10, 10})
+	// Two hubs above the GPU's heavy-vertex thresholds (their edges are
+	// split into pieces: kernels/expand.cuh), overlapping leaves, and a
+	// tail of leaves on a path.
+	var hubs [][2]uint32
+	for i := uint32(2); i <= 3000; i++ {
+		hubs = append(hubs, [2]uint32{0, i})
+	}
+	for i := uint32(2000); i < 3600; i++ {
+		hubs = append(hubs, [2]uint32{1, i})
+	}
+	hubs = append(hubs, path(5000)[3599:]...)
 	return append([]Case{
 		{"empty", MustBuild(0, true, nil, nil), nil},
 		{"single", MustBuild(1, true, nil, nil), []uint32{0}},
@@ -104,6 +115,7 @@ func Cases() []Case {
 		{"zero-weights", zero, []uint32{0, 4}},
 		{"huge-weights", huge, []uint32{0, 3}},
 		{"shortcut", sc, []uint32{0}},
+		{"hubs", MustBuild(5000, true, hubs, nil), []uint32{0, 4999}},
 		{"grid30x30", Grid(30, 30), []uint32{0, 465}},
 		{"random-undirected", Random(3000, 6000, true, 7), []uint32{0, 1234}},
 		{"random-directed", Random(3000, 9000, false, 8), []uint32{0, 2999}},

@@ -1,0 +1,311 @@
+//go:build cuda
+
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/par"
+	"github.com/gearbox-graph/gearbox/kernels"
+	"github.com/mumax/3/cuda/cu"
+)
+
+// CUDATraversal is what the vertex-centric GPU operators (BFS, SSSP) share:
+// the pinned device graph, the working set, the persistent-launch state,
+// the time split, and the operator methods that do not depend on the
+// algorithm. An operator embeds it and adds its per-vertex arrays,
+// Start, Compute and its result.
+type CUDATraversal struct {
+	C  *CUDA
+	G  *graph.Graph
+	DG *DeviceGraph
+	WS *CUDAWorkset
+	PS DeviceSlice[uint32] // persistent launches' state
+	// Block is the block size of block-mapped kernels (BlockSize).
+	Block int
+	// Times holds the operator's own share of the split (set-up, upload,
+	// the result copy); the working set's is added by GPUTimes.
+	Times GPUTimes
+	// Iter counts Compute calls; FuseAfter is the first iteration at which
+	// a persistent launch may be tried again after one declined.
+	Iter, FuseAfter int
+	// InitErr is the set-up's error, returned by Start.
+	InitErr error
+	// Finished is set by Compute when the working set became empty.
+	Finished bool
+
+	exact, pinned, closed bool
+}
+
+// NewCUDATraversal sets up the shared state on the device goroutine: the
+// graph (uploaded on first use and pinned), the working set and the
+// persistent-launch state, after checking that they and state more bytes
+// fit; then alloc allocates the operator's own arrays (t is the traversal
+// being built). A failure is kept in InitErr (Start returns it).
+func NewCUDATraversal(c *CUDA, g *graph.Graph, state int64, alloc func(d *Dev, t *CUDATraversal) error) *CUDATraversal {
+	t := &CUDATraversal{C: c, G: g, Block: BlockSize(g.NumVertices(), g.NumEdges())}
+	t0 := time.Now()
+	t.InitErr = c.Do(func(d *Dev) error {
+		n, m := g.NumVertices(), g.NumEdges()
+		u0 := d.UploadTime()
+		dg, err := d.AcquireGraph(g, state+CUDAWorksetBytes(n, m)+PersistBytes)
+		t.Times.Upload += d.UploadTime() - u0
+		if err != nil {
+			return err
+		}
+		t.DG, t.pinned = dg, true
+		if t.PS, err = AllocSlice[uint32](d, PersistBytes/4); err != nil {
+			return err
+		}
+		if t.WS, err = NewCUDAWorkset(d, n, m); err != nil {
+			return err
+		}
+		t.WS.SetExact(t.exact)
+		return alloc(d, t)
+	})
+	t.Times.Setup = time.Since(t0) - t.Times.Upload
+	return t
+}
+
+// SetExactTiming implements GPUTimer.
+func (t *CUDATraversal) SetExactTiming(on bool) {
+	t.exact = on
+	if t.WS != nil {
+		t.WS.SetExact(on)
+	}
+}
+
+// GPUTimes implements GPUTimer.
+func (t *CUDATraversal) GPUTimes() GPUTimes {
+	r := t.Times
+	if t.WS != nil {
+		w := t.WS.Times
+		r.Kernels += w.Kernels
+		r.Transfers += w.Transfers
+		r.Launches += w.Launches
+		r.Levels += w.Levels
+	}
+	return r
+}
+
+// Done implements Operator.
+func (t *CUDATraversal) Done() bool { return t.Finished || t.InitErr != nil }
+
+// StartSingle makes {src} the working set in representation rep after
+// write has set the source's value (timed as a transfer).
+func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *Dev) error) error {
+	if t.InitErr != nil {
+		return t.InitErr
+	}
+	return t.C.Do(func(d *Dev) error {
+		return t.WS.Transfer(func() error {
+			if err := write(d); err != nil {
+				return err
+			}
+			return t.WS.StartSingle(d, src, t.G.Degree(src), rep)
+		})
+	})
+}
+
+// Generate implements Operator: Compute already generated the next working
+// set; this converts it when the policy asks for another representation.
+func (t *CUDATraversal) Generate(r decider.Rep) (int64, int64, error) {
+	if r != t.WS.Rep() && !t.Finished {
+		if err := t.Convert(r); err != nil {
+			return 0, 0, err
+		}
+	}
+	return t.WS.Size(), t.WS.Degree(), nil
+}
+
+// Inspect implements Operator with the counts the generation kernel
+// produced: on the GPU the inspector costs nothing extra.
+func (t *CUDATraversal) Inspect(bool) (int64, int64) { return t.WS.Size(), t.WS.Degree() }
+
+// Convert implements Operator.
+func (t *CUDATraversal) Convert(r decider.Rep) error {
+	return t.C.Do(func(d *Dev) error { return t.WS.Convert(d, r) })
+}
+
+// CanFuse reports whether this iteration may run as a persistent
+// multi-level launch: enabled, a queue, past iteration from (low-diameter
+// graphs keep every level visible to the policy), no recent launch that
+// declined, and a frontier small enough.
+func (t *CUDATraversal) CanFuse(rep decider.Rep, from int) bool {
+	lim := int64(t.C.FusedLevels())
+	return lim > 0 && rep == decider.Queue && t.Iter > from && t.Iter >= t.FuseAfter &&
+		t.WS.Size() <= lim && t.WS.Degree() <= PersistEdges
+}
+
+// MaxFusedLevels bounds one persistent launch so that cancellation stays
+// responsive (on the H100 a 2048x2048 grid's ~3000 BFS levels took ~26 ms).
+const MaxFusedLevels = 1 << 12
+
+// Persist runs a persistent multi-level launch of kernel, whose arguments
+// are lead followed by (current queue, scratch queue, ctrl, parity), mid,
+// then (max levels, frontier cap, edge cap, state). It returns the levels
+// run; 0 means the launch declined at once, and the next few iterations
+// are left to the ordinary kernels.
+func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, error) {
+	ws := t.WS
+	if err := d.Memset32(t.PS, 0, 0, int64(t.PS.Len())); err != nil {
+		return 0, err
+	}
+	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
+	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(PersistEdges), t.PS)
+	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
+		return 0, err
+	}
+	levels, err := ws.AfterFused(d)
+	if err != nil {
+		return 0, err
+	}
+	if levels == 0 {
+		t.FuseAfter = t.Iter + 4
+		ws.Begin(d)
+	}
+	return levels, nil
+}
+
+// Close copies the result with read (unless the set-up failed), then
+// frees the working set, the persistent state and the operator's arrays
+// (free) and unpins the graph. The copy is timed as a transfer.
+func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error {
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	return t.C.Do(func(d *Dev) error {
+		var err error
+		if t.InitErr == nil {
+			t0 := time.Now()
+			err = read(d)
+			t.Times.Transfers += time.Since(t0)
+		}
+		free(d)
+		t.PS.Free(d)
+		if t.WS != nil {
+			t.WS.Free(d)
+		}
+		if t.pinned {
+			d.ReleaseGraph(t.G)
+		}
+		return err
+	})
+}
+
+// HostSlice allocates a result slice of n elements in the background and
+// touches its pages in parallel, so that the copy at the end of a run
+// does not pay a page fault per 4 KiB (on the lent H100's VM a fresh 34 MB
+// result took 25 ms to fill, the copy itself about 2). Call the returned
+// function for the slice.
+func HostSlice[T any](n int) func() []T {
+	ch := make(chan []T, 1)
+	go func() {
+		s := make([]T, n)
+		if n > 0 {
+			b := unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), n*int(unsafe.Sizeof(s[0])))
+			const page = 4096
+			par.For((len(b)+page-1)/page, 64, func(lo, hi int) {
+				for p := lo; p < hi; p++ {
+					b[p*page] = 0
+				}
+			})
+		}
+		ch <- s
+	}()
+	return func() []T { return <-ch }
+}
+
+// stageBytes is the size of each of the two page-locked buffers through
+// which ReadStaged copies.
+const stageBytes = 4 << 20
+
+// ReadStaged copies src to dst (same length) through two page-locked
+// buffers: the DMA of one chunk overlaps the host's parallel conversion of
+// the previous one (conv copies or widens a chunk of T into U). Copies into
+// page-locked memory run at the link's speed; the driver's own path for
+// pageable memory is several times slower.
+func ReadStaged[T, U any](d *Dev, src DeviceSlice[T], dst []U, conv func(dst []U, src []T)) error {
+	n := src.Len()
+	if len(dst) != n {
+		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
+	}
+	if n == 0 {
+		return nil
+	}
+	es := elemSize[T]()
+	per := int(max(stageBytes/es, 1))
+	var buf [2]unsafe.Pointer
+	for i := range buf {
+		p, err := d.AllocHost(stageBytes)
+		if err != nil {
+			return err
+		}
+		buf[i] = p
+		defer d.FreeHost(p)
+	}
+	if err := d.copyStreams(); err != nil {
+		return err
+	}
+	chunks := (n + per - 1) / per
+	issue := func(k int) error {
+		lo := k * per
+		hi := min(n, lo+per)
+		return d.guard("cuMemcpyDtoHAsync", func() {
+			cu.MemcpyDtoHAsync(buf[k%2], cu.DevicePtr(src.ptr+uintptr(int64(lo)*es)), int64(hi-lo)*es, d.streams[k%2])
+		})
+	}
+	if err := issue(0); err != nil {
+		return err
+	}
+	for k := 0; k < chunks; k++ {
+		if k+1 < chunks {
+			if err := issue(k + 1); err != nil {
+				return err
+			}
+		}
+		if err := d.guard("cuStreamSynchronize", d.streams[k%2].Synchronize); err != nil {
+			return err
+		}
+		lo := k * per
+		hi := min(n, lo+per)
+		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
+		out := dst[lo:hi]
+		par.For(hi-lo, 1<<16, func(a, b int) { conv(out[a:b], s[a:b]) })
+	}
+	return nil
+}
+
+// copyStreams creates the two streams of ReadStaged on first use. They are
+// blocking streams: a copy on them starts after the kernels launched
+// before it on the default stream.
+func (d *Dev) copyStreams() error {
+	if d.streams[0] != 0 {
+		return nil
+	}
+	return d.guard("cuStreamCreate", func() {
+		d.streams[0] = cu.StreamCreate()
+		d.streams[1] = cu.StreamCreate()
+	})
+}
+
+// Widen32 converts uint32 values to uint64, math.MaxUint32 (unreached) to
+// math.MaxUint64: a ReadStaged conversion.
+func Widen32(dst []uint64, src []uint32) {
+	for i, v := range src {
+		if v == math.MaxUint32 {
+			dst[i] = math.MaxUint64
+		} else {
+			dst[i] = uint64(v)
+		}
+	}
+}
+
+// Copy is the identity conversion for ReadStaged.
+func Copy[T any](dst, src []T) { copy(dst, src) }
