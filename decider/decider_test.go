@@ -88,9 +88,10 @@ delta = 8
 		"gpu typo":    "[gpu.\"x\"]\nalhpa = 3.0\n",
 		"syntax":      "[cpu\nT2 = 5\n",
 		"negative":    "[cpu]\ndelta = -1\n",
+		"tpb":         "[gpu.\"x\"]\nthreads_per_block = 100\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
-		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta"}
+		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {

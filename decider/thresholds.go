@@ -43,6 +43,10 @@ type Thresholds struct {
 	// on the CPU (0, 0) keeps every graph ordered.
 	OrderedMinVertices int64   `toml:"ordered_min_vertices"`
 	OrderedMinDegree   float64 `toml:"ordered_min_degree"`
+	// ThreadsPerBlock is the GPU block size of thread-mapped kernels (a
+	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
+	// backend ignores it.
+	ThreadsPerBlock int `toml:"threads_per_block"`
 }
 
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
@@ -75,6 +79,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
 	case !(t.OrderedMinDegree >= 0):
 		return fmt.Errorf("%w: ordered_min_degree = %v, want >= 0", ErrThresholds, t.OrderedMinDegree)
+	case t.ThreadsPerBlock < 0 || t.ThreadsPerBlock > 1024 || t.ThreadsPerBlock%32 != 0:
+		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = the backend's default)", ErrThresholds, t.ThreadsPerBlock)
 	}
 	return nil
 }
@@ -180,7 +186,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, delta, ordered_min_vertices, ordered_min_degree; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, delta, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
 	}
 	if err := s.CPU.Validate(); err != nil {
 		return nil, fmt.Errorf("[cpu]: %w", err)
@@ -205,13 +211,14 @@ type section struct {
 	Delta       int64   `toml:"delta"`
 	OrderedMinV int64   `toml:"ordered_min_vertices"`
 	OrderedMinD float64 `toml:"ordered_min_degree"`
+	TPB         int64   `toml:"threads_per_block"`
 }
 
 // decodeSection decodes one section over the values of base.
 func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
 	s := section{T1: base.T1, T2: base.T2, T3: base.T3, SampleEvery: int64(base.SampleEvery),
 		Alpha: base.Alpha, Beta: base.Beta, Delta: int64(base.Delta),
-		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree}
+		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree, TPB: int64(base.ThreadsPerBlock)}
 	if err := md.PrimitiveDecode(p, &s); err != nil {
 		return base, err
 	}
@@ -223,5 +230,5 @@ func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresh
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, SampleEvery: int(s.SampleEvery),
 		Alpha: s.Alpha, Beta: s.Beta, Delta: uint64(s.Delta),
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD}, nil
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1))}, nil
 }

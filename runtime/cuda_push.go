@@ -4,7 +4,6 @@ package runtime
 
 import (
 	"fmt"
-	"math"
 	"time"
 	"unsafe"
 
@@ -199,29 +198,6 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 	})
 }
 
-// HostSlice allocates a result slice of n elements in the background and
-// touches its pages in parallel, so that the copy at the end of a run
-// does not pay a page fault per 4 KiB (on the lent H100's VM a fresh 34 MB
-// result took 25 ms to fill, the copy itself about 2). Call the returned
-// function for the slice.
-func HostSlice[T any](n int) func() []T {
-	ch := make(chan []T, 1)
-	go func() {
-		s := make([]T, n)
-		if n > 0 {
-			b := unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), n*int(unsafe.Sizeof(s[0])))
-			const page = 4096
-			par.For((len(b)+page-1)/page, 64, func(lo, hi int) {
-				for p := lo; p < hi; p++ {
-					b[p*page] = 0
-				}
-			})
-		}
-		ch <- s
-	}()
-	return func() []T { return <-ch }
-}
-
 // stageBytes is the size of each of the two page-locked buffers through
 // which ReadStaged copies.
 const stageBytes = 4 << 20
@@ -294,18 +270,3 @@ func (d *Dev) copyStreams() error {
 		d.streams[1] = cu.StreamCreate()
 	})
 }
-
-// Widen32 converts uint32 values to uint64, math.MaxUint32 (unreached) to
-// math.MaxUint64: a ReadStaged conversion.
-func Widen32(dst []uint64, src []uint32) {
-	for i, v := range src {
-		if v == math.MaxUint32 {
-			dst[i] = math.MaxUint64
-		} else {
-			dst[i] = uint64(v)
-		}
-	}
-}
-
-// Copy is the identity conversion for ReadStaged.
-func Copy[T any](dst, src []T) { copy(dst, src) }

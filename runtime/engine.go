@@ -41,6 +41,11 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	if err := cfg.Thresholds().Validate(); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
+	if s, ok := cfg.backend.(interface{ SetThreadsPerBlock(int) error }); ok {
+		if err := s.SetThreadsPerBlock(cfg.Thresholds().ThreadsPerBlock); err != nil {
+			return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	info := op.Info()
 	pol := cfg.Policy()
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}

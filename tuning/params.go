@@ -94,11 +94,10 @@ func (p Param) Affects(alg Algorithm) bool {
 	return true
 }
 
-// Setting is one point of the tuning space: the decider's thresholds plus
-// the GPU block size (0 = the backend's default).
+// Setting is one point of the tuning space: the decider's thresholds
+// (which include the GPU block size, 0 = the backend's default).
 type Setting struct {
 	decider.Thresholds
-	ThreadsPerBlock int
 }
 
 // Get returns the knob's value in s.

@@ -46,6 +46,9 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
 	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
+	if t.ThreadsPerBlock != 0 {
+		fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
+	}
 	return b.String()
 }
 

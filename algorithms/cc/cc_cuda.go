@@ -97,6 +97,7 @@ type gpuBase struct {
 	done    bool
 	closed  bool
 	labels  []uint32
+	out     func() []uint32 // the labels' host memory, prepared during the run
 	fedges  []Edge
 }
 
@@ -117,6 +118,7 @@ func (b *gpuBase) acquire(d *runtime.Dev, extra int64) error {
 		return err
 	}
 	b.dg, b.pinned = dg, true
+	b.out = runtime.HostSlice[uint32](b.n)
 	if b.p, err = runtime.AllocSlice[uint32](d, b.n); err != nil {
 		return err
 	}
@@ -176,8 +178,8 @@ func (b *gpuBase) ForestEdges() []Edge {
 // readResults copies the labels (the parent array, which every variant
 // leaves holding them) and the forest's arcs, ordered by hooked vertex.
 func (b *gpuBase) readResults(d *runtime.Dev) error {
-	b.labels = make([]uint32, b.n)
-	if err := b.p.Read(d, 0, b.labels); err != nil {
+	b.labels = b.out()
+	if err := runtime.ReadStaged(d, b.p, b.labels, runtime.Copy[uint32]); err != nil {
 		b.labels = nil
 		return err
 	}

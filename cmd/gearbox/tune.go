@@ -337,9 +337,6 @@ flags:
 
 	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
 		fmt.Sprintf("graphs %s; algorithms %s; %d sources", f.graphs, f.algorithms, f.sources)}
-	if canTPB {
-		comments = append(comments, fmt.Sprintf("threads_per_block = %d (best GPU block size; the decider does not read it)", best.ThreadsPerBlock))
-	}
 	if err := tuning.WriteSection(f.thresholdsOut, device, best.Thresholds, comments...); err != nil {
 		return err
 	}

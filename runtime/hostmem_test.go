@@ -1,0 +1,58 @@
+package runtime_test
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+	"slices"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+func TestHostSlice(t *testing.T) {
+	for _, n := range []int{0, 1, 1000, 3<<20 + 17} {
+		s := runtime.HostSlice[uint64](n)()
+		if len(s) != n {
+			t.Fatalf("n=%d: got %d elements", n, len(s))
+		}
+		for i, v := range s {
+			if v != 0 {
+				t.Fatalf("n=%d: element %d is %d, want 0", n, i, v)
+			}
+		}
+	}
+}
+
+func TestWiden32(t *testing.T) {
+	src := []uint32{0, 7, math.MaxUint32 - 1, math.MaxUint32}
+	dst := make([]uint64, len(src))
+	runtime.Widen32(dst, src)
+	want := []uint64{0, 7, math.MaxUint32 - 1, math.MaxUint64}
+	if !slices.Equal(dst, want) {
+		t.Fatalf("Widen32 = %v, want %v", dst, want)
+	}
+	c := make([]uint32, len(src))
+	runtime.Copy(c, src)
+	if !slices.Equal(c, src) {
+		t.Fatalf("Copy = %v", c)
+	}
+}
+
+// BenchmarkHostSlice measures preparing a 32 MiB result (4M uint64s):
+// allocation plus touching every page.
+func BenchmarkHostSlice(b *testing.B) {
+	for _, huge := range []bool{false, true} {
+		b.Run(fmt.Sprintf("huge=%v", huge), func(b *testing.B) {
+			defer func(h bool) { runtime.HugePages = h }(runtime.HugePages)
+			runtime.HugePages = huge
+			for i := 0; i < b.N; i++ {
+				s := runtime.HostSlice[uint64](4 << 20)()
+				if len(s) != 4<<20 {
+					b.Fatal("short slice")
+				}
+				debug.FreeOSMemory() // every round starts from memory returned to the OS, as a fresh result does
+			}
+		})
+	}
+}
