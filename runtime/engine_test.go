@@ -185,3 +185,26 @@ func TestInvalidThresholdsAreAnError(t *testing.T) {
 		t.Error("operator not closed")
 	}
 }
+
+// tpbBackend records the block size Run passes to a GPU-like backend.
+type tpbBackend struct{ got []int }
+
+func (*tpbBackend) Name() string                     { return "tpb" }
+func (*tpbBackend) Device() string                   { return "X" }
+func (b *tpbBackend) SetThreadsPerBlock(n int) error { b.got = append(b.got, n); return nil }
+
+func TestRunAppliesThreadsPerBlock(t *testing.T) {
+	b := &tpbBackend{}
+	th := decider.DefaultThresholds()
+	th.ThreadsPerBlock = 64
+	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithThresholds(th))); err != nil {
+		t.Fatal(err)
+	}
+	th.ThreadsPerBlock = 0 // the backend's default
+	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithThresholds(th))); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.got) != 2 || b.got[0] != 64 || b.got[1] != 0 {
+		t.Fatalf("SetThreadsPerBlock calls %v, want [64 0]", b.got)
+	}
+}
