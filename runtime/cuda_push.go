@@ -198,9 +198,10 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 	})
 }
 
-// stageBytes is the size of each of the two page-locked buffers through
-// which ReadStaged copies.
-const stageBytes = 4 << 20
+// StageBytes is the size of each of the two page-locked buffers through
+// which ReadStaged copies (a variable for measurements:
+// BenchmarkCUDAReadStaged sweeps it).
+var StageBytes int64 = 4 << 20
 
 // ReadStaged copies src to dst (same length) through two page-locked
 // buffers: the DMA of one chunk overlaps the host's parallel conversion of
@@ -216,10 +217,11 @@ func ReadStaged[T, U any](d *Dev, src DeviceSlice[T], dst []U, conv func(dst []U
 		return nil
 	}
 	es := elemSize[T]()
-	per := int(max(stageBytes/es, 1))
+	stage := StageBytes
+	per := int(max(stage/es, 1))
 	var buf [2]unsafe.Pointer
 	for i := range buf {
-		p, err := d.AllocHost(stageBytes)
+		p, err := d.AllocHost(stage)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ package runtime_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -556,4 +557,57 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkCUDAReadStaged measures a result copy of n uint32 into Go
+// memory: through ReadStaged with each staging chunk size, into a
+// HostSlice prepared beforehand (prepared=1) or one prepared during the
+// copy as in a run (prepared=0, the wait counted), against the driver's
+// pageable copy into a fresh slice.
+func BenchmarkCUDAReadStaged(b *testing.B) {
+	c := testgraphs.OpenCUDA(b)
+	defer func(s int64) { runtime.StageBytes = s }(runtime.StageBytes)
+	for _, n := range []int{1 << 20, 1 << 22} {
+		var src runtime.DeviceSlice[uint32]
+		if err := c.Do(func(d *runtime.Dev) error {
+			var err error
+			src, err = runtime.UploadSlice(d, make([]uint32, n))
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		for _, stage := range []int64{256 << 10, 1 << 20, 4 << 20} {
+			for _, prepared := range []bool{false, true} {
+				name := fmt.Sprintf("n=%d/stage=%dKiB/prepared=%d", n, stage>>10, map[bool]int{false: 0, true: 1}[prepared])
+				b.Run(name, func(b *testing.B) {
+					runtime.StageBytes = stage
+					b.SetBytes(int64(4 * n))
+					for i := 0; i < b.N; i++ {
+						b.StopTimer()
+						get := runtime.HostSlice[uint32](n)
+						if prepared {
+							s := get()
+							get = func() []uint32 { return s }
+						}
+						b.StartTimer()
+						if err := c.Do(func(d *runtime.Dev) error { return runtime.ReadStaged(d, src, get(), runtime.Copy[uint32]) }); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+		b.Run(fmt.Sprintf("n=%d/pageable", n), func(b *testing.B) {
+			b.SetBytes(int64(4 * n))
+			for i := 0; i < b.N; i++ {
+				dst := make([]uint32, n)
+				if err := c.Do(func(d *runtime.Dev) error { return src.Read(d, 0, dst) }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		if err := c.Do(func(d *runtime.Dev) error { src.Free(d); return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"math"
+	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/internal/par"
@@ -13,7 +15,14 @@ import (
 // pay a page fault per 4 KiB: on the lent H100's VM a fresh 34 MB result
 // took 25 ms to fill, the copy itself about 2. Call the returned function
 // for the slice; it waits for the preparation.
+//
+// A slice given back with Recycle is reused when one of the same type and
+// length is asked for: its pages are already mapped, so the preparation
+// costs nothing. Its old contents remain; callers overwrite every element.
 func HostSlice[T any](n int) func() []T {
+	if s, ok := reuse[T](n); ok {
+		return func() []T { return s }
+	}
 	ch := make(chan []T, 1)
 	go func() {
 		s := make([]T, n)
@@ -52,3 +61,58 @@ func Widen32(dst []uint64, src []uint32) {
 
 // Copy is the identity conversion for ReadStaged.
 func Copy[T any](dst, src []T) { copy(dst, src) }
+
+// Recycle gives s back for reuse by a later HostSlice of the same type
+// and length (the Release methods of results call it). The caller must not
+// use s afterwards. At most recycleMax bytes are kept; the rest is left to
+// the garbage collector.
+func Recycle[T any](s []T) {
+	if len(s) == 0 {
+		return
+	}
+	bytes := int64(len(s)) * int64(unsafe.Sizeof(s[0]))
+	k := recycleKey{reflect.TypeFor[T](), len(s)}
+	recycled.Lock()
+	defer recycled.Unlock()
+	if recycled.bytes+bytes > recycleMax {
+		return
+	}
+	if recycled.m == nil {
+		recycled.m = map[recycleKey][]any{}
+	}
+	recycled.m[k] = append(recycled.m[k], s)
+	recycled.bytes += bytes
+}
+
+func reuse[T any](n int) ([]T, bool) {
+	if n == 0 {
+		return nil, false
+	}
+	k := recycleKey{reflect.TypeFor[T](), n}
+	recycled.Lock()
+	defer recycled.Unlock()
+	free := recycled.m[k]
+	if len(free) == 0 {
+		return nil, false
+	}
+	s := free[len(free)-1].([]T)
+	free[len(free)-1] = nil
+	recycled.m[k] = free[:len(free)-1]
+	recycled.bytes -= int64(n) * int64(unsafe.Sizeof(s[0]))
+	return s, true
+}
+
+// recycleMax bounds the memory Recycle keeps (1 GiB: a few results of the
+// largest graphs that fit on a GPU).
+const recycleMax = 1 << 30
+
+type recycleKey struct {
+	t reflect.Type
+	n int
+}
+
+var recycled struct {
+	sync.Mutex
+	m     map[recycleKey][]any
+	bytes int64
+}

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -22,6 +23,29 @@ func TestHostSlice(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRecycle gives a slice back and gets the same memory for the same
+// type and length only, once.
+func TestRecycle(t *testing.T) {
+	const n = 12347
+	a := runtime.HostSlice[uint32](n)()
+	a[7] = 42
+	runtime.Recycle(a)
+	if b := runtime.HostSlice[int32](n)(); &b[0] == (*int32)(unsafe.Pointer(&a[0])) {
+		t.Fatal("another element type reused the slice")
+	}
+	if b := runtime.HostSlice[uint32](n + 1)(); &b[0] == &a[0] {
+		t.Fatal("another length reused the slice")
+	}
+	b := runtime.HostSlice[uint32](n)()
+	if &b[0] != &a[0] || len(b) != n {
+		t.Fatal("the recycled slice was not reused")
+	}
+	if c := runtime.HostSlice[uint32](n)(); &c[0] == &a[0] {
+		t.Fatal("a recycled slice was handed out twice")
+	}
+	runtime.Recycle[uint32](nil) // no-op
 }
 
 func TestWiden32(t *testing.T) {

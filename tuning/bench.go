@@ -26,8 +26,12 @@ type BenchConfig struct {
 	Deltas []uint64
 	// Thresholds parameterise the adaptive policy (its delta included).
 	Thresholds decider.Thresholds
-	Backend    runtime.Backend
-	Logger     zerolog.Logger
+	// Defaults, when set, adds the adaptive policy under these thresholds
+	// (the device-derived defaults) as a row named AdaptiveDefaults, to
+	// measure what tuning gained.
+	Defaults *decider.Thresholds
+	Backend  runtime.Backend
+	Logger   zerolog.Logger
 	// Verify checks each configuration's warm-up run against the serial
 	// reference.
 	Verify bool
@@ -42,9 +46,15 @@ type BenchConfig struct {
 
 // Names of the non-variant rows of a benchmark.
 const (
-	Serial   = "serial"
-	Adaptive = "adaptive"
+	Serial           = "serial"
+	Adaptive         = "adaptive"
+	AdaptiveDefaults = "adaptive_defaults"
 )
+
+// isStatic reports whether a row's variant is a static configuration.
+func isStatic(variant string) bool {
+	return variant != Serial && variant != Adaptive && variant != AdaptiveDefaults
+}
 
 // BenchRow is one configuration measured on one graph.
 type BenchRow struct {
@@ -63,7 +73,7 @@ type BenchRow struct {
 // Label names the configuration: the variant, with "/d=DELTA" for ordered
 // SSSP variants.
 func (r BenchRow) Label() string {
-	if r.Delta > 0 && r.Variant != Serial && r.Variant != Adaptive {
+	if r.Delta > 0 && isStatic(r.Variant) {
 		return r.Variant + "/d=" + strconv.FormatUint(r.Delta, 10)
 	}
 	return r.Variant
@@ -76,8 +86,13 @@ type Summary struct {
 	Graph     string
 	Serial    BenchRow
 	Adaptive  BenchRow
-	// Best and Worst are the fastest and slowest static configurations.
-	Best, Worst BenchRow
+	// Defaults is the adaptive policy under the device-derived default
+	// thresholds (Runs 0 when not measured).
+	Defaults BenchRow
+	// Best and Worst are the fastest and slowest static configurations by
+	// wall time; BestDevice and WorstDevice by device time (GPU runs).
+	Best, Worst             BenchRow
+	BestDevice, WorstDevice BenchRow
 }
 
 // BenchResult holds every row and the per-graph summaries, in run order.
@@ -108,7 +123,7 @@ func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
 			benchConfigRun{variant: "afforest", cc: []cc.Option{cc.WithVariant(cc.Afforest)}},
 			benchConfigRun{variant: "unionfind", cc: []cc.Option{cc.WithVariant(cc.UnionFind)}},
 			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
-		return out
+		return cfg.withDefaults(out)
 	}
 	for _, v := range decider.PushVariants() {
 		if alg == SSSP && v.Order == decider.Ordered {
@@ -123,7 +138,14 @@ func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
 		out = append(out, benchConfigRun{variant: decider.PullVariant.String(), opts: []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
 	}
 	out = append(out, benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
-	return out
+	return cfg.withDefaults(out)
+}
+
+func (cfg *BenchConfig) withDefaults(out []benchConfigRun) []benchConfigRun {
+	if cfg.Defaults == nil {
+		return out
+	}
+	return append(out, benchConfigRun{variant: AdaptiveDefaults, opts: []runtime.Option{runtime.WithThresholds(*cfg.Defaults)}})
 }
 
 // Bench measures, per algorithm and graph, the serial reference, every
@@ -139,6 +161,11 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	if err := cfg.Thresholds.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Defaults != nil {
+		if err := cfg.Defaults.Validate(); err != nil {
+			return nil, fmt.Errorf("default thresholds: %w", err)
+		}
 	}
 	if len(cfg.Deltas) == 0 {
 		cfg.Deltas = []uint64{cfg.Thresholds.Delta}
@@ -222,7 +249,7 @@ func speedup(base, t time.Duration) float64 {
 	return float64(base) / float64(t)
 }
 
-var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial", "repeats"}
+var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial", "repeats", "device_ms"}
 
 func (r BenchRow) record() []string {
 	d := ""
@@ -230,7 +257,7 @@ func (r BenchRow) record() []string {
 		d = strconv.FormatUint(r.Delta, 10)
 	}
 	return []string{string(r.Algorithm), r.Graph, r.Variant, d, itoa(r.Runs),
-		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64), itoa(r.Repeats)}
+		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64), itoa(r.Repeats), ms(r.Device)}
 }
 
 // WriteMarkdown writes the report: the environment, per algorithm a table
@@ -249,7 +276,7 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 		repeats = res.Rows[0].Repeats
 	}
 	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs), "+
-		"wall time around the whole call. Speedup = serial reference time / time.\n", repeats)
+		"wall time around the whole call (each result released before the next run, so its host memory is reused). Speedup = serial reference time / time.\n", repeats)
 	for _, alg := range res.algorithms() {
 		// One column per variant; ordered SSSP variants show their best
 		// delta (every delta is in the CSV).
@@ -311,9 +338,53 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 				s.Best.Label(), fmtMs(s.Best.Median), s.Worst.Label(), fmtMs(s.Worst.Median),
 				ratio(s.Adaptive.Median, s.Best.Median), ratio(s.Worst.Median, s.Adaptive.Median))
 		}
+		res.deviceTable(&b, alg)
+		res.defaultsTable(&b, alg)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// deviceTable compares on device time (GPU runs only): the traversal on
+// the GPU without the per-run set-up and the result copy, which are the
+// same for every variant and, for sub-millisecond traversals, most of
+// the wall time.
+func (res *BenchResult) deviceTable(b *strings.Builder, alg Algorithm) {
+	header := false
+	for _, s := range res.Summaries {
+		if s.Algorithm != alg || s.Adaptive.Device == 0 || s.BestDevice.Variant == "" {
+			continue
+		}
+		if !header {
+			header = true
+			fmt.Fprintf(b, "\n## %s on the device: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
+			b.WriteString("Device time: the iterations' kernels and control-block reads (set-up, source write and result copy excluded), median over the sources.\n\n")
+			b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive |\n")
+			b.WriteString("|---|---:|---|---:|---|---:|---:|---:|\n")
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", s.Graph, fmtMs(s.Adaptive.Device),
+			s.BestDevice.Label(), fmtMs(s.BestDevice.Device), s.WorstDevice.Label(), fmtMs(s.WorstDevice.Device),
+			ratio(s.Adaptive.Device, s.BestDevice.Device), ratio(s.WorstDevice.Device, s.Adaptive.Device))
+	}
+}
+
+// defaultsTable compares the tuned thresholds with the device-derived
+// defaults, when both were measured.
+func (res *BenchResult) defaultsTable(b *strings.Builder, alg Algorithm) {
+	header := false
+	for _, s := range res.Summaries {
+		if s.Algorithm != alg || s.Adaptive.Runs == 0 || s.Defaults.Runs == 0 {
+			continue
+		}
+		if !header {
+			header = true
+			fmt.Fprintf(b, "\n## %s: tuned thresholds vs device-derived defaults\n\n", strings.ToUpper(string(alg)))
+			b.WriteString("| graph | tuned ms | defaults ms | defaults / tuned | tuned device ms | defaults device ms |\n")
+			b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %.2f | %s | %s |\n", s.Graph, fmtMs(s.Adaptive.Median), fmtMs(s.Defaults.Median),
+			ratio(s.Defaults.Median, s.Adaptive.Median), fmtMs(s.Adaptive.Device), fmtMs(s.Defaults.Device))
+	}
 }
 
 func (res *BenchResult) algorithms() []Algorithm {
@@ -342,13 +413,17 @@ func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 0 || len(recs[0]) < len(benchHeader)-1 || recs[0][0] != benchHeader[0] {
+	// Older files lack the trailing repeats and device_ms columns.
+	if len(recs) == 0 || len(recs[0]) < len(benchHeader)-2 || recs[0][0] != benchHeader[0] {
 		return nil, errors.New("not a gearbox bench CSV (header missing)")
 	}
 	res := &BenchResult{Complete: true}
 	for i, rec := range recs[1:] {
-		if len(rec) < len(benchHeader) {
+		if len(rec) < len(benchHeader)-1 {
 			rec = append(rec, "1") // written before the repeats column
+		}
+		if len(rec) < len(benchHeader) {
+			rec = append(rec, "") // written before the device_ms column
 		}
 		var errs []error
 		pf := func(s string) float64 {
@@ -364,6 +439,7 @@ func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
 		r.Median, r.Min, r.Max = fromMs(pf(rec[5])), fromMs(pf(rec[6])), fromMs(pf(rec[7]))
 		r.Speedup = pf(rec[8])
 		r.Repeats = int(pf(rec[9]))
+		r.Device = fromMs(pf(rec[10]))
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}
@@ -391,12 +467,25 @@ func summaries(rows []BenchRow) []Summary {
 			s.Serial = r
 		case r.Variant == Adaptive:
 			s.Adaptive = r
-		case s.Best.Variant == "":
-			s.Best, s.Worst = r, r
-		case r.Median < s.Best.Median:
-			s.Best = r
-		case r.Median > s.Worst.Median:
-			s.Worst = r
+		case r.Variant == AdaptiveDefaults:
+			s.Defaults = r
+		default:
+			if s.Best.Variant == "" {
+				s.Best, s.Worst = r, r
+			} else if r.Median < s.Best.Median {
+				s.Best = r
+			} else if r.Median > s.Worst.Median {
+				s.Worst = r
+			}
+			if r.Device > 0 {
+				if s.BestDevice.Variant == "" {
+					s.BestDevice, s.WorstDevice = r, r
+				} else if r.Device < s.BestDevice.Device {
+					s.BestDevice = r
+				} else if r.Device > s.WorstDevice.Device {
+					s.WorstDevice = r
+				}
+			}
 		}
 	}
 	return out

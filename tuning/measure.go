@@ -93,10 +93,18 @@ func CheckInputs(inputs []*Input, algs []Algorithm) error {
 // Measurement is the timing of one configuration over an input's sources.
 type Measurement struct {
 	Median, Min, Max time.Duration
+	// Device is the median over the sources of the GPU's share of the
+	// counted runs (runtime.GPUTimes.Kernels: the iterations' kernels and
+	// control-block reads; set-up, the source write and the result copy
+	// excluded); 0 on the CPU and for the serial reference.
+	Device time.Duration
 	// Runs is the number of sources timed (the warm-up run is not
 	// counted); Repeats the runs per source, of which the fastest counts.
 	Runs, Repeats int
 }
+
+// sample is one timed run: its wall time and, on a GPU, its device time.
+type sample struct{ wall, device time.Duration }
 
 func summarize(ts []time.Duration) Measurement {
 	s := slices.Clone(ts)
@@ -121,42 +129,64 @@ type runner struct {
 // once runs alg from src and returns its wall time, measured around the
 // whole call (operator set-up and result included), as for the serial
 // reference. It verifies the result against the reference when check is
-// set (outside the timing).
-func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, ccOpts []cc.Option, check bool) (time.Duration, error) {
+// set (outside the timing), then releases it, so the next run reuses its
+// host memory as a caller running many sources would.
+func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, ccOpts []cc.Option, check bool) (sample, error) {
 	opts = append(slices.Clip(opts), runtime.WithBackend(r.backend), runtime.WithLogger(r.log))
+	var st runtime.Stats
+	var el time.Duration
+	var err error
 	switch alg {
 	case CC:
 		start := time.Now()
-		res, err := cc.Run(ctx, g, append(slices.Clip(ccOpts), cc.WithRuntime(opts...))...)
-		el := time.Since(start)
-		if err == nil && check {
-			err = cc.Verify(g, res.Labels())
+		var res *cc.Result
+		res, err = cc.Run(ctx, g, append(slices.Clip(ccOpts), cc.WithRuntime(opts...))...)
+		el = time.Since(start)
+		if err == nil {
+			st = res.Stats()
+			if check {
+				err = cc.Verify(g, res.Labels())
+			}
+			res.Release()
 		}
-		return el, err
 	case BFS:
 		start := time.Now()
-		res, err := bfs.Run(ctx, g, src, opts...)
-		el := time.Since(start)
-		if err == nil && check {
-			err = bfs.Verify(g, res)
+		var res *bfs.Result
+		res, err = bfs.Run(ctx, g, src, opts...)
+		el = time.Since(start)
+		if err == nil {
+			st = res.Stats()
+			if check {
+				err = bfs.Verify(g, res)
+			}
+			res.Release()
 		}
-		return el, err
 	case SSSP:
 		start := time.Now()
-		res, err := sssp.Run(ctx, g, src, opts...)
-		el := time.Since(start)
-		if err == nil && check {
-			err = sssp.Verify(g, res)
+		var res *sssp.Result
+		res, err = sssp.Run(ctx, g, src, opts...)
+		el = time.Since(start)
+		if err == nil {
+			st = res.Stats()
+			if check {
+				err = sssp.Verify(g, res)
+			}
+			res.Release()
 		}
-		return el, err
+	default:
+		return sample{}, fmt.Errorf("%w %q", ErrUnknownAlgorithm, alg)
 	}
-	return 0, fmt.Errorf("%w %q", ErrUnknownAlgorithm, alg)
+	smp := sample{wall: el}
+	if st.GPU != nil {
+		smp.device = st.GPU.Kernels
+	}
+	return smp, err
 }
 
 // measure warms up once (from the first source, verified when asked),
 // then times one run per source.
 func (r *runner) measure(ctx context.Context, alg Algorithm, in *Input, opts []runtime.Option, ccOpts ...cc.Option) (Measurement, error) {
-	return timeSources(ctx, in, r.repeats, func(src uint32, warm bool) (time.Duration, error) {
+	return timeSources(ctx, in, r.repeats, func(src uint32, warm bool) (sample, error) {
 		return r.once(ctx, alg, in.graphFor(alg), src, opts, ccOpts, warm && r.verify)
 	})
 }
@@ -166,7 +196,7 @@ func (r *runner) measure(ctx context.Context, alg Algorithm, in *Input, opts []r
 // the same way: the baseline of speedups.
 func measureSerial(ctx context.Context, alg Algorithm, in *Input, repeats int) (Measurement, error) {
 	g := in.graphFor(alg)
-	return timeSources(ctx, in, repeats, func(src uint32, _ bool) (time.Duration, error) {
+	return timeSources(ctx, in, repeats, func(src uint32, _ bool) (sample, error) {
 		start := time.Now()
 		var err error
 		switch alg {
@@ -177,14 +207,14 @@ func measureSerial(ctx context.Context, alg Algorithm, in *Input, repeats int) (
 		case CC:
 			cc.Reference(g)
 		}
-		return time.Since(start), err
+		return sample{wall: time.Since(start)}, err
 	})
 }
 
 // timeSources warms up, then times each source repeats times, keeping the
 // fastest: other processes only ever add time, so on a shared machine the
 // minimum of repeats filters their interference out.
-func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint32, warm bool) (time.Duration, error)) (Measurement, error) {
+func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint32, warm bool) (sample, error)) (Measurement, error) {
 	repeats = max(repeats, 1)
 	// Collect the previous configuration's garbage now, not inside a timed run.
 	goruntime.GC()
@@ -195,11 +225,12 @@ func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint3
 		return Measurement{}, fmt.Errorf("%s: warm-up from source %d: %w", in.Name, in.Graph.IDs().External(in.Sources[0]), err)
 	}
 	ts := make([]time.Duration, 0, len(in.Sources))
+	dev := make([]time.Duration, 0, len(in.Sources))
 	for _, src := range in.Sources {
 		if err := ctx.Err(); err != nil {
 			return Measurement{}, err
 		}
-		var best time.Duration
+		var best sample
 		for i := 0; i < repeats; i++ {
 			if i > 0 {
 				if err := ctx.Err(); err != nil {
@@ -210,13 +241,15 @@ func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint3
 			if err != nil {
 				return Measurement{}, fmt.Errorf("%s: source %d: %w", in.Name, in.Graph.IDs().External(src), err)
 			}
-			if i == 0 || t < best {
+			if i == 0 || t.wall < best.wall {
 				best = t
 			}
 		}
-		ts = append(ts, best)
+		ts = append(ts, best.wall)
+		dev = append(dev, best.device)
 	}
 	m := summarize(ts)
+	m.Device = summarize(dev).Median
 	m.Repeats = repeats
 	return m, nil
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -270,23 +271,30 @@ func TestThreadsPerBlockSweptWhereSupported(t *testing.T) {
 
 func TestBenchSummaries(t *testing.T) {
 	var md bytes.Buffer
+	def := decider.DefaultThresholds()
+	def.T2 = 1 << 20 // a different policy: block mapping and queues throughout
 	res, err := tuning.Bench(context.Background(), tuning.BenchConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.SSSP}, Deltas: []uint64{4, 64},
-		Backend: runtime.NewCPU(2), Verify: true,
+		Backend: runtime.NewCPU(2), Verify: true, Defaults: &def,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2 * (1 + 4*2 + 4 + 1); len(res.Rows) != want || len(res.Summaries) != 2 {
+	if want := 2 * (1 + 4*2 + 4 + 1 + 1); len(res.Rows) != want || len(res.Summaries) != 2 {
 		t.Fatalf("%d rows, %d summaries; want %d, 2", len(res.Rows), len(res.Summaries), want)
 	}
 	for _, s := range res.Summaries {
 		if s.Best.Median > s.Worst.Median || s.Best.Variant == tuning.Adaptive || s.Worst.Variant == tuning.Serial ||
-			s.Adaptive.Variant != tuning.Adaptive || s.Serial.Speedup != 1 {
+			s.Adaptive.Variant != tuning.Adaptive || s.Serial.Speedup != 1 || s.Defaults.Variant != tuning.AdaptiveDefaults ||
+			s.Best.Variant == tuning.AdaptiveDefaults || s.Worst.Variant == tuning.AdaptiveDefaults {
 			t.Errorf("summary %+v", s)
 		}
+		// The CPU has no device time: no device comparison.
+		if s.Adaptive.Device != 0 || s.BestDevice.Variant != "" {
+			t.Errorf("CPU summary with device times: %+v", s)
+		}
 		for _, r := range res.Rows {
-			if r.Graph == s.Graph && r.Variant != tuning.Serial && r.Variant != tuning.Adaptive &&
+			if r.Graph == s.Graph && r.Variant != tuning.Serial && r.Variant != tuning.Adaptive && r.Variant != tuning.AdaptiveDefaults &&
 				(r.Median < s.Best.Median || r.Median > s.Worst.Median) {
 				t.Errorf("%s %s (%v) outside best %v .. worst %v", r.Graph, r.Label(), r.Median, s.Best.Median, s.Worst.Median)
 			}
@@ -295,7 +303,8 @@ func TestBenchSummaries(t *testing.T) {
 	if err := res.WriteMarkdown(&md, tuning.DetectEnv(runtime.NewCPU(2))); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "(d=") || !strings.Contains(md.String(), "| kron:7 |") {
+	if !strings.Contains(md.String(), "(d=") || !strings.Contains(md.String(), "| kron:7 |") ||
+		!strings.Contains(md.String(), "tuned thresholds vs device-derived defaults") || strings.Contains(md.String(), "on the device") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 	if err := res.PlotBench(tuning.BFS, filepath.Join(t.TempDir(), "x.png")); err == nil {
@@ -339,5 +348,42 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 	}
 	if got := tuning.SectionName("NVIDIA \"X\""); got != `[gpu."NVIDIA \"X\""]` {
 		t.Errorf("SectionName quoting: %s", got)
+	}
+}
+
+// TestBenchDeviceSummary reads a GPU bench CSV (with device_ms) and an
+// older one without it: the device comparison picks its own best and
+// worst, and appears in the report only when device times exist.
+func TestBenchDeviceSummary(t *testing.T) {
+	gpu := `algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial,repeats,device_ms
+bfs,g,serial,,4,100,90,110,1,1,0
+bfs,g,U_B_QU,,4,2.0,1.9,2.1,50,3,1.50
+bfs,g,pull,,4,3.0,2.9,3.1,33.3,3,0.40
+bfs,g,U_T_BM,,4,2.5,2.4,2.6,40,3,2.00
+bfs,g,adaptive,,4,2.1,2.0,2.2,47.6,3,0.30
+`
+	res, err := tuning.ReadBenchCSV(strings.NewReader(gpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Summaries[0]
+	if s.Best.Variant != "U_B_QU" || s.Worst.Variant != "pull" || s.BestDevice.Variant != "pull" || s.WorstDevice.Variant != "U_T_BM" ||
+		s.Adaptive.Device != 300*time.Microsecond {
+		t.Errorf("summary %+v", s)
+	}
+	var md bytes.Buffer
+	if err := res.WriteMarkdown(&md, tuning.Env{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "## BFS on the device") || !strings.Contains(md.String(), "| g | 0.300 | pull | 0.400 | U_T_BM | 2.000 | 0.75 | 6.67 |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	old := "algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial\nbfs,g,serial,,4,100,90,110,1\nbfs,g,pull,,4,3,2.9,3.1,33.3\nbfs,g,adaptive,,4,2,2,2,50\n"
+	res, err = tuning.ReadBenchCSV(strings.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Rows[1]; r.Repeats != 1 || r.Device != 0 || r.Median != 3*time.Millisecond {
+		t.Errorf("old row %+v", r)
 	}
 }

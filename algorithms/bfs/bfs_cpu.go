@@ -48,7 +48,7 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 	pool := b.NewPool()
 	o := &cpuOp{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), src: src,
-		depth: make([]uint32, n),
+		depth: runtime.HostSlice[uint32](n)(), // reuses a released result's memory
 		curQ:  workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		bufs: make([]workset.Buffer, pool.Workers()),

@@ -565,3 +565,9 @@ func medianDur(x []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
+
+// TestCUDARelease: GPU runs into the memory of released results (reused
+// without clearing) are still correct.
+func TestCUDARelease(t *testing.T) {
+	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
+}

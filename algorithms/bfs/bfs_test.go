@@ -145,3 +145,32 @@ func TestAllIteratesReached(t *testing.T) {
 		}
 	}
 }
+
+// TestRelease: a released result panics on use, and the runs after it,
+// which reuse its memory, are still correct.
+func TestRelease(t *testing.T) { checkRelease(t) }
+
+func checkRelease(t *testing.T, opts ...runtime.Option) {
+	t.Helper()
+	g := testgraphs.RMAT(10, 8, 3)
+	srcs := testgraphs.Sources(g, 3)
+	for i, src := range srcs {
+		res, err := bfs.Run(context.Background(), g, src, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bfs.Verify(g, res); err != nil {
+			t.Fatalf("run %d (after %d releases): %v", i, i, err)
+		}
+		res.Release()
+		res.Release() // idempotent
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Error("Depth after Release did not panic")
+				}
+			}()
+			res.Depth(src)
+		}()
+	}
+}

@@ -119,6 +119,8 @@ type Result struct {
 	variant Variant
 	reason  string
 	stats   runtime.Stats
+	// released is set by Release; the result is unusable after it.
+	released bool
 
 	once    sync.Once
 	ncomp   int
@@ -127,11 +129,15 @@ type Result struct {
 }
 
 // NumVertices returns the number of vertices labelled.
-func (r *Result) NumVertices() int { return len(r.labels) }
+func (r *Result) NumVertices() int {
+	r.live()
+	return len(r.labels)
+}
 
 // Label returns v's component label (the smallest vertex id in v's
 // component), or graph.NoVertex for v outside the graph.
 func (r *Result) Label(v uint32) uint32 {
+	r.live()
 	if int64(v) >= int64(len(r.labels)) {
 		return graph.NoVertex
 	}
@@ -139,18 +145,39 @@ func (r *Result) Label(v uint32) uint32 {
 }
 
 // Labels returns every vertex's label. Do not modify.
-func (r *Result) Labels() []uint32 { return r.labels }
+func (r *Result) Labels() []uint32 {
+	r.live()
+	return r.labels
+}
+
+// Release gives the labels' host memory back for reuse by a later run of
+// the same size (see bfs.Result.Release); the result, and the slice
+// Labels returned, must not be used afterwards (its methods panic).
+func (r *Result) Release() {
+	if r.released {
+		return
+	}
+	r.released = true
+	runtime.Recycle(r.labels)
+	r.labels = nil
+}
+
+func (r *Result) live() {
+	if r.released {
+		panic("cc: Result used after Release")
+	}
+}
 
 // NumComponents returns the number of connected components (each isolated
 // vertex counts as one; 0 for the empty graph).
-func (r *Result) NumComponents() int { r.summarise(); return r.ncomp }
+func (r *Result) NumComponents() int { r.live(); r.summarise(); return r.ncomp }
 
 // LargestSize returns the number of vertices in the largest component.
-func (r *Result) LargestSize() int { r.summarise(); return r.largest }
+func (r *Result) LargestSize() int { r.live(); r.summarise(); return r.largest }
 
 // LargestLabel returns the label of the largest component (the smallest
 // label among equally large ones); graph.NoVertex for the empty graph.
-func (r *Result) LargestLabel() uint32 { r.summarise(); return r.bigLbl }
+func (r *Result) LargestLabel() uint32 { r.live(); r.summarise(); return r.bigLbl }
 
 // Variant returns the algorithm that ran.
 func (r *Result) Variant() Variant { return r.variant }

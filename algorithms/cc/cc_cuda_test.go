@@ -310,3 +310,9 @@ func BenchmarkCUDACC(b *testing.B) {
 		}
 	}
 }
+
+// TestCUDARelease: GPU runs into the memory of released results (reused
+// without clearing) are still correct.
+func TestCUDARelease(t *testing.T) {
+	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
+}

@@ -349,3 +349,30 @@ func TestCancelBetweenIterations(t *testing.T) {
 		cancel()
 	}
 }
+
+// TestRelease: a released result panics on use, and the runs after it,
+// which reuse its memory, are still correct.
+func TestRelease(t *testing.T) { checkRelease(t) }
+
+func checkRelease(t *testing.T, opts ...runtime.Option) {
+	t.Helper()
+	g := testgraphs.Random(3000, 2500, true, 7) // many components
+	for i := 0; i < 3; i++ {
+		res, err := Run(context.Background(), g, WithRuntime(opts...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(g, res.Labels()); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		res.Release()
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Error("NumComponents after Release did not panic")
+				}
+			}()
+			res.NumComponents()
+		}()
+	}
+}

@@ -181,3 +181,31 @@ func TestOrderRule(t *testing.T) {
 		})
 	}
 }
+
+// TestRelease: a released result panics on use, and the runs after it,
+// which reuse its memory, are still correct.
+func TestRelease(t *testing.T) { checkRelease(t) }
+
+func checkRelease(t *testing.T, opts ...runtime.Option) {
+	t.Helper()
+	g := testgraphs.RMAT(10, 8, 3).WithDerivedWeights(5)
+	srcs := testgraphs.Sources(g, 3)
+	for i, src := range srcs {
+		res, err := sssp.Run(context.Background(), g, src, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sssp.Verify(g, res); err != nil {
+			t.Fatalf("run %d (after %d releases): %v", i, i, err)
+		}
+		res.Release()
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Error("Distance after Release did not panic")
+				}
+			}()
+			res.Distance(src)
+		}()
+	}
+}

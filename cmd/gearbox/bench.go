@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
 )
 
@@ -37,6 +39,8 @@ flags:
 	f.register(fs, "bench-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE` (default: built-in defaults)")
 	var plotCSV string
+	var compareDefaults bool
+	fs.BoolVar(&compareDefaults, "compare-defaults", false, "also run the adaptive policy with the backend's device-derived default thresholds (row adaptive_defaults), to measure what tuning gained")
 	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots and markdown report of a saved benchmark `CSV` (a bench.csv, e.g. of an interrupted run) into --out-dir")
 	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta)")
 	pos, helped, err := parseFlags(fs, args)
@@ -73,6 +77,14 @@ flags:
 	if err != nil {
 		return err
 	}
+	var defaults *decider.Thresholds
+	if compareDefaults {
+		t := decider.DefaultThresholds()
+		if d, ok := backend.(runtime.DeviceThresholder); ok {
+			t = d.DeviceThresholds()
+		}
+		defaults = &t
+	}
 	if deltas == "" {
 		ds = []uint64{1, 16, 256}
 		if !containsU(ds, th.Delta) {
@@ -96,7 +108,7 @@ flags:
 	defer csvFile.Close()
 	bar, finish := progress(e, "bench")
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
-		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, Backend: backend,
+		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, Defaults: defaults, Backend: backend,
 		Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
 	})
 	finish()

@@ -210,6 +210,22 @@ func TestBenchTiny(t *testing.T) {
 		t.Errorf("--plot-only: %v\n%s", err, out)
 	}
 	checkPNG(t, filepath.Join(re, "bench-bfs.png"))
+
+	// --compare-defaults adds the adaptive policy under the built-in
+	// defaults, reported against the tuned thresholds.
+	cd := t.TempDir()
+	if _, stderr, err := gearbox(t, "bench", "--graphs", "kron:7", "--algorithms", "bfs", "--sources", "2", "--compare-defaults",
+		"--out-dir", cd, "--log-level", "warn"); err != nil {
+		t.Fatalf("--compare-defaults: %v\n%s", err, stderr)
+	}
+	header, rows = readCSV(t, filepath.Join(cd, "bench.csv"))
+	vc = column(t, header, "variant")
+	if len(rows) != 12 || rows[11][vc] != "adaptive_defaults" {
+		t.Errorf("--compare-defaults rows: %v", rows)
+	}
+	if md, _ := os.ReadFile(filepath.Join(cd, "bench.md")); !bytes.Contains(md, []byte("tuned thresholds vs device-derived defaults")) {
+		t.Errorf("bench.md lacks the defaults table:\n%s", md)
+	}
 }
 
 // TestSweepBadInput checks that bad input fails before anything runs (no
