@@ -89,9 +89,10 @@ delta = 8
 		"syntax":      "[cpu\nT2 = 5\n",
 		"negative":    "[cpu]\ndelta = -1\n",
 		"tpb":         "[gpu.\"x\"]\nthreads_per_block = 100\n",
+		"pull min":    "[cpu]\npull_min_edges = -1\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
-		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block"}
+		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {
@@ -174,6 +175,17 @@ func TestAdaptiveDirection(t *testing.T) {
 	if v := d.Next(decider.Observation{Iteration: 3, Size: 50, Degree: -1}); v.Direction != decider.Push {
 		t.Fatalf("want push, got %v", v)
 	}
+	// The same frontiers with pull_min_edges above their out-degree: push
+	// throughout; a frontier that reaches it pulls.
+	th.PullMinEdges = 6000
+	m := decider.Adaptive(th, decider.Ordered).Begin(info(1800, 18000))
+	if v := m.Next(decider.Observation{Iteration: 0, Size: 400, Degree: 5000}); v.Direction != decider.Push {
+		t.Fatalf("pulled below pull_min_edges: %v", v)
+	}
+	if v := m.Next(decider.Observation{Iteration: 1, Size: 500, Degree: 6000}); v != decider.PullVariant {
+		t.Fatalf("want pull at pull_min_edges, got %v", v)
+	}
+	th.PullMinEdges = 0
 	// Unordered adaptive never pulls.
 	u := decider.Adaptive(th, decider.Unordered).Begin(info(1800, 18000))
 	if v := u.Next(decider.Observation{Size: 400, Degree: 17000}); v.Direction != decider.Push {

@@ -94,8 +94,9 @@ func StaticVariant(p Policy) (Variant, bool) {
 //
 // Push goes to pull when the frontier's out-edges exceed both the
 // unexplored edges / Alpha (Beamer) and N / Beta (the cost of the pull
-// step's scan over all vertices); pull goes back to push when the frontier
-// shrinks below N / Beta.
+// step's scan over all vertices), and reach PullMinEdges (below which a
+// GPU iteration's fixed cost dominates); pull goes back to push when the
+// frontier shrinks below N / Beta.
 //
 // The structure (mapping and representation) changes only on iterations the
 // inspector sampled (every SampleEvery). The direction test runs every
@@ -173,7 +174,8 @@ func (d *adaptiveRun) Next(o Observation) Variant {
 				// high-diameter graphs the unexplored edges shrink near
 				// the end and the alpha rule alone pulls for tiny
 				// frontiers, each pull costing an O(n) scan.
-				if float64(o.Degree) > float64(d.unexplored)/t.Alpha && float64(o.Degree) > float64(d.info.N)/t.Beta {
+				if float64(o.Degree) > float64(d.unexplored)/t.Alpha && float64(o.Degree) > float64(d.info.N)/t.Beta &&
+					o.Degree >= t.PullMinEdges {
 					d.pulling = true
 				}
 				d.unexplored -= o.Degree

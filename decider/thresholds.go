@@ -32,6 +32,12 @@ type Thresholds struct {
 	// to push when the frontier holds fewer than n / Beta vertices.
 	Alpha float64 `toml:"alpha"`
 	Beta  float64 `toml:"beta"`
+	// PullMinEdges is the fewest frontier out-edges for which push goes to
+	// pull. Where an iteration has a fixed cost that covers the relaxation
+	// of many edges (a GPU: tens of microseconds, about a million edges),
+	// pull saves nothing on smaller frontiers, and it keeps the tail of the
+	// traversal from running as one persistent launch. 0 on the CPU.
+	PullMinEdges int64 `toml:"pull_min_edges"`
 	// Delta is the SSSP bucket width for ordered variants (1 = process
 	// only the minimum distance each iteration).
 	Delta uint64 `toml:"delta"`
@@ -73,6 +79,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: alpha = %v, want > 0", ErrThresholds, t.Alpha)
 	case !(t.Beta > 0):
 		return fmt.Errorf("%w: beta = %v, want > 0", ErrThresholds, t.Beta)
+	case t.PullMinEdges < 0:
+		return fmt.Errorf("%w: pull_min_edges = %d, want >= 0", ErrThresholds, t.PullMinEdges)
 	case t.Delta < 1:
 		return fmt.Errorf("%w: delta = %d, want >= 1", ErrThresholds, t.Delta)
 	case t.OrderedMinVertices < 0:
@@ -186,7 +194,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, delta, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, pull_min_edges, delta, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
 	}
 	if err := s.CPU.Validate(); err != nil {
 		return nil, fmt.Errorf("[cpu]: %w", err)
@@ -208,6 +216,7 @@ type section struct {
 	SampleEvery int64   `toml:"sample_every"`
 	Alpha       float64 `toml:"alpha"`
 	Beta        float64 `toml:"beta"`
+	PullMin     int64   `toml:"pull_min_edges"`
 	Delta       int64   `toml:"delta"`
 	OrderedMinV int64   `toml:"ordered_min_vertices"`
 	OrderedMinD float64 `toml:"ordered_min_degree"`
@@ -217,7 +226,7 @@ type section struct {
 // decodeSection decodes one section over the values of base.
 func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
 	s := section{T1: base.T1, T2: base.T2, T3: base.T3, SampleEvery: int64(base.SampleEvery),
-		Alpha: base.Alpha, Beta: base.Beta, Delta: int64(base.Delta),
+		Alpha: base.Alpha, Beta: base.Beta, PullMin: base.PullMinEdges, Delta: int64(base.Delta),
 		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree, TPB: int64(base.ThreadsPerBlock)}
 	if err := md.PrimitiveDecode(p, &s); err != nil {
 		return base, err
@@ -229,6 +238,6 @@ func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresh
 		return base, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, SampleEvery: int(s.SampleEvery),
-		Alpha: s.Alpha, Beta: s.Beta, Delta: uint64(s.Delta),
+		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta),
 		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1))}, nil
 }

@@ -54,5 +54,8 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	// the 2048x2048 grid and the real graphs, ordered on kron/urand:22).
 	t.OrderedMinVertices = 1 << 21
 	t.OrderedMinDegree = 8
+	// An iteration costs ~30 µs however small (H100), the time to relax
+	// about a million edges: pull only for frontiers worth half that.
+	t.PullMinEdges = 1 << 19
 	return t
 }

@@ -43,6 +43,9 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 	fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
 	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
 	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
+	if t.PullMinEdges != 0 {
+		fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
+	}
 	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
 	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
