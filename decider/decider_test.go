@@ -90,9 +90,10 @@ delta = 8
 		"negative":    "[cpu]\ndelta = -1\n",
 		"tpb":         "[gpu.\"x\"]\nthreads_per_block = 100\n",
 		"pull min":    "[cpu]\npull_min_edges = -1\n",
+		"bitmap min":  "[cpu]\nbitmap_min_vertices = -1\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
-		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges"}
+		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {
@@ -126,10 +127,16 @@ func TestAdaptiveFig11(t *testing.T) {
 		{"medium high degree", 20, 500, "O_B_QU"},
 		{"large low degree", 2, 5000, "O_T_BM"},
 		{"large high degree", 20, 5000, "O_B_BM"},
+		// A graph below bitmap_min_vertices keeps queues.
+		{"large, small graph", 2, 5000, "O_T_QU"},
 	}
 	for _, c := range cases {
 		in := info(10000, 10000*c.avgDeg)
 		in.CanPull = false
+		th := th
+		if c.name == "large, small graph" {
+			th.BitmapMinVertices = 10001
+		}
 		d := decider.Adaptive(th, decider.Ordered).Begin(in)
 		if got := d.Initial().String(); got != "O_B_QU" {
 			t.Errorf("initial %s, want O_B_QU", got)

@@ -90,7 +90,8 @@ func StaticVariant(p Policy) (Variant, bool) {
 //   - working set below T2: block mapping, queue;
 //   - between T2 and T3·Universe: queue, block mapping if the graph's
 //     average out-degree is at least T1, else thread mapping;
-//   - at or above T3·Universe: bitmap, mapping by T1 as above.
+//   - at or above T3·Universe: bitmap (on graphs of at least
+//     BitmapMinVertices vertices; a queue below), mapping by T1 as above.
 //
 // Push goes to pull when the frontier's out-edges exceed both the
 // unexplored edges / Alpha (Beamer) and N / Beta (the cost of the pull
@@ -152,7 +153,7 @@ func (d *adaptiveRun) structural(size int64) Variant {
 	switch {
 	case size < t.T2:
 		v.Mapping, v.Rep = Block, Queue
-	case float64(size) >= t.T3*float64(d.info.Universe):
+	case float64(size) >= t.T3*float64(d.info.Universe) && int64(d.info.N) >= t.BitmapMinVertices:
 		v.Rep = Bitmap
 	}
 	return v

@@ -25,6 +25,12 @@ type Thresholds struct {
 	// elements (n for vertex-centric operators), at or above which a
 	// bitmap is chosen.
 	T3 float64 `toml:"T3"`
+	// BitmapMinVertices is the smallest graph (in vertices) on which the
+	// adaptive policy uses a bitmap. On smaller graphs every iteration is
+	// bound by its fixed cost, and a bitmap only adds conversions and
+	// forgoes the persistent launch that runs a queue's small tail levels.
+	// 0 on the CPU.
+	BitmapMinVertices int64 `toml:"bitmap_min_vertices"`
 	// SampleEvery is the inspection period in iterations.
 	SampleEvery int `toml:"sample_every"`
 	// Alpha and Beta are Beamer's direction-switch parameters: go to pull
@@ -79,6 +85,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: alpha = %v, want > 0", ErrThresholds, t.Alpha)
 	case !(t.Beta > 0):
 		return fmt.Errorf("%w: beta = %v, want > 0", ErrThresholds, t.Beta)
+	case t.BitmapMinVertices < 0:
+		return fmt.Errorf("%w: bitmap_min_vertices = %d, want >= 0", ErrThresholds, t.BitmapMinVertices)
 	case t.PullMinEdges < 0:
 		return fmt.Errorf("%w: pull_min_edges = %d, want >= 0", ErrThresholds, t.PullMinEdges)
 	case t.Delta < 1:
@@ -194,7 +202,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, sample_every, alpha, beta, pull_min_edges, delta, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, alpha, beta, pull_min_edges, delta, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
 	}
 	if err := s.CPU.Validate(); err != nil {
 		return nil, fmt.Errorf("[cpu]: %w", err)
@@ -213,6 +221,7 @@ type section struct {
 	T1          float64 `toml:"T1"`
 	T2          int64   `toml:"T2"`
 	T3          float64 `toml:"T3"`
+	BitmapMinV  int64   `toml:"bitmap_min_vertices"`
 	SampleEvery int64   `toml:"sample_every"`
 	Alpha       float64 `toml:"alpha"`
 	Beta        float64 `toml:"beta"`
@@ -225,7 +234,7 @@ type section struct {
 
 // decodeSection decodes one section over the values of base.
 func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
-	s := section{T1: base.T1, T2: base.T2, T3: base.T3, SampleEvery: int64(base.SampleEvery),
+	s := section{T1: base.T1, T2: base.T2, T3: base.T3, BitmapMinV: base.BitmapMinVertices, SampleEvery: int64(base.SampleEvery),
 		Alpha: base.Alpha, Beta: base.Beta, PullMin: base.PullMinEdges, Delta: int64(base.Delta),
 		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree, TPB: int64(base.ThreadsPerBlock)}
 	if err := md.PrimitiveDecode(p, &s); err != nil {
@@ -237,7 +246,7 @@ func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresh
 	if s.SampleEvery < 1 || s.SampleEvery > 1<<30 {
 		return base, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
 	}
-	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, SampleEvery: int(s.SampleEvery),
+	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery),
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta),
 		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1))}, nil
 }

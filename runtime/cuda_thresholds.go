@@ -57,5 +57,9 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	// An iteration costs ~30 µs however small (H100), the time to relax
 	// about a million edges: pull only for frontiers worth half that.
 	t.PullMinEdges = 1 << 19
+	// Graphs under 2^17 vertices run every iteration at its fixed cost;
+	// a bitmap there only adds conversions (measured on the H100's real
+	// graphs, results/h100-2026-11-22-release/).
+	t.BitmapMinVertices = 1 << 17
 	return t
 }

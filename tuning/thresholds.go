@@ -40,6 +40,9 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 	fmt.Fprintf(&b, "T1 = %s\n", tomlFloat(t.T1))
 	fmt.Fprintf(&b, "T2 = %d\n", t.T2)
 	fmt.Fprintf(&b, "T3 = %s\n", tomlFloat(t.T3))
+	if t.BitmapMinVertices != 0 {
+		fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
+	}
 	fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
 	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
 	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))

@@ -322,7 +322,7 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 	}
 	a := decider.DefaultThresholds()
 	a.T3 = 0.07
-	a.PullMinEdges = 1 << 19 // written only when set, read back
+	a.PullMinEdges, a.BitmapMinVertices = 1<<19, 1<<17 // written only when set, read back
 	if err := tuning.WriteSection(path, "A100", a); err != nil {
 		t.Fatal(err)
 	}
