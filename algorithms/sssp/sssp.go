@@ -32,10 +32,14 @@ func WithDelta(d uint64) runtime.Option { return runtime.WithDelta(d) }
 
 // Result holds the distances of one SSSP run.
 type Result struct {
-	src   uint32
-	dist  []uint64
-	delta uint64
-	stats runtime.Stats
+	src uint32
+	// One of dist and dist32 holds the distances: dist32 (unreached =
+	// MaxUint32) when the run used 32-bit distances, so the result is
+	// neither widened nor twice the size.
+	dist   []uint64
+	dist32 []uint32
+	delta  uint64
+	stats  runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -46,6 +50,9 @@ func (r *Result) Source() uint32 { return r.src }
 // NumVertices returns the number of vertices of the graph.
 func (r *Result) NumVertices() int {
 	r.live()
+	if r.dist32 != nil {
+		return len(r.dist32)
+	}
 	return len(r.dist)
 }
 
@@ -56,6 +63,12 @@ func (r *Result) Delta() uint64 { return r.delta }
 // v was reached. Vertices outside the graph are unreached.
 func (r *Result) Distance(v uint32) (uint64, bool) {
 	r.live()
+	if r.dist32 != nil {
+		if int64(v) >= int64(len(r.dist32)) || r.dist32[v] == math.MaxUint32 {
+			return 0, false
+		}
+		return uint64(r.dist32[v]), true
+	}
 	if int64(v) >= int64(len(r.dist)) || r.dist[v] == inf {
 		return 0, false
 	}
@@ -72,10 +85,8 @@ func (r *Result) Reached(v uint32) bool {
 func (r *Result) NumReached() int {
 	r.live()
 	c := 0
-	for _, d := range r.dist {
-		if d != inf {
-			c++
-		}
+	for range r.All() {
+		c++
 	}
 	return c
 }
@@ -86,10 +97,8 @@ func (r *Result) MaxDistance() (uint64, bool) {
 	r.live()
 	var m uint64
 	ok := false
-	for _, d := range r.dist {
-		if d != inf {
-			m, ok = max(m, d), true
-		}
+	for _, d := range r.All() {
+		m, ok = max(m, d), true
 	}
 	return m, ok
 }
@@ -99,6 +108,11 @@ func (r *Result) MaxDistance() (uint64, bool) {
 func (r *Result) All() iter.Seq2[uint32, uint64] {
 	r.live()
 	return func(yield func(uint32, uint64) bool) {
+		for v, d := range r.dist32 {
+			if d != math.MaxUint32 && !yield(uint32(v), uint64(d)) {
+				return
+			}
+		}
 		for v, d := range r.dist {
 			if d != inf && !yield(uint32(v), d) {
 				return
@@ -112,7 +126,10 @@ func (r *Result) Stats() runtime.Stats { return r.stats }
 
 type operator interface {
 	runtime.Operator
-	Distances() []uint64
+	// Distances returns the distances: 64-bit (unreached = inf) or, when
+	// the run used 32-bit distances, 32-bit (unreached = MaxUint32); the
+	// other is nil.
+	Distances() ([]uint64, []uint32)
 }
 
 // cudaOperator is set by sssp_cuda.go (build tag cuda).
@@ -180,7 +197,8 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st}, nil
+	d64, d32 := op.Distances()
+	return &Result{src: src, dist: d64, dist32: d32, delta: delta, stats: st}, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's
@@ -194,7 +212,8 @@ func (r *Result) Release() {
 	}
 	r.released = true
 	runtime.Recycle(r.dist)
-	r.dist = nil
+	runtime.Recycle(r.dist32)
+	r.dist, r.dist32 = nil, nil
 }
 
 func (r *Result) live() {

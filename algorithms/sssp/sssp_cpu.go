@@ -122,22 +122,15 @@ func (o *cpuOp[D]) Start(v decider.Variant) error {
 
 func (o *cpuOp[D]) Done() bool { return o.done }
 
-// Distances returns the distances, unreached = inf.
-func (o *cpuOp[D]) Distances() []uint64 {
-	if d, ok := any(o.dist).([]uint64); ok {
-		return d
+// Distances returns the distances in the width the run used.
+func (o *cpuOp[D]) Distances() ([]uint64, []uint32) {
+	switch d := any(o.dist).(type) {
+	case []uint32:
+		return nil, d
+	case []uint64:
+		return d, nil
 	}
-	out := make([]uint64, len(o.dist))
-	o.pool.Thread(len(out), 1<<14, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if d := o.dist[i]; d == ^D(0) {
-				out[i] = inf
-			} else {
-				out[i] = uint64(d)
-			}
-		}
-	})
-	return out
+	panic("sssp: distance type") // D is uint32 or uint64
 }
 func (o *cpuOp[D]) Close() error { o.pool.Close(); return nil }
 

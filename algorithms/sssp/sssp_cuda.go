@@ -35,8 +35,10 @@ type cudaOp struct {
 	dist    runtime.DeviceSlice[uint64] // d32 false
 	dist32  runtime.DeviceSlice[uint32] // d32 true
 	pending bool                        // an ordered generation may have left vertices in the update vector
-	out     func() []uint64
+	out     func() []uint64             // d32 false
+	out32   func() []uint32             // d32 true
 	res     []uint64
+	res32   []uint32
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64) (operator, bool) {
@@ -77,7 +79,9 @@ func (o *cudaOp) Info() decider.Info {
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {
-	if o.InitErr == nil {
+	if o.InitErr == nil && o.d32 {
+		o.out32 = runtime.HostSlice[uint32](o.G.NumVertices())
+	} else if o.InitErr == nil {
 		o.out = runtime.HostSlice[uint64](o.G.NumVertices())
 	}
 	return o.StartSingle(o.src, v.Rep, func(d *runtime.Dev) error {
@@ -88,7 +92,7 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	})
 }
 
-func (o *cudaOp) Distances() []uint64 { return o.res }
+func (o *cudaOp) Distances() ([]uint64, []uint32) { return o.res, o.res32 }
 
 // distArg returns the distance array in use.
 func (o *cudaOp) distArg() runtime.DevicePointer {
@@ -153,14 +157,15 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 // Close copies the distances to the host and releases the device state.
 func (o *cudaOp) Close() error {
 	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
-		if o.out == nil {
-			return nil // never started
+		switch {
+		case o.out32 != nil:
+			o.res32 = o.out32()
+			return runtime.ReadStaged(d, o.dist32, o.res32, runtime.Copy[uint32])
+		case o.out != nil:
+			o.res = o.out()
+			return runtime.ReadStaged(d, o.dist, o.res, runtime.Copy[uint64])
 		}
-		o.res = o.out()
-		if o.d32 {
-			return runtime.ReadStaged(d, o.dist32, o.res, runtime.Widen32)
-		}
-		return runtime.ReadStaged(d, o.dist, o.res, runtime.Copy[uint64])
+		return nil // never started
 	}, func(d *runtime.Dev) {
 		o.dist.Free(d)
 		o.dist32.Free(d)
