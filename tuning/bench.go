@@ -383,7 +383,7 @@ func (res *BenchResult) defaultsTable(b *strings.Builder, alg Algorithm) {
 			b.WriteString("|---|---:|---:|---:|---:|---:|\n")
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %.2f | %s | %s |\n", s.Graph, fmtMs(s.Adaptive.Median), fmtMs(s.Defaults.Median),
-			ratio(s.Defaults.Median, s.Adaptive.Median), fmtMs(s.Adaptive.Device), fmtMs(s.Defaults.Device))
+			ratio(s.Defaults.Median, s.Adaptive.Median), fmtDevice(s.Adaptive.Device), fmtDevice(s.Defaults.Device))
 	}
 }
 
@@ -395,6 +395,15 @@ func (res *BenchResult) algorithms() []Algorithm {
 		}
 	}
 	return out
+}
+
+// fmtDevice formats a device time, "-" where none was measured (the CPU,
+// operators that do not split their GPU time).
+func fmtDevice(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmtMs(d)
 }
 
 func fmtMs(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64) }
