@@ -59,19 +59,23 @@ const (
 	// implementing ThreadsPerBlockSetter uses it; elsewhere it is recorded
 	// but not swept.
 	ThreadsPerBlock Param = "threads_per_block"
+	// PullMinEdges and BitmapMinVertices are the floors below which the
+	// adaptive policy never pulls or uses a bitmap. Not swept by default.
+	PullMinEdges      Param = "pull_min_edges"
+	BitmapMinVertices Param = "bitmap_min_vertices"
 )
 
 // Params lists every knob in the default coordinate-descent order: the
 // structural thresholds first (T3 and sample_every, the paper's Figs. 13
 // and 14), then the direction and bucket parameters.
 func Params() []Param {
-	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, Delta, ThreadsPerBlock}
+	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices}
 }
 
 // integer reports whether the knob takes whole numbers.
 func (p Param) integer() bool {
 	switch p {
-	case T2, SampleEvery, Delta, ThreadsPerBlock:
+	case T2, SampleEvery, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices:
 		return true
 	}
 	return false
@@ -86,7 +90,7 @@ func (p Param) Affects(alg Algorithm) bool {
 		return p == T1 || p == T3
 	}
 	switch p {
-	case Alpha, Beta:
+	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
 	case Delta:
 		return alg == SSSP
@@ -119,6 +123,10 @@ func (s Setting) Get(p Param) float64 {
 		return float64(s.Delta)
 	case ThreadsPerBlock:
 		return float64(s.ThreadsPerBlock)
+	case PullMinEdges:
+		return float64(s.PullMinEdges)
+	case BitmapMinVertices:
+		return float64(s.BitmapMinVertices)
 	}
 	return math.NaN()
 }
@@ -142,6 +150,10 @@ func (s Setting) With(p Param, v float64) Setting {
 		s.Delta = uint64(max(v, 0))
 	case ThreadsPerBlock:
 		s.ThreadsPerBlock = int(v)
+	case PullMinEdges:
+		s.PullMinEdges = int64(v)
+	case BitmapMinVertices:
+		s.BitmapMinVertices = int64(v)
 	}
 	return s
 }
@@ -199,6 +211,10 @@ func flagName(p Param) string {
 		return "sample-every"
 	case ThreadsPerBlock:
 		return "threads-per-block"
+	case PullMinEdges:
+		return "pull-min-edges"
+	case BitmapMinVertices:
+		return "bitmap-min-vertices"
 	}
 	return strings.ToLower(string(p))
 }

@@ -237,14 +237,15 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
 	return []string{itoa(r.Pass), string(r.Param), formatValue(r.Param, r.Value), string(r.Algorithm), r.Graph,
 		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
-		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats)}
+		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
+		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -253,14 +254,17 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Files written before the repeats column have one column less.
-	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-1 || recs[0][0] != tuneHeader[0] {
+	// Older files lack the trailing repeats and floor columns.
+	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-3 || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
 	}
 	var rows []TuneRow
 	for i, rec := range recs[1:] {
-		if len(rec) < len(tuneHeader) {
+		if len(rec) < len(tuneHeader)-2 {
 			rec = append(rec, "1")
+		}
+		for len(rec) < len(tuneHeader) {
+			rec = append(rec, "0")
 		}
 		var r TuneRow
 		var errs []error
@@ -280,6 +284,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Runs = int(pf(rec[13]))
 		r.Median, r.Min, r.Max = fromMs(pf(rec[14])), fromMs(pf(rec[15])), fromMs(pf(rec[16]))
 		r.Repeats = int(pf(rec[17]))
+		r.Setting.PullMinEdges, r.Setting.BitmapMinVertices = int64(pf(rec[18])), int64(pf(rec[19]))
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}

@@ -216,17 +216,19 @@ flags:
 	defaults := map[tuning.Param]string{
 		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
 		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4",
-		tuning.ThreadsPerBlock: "64,128,256,512,1024",
+		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "",
 	}
 	help := map[tuning.Param]string{
-		tuning.T3:              "T3 values, fractions of n",
-		tuning.SampleEvery:     "inspection periods (iterations)",
-		tuning.T2:              "T2 values (working-set sizes)",
-		tuning.T1:              "T1 values (average out-degrees; empty = not swept)",
-		tuning.Alpha:           "alpha values (BFS push->pull)",
-		tuning.Beta:            "beta values (BFS pull->push)",
-		tuning.Delta:           "SSSP bucket widths",
-		tuning.ThreadsPerBlock: "GPU threads per block for thread mapping (no effect on the cpu backend)",
+		tuning.T3:                "T3 values, fractions of n",
+		tuning.SampleEvery:       "inspection periods (iterations)",
+		tuning.T2:                "T2 values (working-set sizes)",
+		tuning.T1:                "T1 values (average out-degrees; empty = not swept)",
+		tuning.Alpha:             "alpha values (BFS push->pull)",
+		tuning.Beta:              "beta values (BFS pull->push)",
+		tuning.Delta:             "SSSP bucket widths",
+		tuning.ThreadsPerBlock:   "GPU threads per block for thread mapping (no effect on the cpu backend)",
+		tuning.PullMinEdges:      "fewest frontier out-edges for BFS to pull (empty = not swept)",
+		tuning.BitmapMinVertices: "smallest graph (vertices) that may use a bitmap (empty = not swept)",
 	}
 	for _, p := range tuning.Params() {
 		s := new(string)
@@ -407,6 +409,10 @@ func flagOf(p tuning.Param) string {
 		return "sample-every"
 	case tuning.ThreadsPerBlock:
 		return "threads-per-block"
+	case tuning.PullMinEdges:
+		return "pull-min-edges"
+	case tuning.BitmapMinVertices:
+		return "bitmap-min-vertices"
 	}
 	return strings.ToLower(string(p))
 }

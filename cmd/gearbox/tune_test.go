@@ -131,6 +131,39 @@ func TestTuneTiny(t *testing.T) {
 	}
 }
 
+// TestTuneFloors sweeps only the pull and bitmap floors: rows for the
+// algorithms each affects, the CSV columns, and a tuned value from each range.
+func TestTuneFloors(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, err := gearbox(t, "tune", "--graphs", "kron:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
+		"--alpha", "", "--beta", "", "--delta", "", "--threads-per-block", "",
+		"--pull-min-edges", "0,100000", "--bitmap-min-vertices", "0,1000", "--out-dir", dir, "--log-level", "warn")
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	header, rows := readCSV(t, filepath.Join(dir, "tune.csv"))
+	// pull_min_edges: 2 values x BFS; bitmap_min_vertices: 2 values x BFS and SSSP.
+	if len(rows) != 2+4 {
+		t.Errorf("%d rows, want 6", len(rows))
+	}
+	pc, bc, kc := column(t, header, "pull_min_edges"), column(t, header, "bitmap_min_vertices"), column(t, header, "param")
+	for _, r := range rows {
+		if r[kc] == "pull_min_edges" && r[pc] != "0" && r[pc] != "100000" || r[kc] == "bitmap_min_vertices" && r[bc] != "0" && r[bc] != "1000" {
+			t.Errorf("row %v: the swept value is not in its column", r)
+		}
+	}
+	set, err := decider.LoadThresholds(filepath.Join(dir, "thresholds.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := set.CPU; c.PullMinEdges != 0 && c.PullMinEdges != 100000 || c.BitmapMinVertices != 0 && c.BitmapMinVertices != 1000 {
+		t.Errorf("tuned floors %d, %d: not from the swept ranges", c.PullMinEdges, c.BitmapMinVertices)
+	}
+	if _, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--out-dir", t.TempDir()); err != nil {
+		t.Errorf("--plot-only: %v", err)
+	}
+}
+
 // TestTuneMergesThresholds checks that tuning replaces only the backend's
 // section of an existing thresholds file.
 func TestTuneMergesThresholds(t *testing.T) {
