@@ -8,14 +8,11 @@ package bfs_test
 // ../../../shared/datasets (or $GEARBOX_DATASETS) and skip when absent.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,20 +57,7 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 	if got.NumVertices() != want.NumVertices() {
 		t.Fatalf("%s: %d depths on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
 	}
-	bad := 0
-	for v := 0; v < want.NumVertices(); v++ {
-		wd, wok := want.Depth(uint32(v))
-		gd, gok := got.Depth(uint32(v))
-		if wd != gd || wok != gok {
-			if bad < 5 {
-				t.Errorf("%s: vertex %d: gpu depth %d (reached %v), cpu %d (reached %v)", label, v, gd, gok, wd, wok)
-			}
-			bad++
-		}
-	}
-	if bad > 0 {
-		t.Fatalf("%s: %d of %d depths differ", label, bad, want.NumVertices())
-	}
+	testgraphs.CompareValues(t, label, "depth", want.NumVertices(), want.Depth, got.Depth)
 	if err := bfs.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -127,7 +111,7 @@ func TestCUDADatasets(t *testing.T) {
 		file     string
 		directed bool
 	}{{"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}, {"rome99.gr", true}} {
-		g := loadDataset(t, ds.file, ds.directed)
+		g := testgraphs.LoadDatasetMinimal(t, ds.file, ds.directed)
 		if g == nil {
 			continue
 		}
@@ -255,78 +239,6 @@ func TestCUDAInsufficientMemory(t *testing.T) {
 	if live, _ := gpu.LiveBytes(); live != 0 {
 		t.Fatalf("%d device bytes held after a refused run", live)
 	}
-}
-
-// datasetDir is where the real graphs live.
-func datasetDir() string {
-	if d := os.Getenv("GEARBOX_DATASETS"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "datasets")
-}
-
-// loadDataset reads a SNAP edge list (.txt) or a DIMACS .gr file (weights
-// kept) with a minimal parser; it skips the test when the file is absent.
-func loadDataset(t testing.TB, name string, directed bool) *graph.Graph {
-	t.Helper()
-	f, err := os.Open(filepath.Join(datasetDir(), name))
-	if err != nil {
-		t.Logf("skipping dataset %s: %v", name, err)
-		return nil
-	}
-	defer f.Close()
-	el := &graph.EdgeList{}
-	gr := strings.HasSuffix(name, ".gr")
-	if gr {
-		el.WeightKind = graph.IntWeights
-		el.Weights = []uint32{}
-	}
-	sc := bufio.NewScanner(f)
-	maxID := -1
-	line := 0
-	for sc.Scan() {
-		line++
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") || fs[0] == "c" || fs[0] == "p" {
-			continue
-		}
-		if gr {
-			if fs[0] != "a" || len(fs) != 4 {
-				t.Fatalf("%s:%d: bad arc line", name, line)
-			}
-			fs = fs[1:]
-		}
-		var ids [2]int
-		for i := 0; i < 2; i++ {
-			x, err := strconv.Atoi(fs[i])
-			if err != nil {
-				t.Fatalf("%s:%d: %v", name, line, err)
-			}
-			if gr {
-				x-- // 1-based
-			}
-			ids[i] = x
-			maxID = max(maxID, x)
-		}
-		el.Src = append(el.Src, uint32(ids[0]))
-		el.Dst = append(el.Dst, uint32(ids[1]))
-		if gr {
-			w, err := strconv.ParseUint(fs[2], 10, 32)
-			if err != nil {
-				t.Fatalf("%s:%d: %v", name, line, err)
-			}
-			el.Weights = append(el.Weights, uint32(w))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	el.NumVertices = maxID + 1
-	g, err := graph.Build(el, graph.BuildOptions{Undirected: !directed})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return g
 }
 
 // BenchmarkCUDABFS times whole BFS runs on the GPU (graph cached, one

@@ -62,9 +62,9 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operato
 		s.active = s.edges
 		op = s
 	case Afforest:
-		op = &affGPU{gpuBase: base, rounds: o.rounds, seed: o.seed}
+		op = &affGPU{vertexGPU: vertexGPU{gpuBase: base}, rounds: o.rounds, seed: o.seed}
 	case UnionFind:
-		op = &ufGPU{gpuBase: base}
+		op = &ufGPU{vertexGPU: vertexGPU{gpuBase: base}}
 	default:
 		return nil, false
 	}
@@ -461,36 +461,12 @@ func (o *svGPU) Close() error {
 // the most frequent sampled tree (every vertex for directed graphs: no
 // in-edges at hand).
 type affGPU struct {
-	gpuBase
+	vertexGPU
 	rounds int
 	seed   uint64
 	phase  int
 	last   int64
-	heavy  runtime.DeviceSlice[uint32]
 }
-
-func (o *affGPU) setup(d *runtime.Dev) error {
-	if err := o.acquire(d, 4*int64(o.n)); err != nil {
-		return err
-	}
-	var err error
-	o.heavy, err = runtime.AllocSlice[uint32](d, o.n)
-	return err
-}
-
-func (o *affGPU) Info() decider.Info {
-	return decider.Info{N: o.n, M: o.m, Universe: int64(o.n), InitialSize: int64(o.n)}
-}
-
-func (o *affGPU) Start(decider.Variant) error {
-	if o.initErr != nil {
-		return o.initErr
-	}
-	o.done = o.n == 0
-	return nil
-}
-
-func (o *affGPU) Convert(decider.Rep) error { return nil }
 
 func (o *affGPU) Inspect(bool) (int64, int64) { return o.last, -1 }
 
@@ -563,42 +539,14 @@ func linkAll(d *runtime.Dev, b *gpuBase, heavy runtime.DeviceSlice[uint32], mode
 	return b.readCtrl(d)
 }
 
-func (o *affGPU) Close() error {
-	return o.closeBase(func(d *runtime.Dev) { o.heavy.Free(d) })
-}
-
 // ufGPU is ECL-CC-style union-find on the GPU in two iterations: every
 // vertex points at its smallest neighbour below it, then every edge is
 // united (thread per vertex, a block per vertex of many arcs) with
 // intermediate pointer jumping, and all paths are compressed.
 type ufGPU struct {
-	gpuBase
+	vertexGPU
 	phase int
-	heavy runtime.DeviceSlice[uint32]
 }
-
-func (o *ufGPU) setup(d *runtime.Dev) error {
-	if err := o.acquire(d, 4*int64(o.n)); err != nil {
-		return err
-	}
-	var err error
-	o.heavy, err = runtime.AllocSlice[uint32](d, o.n)
-	return err
-}
-
-func (o *ufGPU) Info() decider.Info {
-	return decider.Info{N: o.n, M: o.m, Universe: int64(o.n), InitialSize: int64(o.n)}
-}
-
-func (o *ufGPU) Start(decider.Variant) error {
-	if o.initErr != nil {
-		return o.initErr
-	}
-	o.done = o.n == 0
-	return nil
-}
-
-func (o *ufGPU) Convert(decider.Rep) error { return nil }
 
 func (o *ufGPU) Inspect(bool) (int64, int64) { return int64(o.n), -1 }
 
@@ -625,7 +573,38 @@ func (o *ufGPU) Compute(decider.Variant) (int64, error) {
 	return edges, err
 }
 
-func (o *ufGPU) Close() error {
+// vertexGPU is the state Afforest and union-find share: their working
+// set is every vertex (no conversions), and a list of the vertices too
+// heavy for one thread.
+type vertexGPU struct {
+	gpuBase
+	heavy runtime.DeviceSlice[uint32]
+}
+
+func (o *vertexGPU) setup(d *runtime.Dev) error {
+	if err := o.acquire(d, 4*int64(o.n)); err != nil {
+		return err
+	}
+	var err error
+	o.heavy, err = runtime.AllocSlice[uint32](d, o.n)
+	return err
+}
+
+func (o *vertexGPU) Info() decider.Info {
+	return decider.Info{N: o.n, M: o.m, Universe: int64(o.n), InitialSize: int64(o.n)}
+}
+
+func (o *vertexGPU) Start(decider.Variant) error {
+	if o.initErr != nil {
+		return o.initErr
+	}
+	o.done = o.n == 0
+	return nil
+}
+
+func (o *vertexGPU) Convert(decider.Rep) error { return nil }
+
+func (o *vertexGPU) Close() error {
 	return o.closeBase(func(d *runtime.Dev) { o.heavy.Free(d) })
 }
 

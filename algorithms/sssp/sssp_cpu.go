@@ -83,7 +83,7 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	pool := b.NewPool()
 	o := &cpuOp[D]{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1),
-		dist: make([]D, n),
+		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		ws: make([]worker, pool.Workers()),

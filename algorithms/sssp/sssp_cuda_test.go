@@ -7,13 +7,10 @@ package sssp_test
 // They skip when no CUDA driver or GPU is present.
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,20 +55,7 @@ func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *s
 	if got.NumVertices() != want.NumVertices() {
 		t.Fatalf("%s: %d distances on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
 	}
-	bad := 0
-	for v := 0; v < want.NumVertices(); v++ {
-		wd, wok := want.Distance(uint32(v))
-		gd, gok := got.Distance(uint32(v))
-		if wd != gd || wok != gok {
-			if bad < 5 {
-				t.Errorf("%s: vertex %d: gpu %d (reached %v), cpu %d (reached %v)", label, v, gd, gok, wd, wok)
-			}
-			bad++
-		}
-	}
-	if bad > 0 {
-		t.Fatalf("%s: %d of %d distances differ", label, bad, want.NumVertices())
-	}
+	testgraphs.CompareValues(t, label, "distance", want.NumVertices(), want.Distance, got.Distance)
 	if err := sssp.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -134,7 +118,7 @@ func TestCUDADatasets(t *testing.T) {
 		file     string
 		directed bool
 	}{{"rome99.gr", true}, {"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}} {
-		g := loadDataset(t, ds.file, ds.directed)
+		g := testgraphs.LoadDatasetMinimal(t, ds.file, ds.directed)
 		if g == nil {
 			continue
 		}
@@ -148,77 +132,6 @@ func TestCUDADatasets(t *testing.T) {
 			}
 		}
 	}
-}
-
-func datasetDir() string {
-	if d := os.Getenv("GEARBOX_DATASETS"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "datasets")
-}
-
-// loadDataset reads a SNAP edge list (.txt) or a DIMACS .gr file (weights
-// kept) with a minimal parser; it returns nil (logged) when the file is
-// absent.
-func loadDataset(t testing.TB, name string, directed bool) *graph.Graph {
-	t.Helper()
-	f, err := os.Open(filepath.Join(datasetDir(), name))
-	if err != nil {
-		t.Logf("skipping dataset %s: %v", name, err)
-		return nil
-	}
-	defer f.Close()
-	el := &graph.EdgeList{}
-	gr := strings.HasSuffix(name, ".gr")
-	if gr {
-		el.WeightKind = graph.IntWeights
-		el.Weights = []uint32{}
-	}
-	sc := bufio.NewScanner(f)
-	maxID, line := -1, 0
-	for sc.Scan() {
-		line++
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") || fs[0] == "c" || fs[0] == "p" {
-			continue
-		}
-		if gr {
-			if fs[0] != "a" || len(fs) != 4 {
-				t.Fatalf("%s:%d: bad arc line", name, line)
-			}
-			fs = fs[1:]
-		}
-		var ids [2]int
-		for i := 0; i < 2; i++ {
-			x, err := strconv.Atoi(fs[i])
-			if err != nil {
-				t.Fatalf("%s:%d: %v", name, line, err)
-			}
-			if gr {
-				x--
-			}
-			ids[i] = x
-			maxID = max(maxID, x)
-		}
-		el.Src = append(el.Src, uint32(ids[0]))
-		el.Dst = append(el.Dst, uint32(ids[1]))
-		if gr {
-			w, err := strconv.ParseUint(fs[2], 10, 32)
-			if err != nil {
-				t.Fatalf("%s:%d: %v", name, line, err)
-			}
-			el.Weights = append(el.Weights, uint32(w))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	el.NumVertices = maxID + 1
-	g, err := graph.Build(el, graph.BuildOptions{Undirected: !directed})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return g
 }
 
 // BenchmarkCUDASSSP times whole SSSP runs on the GPU (graph cached, one

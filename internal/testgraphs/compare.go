@@ -1,0 +1,25 @@
+package testgraphs
+
+import "testing"
+
+// CompareValues fails t when two results' per-vertex values differ for any
+// of n vertices (a value and whether the vertex was reached, as
+// bfs.Result.Depth and sssp.Result.Distance give them), naming the first
+// five: the GPU tests' element-by-element check against the CPU.
+func CompareValues[V comparable](t testing.TB, label, what string, n int, want, got func(uint32) (V, bool)) {
+	t.Helper()
+	bad := 0
+	for v := 0; v < n; v++ {
+		wd, wok := want(uint32(v))
+		gd, gok := got(uint32(v))
+		if wd != gd || wok != gok {
+			if bad < 5 {
+				t.Errorf("%s: vertex %d: gpu %s %v (reached %v), cpu %v (reached %v)", label, v, what, gd, gok, wd, wok)
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%s: %d of %d %ss differ", label, bad, n, what)
+	}
+}
