@@ -57,3 +57,25 @@ func ExampleRun_static() {
 	// depth of 3: 2 reached: 4 iterations: 3
 	// unknown variant "O_X_QU": valid names are O_T_BM, O_T_QU, O_B_BM, O_B_QU, U_T_BM, U_T_QU, U_B_BM, U_B_QU, pull
 }
+
+// Many sources: release each result when done with it, so that the next
+// run's result reuses its memory.
+func ExampleResult_Release() {
+	el := &graph.EdgeList{NumVertices: 5, Src: []uint32{0, 1, 2}, Dst: []uint32{1, 2, 3}}
+	g, err := graph.Build(el, graph.BuildOptions{Undirected: true})
+	if err != nil {
+		panic(err)
+	}
+	for _, src := range []uint32{0, 3, 4} {
+		res, err := bfs.Run(context.Background(), g, src)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("from %d: %d reached, max depth %d\n", src, res.NumReached(), res.MaxDepth())
+		res.Release() // res must not be used after this
+	}
+	// Output:
+	// from 0: 4 reached, max depth 3
+	// from 3: 4 reached, max depth 3
+	// from 4: 1 reached, max depth 0
+}
