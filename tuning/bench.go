@@ -327,44 +327,44 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 			}
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "\n## %s: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
-		b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive |\n")
-		b.WriteString("|---|---:|---|---:|---|---:|---:|---:|\n")
-		for _, s := range res.Summaries {
-			if s.Algorithm != alg || s.Adaptive.Runs == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", s.Graph, fmtMs(s.Adaptive.Median),
-				s.Best.Label(), fmtMs(s.Best.Median), s.Worst.Label(), fmtMs(s.Worst.Median),
-				ratio(s.Adaptive.Median, s.Best.Median), ratio(s.Worst.Median, s.Adaptive.Median))
-		}
-		res.deviceTable(&b, alg)
+		res.compareTable(&b, alg, false)
+		res.compareTable(&b, alg, true)
 		res.defaultsTable(&b, alg)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// deviceTable compares on device time (GPU runs only): the traversal on
-// the GPU without the per-run set-up and the result copy, which are the
-// same for every variant and, for sub-millisecond traversals, most of
-// the wall time.
-func (res *BenchResult) deviceTable(b *strings.Builder, alg Algorithm) {
+// compareTable writes the adaptive policy against the best and worst
+// static configuration per graph (the paper's Fig. 15), on wall time or,
+// with device set, on device time (GPU runs only): the traversal on the GPU
+// without the per-run set-up and the result copy, which are the same for
+// every variant and, for sub-millisecond traversals, most of the wall time.
+func (res *BenchResult) compareTable(b *strings.Builder, alg Algorithm, device bool) {
 	header := false
 	for _, s := range res.Summaries {
-		if s.Algorithm != alg || s.Adaptive.Device == 0 || s.BestDevice.Variant == "" {
+		a, best, worst := s.Adaptive.Median, s.Best, s.Worst
+		val := func(r BenchRow) time.Duration { return r.Median }
+		if device {
+			a, best, worst = s.Adaptive.Device, s.BestDevice, s.WorstDevice
+			val = func(r BenchRow) time.Duration { return r.Device }
+		}
+		if s.Algorithm != alg || s.Adaptive.Runs == 0 || a == 0 || best.Variant == "" {
 			continue
 		}
 		if !header {
 			header = true
-			fmt.Fprintf(b, "\n## %s on the device: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
-			b.WriteString("Device time: the iterations' kernels and control-block reads (set-up, source write and result copy excluded), median over the sources.\n\n")
+			if device {
+				fmt.Fprintf(b, "\n## %s on the device: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
+				b.WriteString("Device time: the iterations' kernels and control-block reads (set-up, source write and result copy excluded), median over the sources.\n\n")
+			} else {
+				fmt.Fprintf(b, "\n## %s: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
+			}
 			b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive |\n")
 			b.WriteString("|---|---:|---|---:|---|---:|---:|---:|\n")
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", s.Graph, fmtMs(s.Adaptive.Device),
-			s.BestDevice.Label(), fmtMs(s.BestDevice.Device), s.WorstDevice.Label(), fmtMs(s.WorstDevice.Device),
-			ratio(s.Adaptive.Device, s.BestDevice.Device), ratio(s.WorstDevice.Device, s.Adaptive.Device))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", s.Graph, fmtMs(a),
+			best.Label(), fmtMs(val(best)), worst.Label(), fmtMs(val(worst)), ratio(a, val(best)), ratio(val(worst), a))
 	}
 }
 
