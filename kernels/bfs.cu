@@ -21,6 +21,7 @@
 // small, saving the launches and the host round trip of each level on
 // high-diameter graphs.
 #include "expand.cuh"
+#include "persist.cuh"
 
 // The BFS step of expand.cuh: lower each neighbour's level to level[v]+1.
 // Only vertices whose level goes down are written, so a visited neighbour
@@ -100,94 +101,26 @@ extern "C" __global__ void __launch_bounds__(1024)
     block_sum64(scanned, &ctrl->edges);
 }
 
-// bfs_persist_qu: many levels in one persistent launch of at most one
-// block per multiprocessor (PERSIST_THREADS threads each; every block must
-// be resident: levels are separated by grid_sync). qa holds the current
-// frontier (ctrl->count[par] vertices at level cur), qb is scratch of n
-// entries. Each frontier vertex is expanded by a group of PERSIST_GROUP
-// lanes; unvisited neighbours are claimed with atomicCAS (each enters the
-// next queue once) and queued through a block-local buffer. The launch
-// stops before a level whose frontier is empty, larger than cap, has more
-// than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG, or after
-// max_levels levels; on exit ctrl->count[par^1] and deg[par^1]
-// describe the frontier left, fused_levels counts the levels run, fused_swap
-// is 1 when that frontier is in qb and edges_out counts the edges examined. ps is
-// zeroed by the host before the launch. The update vector is not used.
+// bfs_persist_qu: BFS levels in one persistent launch (persist.cuh).
+// Unvisited neighbours are claimed with atomicCAS, so each enters the next
+// queue once; cur is the current frontier's depth. The update vector is not
+// used.
+struct BFSPersist {
+    typedef int S;
+    u32* depth;
+    u32 cur;  // the launch's first frontier's depth
+    u32 nl;   // the depth this level assigns
+    __device__ void level(u32 done) { nl = cur + done + 1; }
+    __device__ S vertex(u32, u32) { return 0; }
+    __device__ bool visit(S, i64, u32 u) {
+        return depth[u] == INF32 && atomicCAS(&depth[u], INF32, nl) == INF32;
+    }
+    __device__ void finish(const u32*, u32) {}
+};
+
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
     bfs_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb,
                    Ctrl* ctrl, u32 par, u32 cur, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) {
-    __shared__ u32 s_q[PERSIST_SQ];
-    __shared__ u32 s_n, s_base;
-    if (threadIdx.x == 0) s_n = 0;
-    u32 count = ctrl->count[par];
-    u64 deg = ctrl->deg[par];
-    u32* in = qa;
-    u32* out = qb;
-    const u64 gid = gtid();
-    const u64 group = gid / PERSIST_GROUP;
-    const u32 sub = (u32)(gid % PERSIST_GROUP);
-    const u64 ngroups = gstride() / PERSIST_GROUP;
-    // The first frontier's largest degree (later ones are measured as
-    // their vertices are found).
-    u32 md = 0;
-    if (count <= cap && deg <= edge_cap) {
-        for (u64 i = gid; i < count; i += gstride()) {
-            u32 v = in[i];
-            u32 d = (u32)(off[v + 1] - off[v]);
-            md = d > md ? d : md;
-        }
-    }
-    block_max(md, &ps->maxdeg[0]);
-    grid_sync(ps);
-    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
-    u32 k = 0, done = 0;
-    u64 edges = 0;
-    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
-        u32 k1 = k == 2 ? 0 : k + 1;
-        u32 k2 = k1 == 2 ? 0 : k1 + 1;
-        u32* ncount = &ps->count[k1];
-        if (gid == 0) {
-            ps->count[k2] = 0;
-            ps->deg[k2] = 0;
-            ps->maxdeg[k2] = 0;
-        }
-        u32 nl = cur + 1;
-        u64 mydeg = 0;
-        u32 mymax = 0;
-        for (u64 i = group; i < count; i += ngroups) {
-            u32 v = in[i];
-            i64 end = off[v + 1];
-            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
-                u32 u = adj[e];
-                if (level[u] == INF32 && atomicCAS(&level[u], INF32, nl) == INF32) {
-                    u32 d = (u32)(off[u + 1] - off[u]);
-                    mydeg += d;
-                    mymax = d > mymax ? d : mymax;
-                    persist_push(u, s_q, &s_n, out, ncount);
-                }
-            }
-        }
-        persist_flush(s_q, &s_n, &s_base, out, ncount);
-        block_sum64(mydeg, &ps->deg[k1]);
-        block_max(mymax, &ps->maxdeg[k1]);
-        grid_sync(ps);
-        edges += deg;
-        count = *(volatile u32*)ncount;
-        deg = *(volatile u64*)&ps->deg[k1];
-        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
-        u32* t = in;
-        in = out;
-        out = t;
-        cur = nl;
-        done++;
-        k = k1;
-    }
-    if (gid == 0) {
-        ctrl->count[par ^ 1] = count;
-        ctrl->deg[par ^ 1] = deg;
-        ctrl->fused_levels = done;
-        ctrl->fused_swap = (in == qb) ? 1u : 0u;
-        ctrl->edges_out = edges;
-        ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran
-    }
+    BFSPersist vis{level, cur, 0};
+    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);
 }

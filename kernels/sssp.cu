@@ -15,6 +15,7 @@
 // sssp_findmin_{u32,u64}: the minimum distance over updated vertices, folded
 // into ctrl->minv (reset to INF64 by the preceding computation kernel).
 #include "expand.cuh"
+#include "persist.cuh"
 
 // The SSSP step of expand.cuh: relax with atomicMin, flag improved vertices.
 template <typename D>
@@ -105,96 +106,38 @@ extern "C" __global__ void __launch_bounds__(1024)
 __device__ __forceinline__ u32* upd_word(u8* upd, u32 v) { return (u32*)(upd + (v & ~3u)); }
 
 template <typename D>
-__device__ __forceinline__ void sssp_persist(const i64* __restrict__ off, const u32* __restrict__ adj,
-                                             const u32* __restrict__ wt, D* dist, u8* upd, u32* qa, u32* qb,
-                                             Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) {
-    __shared__ u32 s_q[PERSIST_SQ];
-    __shared__ u32 s_n, s_base;
-    if (threadIdx.x == 0) s_n = 0;
-    u32 count = ctrl->count[par];
-    u64 deg = ctrl->deg[par];
-    u32* in = qa;
-    u32* out = qb;
-    const u64 gid = gtid();
-    const u64 group = gid / PERSIST_GROUP;
-    const u32 sub = (u32)(gid % PERSIST_GROUP);
-    const u64 ngroups = gstride() / PERSIST_GROUP;
-    u32 md = 0;
-    if (count <= cap && deg <= edge_cap) {
-        for (u64 i = gid; i < count; i += gstride()) {
-            u32 v = in[i];
-            u32 d = (u32)(off[v + 1] - off[v]);
-            md = d > md ? d : md;
-        }
+struct SSSPPersist {
+    struct S {
+        D dv;
+    };
+    const u32* wt;
+    D* dist;
+    u8* upd;
+    u32 qbit;  // flag of the queue being built
+    __device__ void level(u32 done) { qbit = (1u << (done & 1u)) ^ 3u; }
+    __device__ S vertex(u32 v, u32 sub) {
+        // Clear the flag of the queue being expanded (the other one).
+        if (sub == 0) atomicAnd(upd_word(upd, v), ~((qbit ^ 3u) << (8 * (v & 3u))));
+        return S{dist[v]};
     }
-    block_max(md, &ps->maxdeg[0]);
-    grid_sync(ps);
-    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
-    u32 k = 0, done = 0;
-    u64 edges = 0;
-    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
-        u32 k1 = k == 2 ? 0 : k + 1;
-        u32 k2 = k1 == 2 ? 0 : k1 + 1;
-        u32* ncount = &ps->count[k1];
-        if (gid == 0) {
-            ps->count[k2] = 0;
-            ps->deg[k2] = 0;
-            ps->maxdeg[k2] = 0;
-        }
-        const u32 pbit = 1u << (done & 1u);  // flag of the queue being expanded
-        const u32 qbit = pbit ^ 3u;          // flag of the queue being built
-        u64 mydeg = 0;
-        u32 mymax = 0;
-        for (u64 i = group; i < count; i += ngroups) {
-            u32 v = in[i];
-            if (sub == 0) atomicAnd(upd_word(upd, v), ~(pbit << (8 * (v & 3u))));
-            D dv = dist[v];
-            i64 end = off[v + 1];
-            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
-                u32 u = adj[e];
-                D nd = dv + (D)(wt ? wt[e] : 1u);
-                if (dist[u] > nd && atomicMin(&dist[u], nd) > nd) {
-                    u32 sh = 8 * (u & 3u);
-                    if (!((atomicOr(upd_word(upd, u), qbit << sh) >> sh) & qbit)) {
-                        u32 d = (u32)(off[u + 1] - off[u]);
-                        mydeg += d;
-                        mymax = d > mymax ? d : mymax;
-                        persist_push(u, s_q, &s_n, out, ncount);
-                    }
-                }
-            }
-        }
-        persist_flush(s_q, &s_n, &s_base, out, ncount);
-        block_sum64(mydeg, &ps->deg[k1]);
-        block_max(mymax, &ps->maxdeg[k1]);
-        grid_sync(ps);
-        edges += deg;
-        count = *(volatile u32*)ncount;
-        deg = *(volatile u64*)&ps->deg[k1];
-        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
-        u32* t = in;
-        in = out;
-        out = t;
-        done++;
-        k = k1;
+    __device__ bool visit(S s, i64 e, u32 u) {
+        D nd = s.dv + (D)(wt ? wt[e] : 1u);
+        if (!(dist[u] > nd && atomicMin(&dist[u], nd) > nd)) return false;
+        u32 sh = 8 * (u & 3u);
+        return !((atomicOr(upd_word(upd, u), qbit << sh) >> sh) & qbit);
     }
     // The frontier left for the ordinary kernels: update flags back to zero.
-    for (u64 i = gid; i < count; i += gstride()) upd[in[i]] = 0;
-    if (gid == 0) {
-        ctrl->count[par ^ 1] = count;
-        ctrl->deg[par ^ 1] = deg;
-        ctrl->fused_levels = done;
-        ctrl->fused_swap = (in == qb) ? 1u : 0u;
-        ctrl->edges_out = edges;
-        ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran
+    __device__ void finish(const u32* in, u32 count) {
+        for (u64 i = gtid(); i < count; i += gstride()) upd[in[i]] = 0;
     }
-}
+};
 
 #define SSSP_PERSIST(NAME, D)                                                                                   \
     extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
         NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
              u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) { \
-        sssp_persist<D>(off, adj, wt, dist, upd, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);             \
+        SSSPPersist<D> vis{wt, dist, upd, 0};                                                                   \
+        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
     }
 
 SSSP_PERSIST(sssp_persist_qu_d64, u64)

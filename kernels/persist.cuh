@@ -1,0 +1,107 @@
+// persist.cuh: the persistent multi-level loop shared by bfs_persist_qu and
+// sssp_persist_qu_*: many levels of a queue frontier in one launch of at
+// most one block per multiprocessor (PERSIST_THREADS threads each; every
+// block must be resident: levels are separated by grid_sync). qa holds the
+// current frontier (ctrl->count[par] vertices), qb is scratch of n entries.
+// Each frontier vertex is expanded by a group of PERSIST_GROUP lanes; the
+// vertices a level discovers are queued through a block-local buffer. The
+// launch stops before a level whose frontier is empty, larger than cap, has
+// more than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG, or
+// after max_levels levels; on exit ctrl->count[par^1] and deg[par^1]
+// describe the frontier left, fused_levels counts the levels run,
+// fused_swap is 1 when that frontier is in qb, edges_out counts the edges
+// examined and maxdeg is the frontier's largest degree. ps is zeroed by the
+// host before the launch.
+//
+// A visitor V supplies the per-algorithm step:
+//   typedef ... S;                    what a vertex gives its edges
+//   void level(u32 done);             at the start of each level
+//   S vertex(u32 v, u32 sub);         once per frontier vertex and lane
+//   bool visit(S s, i64 e, u32 u);    true when u enters the next frontier
+//                                     (exactly once per level)
+//   void finish(const u32* in, u32 count); the frontier left, before exit
+#pragma once
+#include "common.cuh"
+
+template <typename V>
+__device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
+                                               u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
+                                               u64 edge_cap, Persist* ps) {
+    __shared__ u32 s_q[PERSIST_SQ];
+    __shared__ u32 s_n, s_base;
+    if (threadIdx.x == 0) s_n = 0;
+    u32 count = ctrl->count[par];
+    u64 deg = ctrl->deg[par];
+    u32* in = qa;
+    u32* out = qb;
+    const u64 gid = gtid();
+    const u64 group = gid / PERSIST_GROUP;
+    const u32 sub = (u32)(gid % PERSIST_GROUP);
+    const u64 ngroups = gstride() / PERSIST_GROUP;
+    // The first frontier's largest degree (later ones are measured as
+    // their vertices are found).
+    u32 md = 0;
+    if (count <= cap && deg <= edge_cap) {
+        for (u64 i = gid; i < count; i += gstride()) {
+            u32 v = in[i];
+            u32 d = (u32)(off[v + 1] - off[v]);
+            md = d > md ? d : md;
+        }
+    }
+    block_max(md, &ps->maxdeg[0]);
+    grid_sync(ps);
+    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
+    u32 k = 0, done = 0;
+    u64 edges = 0;
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+        // Three rotating slots: k is read, k1 written, k2 cleared for the
+        // level after.
+        u32 k1 = k == 2 ? 0 : k + 1;
+        u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        u32* ncount = &ps->count[k1];
+        if (gid == 0) {
+            ps->count[k2] = 0;
+            ps->deg[k2] = 0;
+            ps->maxdeg[k2] = 0;
+        }
+        vis.level(done);
+        u64 mydeg = 0;
+        u32 mymax = 0;
+        for (u64 i = group; i < count; i += ngroups) {
+            u32 v = in[i];
+            typename V::S s = vis.vertex(v, sub);
+            i64 end = off[v + 1];
+            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
+                u32 u = adj[e];
+                if (vis.visit(s, e, u)) {
+                    u32 d = (u32)(off[u + 1] - off[u]);
+                    mydeg += d;
+                    mymax = d > mymax ? d : mymax;
+                    persist_push(u, s_q, &s_n, out, ncount);
+                }
+            }
+        }
+        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        grid_sync(ps);
+        edges += deg;
+        count = *(volatile u32*)ncount;
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
+        u32* t = in;
+        in = out;
+        out = t;
+        done++;
+        k = k1;
+    }
+    vis.finish(in, count);
+    if (gid == 0) {
+        ctrl->count[par ^ 1] = count;
+        ctrl->deg[par ^ 1] = deg;
+        ctrl->fused_levels = done;
+        ctrl->fused_swap = (in == qb) ? 1u : 0u;
+        ctrl->edges_out = edges;
+        ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran
+    }
+}
