@@ -479,23 +479,23 @@ func summaries(rows []BenchRow) []Summary {
 		case r.Variant == AdaptiveDefaults:
 			s.Defaults = r
 		default:
-			if s.Best.Variant == "" {
-				s.Best, s.Worst = r, r
-			} else if r.Median < s.Best.Median {
-				s.Best = r
-			} else if r.Median > s.Worst.Median {
-				s.Worst = r
-			}
+			extremes(&s.Best, &s.Worst, r, func(x BenchRow) time.Duration { return x.Median })
 			if r.Device > 0 {
-				if s.BestDevice.Variant == "" {
-					s.BestDevice, s.WorstDevice = r, r
-				} else if r.Device < s.BestDevice.Device {
-					s.BestDevice = r
-				} else if r.Device > s.WorstDevice.Device {
-					s.WorstDevice = r
-				}
+				extremes(&s.BestDevice, &s.WorstDevice, r, func(x BenchRow) time.Duration { return x.Device })
 			}
 		}
 	}
 	return out
+}
+
+// extremes widens best..worst to take in r, comparing the times t gives.
+func extremes(best, worst *BenchRow, r BenchRow, t func(BenchRow) time.Duration) {
+	switch {
+	case best.Variant == "":
+		*best, *worst = r, r
+	case t(r) < t(*best):
+		*best = r
+	case t(r) > t(*worst):
+		*worst = r
+	}
 }
