@@ -34,18 +34,8 @@ func TestCUDAOpen(t *testing.T) {
 	t.Logf("%s: %d SMs, compute capability %d.%d, %d MiB free of %d", c.Device(), c.Multiprocessors(), major, minor, free>>20, total>>20)
 }
 
-// ctrl mirrors struct Ctrl (kernels/common.cuh).
-type ctrl struct {
-	Count       [2]uint32
-	FusedLevels uint32
-	FusedSwap   uint32
-	Deg         [2]uint64
-	MinV        uint64
-	Edges       uint64
-	EdgesOut    uint64
-	Pieces      uint32
-	MaxDeg      uint32
-}
+// ctrl is the runtime's mirror of struct Ctrl (kernels/common.cuh).
+type ctrl = runtime.CUDACtrlForTest
 
 func TestCtrlLayout(t *testing.T) {
 	if unsafe.Sizeof(ctrl{}) != 64 || unsafe.Offsetof(ctrl{}.Deg) != 16 || unsafe.Offsetof(ctrl{}.MinV) != 32 ||

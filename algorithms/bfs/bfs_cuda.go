@@ -13,14 +13,6 @@ import (
 
 func init() { cudaOperator = newCUDAOp }
 
-// fuseFrom is the first iteration that may run as a persistent launch:
-// low-diameter graphs (Kronecker, uniform random: under ten levels) never
-// do, so the adaptive policy sees every one of their levels (on the H100,
-// fusing their first small levels made kron:22 and urand:22 slower, 11.4
-// and 17.3 ms against 6.4 and 5.5, by changing the policy's samples), while
-// high-diameter graphs pay the ordinary cost for only this many levels.
-const fuseFrom = 8
-
 // cudaOp is the BFS operator on the cuda backend. Each iteration is one
 // handoff to the device goroutine: the computation kernel (plus the pieces
 // of heavy vertices), the generation kernel and one read of the control
@@ -112,7 +104,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			}
 			edges = ws.EdgesOut()
 			o.cur++
-		case v.Direction == decider.Push && o.CanFuse(rep, fuseFrom):
+		case v.Direction == decider.Push && o.CanFuse(rep):
 			edges = ws.Degree()
 			levels, err := o.Persist(d, kernels.BFSPersist, []any{o.DG.Off, o.DG.Adj, o.level}, []any{o.cur})
 			if err != nil {

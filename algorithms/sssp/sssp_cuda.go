@@ -13,11 +13,6 @@ import (
 
 func init() { cudaOperator = newCUDAOp }
 
-// fuseFrom is the first iteration that may run as a persistent launch
-// (see the bfs package: low-diameter graphs keep every iteration visible
-// to the policy).
-const fuseFrom = 8
-
 // cudaOp is the SSSP operator on the cuda backend, relaxing with
 // atomicMin. Distances are uint32 when no path can reach 2^32-1 ((n-1) x
 // the largest weight below it: half the bytes of the randomly accessed
@@ -120,7 +115,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		lead := []any{o.DG.Off, o.DG.Adj, wt, o.distArg(), ws.Update()}
 		// A persistent launch cannot see vertices an ordered generation
 		// left pending in the update vector.
-		if v.Order == decider.Unordered && !o.pending && o.CanFuse(v.Rep, fuseFrom) {
+		if v.Order == decider.Unordered && !o.pending && o.CanFuse(v.Rep) {
 			levels, err := o.Persist(d, kernels.SSSPPersist(o.d32), lead, nil)
 			if err != nil {
 				return err
