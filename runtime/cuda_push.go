@@ -212,11 +212,10 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 var StageBytes int64 = 4 << 20
 
 // ReadStaged copies src to dst (same length) through two page-locked
-// buffers: the DMA of one chunk overlaps the host's parallel conversion of
-// the previous one (conv copies or widens a chunk of T into U). Copies into
-// page-locked memory run at the link's speed; the driver's own path for
-// pageable memory is several times slower.
-func ReadStaged[T, U any](d *Dev, src DeviceSlice[T], dst []U, conv func(dst []U, src []T)) error {
+// buffers: the DMA of one chunk overlaps the host's parallel copy of the
+// previous one. Copies into page-locked memory run at the link's speed;
+// the driver's own path for pageable memory is several times slower.
+func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 	n := src.Len()
 	if len(dst) != n {
 		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
@@ -263,7 +262,7 @@ func ReadStaged[T, U any](d *Dev, src DeviceSlice[T], dst []U, conv func(dst []U
 		hi := min(n, lo+per)
 		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
 		out := dst[lo:hi]
-		par.For(hi-lo, 1<<16, func(a, b int) { conv(out[a:b], s[a:b]) })
+		par.For(hi-lo, 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
 	}
 	return nil
 }

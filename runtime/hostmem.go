@@ -46,21 +46,6 @@ func HostSlice[T any](n int) func() []T {
 // for measurements).
 var HugePages = true
 
-// Widen32 converts uint32 values to uint64, math.MaxUint32 (unreached) to
-// math.MaxUint64: a conversion for ReadStaged.
-func Widen32(dst []uint64, src []uint32) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		// Branch-free: on graphs with many unreached vertices (kron) a
-		// branch mispredicts on half the elements.
-		x := uint64(v)
-		dst[i] = x | -((x + 1) >> 32) // (x+1)>>32 is 1 only for MaxUint32
-	}
-}
-
-// Copy is the identity conversion for ReadStaged.
-func Copy[T any](dst, src []T) { copy(dst, src) }
-
 // Recycle gives s back for reuse by a later HostSlice of the same type
 // and length (the Release methods of results call it). The caller must not
 // use s afterwards. At most recycleMax bytes are kept; the rest is left to

@@ -2,9 +2,7 @@ package runtime_test
 
 import (
 	"fmt"
-	"math"
 	"runtime/debug"
-	"slices"
 	"testing"
 	"unsafe"
 
@@ -46,21 +44,6 @@ func TestRecycle(t *testing.T) {
 		t.Fatal("a recycled slice was handed out twice")
 	}
 	runtime.Recycle[uint32](nil) // no-op
-}
-
-func TestWiden32(t *testing.T) {
-	src := []uint32{0, 7, math.MaxUint32 - 1, math.MaxUint32}
-	dst := make([]uint64, len(src))
-	runtime.Widen32(dst, src)
-	want := []uint64{0, 7, math.MaxUint32 - 1, math.MaxUint64}
-	if !slices.Equal(dst, want) {
-		t.Fatalf("Widen32 = %v, want %v", dst, want)
-	}
-	c := make([]uint32, len(src))
-	runtime.Copy(c, src)
-	if !slices.Equal(c, src) {
-		t.Fatalf("Copy = %v", c)
-	}
 }
 
 // BenchmarkHostSlice measures preparing a 32 MiB result (4M uint64s):

@@ -155,6 +155,6 @@ func (o *cudaOp) Close() error {
 			return nil // never started
 		}
 		o.depth = o.out()
-		return runtime.ReadStaged(d, o.level, o.depth, runtime.Copy[uint32])
+		return runtime.ReadStaged(d, o.level, o.depth)
 	}, func(d *runtime.Dev) { o.level.Free(d) })
 }

@@ -179,7 +179,7 @@ func (b *gpuBase) ForestEdges() []Edge {
 // leaves holding them) and the forest's arcs, ordered by hooked vertex.
 func (b *gpuBase) readResults(d *runtime.Dev) error {
 	b.labels = b.out()
-	if err := runtime.ReadStaged(d, b.p, b.labels, runtime.Copy[uint32]); err != nil {
+	if err := runtime.ReadStaged(d, b.p, b.labels); err != nil {
 		b.labels = nil
 		return err
 	}

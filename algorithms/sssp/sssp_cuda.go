@@ -155,10 +155,10 @@ func (o *cudaOp) Close() error {
 		switch {
 		case o.out32 != nil:
 			o.res32 = o.out32()
-			return runtime.ReadStaged(d, o.dist32, o.res32, runtime.Copy[uint32])
+			return runtime.ReadStaged(d, o.dist32, o.res32)
 		case o.out != nil:
 			o.res = o.out()
-			return runtime.ReadStaged(d, o.dist, o.res, runtime.Copy[uint64])
+			return runtime.ReadStaged(d, o.dist, o.res)
 		}
 		return nil // never started
 	}, func(d *runtime.Dev) {
