@@ -133,49 +133,42 @@ type runner struct {
 // host memory as a caller running many sources would.
 func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, ccOpts []cc.Option, check bool) (sample, error) {
 	opts = append(slices.Clip(opts), runtime.WithBackend(r.backend), runtime.WithLogger(r.log))
-	var st runtime.Stats
+	// Each case runs the algorithm between start and el, and leaves the
+	// result and its check for after the timing.
+	var res interface {
+		Stats() runtime.Stats
+		Release()
+	}
+	var verify func() error
 	var el time.Duration
 	var err error
 	switch alg {
 	case CC:
 		start := time.Now()
-		var res *cc.Result
-		res, err = cc.Run(ctx, g, append(slices.Clip(ccOpts), cc.WithRuntime(opts...))...)
-		el = time.Since(start)
-		if err == nil {
-			st = res.Stats()
-			if check {
-				err = cc.Verify(g, res.Labels())
-			}
-			res.Release()
-		}
+		r, e := cc.Run(ctx, g, append(slices.Clip(ccOpts), cc.WithRuntime(opts...))...)
+		el, err = time.Since(start), e
+		res, verify = r, func() error { return cc.Verify(g, r.Labels()) }
 	case BFS:
 		start := time.Now()
-		var res *bfs.Result
-		res, err = bfs.Run(ctx, g, src, opts...)
-		el = time.Since(start)
-		if err == nil {
-			st = res.Stats()
-			if check {
-				err = bfs.Verify(g, res)
-			}
-			res.Release()
-		}
+		r, e := bfs.Run(ctx, g, src, opts...)
+		el, err = time.Since(start), e
+		res, verify = r, func() error { return bfs.Verify(g, r) }
 	case SSSP:
 		start := time.Now()
-		var res *sssp.Result
-		res, err = sssp.Run(ctx, g, src, opts...)
-		el = time.Since(start)
-		if err == nil {
-			st = res.Stats()
-			if check {
-				err = sssp.Verify(g, res)
-			}
-			res.Release()
-		}
+		r, e := sssp.Run(ctx, g, src, opts...)
+		el, err = time.Since(start), e
+		res, verify = r, func() error { return sssp.Verify(g, r) }
 	default:
 		return sample{}, fmt.Errorf("%w %q", ErrUnknownAlgorithm, alg)
 	}
+	if err != nil {
+		return sample{}, err
+	}
+	st := res.Stats()
+	if check {
+		err = verify()
+	}
+	res.Release()
 	smp := sample{wall: el}
 	if st.GPU != nil {
 		smp.device = st.GPU.Kernels
