@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -51,22 +52,6 @@ func (f *fake) Convert(r decider.Rep) error {
 func (f *fake) Done() bool   { return f.left <= 0 }
 func (f *fake) Close() error { f.closed = true; return nil }
 
-type seq []decider.Variant
-
-func (s seq) Begin(decider.Info) decider.Decider { return &seqRun{s: s} }
-func (s seq) String() string                     { return "seq" }
-
-type seqRun struct {
-	s []decider.Variant
-	i int
-}
-
-func (r *seqRun) Initial() decider.Variant { return r.s[0] }
-func (r *seqRun) Next(decider.Observation) decider.Variant {
-	r.i++
-	return r.s[r.i%len(r.s)]
-}
-
 func TestEngineConvertsOnlyOnRepChange(t *testing.T) {
 	obm, _ := decider.ParseVariant("O_T_BM")
 	ubm, _ := decider.ParseVariant("U_B_BM")
@@ -75,7 +60,7 @@ func TestEngineConvertsOnlyOnRepChange(t *testing.T) {
 	var logbuf bytes.Buffer
 	l := zerolog.New(&logbuf).Level(zerolog.DebugLevel)
 	st, err := runtime.Run(context.Background(), "fake", f,
-		runtime.NewConfig(runtime.WithPolicy(seq{obm, ubm, oqu}), runtime.WithTrace(true), runtime.WithLogger(l)))
+		runtime.NewConfig(runtime.WithPolicy(testgraphs.Cycle(obm, ubm, oqu)), runtime.WithTrace(true), runtime.WithLogger(l)))
 	if err != nil {
 		t.Fatal(err)
 	}
