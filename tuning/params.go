@@ -183,7 +183,7 @@ func NewSweep(p Param, spec string) (Sweep, error) {
 	if p.integer() {
 		is, err := ParseInts(spec)
 		if err != nil {
-			return Sweep{}, fmt.Errorf("--%s: %w", flagName(p), err)
+			return Sweep{}, fmt.Errorf("--%s: %w", p.Flag(), err)
 		}
 		for _, i := range is {
 			vals = append(vals, float64(i))
@@ -191,21 +191,21 @@ func NewSweep(p Param, spec string) (Sweep, error) {
 	} else {
 		fs, err := ParseFloats(spec)
 		if err != nil {
-			return Sweep{}, fmt.Errorf("--%s: %w", flagName(p), err)
+			return Sweep{}, fmt.Errorf("--%s: %w", p.Flag(), err)
 		}
 		vals = fs
 	}
 	base := Setting{Thresholds: decider.DefaultThresholds()}
 	for _, v := range vals {
 		if err := base.With(p, v).Validate(); err != nil {
-			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w", flagName(p), spec, v, err)
+			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w", p.Flag(), spec, v, err)
 		}
 	}
 	return Sweep{Param: p, Values: vals}, nil
 }
 
-// flagName is the CLI flag of a knob, for messages.
-func flagName(p Param) string {
+// Flag is the knob's command-line flag name (without dashes).
+func (p Param) Flag() string {
 	switch p {
 	case SampleEvery:
 		return "sample-every"

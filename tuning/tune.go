@@ -116,11 +116,11 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	}
 	for _, s := range cfg.Sweeps {
 		if len(s.Values) == 0 {
-			return nil, fmt.Errorf("--%s: %w", flagName(s.Param), ErrEmptyRange)
+			return nil, fmt.Errorf("--%s: %w", s.Param.Flag(), ErrEmptyRange)
 		}
 		for _, v := range s.Values {
 			if err := cfg.Start.With(s.Param, v).Validate(); err != nil {
-				return nil, fmt.Errorf("--%s value %v: %w", flagName(s.Param), v, err)
+				return nil, fmt.Errorf("--%s value %v: %w", s.Param.Flag(), v, err)
 			}
 		}
 	}

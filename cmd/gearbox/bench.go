@@ -87,7 +87,7 @@ flags:
 	}
 	if deltas == "" {
 		ds = []uint64{1, 16, 256}
-		if !containsU(ds, th.Delta) {
+		if !slices.Contains(ds, th.Delta) {
 			ds = append(ds, th.Delta)
 		}
 	}
@@ -151,15 +151,6 @@ flags:
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s\n", strings.Join(written, ", "))
 	return nil
-}
-
-func containsU(s []uint64, x uint64) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // replotBench redraws the plots of a saved bench.csv, and its markdown

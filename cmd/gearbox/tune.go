@@ -233,7 +233,7 @@ flags:
 	for _, p := range tuning.Params() {
 		s := new(string)
 		f.ranges[p] = s
-		fs.StringVar(s, flagOf(p), defaults[p], help[p]+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
+		fs.StringVar(s, p.Flag(), defaults[p], help[p]+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
 	}
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
@@ -401,20 +401,6 @@ func writeSteps(w io.Writer, res *tuning.TuneResult) {
 
 func fmtParam(p tuning.Param, v float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
-}
-
-func flagOf(p tuning.Param) string {
-	switch p {
-	case tuning.SampleEvery:
-		return "sample-every"
-	case tuning.ThreadsPerBlock:
-		return "threads-per-block"
-	case tuning.PullMinEdges:
-		return "pull-min-edges"
-	case tuning.BitmapMinVertices:
-		return "bitmap-min-vertices"
-	}
-	return strings.ToLower(string(p))
 }
 
 func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
