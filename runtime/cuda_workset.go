@@ -373,6 +373,11 @@ func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 		}
 	}
 	w.cur, w.rep = 1-w.cur, rep
+	if w.exact {
+		// Timed apart, the conversion's kernels count as conversion, not
+		// as the next iteration's kernels.
+		return d.Sync()
+	}
 	return nil
 }
 

@@ -20,7 +20,10 @@ type Stats struct {
 	// the results on the host (a GPU operator's set-up and graph upload,
 	// which happen when it is created, are outside it: see GPU);
 	// Inspection and Conversion are the parts spent sampling the working
-	// set and converting its representation.
+	// set and converting its representation. On a GPU, Conversion holds
+	// the host's share (enqueueing) and the conversion kernels run before
+	// the next iteration's, inside its time; with tracing on (exact
+	// timing) the conversion waits for its kernels and holds them too.
 	Wall       time.Duration `json:"wall_ns"`
 	Inspection time.Duration `json:"inspection_ns"`
 	Conversion time.Duration `json:"conversion_ns"`

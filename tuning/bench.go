@@ -38,8 +38,11 @@ type BenchConfig struct {
 	// Repeats is the runs per source, the fastest counting (default 1).
 	Repeats int
 	// CSV, when set, receives a header and one row per measurement,
-	// flushed as each completes.
-	CSV      io.Writer
+	// flushed as each graph completes.
+	CSV io.Writer
+	// Progress, when set, is called as runs finish with the runs done and
+	// the total (a run longer than a second is not repeated: its skipped
+	// repeats count as done when its graph is).
 	Progress func(done, total int)
 	OnRow    func(BenchRow)
 }
@@ -149,9 +152,12 @@ func (cfg *BenchConfig) withDefaults(out []benchConfigRun) []benchConfigRun {
 }
 
 // Bench measures, per algorithm and graph, the serial reference, every
-// static variant and the adaptive policy: warm-up once, then one run per
-// source, medians reported. On cancellation it returns the rows finished
-// with Complete false and the context's error.
+// static variant and the adaptive policy: each warmed up once, then, in
+// rounds, one run per source and configuration in turn (interleaved, see
+// timeInterleaved); per source the fastest of the repeats counts, and
+// the median over sources is reported. On cancellation it returns the
+// rows of the graphs finished with Complete false and the context's
+// error.
 func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	if cfg.Backend == nil {
 		cfg.Backend = runtime.NewCPU(0)
@@ -178,9 +184,15 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	if err := CheckInputs(cfg.Inputs, cfg.Algorithms); err != nil {
 		return nil, err
 	}
+	repeats := max(cfg.Repeats, 1)
+	// Progress counts runs: per configuration a warm-up and a run per
+	// source and repeat.
+	runsOf := func(in *Input) int { return 1 + len(in.Sources)*repeats }
 	total := 0
 	for _, a := range cfg.Algorithms {
-		total += (1 + len(cfg.configs(a))) * len(cfg.Inputs)
+		for _, in := range cfg.Inputs {
+			total += (1 + len(cfg.configs(a))) * runsOf(in)
+		}
 	}
 	var cw *csv.Writer
 	if cfg.CSV != nil {
@@ -189,9 +201,15 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			return nil, err
 		}
 	}
-	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: cfg.Repeats}
+	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: repeats}
 	res := &BenchResult{}
 	done := 0
+	tick := func(to int) {
+		done = to
+		if cfg.Progress != nil {
+			cfg.Progress(done, total)
+		}
+	}
 	emit := func(row BenchRow) error {
 		res.Rows = append(res.Rows, row)
 		if cw != nil {
@@ -202,15 +220,12 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		if cfg.OnRow != nil {
 			cfg.OnRow(row)
 		}
-		done++
-		if cfg.Progress != nil {
-			cfg.Progress(done, total)
-		}
 		return nil
 	}
 	for _, alg := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
-			m, err := measureSerial(ctx, alg, in, cfg.Repeats)
+			groupEnd := done + (1+len(cfg.configs(alg)))*runsOf(in)
+			m, err := measureSerial(ctx, alg, in, repeats)
 			if err != nil {
 				if ctx.Err() != nil {
 					return res, ctx.Err()
@@ -221,20 +236,36 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			if err := emit(serial); err != nil {
 				return res, err
 			}
-			for _, c := range cfg.configs(alg) {
-				m, err := r.measure(ctx, alg, in, c.opts, c.cc...)
-				if err != nil {
-					if ctx.Err() != nil {
-						return res, ctx.Err()
+			tick(done + runsOf(in))
+			// The configurations are timed interleaved (timeInterleaved),
+			// so their rows come when the graph is done.
+			configs := cfg.configs(alg)
+			runs := make([]func(uint32, bool) (sample, error), len(configs))
+			for i, c := range configs {
+				runs[i] = func(src uint32, warm bool) (sample, error) {
+					t, err := r.once(ctx, alg, in.graphFor(alg), src, c.opts, c.cc, warm && r.verify)
+					if err != nil {
+						return t, fmt.Errorf("%s %s: %w", alg, c.variant, err)
 					}
-					return res, fmt.Errorf("%s %s: %w", alg, c.variant, err)
+					tick(done + 1)
+					return t, nil
 				}
+			}
+			ms, err := timeInterleaved(ctx, in, repeats, runs)
+			if err != nil {
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				return res, err
+			}
+			for i, c := range configs {
 				row := BenchRow{Algorithm: alg, Graph: in.Name, Variant: c.variant, Delta: c.delta,
-					Measurement: m, Speedup: speedup(serial.Median, m.Median)}
+					Measurement: ms[i], Speedup: speedup(serial.Median, ms[i].Median)}
 				if err := emit(row); err != nil {
 					return res, err
 				}
 			}
+			tick(groupEnd) // runs over noRepeat skipped their repeats
 		}
 	}
 	res.Summaries = summaries(res.Rows)

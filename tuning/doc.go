@@ -18,10 +18,14 @@
 // variants once per delta) and the adaptive policy per graph: the paper's
 // Tables 2 and 3 (speedups) and Fig. 15 (adaptive vs best and worst static).
 //
-// Every measurement warms up once from the first source, then times one run
-// per source (wall time around the whole call, as for the reference) and
-// reports the median. CSV rows are written and flushed as they complete, so
-// an interrupted sweep keeps its finished rows.
+// Every configuration warms up once from the first source, then is timed
+// from each source (wall time around the whole call, as for the reference),
+// the fastest of its repeats counting, and reports the median over the
+// sources. The configurations compared on a graph (bench: the variants;
+// tune: one knob's values) are timed interleaved, round by round, so that a
+// drift of the machine falls on all of them alike. CSV rows are written and
+// flushed as each graph completes, so an interrupted sweep keeps its
+// finished rows.
 //
 // WriteSection merges a tuned section into a thresholds file (other
 // sections and comments kept, the result checked with

@@ -176,14 +176,6 @@ func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src ui
 	return smp, err
 }
 
-// measure warms up once (from the first source, verified when asked),
-// then times one run per source.
-func (r *runner) measure(ctx context.Context, alg Algorithm, in *Input, opts []runtime.Option, ccOpts ...cc.Option) (Measurement, error) {
-	return timeSources(ctx, in, r.repeats, func(src uint32, warm bool) (sample, error) {
-		return r.once(ctx, alg, in.graphFor(alg), src, opts, ccOpts, warm && r.verify)
-	})
-}
-
 // measureSerial times the serial reference (bfs.Reference, sssp.Reference,
 // cc.Reference's union-find)
 // the same way: the baseline of speedups.
@@ -211,44 +203,70 @@ func measureSerial(ctx context.Context, alg Algorithm, in *Input, repeats int) (
 const noRepeat = time.Second
 
 func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint32, warm bool) (sample, error)) (Measurement, error) {
-	repeats = max(repeats, 1)
-	// Collect the previous configuration's garbage now, not inside a timed run.
-	goruntime.GC()
-	if err := ctx.Err(); err != nil {
+	ms, err := timeInterleaved(ctx, in, repeats, []func(uint32, bool) (sample, error){run})
+	if err != nil {
 		return Measurement{}, err
 	}
-	if _, err := run(in.Sources[0], true); err != nil {
-		return Measurement{}, fmt.Errorf("%s: warm-up from source %d: %w", in.Name, in.Graph.IDs().External(in.Sources[0]), err)
-	}
-	ts := make([]time.Duration, 0, len(in.Sources))
-	dev := make([]time.Duration, 0, len(in.Sources))
-	for _, src := range in.Sources {
+	return ms[0], nil
+}
+
+// timeInterleaved measures several configurations as timeSources measures
+// one, but interleaved: each is warmed up once, then every round (repeat)
+// runs each source once under every configuration in turn. A drift of the
+// machine (clocks, memory state, another process) then falls on all of
+// them alike instead of on whichever ran during it; measured one after
+// another, two runs of the same configuration on the H100 differed by up
+// to 23% (results/h100-2026-11-22-release, CC on the grid).
+func timeInterleaved(ctx context.Context, in *Input, repeats int, runs []func(src uint32, warm bool) (sample, error)) ([]Measurement, error) {
+	repeats = max(repeats, 1)
+	// Collect earlier garbage now, not inside a timed run.
+	goruntime.GC()
+	for _, run := range runs {
 		if err := ctx.Err(); err != nil {
-			return Measurement{}, err
+			return nil, err
 		}
-		var best sample
-		for i := 0; i < repeats; i++ {
-			if i > 0 {
+		if _, err := run(in.Sources[0], true); err != nil {
+			return nil, fmt.Errorf("%s: warm-up from source %d: %w", in.Name, in.Graph.IDs().External(in.Sources[0]), err)
+		}
+	}
+	// best[c][s] is configuration c's fastest run from source s so far.
+	best := make([][]sample, len(runs))
+	long := make([]bool, len(runs)) // ran longer than noRepeat: not repeated
+	for c := range runs {
+		best[c] = make([]sample, len(in.Sources))
+	}
+	for rep := 0; rep < repeats; rep++ {
+		for s, src := range in.Sources {
+			for c, run := range runs {
+				if rep > 0 && long[c] {
+					continue
+				}
 				if err := ctx.Err(); err != nil {
-					return Measurement{}, err
+					return nil, err
+				}
+				t, err := run(src, false)
+				if err != nil {
+					return nil, fmt.Errorf("%s: source %d: %w", in.Name, in.Graph.IDs().External(src), err)
+				}
+				if rep == 0 || t.wall < best[c][s].wall {
+					best[c][s] = t
+				}
+				if t.wall > noRepeat {
+					long[c] = true // interference is small next to it; a repeat costs seconds
 				}
 			}
-			t, err := run(src, false)
-			if err != nil {
-				return Measurement{}, fmt.Errorf("%s: source %d: %w", in.Name, in.Graph.IDs().External(src), err)
-			}
-			if i == 0 || t.wall < best.wall {
-				best = t
-			}
-			if t.wall > noRepeat {
-				break // interference is small next to it; a repeat costs seconds
-			}
 		}
-		ts = append(ts, best.wall)
-		dev = append(dev, best.device)
 	}
-	m := summarize(ts)
-	m.Device = summarize(dev).Median
-	m.Repeats = repeats
-	return m, nil
+	ms := make([]Measurement, len(runs))
+	for c := range runs {
+		ts := make([]time.Duration, len(in.Sources))
+		dev := make([]time.Duration, len(in.Sources))
+		for s, b := range best[c] {
+			ts[s], dev[s] = b.wall, b.device
+		}
+		ms[c] = summarize(ts)
+		ms[c].Device = summarize(dev).Median
+		ms[c].Repeats = repeats
+	}
+	return ms, nil
 }

@@ -152,24 +152,39 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 				res.Steps = append(res.Steps, step)
 				continue
 			}
-			for _, v := range sw.Values {
-				set := res.Best.With(sw.Param, v)
-				if canTPB {
-					if err := tpb.SetThreadsPerBlock(set.ThreadsPerBlock); err != nil {
-						return res, fmt.Errorf("threads per block %d: %w", set.ThreadsPerBlock, err)
+			// Per pair, the values are timed interleaved (timeInterleaved):
+			// a drift of the machine falls on all of them alike.
+			sets := make([]Setting, len(sw.Values))
+			for i, v := range sw.Values {
+				sets[i] = res.Best.With(sw.Param, v)
+			}
+			logSum := make([]float64, len(sw.Values))
+			n := 0
+			for _, p := range pairs(cfg, sw.Param) {
+				runs := make([]func(uint32, bool) (sample, error), len(sets))
+				for i, set := range sets {
+					runs[i] = func(src uint32, warm bool) (sample, error) {
+						if canTPB {
+							if err := tpb.SetThreadsPerBlock(set.ThreadsPerBlock); err != nil {
+								return sample{}, fmt.Errorf("threads per block %d: %w", set.ThreadsPerBlock, err)
+							}
+						}
+						t, err := r.once(ctx, p.alg, p.in.graphFor(p.alg), src, []runtime.Option{runtime.WithThresholds(set.Thresholds)}, nil, warm && r.verify)
+						if err != nil {
+							return t, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, sw.Values[i]), err)
+						}
+						return t, nil
 					}
 				}
-				var logSum float64
-				var n int
-				for _, p := range pairs(cfg, sw.Param) {
-					m, err := r.measure(ctx, p.alg, p.in, []runtime.Option{runtime.WithThresholds(set.Thresholds)})
-					if err != nil {
-						if ctx.Err() != nil {
-							return res, ctx.Err()
-						}
-						return res, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, v), err)
+				ms, err := timeInterleaved(ctx, p.in, r.repeats, runs)
+				if err != nil {
+					if ctx.Err() != nil {
+						return res, ctx.Err()
 					}
-					row := TuneRow{Pass: pass, Param: sw.Param, Value: v, Algorithm: p.alg, Graph: p.in.Name, Setting: set, Measurement: m}
+					return res, err
+				}
+				for i, m := range ms {
+					row := TuneRow{Pass: pass, Param: sw.Param, Value: sw.Values[i], Algorithm: p.alg, Graph: p.in.Name, Setting: sets[i], Measurement: m}
 					res.Rows = append(res.Rows, row)
 					if cw != nil {
 						if err := writeCSV(cw, row.record()); err != nil {
@@ -183,10 +198,12 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 					if cfg.Progress != nil {
 						cfg.Progress(done, total)
 					}
-					logSum += math.Log(max(m.Median.Seconds(), 1e-9))
-					n++
+					logSum[i] += math.Log(max(m.Median.Seconds(), 1e-9))
 				}
-				step.Scores = append(step.Scores, math.Exp(logSum/float64(max(n, 1))))
+				n++
+			}
+			for i := range sw.Values {
+				step.Scores = append(step.Scores, math.Exp(logSum[i]/float64(max(n, 1))))
 			}
 			step.Best = choose(step, res.Best.Get(sw.Param))
 			res.Best = res.Best.With(sw.Param, step.Best)

@@ -291,7 +291,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	var times, mteps, kernels, transfers, setups []float64
+	var times, mteps, kernels, transfers, setups, inspect, convert []float64
 	var last *outcome
 	for i, src := range srcs {
 		if last != nil && last.release != nil {
@@ -313,6 +313,10 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 		wall := t.stats.Wall.Seconds()
 		times = append(times, wall)
+		if wall > 0 {
+			inspect = append(inspect, 100*t.stats.Inspection.Seconds()/wall)
+			convert = append(convert, 100*t.stats.Conversion.Seconds()/wall)
+		}
 		if g := t.stats.GPU; g != nil {
 			kernels = append(kernels, g.Kernels.Seconds())
 			transfers = append(transfers, g.Transfers.Seconds())
@@ -352,6 +356,9 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "median over %d sources: %.3f ms  %.1f MTEPS\n", len(srcs), median(times)*1e3, median(mteps))
 		if len(kernels) == len(srcs) {
 			fmt.Fprintf(e.stdout, "gpu medians: kernels %.3f ms  transfers %.3f ms  setup %.3f ms (not in the time)\n", median(kernels)*1e3, median(transfers)*1e3, median(setups)*1e3)
+		}
+		if len(convert) > 0 {
+			fmt.Fprintf(e.stdout, "overhead medians: inspection %.2f%%  conversion %.2f%% (max %.2f%%)\n", median(inspect), median(convert), slices.Max(convert))
 		}
 	}
 	if f.verify {
