@@ -2,6 +2,7 @@ package decider_test
 
 import (
 	"errors"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -91,9 +92,13 @@ delta = 8
 		"tpb":         "[gpu.\"x\"]\nthreads_per_block = 100\n",
 		"pull min":    "[cpu]\npull_min_edges = -1\n",
 		"bitmap min":  "[cpu]\nbitmap_min_vertices = -1\n",
+		"factor":      "[cpu]\ndelta_factor = -2.0\n",
+		"factor inf":  "[cpu]\ndelta_factor = inf\n",
+		"factor nan":  "[gpu.\"x\"]\ndelta_factor = nan\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
-		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices"}
+		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
+		"factor": "delta_factor", "factor inf": "delta_factor", "factor nan": "delta_factor"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {
@@ -106,6 +111,41 @@ delta = 8
 	}
 	if _, err := decider.LoadThresholds("testdata/does-not-exist.toml"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestDeltaFor: a fixed delta unless delta_factor is set; then factor x
+// mean weight / mean degree, rounded to a power of two, within [1, 2^40].
+func TestDeltaFor(t *testing.T) {
+	fixed := decider.Thresholds{Delta: 32}
+	factor := decider.Thresholds{Delta: 32, DeltaFactor: 8}
+	tests := []struct {
+		name string
+		th   decider.Thresholds
+		w, d float64
+		want uint64
+	}{
+		{"fixed ignores the graph", fixed, 532, 2.6, 32},
+		{"kron-like", factor, 128, 32, 32},
+		{"kron:18", factor, 128, 29.03, 32}, // 35.3
+		{"grid-like", factor, 128, 4, 256},
+		{"road, metres", factor, 532.3, 2.64, 2048}, // 1613: 2^10.66
+		{"rounds down", factor, 10, 3, 32},          // 26.7: 2^4.74
+		{"rounds up", factor, 10, 1.5, 64},          // 53.3: 2^5.74
+		{"at least 1", factor, 1, 100, 1},
+		{"zero weight", factor, 0, 5, 1},
+		{"no arcs: degree taken as 1", factor, 128, 0, 1024},
+		{"NaN weight", factor, math.NaN(), 4, 1},
+		{"huge", factor, 1e15, 1, 1 << 40},
+	}
+	for _, tc := range tests {
+		if got := tc.th.DeltaFor(tc.w, tc.d); got != tc.want {
+			t.Errorf("%s: DeltaFor(%v, %v) = %d, want %d", tc.name, tc.w, tc.d, got, tc.want)
+		}
+	}
+	s, err := decider.ParseThresholds("[cpu]\ndelta_factor = 0.0\n[gpu.\"x\"]\ndelta_factor = 16.0\n")
+	if err != nil || s.CPU.DeltaFactor != 0 || s.GPU["x"].DeltaFactor != 16 {
+		t.Fatalf("delta_factor: %+v, %v", s, err)
 	}
 }
 

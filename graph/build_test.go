@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -122,5 +123,43 @@ func TestNewRejectsCorruptOffsets(t *testing.T) {
 				t.Fatal("want an error")
 			}
 		})
+	}
+}
+
+// TestMeanWeight: integer, real and absent weights, an arc-less graph, and
+// a graph spanning many summation chunks (the sum is per fixed chunk, so
+// the result does not depend on the workers).
+func TestMeanWeight(t *testing.T) {
+	build := func(n int, src, dst []uint32, w []uint32, kind WeightKind) *Graph {
+		t.Helper()
+		g, err := Build(&EdgeList{NumVertices: n, Src: src, Dst: dst, Weights: w, WeightKind: kind}, BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if got := build(3, []uint32{0, 1}, []uint32{1, 2}, []uint32{3, 8}, IntWeights).MeanWeight(); got != 5.5 {
+		t.Errorf("integer weights: %v, want 5.5", got)
+	}
+	if got := build(3, []uint32{0, 1}, []uint32{1, 2}, []uint32{math.Float32bits(0.25), math.Float32bits(0.5)}, RealWeights).MeanWeight(); got != 0.375 {
+		t.Errorf("real weights: %v, want 0.375", got)
+	}
+	if got := build(3, []uint32{0}, []uint32{1}, nil, Unweighted).MeanWeight(); got != 1 {
+		t.Errorf("unweighted: %v, want 1", got)
+	}
+	if got := build(3, nil, nil, nil, Unweighted).MeanWeight(); got != 0 {
+		t.Errorf("no arcs: %v, want 0", got)
+	}
+	g, err := Generate("kron:12", GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = g.WithDerivedWeights(1)
+	var sum float64
+	for _, w := range g.Weights() {
+		sum += float64(w)
+	}
+	if want, got := sum/float64(g.NumEdges()), g.MeanWeight(); math.Abs(got-want) > 1e-9*want || got != g.MeanWeight() {
+		t.Errorf("kron:12: %v, want %v (and the same again)", got, want)
 	}
 }

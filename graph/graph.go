@@ -62,6 +62,48 @@ type Graph struct {
 
 	tOnce sync.Once
 	t     *Graph
+
+	wOnce sync.Once
+	meanW float64
+}
+
+// MeanWeight returns the mean arc weight: of the integer weights, or of the
+// real ones (RealWeights), 1 for an unweighted graph and 0 for one without
+// arcs. Summed in parallel on first use and cached (SSSP derives its bucket
+// width from it on every run).
+func (g *Graph) MeanWeight() float64 {
+	g.wOnce.Do(func() {
+		m := len(g.adj)
+		switch {
+		case m == 0:
+			return
+		case g.weights == nil:
+			g.meanW = 1
+			return
+		}
+		const grain = 1 << 16
+		sums := make([]float64, (m+grain-1)/grain) // per chunk: a fixed order, so the result does not depend on the workers
+		real := g.wkind == RealWeights
+		parFor(len(sums), 1, func(lo, hi int) {
+			for c := lo; c < hi; c++ {
+				var s float64
+				for _, w := range g.weights[c*grain : min((c+1)*grain, m)] {
+					if real {
+						s += float64(math.Float32frombits(w))
+					} else {
+						s += float64(w)
+					}
+				}
+				sums[c] = s
+			}
+		})
+		var s float64
+		for _, x := range sums {
+			s += x
+		}
+		g.meanW = s / float64(m)
+	})
+	return g.meanW
 }
 
 // Terminals returns the source and sink a max-flow input named, and whether

@@ -49,6 +49,9 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	t.T1 = 32
 	t.T2 = int64(gpuThreadsPerBlock * max(c.sms, 1))
 	t.Delta = 256
+	// A fixed delta: deriving it from the graph (the CPU's delta_factor)
+	// has not been measured on a GPU.
+	t.DeltaFactor = 0
 	// Below 2^21 vertices or 8 arcs per vertex an ordered SSSP pays the
 	// per-iteration cost too often (measured on the H100: unordered won on
 	// the 2048x2048 grid and the real graphs, ordered on kron/urand:22).

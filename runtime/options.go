@@ -4,6 +4,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
 )
 
 // Option configures a run (functional options shared by every algorithm).
@@ -123,12 +124,27 @@ func DefaultThresholds(b Backend) decider.Thresholds {
 	return set.CPU
 }
 
-// Delta returns the bucket width: WithDelta's, else the thresholds'.
+// Delta returns the bucket width: WithDelta's, else the thresholds' fixed
+// delta (see DeltaFor for a graph's).
 func (c *Config) Delta() uint64 {
 	if c.delta > 0 {
 		return c.delta
 	}
 	return c.Thresholds().Delta
+}
+
+// DeltaFor returns the bucket width for a run on g: WithDelta's, else the
+// thresholds' (derived from g's mean weight and degree where their
+// delta_factor is set: decider.Thresholds.DeltaFor).
+func (c *Config) DeltaFor(g *graph.Graph) uint64 {
+	if c.delta > 0 {
+		return c.delta
+	}
+	t := c.Thresholds()
+	if !(t.DeltaFactor > 0) {
+		return t.Delta // without reading the weights
+	}
+	return t.DeltaFor(g.MeanWeight(), float64(g.NumEdges())/float64(max(g.NumVertices(), 1)))
 }
 
 // Forced reports whether the caller fixed the policy, variant or order

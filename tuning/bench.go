@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,7 +67,8 @@ type BenchRow struct {
 	// Variant is Serial (bfs.Reference / sssp.Reference), a static
 	// variant's name or Adaptive.
 	Variant string
-	// Delta is the bucket width of ordered SSSP runs (0 otherwise).
+	// Delta is the bucket width of ordered SSSP statics, and the one the
+	// adaptive rows ran SSSP with (0 otherwise).
 	Delta uint64
 	Measurement
 	// Speedup is the serial median over this median.
@@ -112,9 +114,11 @@ type benchConfigRun struct {
 	cc      []cc.Option
 }
 
-// configs lists what Bench runs for alg: the eight push variants (the
-// ordered ones once per delta for SSSP), pull for BFS, then adaptive.
-func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
+// configs lists what Bench runs for alg on in: the eight push variants
+// (the ordered ones once per delta for SSSP, and once more at the delta the
+// adaptive policy derives for the graph, so that it is compared with
+// statics at its own width too), pull for BFS, then adaptive.
+func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 	var out []benchConfigRun
 	if alg == CC {
 		// The CC algorithms, and SV with each active-edge representation
@@ -126,11 +130,24 @@ func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
 			benchConfigRun{variant: "afforest", cc: []cc.Option{cc.WithVariant(cc.Afforest)}},
 			benchConfigRun{variant: "unionfind", cc: []cc.Option{cc.WithVariant(cc.UnionFind)}},
 			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
-		return cfg.withDefaults(out)
+		return cfg.withDefaults(out, 0)
+	}
+	deltas := cfg.Deltas
+	var adaptiveDelta, defaultsDelta uint64
+	if alg == SSSP {
+		g := in.graphFor(alg)
+		meanDeg := float64(g.NumEdges()) / float64(max(g.NumVertices(), 1))
+		adaptiveDelta = cfg.Thresholds.DeltaFor(g.MeanWeight(), meanDeg)
+		if cfg.Defaults != nil {
+			defaultsDelta = cfg.Defaults.DeltaFor(g.MeanWeight(), meanDeg)
+		}
+		if !slices.Contains(deltas, adaptiveDelta) {
+			deltas = append(slices.Clip(deltas), adaptiveDelta)
+		}
 	}
 	for _, v := range decider.PushVariants() {
 		if alg == SSSP && v.Order == decider.Ordered {
-			for _, d := range cfg.Deltas {
+			for _, d := range deltas {
 				out = append(out, benchConfigRun{variant: v.String(), delta: d, opts: []runtime.Option{runtime.WithVariant(v), runtime.WithDelta(d)}})
 			}
 			continue
@@ -140,15 +157,17 @@ func (cfg *BenchConfig) configs(alg Algorithm) []benchConfigRun {
 	if alg == BFS {
 		out = append(out, benchConfigRun{variant: decider.PullVariant.String(), opts: []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
 	}
-	out = append(out, benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
-	return cfg.withDefaults(out)
+	out = append(out, benchConfigRun{variant: Adaptive, delta: adaptiveDelta, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
+	return cfg.withDefaults(out, defaultsDelta)
 }
 
-func (cfg *BenchConfig) withDefaults(out []benchConfigRun) []benchConfigRun {
+// withDefaults appends the adaptive policy under the default thresholds
+// (delta: the width it runs SSSP with, 0 otherwise).
+func (cfg *BenchConfig) withDefaults(out []benchConfigRun, delta uint64) []benchConfigRun {
 	if cfg.Defaults == nil {
 		return out
 	}
-	return append(out, benchConfigRun{variant: AdaptiveDefaults, opts: []runtime.Option{runtime.WithThresholds(*cfg.Defaults)}})
+	return append(out, benchConfigRun{variant: AdaptiveDefaults, delta: delta, opts: []runtime.Option{runtime.WithThresholds(*cfg.Defaults)}})
 }
 
 // Bench measures, per algorithm and graph, the serial reference, every
@@ -191,7 +210,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	total := 0
 	for _, a := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
-			total += (1 + len(cfg.configs(a))) * runsOf(in)
+			total += (1 + len(cfg.configs(a, in))) * runsOf(in)
 		}
 	}
 	var cw *csv.Writer
@@ -224,7 +243,8 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	for _, alg := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
-			groupEnd := done + (1+len(cfg.configs(alg)))*runsOf(in)
+			configs := cfg.configs(alg, in)
+			groupEnd := done + (1+len(configs))*runsOf(in)
 			m, err := measureSerial(ctx, alg, in, repeats)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -239,7 +259,6 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			tick(done + runsOf(in))
 			// The configurations are timed interleaved (timeInterleaved),
 			// so their rows come when the graph is done.
-			configs := cfg.configs(alg)
 			runs := make([]func(uint32, bool) (sample, error), len(configs))
 			for i, c := range configs {
 				runs[i] = func(src uint32, warm bool) (sample, error) {

@@ -55,6 +55,9 @@ const (
 	Alpha       Param = "alpha"
 	Beta        Param = "beta"
 	Delta       Param = "delta"
+	// DeltaFactor derives SSSP's delta from each graph (0 = use Delta;
+	// decider.Thresholds.DeltaFor).
+	DeltaFactor Param = "delta_factor"
 	// ThreadsPerBlock is the GPU thread-mapping block size. Only a backend
 	// implementing ThreadsPerBlockSetter uses it; elsewhere it is recorded
 	// but not swept.
@@ -67,9 +70,10 @@ const (
 
 // Params lists every knob in the default coordinate-descent order: the
 // structural thresholds first (T3 and sample_every, the paper's Figs. 13
-// and 14), then the direction and bucket parameters.
+// and 14), then the direction and bucket parameters (delta_factor before
+// delta: delta only matters where the factor is 0).
 func Params() []Param {
-	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices}
+	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices}
 }
 
 // integer reports whether the knob takes whole numbers.
@@ -92,7 +96,7 @@ func (p Param) Affects(alg Algorithm) bool {
 	switch p {
 	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
-	case Delta:
+	case Delta, DeltaFactor:
 		return alg == SSSP
 	}
 	return true
@@ -121,6 +125,8 @@ func (s Setting) Get(p Param) float64 {
 		return s.Beta
 	case Delta:
 		return float64(s.Delta)
+	case DeltaFactor:
+		return s.DeltaFactor
 	case ThreadsPerBlock:
 		return float64(s.ThreadsPerBlock)
 	case PullMinEdges:
@@ -148,6 +154,8 @@ func (s Setting) With(p Param, v float64) Setting {
 		s.Beta = v
 	case Delta:
 		s.Delta = uint64(max(v, 0))
+	case DeltaFactor:
+		s.DeltaFactor = v
 	case ThreadsPerBlock:
 		s.ThreadsPerBlock = int(v)
 	case PullMinEdges:
@@ -215,6 +223,8 @@ func (p Param) Flag() string {
 		return "pull-min-edges"
 	case BitmapMinVertices:
 		return "bitmap-min-vertices"
+	case DeltaFactor:
+		return "delta-factor"
 	}
 	return strings.ToLower(string(p))
 }

@@ -50,6 +50,8 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 		fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
 	}
 	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
+	// Always written: a section that left it out would take [cpu]'s.
+	fmt.Fprintf(&b, "delta_factor = %s\n", tomlFloat(t.DeltaFactor))
 	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
 	if t.ThreadsPerBlock != 0 {

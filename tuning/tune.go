@@ -65,7 +65,7 @@ type Step struct {
 	// knob affects, of the median time (seconds) with Values[i].
 	Scores []float64
 	// Best is the value kept; Skipped says the knob was not swept (no
-	// effect on this backend).
+	// effect: threads per block on the CPU, delta where delta_factor > 0).
 	Best    float64
 	Skipped bool
 }
@@ -147,9 +147,14 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	for pass := 1; pass <= cfg.Passes; pass++ {
 		for _, sw := range cfg.Sweeps {
 			step := Step{Pass: pass, Param: sw.Param, Values: sw.Values, Best: res.Best.Get(sw.Param)}
-			if sw.Param == ThreadsPerBlock && !canTPB {
+			if sw.Param == ThreadsPerBlock && !canTPB || sw.Param == Delta && res.Best.DeltaFactor > 0 {
+				// No effect: a CPU backend has no blocks; with a
+				// delta_factor, delta is derived per graph.
 				step.Skipped = true
 				res.Steps = append(res.Steps, step)
+				if sw.Param == Delta {
+					done += len(sw.Values) * len(pairs(cfg, sw.Param)) // counted in total
+				}
 				continue
 			}
 			// Per pair, the values are timed interleaved (timeInterleaved):
@@ -254,7 +259,7 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
@@ -262,7 +267,7 @@ func (r TuneRow) record() []string {
 		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
 		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
-		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10)}
+		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -271,13 +276,14 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Older files lack the trailing repeats and floor columns.
-	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-3 || recs[0][0] != tuneHeader[0] {
+	// Older files lack the trailing repeats, floor and delta_factor
+	// columns (their runs used a fixed delta: factor 0).
+	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-4 || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
 	}
 	var rows []TuneRow
 	for i, rec := range recs[1:] {
-		if len(rec) < len(tuneHeader)-2 {
+		if len(rec) < len(tuneHeader)-3 {
 			rec = append(rec, "1")
 		}
 		for len(rec) < len(tuneHeader) {
@@ -302,6 +308,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Median, r.Min, r.Max = fromMs(pf(rec[14])), fromMs(pf(rec[15])), fromMs(pf(rec[16]))
 		r.Repeats = int(pf(rec[17]))
 		r.Setting.PullMinEdges, r.Setting.BitmapMinVertices = int64(pf(rec[18])), int64(pf(rec[19]))
+		r.Setting.DeltaFactor = pf(rec[20])
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}

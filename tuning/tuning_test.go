@@ -144,9 +144,11 @@ func TestTuneAndReadBack(t *testing.T) {
 	alpha, _ := tuning.NewSweep(tuning.Alpha, "10,20")
 	tpb, _ := tuning.NewSweep(tuning.ThreadsPerBlock, "128,256")
 	var progress []int
+	start := decider.DefaultThresholds()
+	start.DeltaFactor = 0 // a fixed delta, so the delta sweep runs
 	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
-		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()},
+		Start:  tuning.Setting{Thresholds: start},
 		Sweeps: []tuning.Sweep{t3, delta, alpha, tpb}, Backend: runtime.NewCPU(2), Verify: true, CSV: &csvBuf,
 		Progress: func(done, total int) { progress = append(progress, done, total) },
 	})
@@ -289,7 +291,27 @@ func TestBenchSummaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2 * (1 + 4*2 + 4 + 1 + 1); len(res.Rows) != want || len(res.Summaries) != 2 {
+	// The ordered statics run at 4, 64 and the delta the adaptive row
+	// derived for the graph (the CPU thresholds have a delta_factor).
+	deltas := map[string]map[uint64]bool{}
+	for _, r := range res.Rows {
+		if deltas[r.Graph] == nil {
+			deltas[r.Graph] = map[uint64]bool{}
+		}
+		if strings.HasPrefix(r.Variant, "O_") {
+			deltas[r.Graph][r.Delta] = true
+		}
+	}
+	want := 0
+	for _, r := range res.Rows {
+		if r.Variant == tuning.Adaptive {
+			if d := deltas[r.Graph]; r.Delta == 0 || !d[4] || !d[64] || !d[r.Delta] {
+				t.Errorf("%s: adaptive delta %d, statics' deltas %v", r.Graph, r.Delta, d)
+			}
+			want += 1 + 4*len(deltas[r.Graph]) + 4 + 1 + 1
+		}
+	}
+	if len(res.Rows) != want || len(res.Summaries) != 2 {
 		t.Fatalf("%d rows, %d summaries; want %d, 2", len(res.Rows), len(res.Summaries), want)
 	}
 	for _, s := range res.Summaries {
@@ -395,5 +417,48 @@ bfs,g,adaptive,,4,2.1,2.0,2.2,47.6,3,0.30
 	}
 	if r := res.Rows[1]; r.Repeats != 1 || r.Device != 0 || r.Median != 3*time.Millisecond {
 		t.Errorf("old row %+v", r)
+	}
+}
+
+// TestTuneDeltaFactor: delta_factor is swept on SSSP only; where the best
+// factor is > 0 the delta sweep is skipped (delta has no effect), and the
+// CSV carries each row's factor.
+func TestTuneDeltaFactor(t *testing.T) {
+	var csvBuf bytes.Buffer
+	factor, _ := tuning.NewSweep(tuning.DeltaFactor, "4,8")
+	delta, _ := tuning.NewSweep(tuning.Delta, "1,16")
+	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
+		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
+		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()},
+		Sweeps: []tuning.Sweep{factor, delta}, Backend: runtime.NewCPU(2), Verify: true, CSV: &csvBuf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// delta_factor: 2 values x 2 graphs, SSSP only; delta: skipped.
+	if len(res.Rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(res.Rows))
+	}
+	if b := res.Best.DeltaFactor; b != 4 && b != 8 {
+		t.Errorf("best delta_factor %v outside the swept values", b)
+	}
+	if st := res.Steps[1]; st.Param != tuning.Delta || !st.Skipped {
+		t.Errorf("delta step %+v, want skipped", st)
+	}
+	back, err := tuning.ReadTuneCSV(&csvBuf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range back {
+		if r.Algorithm != tuning.SSSP || r.Setting.DeltaFactor != r.Value || r.Setting != res.Rows[i].Setting {
+			t.Errorf("row %d read back as %+v, want SSSP with delta_factor = value = %v", i, r, res.Rows[i].Value)
+		}
+	}
+	// A CSV from before the column: its runs used a fixed delta.
+	old := "pass,param,value,algorithm,graph,T1,T2,T3,sample_every,alpha,beta,delta,threads_per_block,sources,median_ms,min_ms,max_ms,repeats,pull_min_edges,bitmap_min_vertices\n" +
+		"1,delta,16,sssp,kron:7,64,16,0.005,6,15,18,16,0,2,0.0100,0.0090,0.0110,1,0,0\n"
+	rows, err := tuning.ReadTuneCSV(strings.NewReader(old))
+	if err != nil || len(rows) != 1 || rows[0].Setting.DeltaFactor != 0 || rows[0].Setting.Delta != 16 {
+		t.Errorf("old CSV: %+v, %v", rows, err)
 	}
 }

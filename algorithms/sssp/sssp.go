@@ -161,7 +161,8 @@ func orderedFits(g *graph.Graph, t decider.Thresholds) bool {
 // integer weights (see CheckGraph). Options choose the policy (default
 // adaptive: ordered delta-stepping, or unordered where the thresholds'
 // ordered_min_vertices/ordered_min_degree say the graph is too small or
-// sparse for buckets), Delta (WithDelta), thresholds,
+// sparse for buckets), Delta (WithDelta; else the thresholds' delta, or
+// one derived from the graph where their delta_factor is set), thresholds,
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
@@ -173,7 +174,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if !cfg.Forced() && !orderedFits(g, cfg.Thresholds()) {
 		cfg = runtime.NewConfig(append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
 	}
-	delta := cfg.Delta()
+	delta := cfg.DeltaFor(g)
 	if n == 0 {
 		return &Result{src: src, delta: delta}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -207,5 +208,47 @@ func checkRelease(t *testing.T, opts ...runtime.Option) {
 			}()
 			res.Distance(src)
 		}()
+	}
+}
+
+// TestDerivedDelta: with delta_factor set, the run's delta is factor x mean
+// weight / mean out-degree of the graph; WithDelta overrides it, and
+// factor 0 keeps the fixed delta. Distances are exact in every case.
+func TestDerivedDelta(t *testing.T) {
+	g := testgraphs.Grid(30, 30).WithDerivedWeights(5)
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meanDeg := float64(g.NumEdges()) / float64(g.NumVertices())
+	derived := uint64(1) << uint(math.Round(math.Log2(8*g.MeanWeight()/meanDeg)))
+	th := decider.DefaultThresholds()
+	th.Delta, th.DeltaFactor = 32, 8
+	fixed := th
+	fixed.DeltaFactor = 0
+	for _, tc := range []struct {
+		name string
+		opts []runtime.Option
+		want uint64
+	}{
+		{"derived", []runtime.Option{runtime.WithThresholds(th)}, derived},
+		{"WithDelta wins", []runtime.Option{runtime.WithThresholds(th), sssp.WithDelta(4)}, 4},
+		{"factor 0: fixed", []runtime.Option{runtime.WithThresholds(fixed)}, 32},
+	} {
+		res, err := sssp.Run(context.Background(), g, 0, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Delta() != tc.want {
+			t.Errorf("%s: delta %d, want %d", tc.name, res.Delta(), tc.want)
+		}
+		for v, w := range want {
+			if d, ok := res.Distance(uint32(v)); !ok || d != w {
+				t.Fatalf("%s: vertex %d: %d (%v), want %d", tc.name, v, d, ok, w)
+			}
+		}
+	}
+	if derived == 32 || derived < 2 {
+		t.Fatalf("derived delta %d does not tell the cases apart", derived)
 	}
 }

@@ -87,8 +87,8 @@ flags:
 	}
 	if deltas == "" {
 		ds = []uint64{1, 16, 256}
-		if !slices.Contains(ds, th.Delta) {
-			ds = append(ds, th.Delta)
+		if th.DeltaFactor == 0 && !slices.Contains(ds, th.Delta) {
+			ds = append(ds, th.Delta) // a derived delta is added per graph
 		}
 	}
 	slices.Sort(ds)

@@ -194,7 +194,7 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 		fmt.Fprint(e.stderr, `usage: gearbox tune [flags]
 
 Tunes the adaptive policy's thresholds by coordinate descent: each knob in
-turn (T3, sample_every, T2, T1, alpha, beta, delta, threads per block) is swept
+turn (T3, sample_every, T2, T1, alpha, beta, delta_factor, delta, threads per block) is swept
 over its RANGE with the others at the best setting so far, on every graph and
 algorithm it affects, from --sources sources each (one warm-up run, medians);
 the value with the lowest geometric-mean time is kept (the current one unless
@@ -215,7 +215,7 @@ flags:
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
 	defaults := map[tuning.Param]string{
 		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
-		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4",
+		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
 		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "",
 	}
 	help := map[tuning.Param]string{
@@ -225,7 +225,8 @@ flags:
 		tuning.T1:                "T1 values (average out-degrees; empty = not swept)",
 		tuning.Alpha:             "alpha values (BFS push->pull)",
 		tuning.Beta:              "beta values (BFS pull->push)",
-		tuning.Delta:             "SSSP bucket widths",
+		tuning.Delta:             "SSSP bucket widths (swept where delta_factor is 0)",
+		tuning.DeltaFactor:       "SSSP delta factors: delta = factor x mean weight / mean out-degree per graph, 0 = the fixed delta",
 		tuning.ThreadsPerBlock:   "GPU threads per block for thread mapping (no effect on the cpu backend)",
 		tuning.PullMinEdges:      "fewest frontier out-edges for BFS to pull (empty = not swept)",
 		tuning.BitmapMinVertices: "smallest graph (vertices) that may use a bitmap (empty = not swept)",
@@ -380,7 +381,11 @@ func writeSteps(w io.Writer, res *tuning.TuneResult) {
 	fmt.Fprintf(w, "score = geometric mean over graphs and algorithms of the median time (ms); * = kept\n")
 	for _, st := range res.Steps {
 		if st.Skipped {
-			fmt.Fprintf(w, "pass %d %-17s not swept (no effect on this backend)\n", st.Pass, st.Param)
+			why := "no effect on this backend"
+			if st.Param == tuning.Delta {
+				why = "delta_factor > 0 derives it per graph"
+			}
+			fmt.Fprintf(w, "pass %d %-17s not swept (%s)\n", st.Pass, st.Param, why)
 			continue
 		}
 		fmt.Fprintf(w, "pass %d %-17s", st.Pass, st.Param)

@@ -65,7 +65,7 @@ func column(t *testing.T, header []string, name string) int {
 
 var tinyTune = []string{"tune", "--graphs", "kron:8,grid:8:8", "--sources", "2",
 	"--t3", "0.01:0.05:0.02", "--sample-every", "1:3", "--t2", "16,64", "--alpha", "10,15",
-	"--beta", "12,18", "--delta", "1,16", "--log-level", "warn"}
+	"--beta", "12,18", "--delta-factor", "0", "--delta", "1,16", "--log-level", "warn"}
 
 func TestTuneTiny(t *testing.T) {
 	dir := t.TempDir()
@@ -80,8 +80,9 @@ func TestTuneTiny(t *testing.T) {
 	}
 	header, rows := readCSV(t, filepath.Join(dir, "tune.csv"))
 	// Values x affected algorithm-graph pairs: T3 3x4, sample_every 3x4,
-	// T2 2x4, alpha 2x2 (BFS only), beta 2x2, delta 2x2 (SSSP only).
-	if want := 12 + 12 + 8 + 4 + 4 + 4; len(rows) != want {
+	// T2 2x4, alpha 2x2 (BFS only), beta 2x2, delta_factor 1x2 and delta
+	// 2x2 (SSSP only).
+	if want := 12 + 12 + 8 + 4 + 4 + 2 + 4; len(rows) != want {
 		t.Errorf("%d CSV rows, want %d", len(rows), want)
 	}
 	med, src := column(t, header, "median_ms"), column(t, header, "sources")
@@ -137,7 +138,7 @@ func TestTuneTiny(t *testing.T) {
 func TestTuneFloors(t *testing.T) {
 	dir := t.TempDir()
 	_, stderr, err := gearbox(t, "tune", "--graphs", "kron:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
-		"--alpha", "", "--beta", "", "--delta", "", "--threads-per-block", "",
+		"--alpha", "", "--beta", "", "--delta-factor", "", "--delta", "", "--threads-per-block", "",
 		"--pull-min-edges", "0,100000", "--bitmap-min-vertices", "0,1000", "--out-dir", dir, "--log-level", "warn")
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
@@ -208,12 +209,40 @@ func TestBenchTiny(t *testing.T) {
 		t.Errorf("stdout:\n%s", out)
 	}
 	header, rows := readCSV(t, filepath.Join(dir, "bench.csv"))
+	vc, sc, rc := column(t, header, "variant"), column(t, header, "speedup_vs_serial"), column(t, header, "repeats")
+	ac, gc, dc := column(t, header, "algorithm"), column(t, header, "graph"), column(t, header, "delta")
+	// The ordered SSSP statics run at --delta's widths and at the one the
+	// adaptive policy derives for the graph (delta_factor), which its row
+	// records.
+	deltas := map[string]map[string]bool{} // graph -> ordered statics' deltas
+	adaptiveDelta := map[string]string{}
+	for _, r := range rows {
+		if r[ac] != "sssp" {
+			continue
+		}
+		switch {
+		case r[vc] == "adaptive":
+			adaptiveDelta[r[gc]] = r[dc]
+		case strings.HasPrefix(r[vc], "O_"):
+			if deltas[r[gc]] == nil {
+				deltas[r[gc]] = map[string]bool{}
+			}
+			deltas[r[gc]][r[dc]] = true
+		}
+	}
+	ordered := 0
+	for _, g := range []string{"kron:8", "grid:8:8"} {
+		d := adaptiveDelta[g]
+		if d == "" || d == "0" || !deltas[g]["1"] || !deltas[g]["16"] || !deltas[g][d] {
+			t.Errorf("%s: adaptive delta %q, statics' deltas %v: want 1, 16 and the adaptive one", g, d, deltas[g])
+		}
+		ordered += len(deltas[g])
+	}
 	// Per graph: BFS serial + 8 push + pull + adaptive = 11; SSSP serial +
-	// 4 ordered x 2 deltas + 4 unordered + adaptive = 14.
-	if want := 2*11 + 2*14; len(rows) != want {
+	// 4 ordered x its deltas + 4 unordered + adaptive.
+	if want := 2*11 + 2*6 + 4*ordered; len(rows) != want {
 		t.Errorf("%d CSV rows, want %d", len(rows), want)
 	}
-	vc, sc, rc := column(t, header, "variant"), column(t, header, "speedup_vs_serial"), column(t, header, "repeats")
 	count := map[string]int{}
 	for _, r := range rows {
 		count[r[vc]]++
@@ -224,7 +253,7 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("row %v: speedup %q", r, r[sc])
 		}
 	}
-	if count["serial"] != 4 || count["adaptive"] != 4 || count["pull"] != 2 || count["O_T_BM"] != 2+2*2 || count["U_B_QU"] != 4 {
+	if count["serial"] != 4 || count["adaptive"] != 4 || count["pull"] != 2 || count["O_T_BM"] != 2+ordered || count["U_B_QU"] != 4 {
 		t.Errorf("variant counts %v", count)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
