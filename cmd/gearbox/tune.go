@@ -344,8 +344,12 @@ flags:
 		return err
 	}
 	written := []string{csvPath, f.thresholdsOut}
+	swept := map[tuning.Param]bool{} // skipped knobs have no rows to plot
+	for _, st := range res.Steps {
+		swept[st.Param] = swept[st.Param] || !st.Skipped
+	}
 	for _, sw := range sweeps {
-		if sw.Param == tuning.ThreadsPerBlock && !canTPB {
+		if !swept[sw.Param] {
 			continue
 		}
 		for _, a := range algs {

@@ -439,3 +439,30 @@ func TestBenchAndTuneCC(t *testing.T) {
 		t.Errorf("tune swept knobs CC does not read:\n%s", out)
 	}
 }
+
+// TestTuneDeltaFactorSkipsDelta: with the default delta_factor (> 0), the
+// delta sweep has no effect and is skipped; the tune still completes, plots
+// what it swept and writes the factor into the section.
+func TestTuneDeltaFactorSkipsDelta(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, err := gearbox(t, "tune", "--graphs", "kron:8,grid:8:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
+		"--alpha", "", "--beta", "", "--threads-per-block", "", "--delta-factor", "4,8", "--delta", "1,16",
+		"--out-dir", dir, "--log-level", "warn")
+	if err != nil {
+		t.Fatalf("%v\nstdout: %s\nstderr: %s", err, out, stderr)
+	}
+	if !strings.Contains(out, "pass 1 delta             not swept (delta_factor > 0 derives it per graph)") {
+		t.Errorf("stdout does not report the skipped delta sweep:\n%s", out)
+	}
+	checkPNG(t, filepath.Join(dir, "tune-delta_factor-sssp.png"))
+	if _, err := os.Stat(filepath.Join(dir, "tune-delta-sssp.png")); err == nil {
+		t.Error("a plot of the skipped delta sweep was written")
+	}
+	set, err := decider.LoadThresholds(filepath.Join(dir, "thresholds.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := set.CPU.DeltaFactor; f != 4 && f != 8 {
+		t.Errorf("written delta_factor %v, want 4 or 8", f)
+	}
+}
