@@ -9,6 +9,8 @@
 #   DIR/gearbox    go build -tags cuda ./cmd/gearbox
 #   DIR/datasets/  the real graphs the tests read (GEARBOX_DATASETS)
 # Run: STAGES="build test bench" bash DIR/gpu-session.sh DIR
+# Stages: build (nvcc), test (cuda-tagged tests), run, overhead (inspection
+# and conversion shares, exact timing), bench, tune.
 set -u
 DIR=$(cd "${1:-.gpu}" && pwd)
 OUT=${OUT:-/tmp/gearbox-gpu-out}
@@ -43,6 +45,20 @@ if [[ " $STAGES " == *" run "* ]]; then
 		for alg in bfs sssp cc; do
 			echo "== $alg $gr"
 			./gearbox --log-level warn run $alg $in --device cuda $( [ $alg != cc ] && echo --sources 8 ) --verify 2>&1 | grep -vE '^source ' | tee -a "$OUT/run.txt" | tail -4
+		done
+	done
+fi
+
+if [[ " $STAGES " == *" overhead "* ]]; then
+	# Inspection and conversion as a share of each run, timed exactly
+	# (--trace turns on exact timing: conversions wait for their kernels).
+	for gr in ${OVERHEAD_GRAPHS:-kron:22 urand:22 kron:20 grid:2048:2048 datasets/email-Enron.txt datasets/p2p-Gnutella31.txt}; do
+		in="--gen $gr"; [ -f "$gr" ] && in="--graph $gr"
+		for alg in bfs sssp; do
+			printf '%s %s: ' "$alg" "$gr" | tee -a "$OUT/overhead.txt"
+			./gearbox --log-level warn run $alg $in --device "${DEVICE:-cuda}" --sources "${OVERHEAD_SOURCES:-8}" --trace "$OUT/trace-$alg-${gr//[:\/]/_}.json" 2>&1 |
+				grep -E '^(median|overhead)' | tr '\n' ' ' | tee -a "$OUT/overhead.txt"
+			echo | tee -a "$OUT/overhead.txt"
 		done
 	done
 fi
