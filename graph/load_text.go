@@ -215,11 +215,7 @@ func (p *edgeParser) parse(data []byte, o *chunkOut) {
 	for len(data) > 0 {
 		line++
 		var l []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
-		} else {
-			l, data = data, nil
-		}
+		l, data = cutLine(data)
 		if !p.line(l, line, o) {
 			return
 		}
@@ -465,11 +461,7 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 	for len(data) > 0 {
 		line++
 		var l []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
-		} else {
-			l, data = data, nil
-		}
+		l, data = cutLine(data)
 		t, i := nextTok(l, 0)
 		if len(t) > 0 && t[0] == '%' {
 			continue
@@ -534,11 +526,7 @@ func vertexParser(data []byte, o *chunkOut) {
 	for len(data) > 0 {
 		line++
 		var l []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
-		} else {
-			l, data = data, nil
-		}
+		l, data = cutLine(data)
 		t, _ := nextTok(l, 0)
 		if len(t) == 0 || t[0] == '#' {
 			continue
@@ -550,4 +538,12 @@ func vertexParser(data []byte, o *chunkOut) {
 		}
 		o.src64 = append(o.src64, v)
 	}
+}
+
+// cutLine splits off data's first line (without its newline).
+func cutLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i], data[i+1:]
+	}
+	return data, nil
 }
