@@ -73,7 +73,7 @@ type Thresholds struct {
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 8}
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4}
 }
 
 // maxDelta bounds a derived bucket width (a graph of huge weights and
