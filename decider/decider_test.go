@@ -191,7 +191,7 @@ func TestAdaptiveFig11(t *testing.T) {
 
 func TestAdaptiveChangesStructureOnlyWhenSampled(t *testing.T) {
 	th := decider.DefaultThresholds()
-	th.T2, th.T3 = 100, 0.1
+	th.T2, th.T3, th.JumpFactor = 100, 0.1, 0
 	d := decider.Adaptive(th, decider.Unordered).Begin(decider.Info{N: 10000, M: 20000, Universe: 10000, InitialSize: 1})
 	v := d.Next(decider.Observation{Iteration: 1, Size: 5000, Degree: -1})
 	if v.String() != "U_B_QU" {
@@ -200,6 +200,38 @@ func TestAdaptiveChangesStructureOnlyWhenSampled(t *testing.T) {
 	v = d.Next(decider.Observation{Iteration: 6, Size: 5000, Degree: -1, Sampled: true, Sample: inspector.Sample{Size: 5000}})
 	if v.String() != "U_T_BM" {
 		t.Errorf("sampled: %v, want U_T_BM", v)
+	}
+}
+
+// TestAdaptiveJumpFactor: with jump_factor set, a working set that grew or
+// shrank by that factor since the structure was chosen re-chooses it
+// without waiting for a sample; smaller changes wait.
+func TestAdaptiveJumpFactor(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.T2, th.T3, th.JumpFactor = 100, 0.1, 16
+	d := decider.Adaptive(th, decider.Unordered).Begin(decider.Info{N: 10000, M: 20000, Universe: 10000, InitialSize: 1})
+	steps := []struct {
+		size int64
+		want string
+	}{
+		{15, "U_B_QU"},   // under 16x the one vertex it was chosen for
+		{5000, "U_T_BM"}, // a jump: re-chosen now
+		{400, "U_T_BM"},  // 12.5x smaller: waits
+		{300, "U_T_QU"},  // 16.7x smaller: re-chosen
+		{-1, "U_T_QU"},   // unknown size: no change
+	}
+	for i, s := range steps {
+		if v := d.Next(decider.Observation{Iteration: i + 1, Size: s.size, Degree: -1}); v.String() != s.want {
+			t.Errorf("step %d (size %d): %v, want %s", i, s.size, v, s.want)
+		}
+	}
+	for _, bad := range []string{"[cpu]\njump_factor = 1.0\n", "[cpu]\njump_factor = -4.0\n", "[cpu]\njump_factor = inf\n"} {
+		if _, err := decider.ParseThresholds(bad); !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "jump_factor") {
+			t.Errorf("%q: err = %v, want one naming jump_factor", bad, err)
+		}
+	}
+	if s, err := decider.ParseThresholds("[cpu]\njump_factor = 8.0\n"); err != nil || s.CPU.JumpFactor != 8 {
+		t.Errorf("jump_factor = 8: %+v, %v", s, err)
 	}
 }
 

@@ -99,8 +99,12 @@ func StaticVariant(p Policy) (Variant, bool) {
 // GPU iteration's fixed cost dominates); pull goes back to push when the
 // frontier shrinks below N / Beta.
 //
-// The structure (mapping and representation) changes only on iterations the
-// inspector sampled (every SampleEvery). The direction test runs every
+// The structure (mapping and representation) changes on iterations the
+// inspector sampled (every SampleEvery), and, where JumpFactor > 0, as soon
+// as the working set's cheap size has grown or shrunk by that factor since
+// the size the structure was chosen for: an SSSP frontier grows from one
+// vertex to 10^5 within the first sampling period, which the structure
+// chosen for one vertex (block mapping, a queue) then ran. The direction test runs every
 // iteration on the operator's cheap counts (frontier size and out-degree
 // sum, by-products of the compute step, so free): BFS on low-diameter
 // graphs lasts fewer levels than SampleEvery, and waiting would miss the
@@ -117,8 +121,12 @@ type adaptivePolicy struct {
 }
 
 func (p adaptivePolicy) String() string {
-	return fmt.Sprintf("adaptive(T1=%g,T2=%d,T3=%g,every=%d,alpha=%g,beta=%g,order=%v)",
-		p.t.T1, p.t.T2, p.t.T3, p.t.SampleEvery, p.t.Alpha, p.t.Beta, p.order)
+	jump := ""
+	if p.t.JumpFactor > 0 {
+		jump = fmt.Sprintf(",jump=%g", p.t.JumpFactor)
+	}
+	return fmt.Sprintf("adaptive(T1=%g,T2=%d,T3=%g,every=%d%s,alpha=%g,beta=%g,order=%v)",
+		p.t.T1, p.t.T2, p.t.T3, p.t.SampleEvery, jump, p.t.Alpha, p.t.Beta, p.order)
 }
 
 // Thresholds returns the thresholds of an Adaptive policy.
@@ -130,7 +138,7 @@ func (p adaptivePolicy) SampleEvery() int { return p.t.SampleEvery }
 
 func (p adaptivePolicy) Begin(info Info) Decider {
 	d := &adaptiveRun{p: p, info: info, unexplored: info.M}
-	d.structure = d.structural(info.InitialSize)
+	d.structure, d.decided = d.structural(info.InitialSize), info.InitialSize
 	return d
 }
 
@@ -141,6 +149,7 @@ type adaptiveRun struct {
 	unexplored int64   // arcs not yet scanned by push (Beamer's edges_to_check)
 	pulling    bool
 	lastSize   int64
+	decided    int64 // the size structure was chosen for
 }
 
 // structural applies Fig. 11 to a working-set size.
@@ -162,8 +171,11 @@ func (d *adaptiveRun) structural(size int64) Variant {
 func (d *adaptiveRun) Initial() Variant { return d.structure }
 
 func (d *adaptiveRun) Next(o Observation) Variant {
-	if o.Sampled {
-		d.structure = d.structural(o.Sample.Size)
+	switch f := d.p.t.JumpFactor; {
+	case o.Sampled:
+		d.structure, d.decided = d.structural(o.Sample.Size), o.Sample.Size
+	case f > 0 && o.Size >= 0 && (float64(o.Size) >= f*float64(max(d.decided, 1)) || f*float64(o.Size) <= float64(d.decided)):
+		d.structure, d.decided = d.structural(o.Size), o.Size
 	}
 	if d.info.CanPull && d.p.order == Ordered {
 		t := d.p.t
@@ -183,7 +195,7 @@ func (d *adaptiveRun) Next(o Observation) Variant {
 			}
 		} else if o.Size >= 0 && float64(o.Size) < float64(d.info.N)/t.Beta && o.Size <= d.lastSize {
 			d.pulling = false
-			d.structure = d.structural(o.Size)
+			d.structure, d.decided = d.structural(o.Size), o.Size
 		}
 		d.lastSize = o.Size
 		if d.pulling {

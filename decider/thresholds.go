@@ -34,6 +34,11 @@ type Thresholds struct {
 	BitmapMinVertices int64 `toml:"bitmap_min_vertices"`
 	// SampleEvery is the inspection period in iterations.
 	SampleEvery int `toml:"sample_every"`
+	// JumpFactor, when > 0, re-chooses the structure between samples
+	// once the working set's size (a free by-product of generating it)
+	// has grown or shrunk by this factor since the structure was chosen
+	// (0: only at samples).
+	JumpFactor float64 `toml:"jump_factor"`
 	// Alpha and Beta are Beamer's direction-switch parameters: go to pull
 	// when the frontier's out-edges exceed unexplored edges / Alpha, back
 	// to push when the frontier holds fewer than n / Beta vertices.
@@ -73,7 +78,7 @@ type Thresholds struct {
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4}
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4}
 }
 
 // maxDelta bounds a derived bucket width (a graph of huge weights and
@@ -125,6 +130,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: pull_min_edges = %d, want >= 0", ErrThresholds, t.PullMinEdges)
 	case t.Delta < 1:
 		return fmt.Errorf("%w: delta = %d, want >= 1", ErrThresholds, t.Delta)
+	case t.JumpFactor != 0 && !(t.JumpFactor > 1 && !math.IsInf(t.JumpFactor, 1)):
+		return fmt.Errorf("%w: jump_factor = %v, want 0 (off) or a factor > 1", ErrThresholds, t.JumpFactor)
 	case !(t.DeltaFactor >= 0) || math.IsInf(t.DeltaFactor, 1):
 		return fmt.Errorf("%w: delta_factor = %v, want >= 0 (0 = use delta)", ErrThresholds, t.DeltaFactor)
 	case t.OrderedMinVertices < 0:
@@ -238,7 +245,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
 	}
 	if err := s.CPU.Validate(); err != nil {
 		return nil, fmt.Errorf("[cpu]: %w", err)
@@ -259,6 +266,7 @@ type section struct {
 	T3          float64 `toml:"T3"`
 	BitmapMinV  int64   `toml:"bitmap_min_vertices"`
 	SampleEvery int64   `toml:"sample_every"`
+	Jump        float64 `toml:"jump_factor"`
 	Alpha       float64 `toml:"alpha"`
 	Beta        float64 `toml:"beta"`
 	PullMin     int64   `toml:"pull_min_edges"`
@@ -271,7 +279,7 @@ type section struct {
 
 // decodeSection decodes one section over the values of base.
 func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
-	s := section{T1: base.T1, T2: base.T2, T3: base.T3, BitmapMinV: base.BitmapMinVertices, SampleEvery: int64(base.SampleEvery),
+	s := section{T1: base.T1, T2: base.T2, T3: base.T3, BitmapMinV: base.BitmapMinVertices, SampleEvery: int64(base.SampleEvery), Jump: base.JumpFactor,
 		Alpha: base.Alpha, Beta: base.Beta, PullMin: base.PullMinEdges, Delta: int64(base.Delta), DeltaF: base.DeltaFactor,
 		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree, TPB: int64(base.ThreadsPerBlock)}
 	if err := md.PrimitiveDecode(p, &s); err != nil {
@@ -283,7 +291,7 @@ func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresh
 	if s.SampleEvery < 1 || s.SampleEvery > 1<<30 {
 		return base, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
 	}
-	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery),
+	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
 		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1))}, nil
 }

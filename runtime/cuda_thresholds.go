@@ -52,6 +52,9 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	// A fixed delta: deriving it from the graph (the CPU's delta_factor)
 	// has not been measured on a GPU.
 	t.DeltaFactor = 0
+	// Structure changes at samples only, as measured on the H100: the
+	// CPU's jump_factor has not been measured on a GPU.
+	t.JumpFactor = 0
 	// Below 2^21 vertices or 8 arcs per vertex an ordered SSSP pays the
 	// per-iteration cost too often (measured on the H100: unordered won on
 	// the 2048x2048 grid and the real graphs, ordered on kron/urand:22).

@@ -66,6 +66,9 @@ const (
 	// adaptive policy never pulls or uses a bitmap. Not swept by default.
 	PullMinEdges      Param = "pull_min_edges"
 	BitmapMinVertices Param = "bitmap_min_vertices"
+	// JumpFactor re-chooses the structure between samples when the
+	// working set's size jumps by it (0 = off). Not swept by default.
+	JumpFactor Param = "jump_factor"
 )
 
 // Params lists every knob in the default coordinate-descent order: the
@@ -73,7 +76,7 @@ const (
 // and 14), then the direction and bucket parameters (delta_factor before
 // delta: delta only matters where the factor is 0).
 func Params() []Param {
-	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices}
+	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor}
 }
 
 // integer reports whether the knob takes whole numbers.
@@ -133,6 +136,8 @@ func (s Setting) Get(p Param) float64 {
 		return float64(s.PullMinEdges)
 	case BitmapMinVertices:
 		return float64(s.BitmapMinVertices)
+	case JumpFactor:
+		return s.JumpFactor
 	}
 	return math.NaN()
 }
@@ -162,6 +167,8 @@ func (s Setting) With(p Param, v float64) Setting {
 		s.PullMinEdges = int64(v)
 	case BitmapMinVertices:
 		s.BitmapMinVertices = int64(v)
+	case JumpFactor:
+		s.JumpFactor = v
 	}
 	return s
 }
@@ -225,6 +232,8 @@ func (p Param) Flag() string {
 		return "bitmap-min-vertices"
 	case DeltaFactor:
 		return "delta-factor"
+	case JumpFactor:
+		return "jump-factor"
 	}
 	return strings.ToLower(string(p))
 }

@@ -44,6 +44,8 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 		fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
 	}
 	fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
+	// Always written: a section that left it out would take [cpu]'s.
+	fmt.Fprintf(&b, "jump_factor = %s\n", tomlFloat(t.JumpFactor))
 	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
 	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
 	if t.PullMinEdges != 0 {

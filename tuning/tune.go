@@ -259,7 +259,7 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
@@ -267,7 +267,7 @@ func (r TuneRow) record() []string {
 		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
 		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
-		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor)}
+		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -276,14 +276,14 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Older files lack the trailing repeats, floor and delta_factor
-	// columns (their runs used a fixed delta: factor 0).
-	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-4 || recs[0][0] != tuneHeader[0] {
+	// Older files lack the trailing repeats, floor, delta_factor and
+	// jump_factor columns (their runs used a fixed delta and no jumps: 0).
+	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-5 || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
 	}
 	var rows []TuneRow
 	for i, rec := range recs[1:] {
-		if len(rec) < len(tuneHeader)-3 {
+		if len(rec) < len(tuneHeader)-4 {
 			rec = append(rec, "1")
 		}
 		for len(rec) < len(tuneHeader) {
@@ -308,7 +308,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Median, r.Min, r.Max = fromMs(pf(rec[14])), fromMs(pf(rec[15])), fromMs(pf(rec[16]))
 		r.Repeats = int(pf(rec[17]))
 		r.Setting.PullMinEdges, r.Setting.BitmapMinVertices = int64(pf(rec[18])), int64(pf(rec[19]))
-		r.Setting.DeltaFactor = pf(rec[20])
+		r.Setting.DeltaFactor, r.Setting.JumpFactor = pf(rec[20]), pf(rec[21])
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}

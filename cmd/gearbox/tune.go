@@ -216,7 +216,7 @@ flags:
 	defaults := map[tuning.Param]string{
 		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
 		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
-		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "",
+		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "", tuning.JumpFactor: "",
 	}
 	help := map[tuning.Param]string{
 		tuning.T3:                "T3 values, fractions of n",
@@ -230,6 +230,7 @@ flags:
 		tuning.ThreadsPerBlock:   "GPU threads per block for thread mapping (no effect on the cpu backend)",
 		tuning.PullMinEdges:      "fewest frontier out-edges for BFS to pull (empty = not swept)",
 		tuning.BitmapMinVertices: "smallest graph (vertices) that may use a bitmap (empty = not swept)",
+		tuning.JumpFactor:        "factors of working-set growth or shrinkage that re-choose the structure between samples, 0 = off (empty = not swept)",
 	}
 	for _, p := range tuning.Params() {
 		s := new(string)
