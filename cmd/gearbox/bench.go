@@ -26,9 +26,11 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 
 Measures, per algorithm and graph, the serial reference, every static variant
 (the 8 push variants, pull for BFS, the ordered SSSP variants once per
---delta) and the adaptive policy (thresholds from --thresholds): one warm-up
-run, then one run per source, medians. Writes bench.csv (rows flushed as they
-finish), bench.md (speedups over serial; adaptive vs best and worst static per
+--delta and at the graph's derived delta) and the adaptive policy (thresholds
+from --thresholds): one warm-up run each, then rounds in which every
+configuration runs from each source in turn (interleaved), the fastest of
+--repeats per source, medians. Writes bench.csv (a graph's rows flushed when
+it finishes), bench.md (speedups over serial; adaptive vs best and worst static per
 graph, with device, driver, commit, date, Go version and GOMAXPROCS) and
 bench-<algorithm>.png.
 
@@ -42,7 +44,7 @@ flags:
 	var compareDefaults bool
 	fs.BoolVar(&compareDefaults, "compare-defaults", false, "also run the adaptive policy with the backend's device-derived default thresholds (row adaptive_defaults), to measure what tuning gained")
 	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots and markdown report of a saved benchmark `CSV` (a bench.csv, e.g. of an interrupted run) into --out-dir")
-	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta)")
+	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta; with a delta_factor, each graph's derived delta is added)")
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
 		return err
