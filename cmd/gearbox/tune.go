@@ -194,10 +194,11 @@ func cmdTune(ctx context.Context, e *env, args []string) error {
 		fmt.Fprint(e.stderr, `usage: gearbox tune [flags]
 
 Tunes the adaptive policy's thresholds by coordinate descent: each knob in
-turn (T3, sample_every, T2, T1, alpha, beta, delta_factor, delta, threads per block) is swept
-over its RANGE with the others at the best setting so far, on every graph and
-algorithm it affects, from --sources sources each (one warm-up run per value, then the values interleaved, medians);
-the value with the lowest geometric-mean time is kept (the current one unless
+turn (T3, sample_every, T2, T1, alpha, beta, delta_factor, delta, threads per
+block) is swept over its RANGE with the others at the best setting so far, on
+every graph and algorithm it affects, from --sources sources each (one warm-up
+run per value, then the values interleaved, medians); the value with the
+lowest geometric-mean time is kept (the current one unless
 another is over 1% faster). A full cartesian product would take hours; the
 descent measures each knob's values once per pass. Writes tune.csv (rows
 flushed as they finish), tune-<knob>-<algorithm>.png, tune.md and the best setting as the
