@@ -325,6 +325,8 @@ func TestSweepBadInput(t *testing.T) {
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
 		{"zero repeats", []string{"bench", "--repeats", "0"}, []string{"--repeats"}},
 		{"bench empty delta", []string{"bench", "--delta", "64:8"}, []string{"--delta", "empty range"}},
+		{"jump factor 1", []string{"tune", "--jump-factor", "0,1"}, []string{"--jump-factor", "jump_factor = 1", "> 1"}},
+		{"negative delta factor", []string{"tune", "--delta-factor", "-2"}, []string{"--delta-factor", "delta_factor = -2"}},
 		{"float weights for sssp", []string{"bench", "--graphs", real, "--algorithms", "sssp"},
 			[]string{"real.txt", "--weight-scale"}},
 	}
