@@ -13,7 +13,7 @@ export CGO_LDFLAGS="-L$CUDA_HOME/lib64/stubs"
 rm -rf "$DIR" && mkdir -p "$DIR/kernels" "$DIR/datasets"
 go test -tags cuda -c -ldflags='-s -w' -o "$DIR/" ./runtime ./algorithms/bfs ./algorithms/sssp ./algorithms/cc
 go build -tags cuda -ldflags='-s -w' -o "$DIR/gearbox" ./cmd/gearbox
-cp kernels/*.cu kernels/*.cuh kernels/gpu-session.sh "$DIR/kernels/"
+cp kernels/*.cu kernels/*.cuh kernels/gpu-session.sh kernels/gpu-plan.sh "$DIR/kernels/"
 cp kernels/gpu-session.sh "$DIR/"
 DS=${GEARBOX_DATASETS:-../shared/datasets}
 [ -d "$DS" ] && cp -r "$DS"/. "$DIR/datasets/"

@@ -1,0 +1,76 @@
+#!/bin/bash
+# gpu-plan.sh: the H100 measurement plan of issue #5 in three device calls,
+# each under the device tool's 10-minute limit. Run from the repository root
+# on the GPU machine after `bash kernels/gpu-bundle.sh` here and a `run` with
+# carry [".gpu"]:
+#
+#   bash .gpu/kernels/gpu-plan.sh 1   # fatbin, every GPU test, overhead, bench over the small and directed graphs
+#   bash .gpu/kernels/gpu-plan.sh 2   # bench over the undirected real graphs and the scale-22 graphs (BFS, CC)
+#   bash .gpu/kernels/gpu-plan.sh 3   # SSSP at scale 22, and the H100 A/B of delta_factor and jump_factor
+#
+# Each call leaves $OUT/r<N>.tgz (logs, CSVs, reports; call 1 also the
+# fatbin). Calls 2 and 3 rebuild the fatbin when the machine is fresh.
+set -u
+CALL=${1:?usage: gpu-plan.sh 1|2|3}
+D=$(cd "$(dirname "$0")/.." && pwd) # the bundle (.gpu)
+OUT=${OUT:-/tmp/gearbox-gpu-out}
+R=$OUT/r$CALL
+mkdir -p "$R"
+cd "$D" || exit 1
+DEVICE=${DEVICE:-cuda}
+export DEVICE
+# bench NAME SECONDS ARGS...: one bench, cut off (rows of finished graphs
+# kept) before the call's limit.
+bench() {
+	local name=$1 limit=$2
+	shift 2
+	local t0=$(date +%s)
+	timeout "$limit" ./gearbox --log-level warn bench --device "$DEVICE" --sources 4 --repeats 3 --compare-defaults \
+		--out-dir "$R/$name" "$@" >"$R/$name.txt" 2>&1
+	echo "$name: rc=$? in $(($(date +%s) - t0)) s"
+}
+fatbin() {
+	if [ -f "$OUT/gearbox.fatbin" ]; then
+		export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$D/datasets
+		return
+	fi
+	OUT=$OUT STAGES=build bash gpu-session.sh . >"$R/build.txt" 2>&1
+	export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$D/datasets
+}
+U="--undirected"
+# Graph lists (overridable, e.g. with tiny graphs to try the script on a CPU).
+G_DIRECTED=${G_DIRECTED:-kron:20,grid:2048:2048,datasets/wiki-Vote.txt,datasets/p2p-Gnutella31.txt,datasets/rome99.gr}
+G_UNDIRECTED=${G_UNDIRECTED:-datasets/email-Enron.txt,datasets/ca-GrQc.txt,datasets/facebook_combined.txt}
+G_22=${G_22:-kron:22,urand:22}
+G_TUNE=${G_TUNE:-kron:20,urand:20,grid:1024:1024,datasets/email-Enron.txt}
+case $CALL in
+1)
+	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
+	grep -E 'rc=|nvcc' "$R/tests.txt"
+	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
+	fatbin
+	OUT=$R STAGES=overhead OVERHEAD_SOURCES=8 bash gpu-session.sh . >"$R/overhead-stage.txt" 2>&1
+	cat "$R/overhead.txt"
+	bench directed 330 --graphs "$G_DIRECTED" --algorithms bfs,sssp,cc --delta 32,64,256
+	;;
+2)
+	fatbin
+	bench undirected 200 $U --graphs "$G_UNDIRECTED" --algorithms bfs,sssp,cc --delta 32,64,256
+	bench scale22 360 --graphs "$G_22" --algorithms bfs,cc
+	;;
+3)
+	fatbin
+	bench scale22-sssp 300 --graphs "$G_22" --algorithms sssp --delta 64,256 --verify=false
+	t0=$(date +%s)
+	timeout 250 ./gearbox --log-level warn tune --device "$DEVICE" --graphs "$G_TUNE" --algorithms bfs,sssp --sources 3 --repeats 3 \
+		--t3 "" --sample-every "" --t2 "" --t1 "" --alpha "" --beta "" --delta "" --threads-per-block "" \
+		--delta-factor 0,2,4,8,16 --jump-factor 0,16 --out-dir "$R/tune-factors" >"$R/tune-factors.txt" 2>&1
+	echo "tune-factors: rc=$? in $(($(date +%s) - t0)) s"
+	;;
+*)
+	echo "gpu-plan.sh: no call $CALL (1, 2 or 3)" >&2
+	exit 2
+	;;
+esac
+(cd "$OUT" && tar czf "r$CALL.tgz" "r$CALL")
+ls -la "$OUT"
