@@ -325,7 +325,7 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 	if len(res.Rows) > 0 {
 		repeats = res.Rows[0].Repeats
 	}
-	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs, or one run when it takes over a second), "+
+	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs, or one run when it takes over a second; a graph's configurations interleaved, round by round), "+
 		"wall time around the whole call (each result released before the next run, so its host memory is reused). Speedup = serial reference time / time.\n", repeats)
 	for _, alg := range res.algorithms() {
 		// One column per variant; ordered SSSP variants show their best
