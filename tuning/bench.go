@@ -105,6 +105,10 @@ type BenchResult struct {
 	Rows      []BenchRow
 	Summaries []Summary
 	Complete  bool
+	// Interleaved says the rows were measured here with the
+	// configurations interleaved (false for rows read back from a CSV,
+	// which does not say how it was measured).
+	Interleaved bool
 }
 
 type benchConfigRun struct {
@@ -221,7 +225,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 	}
 	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: repeats}
-	res := &BenchResult{}
+	res := &BenchResult{Interleaved: true}
 	done := 0
 	tick := func(to int) {
 		done = to
@@ -325,8 +329,12 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 	if len(res.Rows) > 0 {
 		repeats = res.Rows[0].Repeats
 	}
-	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs, or one run when it takes over a second; a graph's configurations interleaved, round by round), "+
-		"wall time around the whole call (each result released before the next run, so its host memory is reused). Speedup = serial reference time / time.\n", repeats)
+	how := ""
+	if res.Interleaved {
+		how = "; a graph's configurations interleaved, round by round"
+	}
+	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs, or one run when it takes over a second%s), "+
+		"wall time around the whole call (each result released before the next run, so its host memory is reused). Speedup = serial reference time / time.\n", repeats, how)
 	for _, alg := range res.algorithms() {
 		// One column per variant; ordered SSSP variants show their best
 		// delta (every delta is in the CSV).
