@@ -173,17 +173,6 @@ func (s Setting) With(p Param, v float64) Setting {
 	return s
 }
 
-// Validate checks the thresholds and the block size.
-func (s Setting) Validate() error {
-	if err := s.Thresholds.Validate(); err != nil {
-		return err
-	}
-	if s.ThreadsPerBlock < 0 || s.ThreadsPerBlock > 1024 || s.ThreadsPerBlock%32 != 0 {
-		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = backend default)", ErrRange, s.ThreadsPerBlock)
-	}
-	return nil
-}
-
 // Sweep is the list of values one knob takes in coordinate descent.
 type Sweep struct {
 	Param  Param
