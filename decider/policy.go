@@ -104,9 +104,9 @@ func StaticVariant(p Policy) (Variant, bool) {
 // as the working set's cheap size has grown or shrunk by that factor since
 // the size the structure was chosen for: an SSSP frontier grows from one
 // vertex to 10^5 within the first sampling period, which the structure
-// chosen for one vertex (block mapping, a queue) then ran. The direction test runs every
-// iteration on the operator's cheap counts (frontier size and out-degree
-// sum, by-products of the compute step, so free): BFS on low-diameter
+// chosen for one vertex (block mapping, a queue) then ran. The direction
+// test runs every iteration on the operator's cheap counts (frontier size
+// and out-degree sum, by-products of the compute step, so free): BFS on low-diameter
 // graphs lasts fewer levels than SampleEvery, and waiting would miss the
 // switch. A direction switch forces a conversion anyway, so at a switch
 // back to push the structure is re-decided from the cheap size.
@@ -138,7 +138,7 @@ func (p adaptivePolicy) SampleEvery() int { return p.t.SampleEvery }
 
 func (p adaptivePolicy) Begin(info Info) Decider {
 	d := &adaptiveRun{p: p, info: info, unexplored: info.M}
-	d.structure, d.decided = d.structural(info.InitialSize), info.InitialSize
+	d.choose(info.InitialSize)
 	return d
 }
 
@@ -151,6 +151,9 @@ type adaptiveRun struct {
 	lastSize   int64
 	decided    int64 // the size structure was chosen for
 }
+
+// choose sets the structure for a working set of size elements.
+func (d *adaptiveRun) choose(size int64) { d.structure, d.decided = d.structural(size), size }
 
 // structural applies Fig. 11 to a working-set size.
 func (d *adaptiveRun) structural(size int64) Variant {
@@ -173,9 +176,9 @@ func (d *adaptiveRun) Initial() Variant { return d.structure }
 func (d *adaptiveRun) Next(o Observation) Variant {
 	switch f := d.p.t.JumpFactor; {
 	case o.Sampled:
-		d.structure, d.decided = d.structural(o.Sample.Size), o.Sample.Size
+		d.choose(o.Sample.Size)
 	case f > 0 && o.Size >= 0 && (float64(o.Size) >= f*float64(max(d.decided, 1)) || f*float64(o.Size) <= float64(d.decided)):
-		d.structure, d.decided = d.structural(o.Size), o.Size
+		d.choose(o.Size)
 	}
 	if d.info.CanPull && d.p.order == Ordered {
 		t := d.p.t
@@ -195,7 +198,7 @@ func (d *adaptiveRun) Next(o Observation) Variant {
 			}
 		} else if o.Size >= 0 && float64(o.Size) < float64(d.info.N)/t.Beta && o.Size <= d.lastSize {
 			d.pulling = false
-			d.structure, d.decided = d.structural(o.Size), o.Size
+			d.choose(o.Size)
 		}
 		d.lastSize = o.Size
 		if d.pulling {
