@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gearbox-graph/gearbox"
+	"github.com/gearbox-graph/gearbox/graph"
 )
 
 // Thresholds parameterise the Adaptive policy (Li & Becchi, Fig. 11) and the
@@ -104,6 +105,15 @@ func (t Thresholds) DeltaFor(meanWeight, meanDegree float64) uint64 {
 		return maxDelta
 	}
 	return 1 << uint(math.Round(math.Log2(d)))
+}
+
+// DeltaForGraph is DeltaFor with g's mean arc weight and out-degree; with
+// no DeltaFactor it returns Delta without reading the weights.
+func (t Thresholds) DeltaForGraph(g *graph.Graph) uint64 {
+	if !(t.DeltaFactor > 0) {
+		return t.Delta
+	}
+	return t.DeltaFor(g.MeanWeight(), float64(g.NumEdges())/float64(max(g.NumVertices(), 1)))
 }
 
 // ErrThresholds is wrapped by every thresholds-file error.

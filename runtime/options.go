@@ -140,11 +140,7 @@ func (c *Config) DeltaFor(g *graph.Graph) uint64 {
 	if c.delta > 0 {
 		return c.delta
 	}
-	t := c.Thresholds()
-	if !(t.DeltaFactor > 0) {
-		return t.Delta // without reading the weights
-	}
-	return t.DeltaFor(g.MeanWeight(), float64(g.NumEdges())/float64(max(g.NumVertices(), 1)))
+	return c.Thresholds().DeltaForGraph(g)
 }
 
 // Forced reports whether the caller fixed the policy, variant or order

@@ -140,10 +140,9 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 	var adaptiveDelta, defaultsDelta uint64
 	if alg == SSSP {
 		g := in.graphFor(alg)
-		meanDeg := float64(g.NumEdges()) / float64(max(g.NumVertices(), 1))
-		adaptiveDelta = cfg.Thresholds.DeltaFor(g.MeanWeight(), meanDeg)
+		adaptiveDelta = cfg.Thresholds.DeltaForGraph(g)
 		if cfg.Defaults != nil {
-			defaultsDelta = cfg.Defaults.DeltaFor(g.MeanWeight(), meanDeg)
+			defaultsDelta = cfg.Defaults.DeltaForGraph(g)
 		}
 		if !slices.Contains(deltas, adaptiveDelta) {
 			deltas = append(slices.Clip(deltas), adaptiveDelta)
