@@ -129,6 +129,35 @@ func TestNewRejectsCorruptOffsets(t *testing.T) {
 // TestMeanWeight: integer, real and absent weights, an arc-less graph, and
 // a graph spanning many summation chunks (the sum is per fixed chunk, so
 // the result does not depend on the workers).
+func TestMaxDegree(t *testing.T) {
+	g, err := Build(&EdgeList{NumVertices: 4, Src: []uint32{0, 2, 2, 2}, Dst: []uint32{1, 0, 1, 3}}, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.MaxDegree(); got != 3 {
+		t.Errorf("small graph: %d, want 3", got)
+	}
+	e, err := Build(&EdgeList{}, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.MaxDegree(); got != 0 {
+		t.Errorf("empty graph: %d, want 0", got)
+	}
+	// Several chunks of vertices (the scan's grain is 2^16).
+	k, err := Generate("kron:17", GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for v := range k.NumVertices() {
+		want = max(want, k.Degree(uint32(v)))
+	}
+	if got := k.MaxDegree(); got != want || k.MaxDegree() != want {
+		t.Errorf("kron:17: %d, want %d", got, want)
+	}
+}
+
 func TestMeanWeight(t *testing.T) {
 	build := func(n int, src, dst []uint32, w []uint32, kind WeightKind) *Graph {
 		t.Helper()

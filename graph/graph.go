@@ -65,6 +65,9 @@ type Graph struct {
 
 	wOnce sync.Once
 	meanW float64
+
+	dOnce  sync.Once
+	maxDeg int64
 }
 
 // MeanWeight returns the mean arc weight: of the integer weights, or of the
@@ -104,6 +107,30 @@ func (g *Graph) MeanWeight() float64 {
 		g.meanW = s / float64(m)
 	})
 	return g.meanW
+}
+
+// MaxDegree returns the largest out-degree (0 for a graph without
+// vertices). Found in parallel on first use and cached (the connected
+// components' variant choice reads it on every run).
+func (g *Graph) MaxDegree() int64 {
+	g.dOnce.Do(func() {
+		n := g.NumVertices()
+		const grain = 1 << 16
+		maxs := make([]int64, (n+grain-1)/grain)
+		parFor(len(maxs), 1, func(lo, hi int) {
+			for c := lo; c < hi; c++ {
+				var m int64
+				for v := c * grain; v < min((c+1)*grain, n); v++ {
+					m = max(m, g.offsets[v+1]-g.offsets[v])
+				}
+				maxs[c] = m
+			}
+		})
+		for _, m := range maxs {
+			g.maxDeg = max(g.maxDeg, m)
+		}
+	})
+	return g.maxDeg
 }
 
 // Terminals returns the source and sink a max-flow input named, and whether

@@ -69,6 +69,7 @@ type options struct {
 	rounds  int
 	seed    uint64
 	vpol    VariantPolicy
+	vpolSet bool // WithVariantPolicy given; else the backend's default
 	rt      []runtime.Option
 	forest  bool
 }
@@ -88,8 +89,12 @@ func WithNeighborRounds(r int) Option { return func(o *options) { o.rounds = r }
 // not depend on it; only the work done does.
 func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
 
-// WithVariantPolicy replaces the thresholds of the algorithm choice.
-func WithVariantPolicy(p VariantPolicy) Option { return func(o *options) { o.vpol = p } }
+// WithVariantPolicy replaces the thresholds of the algorithm choice (by
+// default DefaultVariantPolicy on the CPU backend, GPUVariantPolicy on a
+// GPU).
+func WithVariantPolicy(p VariantPolicy) Option {
+	return func(o *options) { o.vpol, o.vpolSet = p, true }
+}
 
 // WithRuntime passes options to the runtime engine: the backend or worker
 // count, logger, trace, thresholds, and a policy or fixed decider.Variant
@@ -250,7 +255,7 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (opera
 	if g == nil {
 		return nil, meta{}, ErrNilGraph
 	}
-	o := options{rounds: 2, seed: 27491095, vpol: DefaultVariantPolicy(), forest: forest}
+	o := options{rounds: 2, seed: 27491095, forest: forest}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
@@ -269,7 +274,14 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (opera
 	cfg := runtime.NewConfig(append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, o.rt...)...)
 	v, reason := o.variant, "forced"
 	if v == Auto {
-		v, reason = o.vpol.Choose(StatsOf(g))
+		vp := o.vpol
+		if !o.vpolSet {
+			vp = DefaultVariantPolicy()
+			if _, cpu := cfg.Backend().(*runtime.CPU); !cpu {
+				vp = GPUVariantPolicy()
+			}
+		}
+		v, reason = vp.Choose(StatsOf(g))
 	}
 	var op operator
 	switch b := cfg.Backend().(type) {

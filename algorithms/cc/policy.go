@@ -7,11 +7,13 @@ import (
 	"github.com/gearbox-graph/gearbox/graph"
 )
 
-// GraphStats are the (free) graph statistics the variant choice uses.
+// GraphStats are the graph statistics the variant choice uses (all cached
+// by the graph after the first run).
 type GraphStats struct {
-	Vertices int
-	Arcs     int64
-	Directed bool
+	Vertices  int
+	Arcs      int64
+	Directed  bool
+	MaxDegree int64
 }
 
 // AvgDegree returns arcs per vertex (0 for the empty graph).
@@ -22,9 +24,17 @@ func (s GraphStats) AvgDegree() float64 {
 	return float64(s.Arcs) / float64(s.Vertices)
 }
 
+// Skew returns the largest degree over the average (0 without arcs).
+func (s GraphStats) Skew() float64 {
+	if a := s.AvgDegree(); a > 0 {
+		return float64(s.MaxDegree) / a
+	}
+	return 0
+}
+
 // StatsOf returns g's statistics.
 func StatsOf(g *graph.Graph) GraphStats {
-	return GraphStats{Vertices: g.NumVertices(), Arcs: g.NumEdges(), Directed: g.Directed()}
+	return GraphStats{Vertices: g.NumVertices(), Arcs: g.NumEdges(), Directed: g.Directed(), MaxDegree: g.MaxDegree()}
 }
 
 // VariantPolicy chooses the algorithm from graph statistics.
@@ -33,10 +43,30 @@ type VariantPolicy struct {
 	// union-find is chosen over Afforest: with about as few arcs per vertex
 	// as sampling rounds, sampling saves nothing.
 	MinAfforestDegree float64
+	// MinAfforestArcs is the number of arcs below which union-find is
+	// chosen: Afforest's sampling, compression and largest-component
+	// passes cost a fixed number of launches that a small graph does not
+	// pay back (0: no floor).
+	MinAfforestArcs int64
+	// MinAfforestSkew is the degree skew (largest over average degree)
+	// below which union-find is chosen: without hubs, union-find's hooks
+	// converge about as fast as sampling finds the giant component
+	// (0: no floor).
+	MinAfforestSkew float64
 }
 
 // DefaultVariantPolicy returns the thresholds measured on the CPU backend.
 func DefaultVariantPolicy() VariantPolicy { return VariantPolicy{MinAfforestDegree: 2} }
+
+// GPUVariantPolicy returns the thresholds measured on the H100 (interleaved
+// bench, results/h100-2026-11-22-interleaved): Afforest won only on the
+// Kronecker graphs (kron:22 1.88 ms against union-find's 4.59, kron:20 1.36
+// against 2.06); union-find won on urand:22 (6.04 against 6.56, skew 2),
+// the 2048x2048 grid (1.59 against 1.68) and the small undirected real
+// graphs (by 12-18%, under 400K arcs).
+func GPUVariantPolicy() VariantPolicy {
+	return VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
+}
 
 // Choose picks a variant for a graph and says why.
 func (p VariantPolicy) Choose(st GraphStats) (Variant, string) {
@@ -51,7 +81,13 @@ func (p VariantPolicy) Choose(st GraphStats) (Variant, string) {
 	if d := st.AvgDegree(); d < p.MinAfforestDegree {
 		return UnionFind, fmt.Sprintf("average degree %.2f below %.2f: sampling saves nothing", d, p.MinAfforestDegree)
 	}
-	return Afforest, fmt.Sprintf("average degree %.2f: sample neighbours, skip the largest component", st.AvgDegree())
+	if st.Arcs < p.MinAfforestArcs {
+		return UnionFind, fmt.Sprintf("%d arcs below %d: Afforest's extra passes cost more than sampling saves", st.Arcs, p.MinAfforestArcs)
+	}
+	if k := st.Skew(); k < p.MinAfforestSkew {
+		return UnionFind, fmt.Sprintf("degree skew %.1f below %.1f: no hubs for sampling to find", k, p.MinAfforestSkew)
+	}
+	return Afforest, fmt.Sprintf("average degree %.2f, degree skew %.1f: sample neighbours, skip the largest component", st.AvgDegree(), st.Skew())
 }
 
 // EdgePolicy is CC's default working-set policy (a decider.Policy): Li &
