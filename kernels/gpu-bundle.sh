@@ -4,6 +4,7 @@
 # sources, gpu-session.sh and the real datasets. Needs the CUDA driver API
 # header and link stub (CUDA_HOME, default ../shared/cuda).
 # Then: run `STAGES="build test run" bash DIR/gpu-session.sh DIR` there.
+# REF=<commit> also bundles a CLI built from that commit (gpu-plan.sh ab).
 set -eu
 cd "$(dirname "$0")/.."
 DIR=${1:-.gpu}
@@ -13,6 +14,19 @@ export CGO_LDFLAGS="-L$CUDA_HOME/lib64/stubs"
 rm -rf "$DIR" && mkdir -p "$DIR/kernels" "$DIR/datasets"
 go test -tags cuda -c -ldflags='-s -w' -o "$DIR/" ./runtime ./algorithms/bfs ./algorithms/sssp ./algorithms/cc
 go build -tags cuda -ldflags='-s -w' -o "$DIR/gearbox" ./cmd/gearbox
+if [ -n "${REF:-}" ]; then
+	# A reference CLI built from commit REF with its own embedded fatbin,
+	# for gpu-plan.sh's A/B call (gzipped: the bundle travels under 64 MiB).
+	WT=$(mktemp -d)
+	git worktree add -q --detach "$WT" "$REF"
+	(cd "$WT" && CGO_CFLAGS="-I$WT/kernels/cudacompat -I$CUDA_HOME/include" \
+		go build -tags cuda -ldflags='-s -w' -o "$OLDPWD/$DIR/gearbox-ref" ./cmd/gearbox)
+	git worktree remove --force "$WT"
+	git -C "$WT/.." worktree prune 2>/dev/null || git worktree prune
+	gzip -9 "$DIR/gearbox-ref"
+	git rev-parse --short "$REF" >"$DIR/gearbox-ref.commit"
+	git show "$REF:thresholds.toml" >"$DIR/thresholds-ref.toml"
+fi
 cp kernels/*.cu kernels/*.cuh kernels/gpu-session.sh kernels/gpu-plan.sh "$DIR/kernels/"
 cp kernels/gpu-session.sh "$DIR/"
 DS=${GEARBOX_DATASETS:-../shared/datasets}

@@ -7,6 +7,9 @@
 #   bash .gpu/kernels/gpu-plan.sh 1   # fatbin, every GPU test, overhead, bench over the small and directed graphs
 #   bash .gpu/kernels/gpu-plan.sh 2   # bench over the undirected real graphs and the scale-22 graphs (BFS, CC)
 #   bash .gpu/kernels/gpu-plan.sh 3   # SSSP at scale 22, and the H100 A/B of delta_factor and jump_factor
+#   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
+#                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
+#                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
 #
 # Each call leaves $OUT/r<N>.tgz (logs, CSVs, reports; call 1 also the
 # fatbin). Calls 2 and 3 rebuild the fatbin when the machine is fresh.
@@ -67,8 +70,36 @@ case $CALL in
 		--delta-factor 0,2,4,8,16 --jump-factor 0,16 --out-dir "$R/tune-factors" >"$R/tune-factors.txt" 2>&1
 	echo "tune-factors: rc=$? in $(($(date +%s) - t0)) s"
 	;;
+ab)
+	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
+	grep -E 'rc=|nvcc' "$R/tests.txt"
+	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
+	fatbin
+	OUT=$R STAGES=overhead OVERHEAD_SOURCES=8 bash gpu-session.sh . >"$R/overhead-stage.txt" 2>&1
+	cat "$R/overhead.txt"
+	gunzip -kf gearbox-ref.gz
+	echo "reference: $(cat gearbox-ref.commit)" | tee "$R/ab.txt"
+	for round in $(seq "${AB_ROUNDS:-3}"); do
+		for g in ${G_AB:-kron:20 kron:22 urand:22}; do
+			in="--gen $g"; [ -f "$g" ] && in="--graph $g"
+			for alg in ${AB_ALGS:-bfs sssp}; do
+				# The reference runs its own embedded kernels.
+				# ref-thr: this tree under the reference's thresholds.toml
+				# (separates the code's effect from the thresholds').
+				for side in ref new ref-thr; do
+					case $side in
+					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1 | grep median) ;;
+					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1 | grep median) ;;
+					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1 | grep median) ;;
+					esac
+					echo "round $round $side $alg $g: $line" | tee -a "$R/ab.txt"
+				done
+			done
+		done
+	done
+	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2 or 3)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3 or ab)" >&2
 	exit 2
 	;;
 esac
