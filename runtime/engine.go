@@ -20,7 +20,6 @@ var ErrUnsupported = errors.New("unsupported")
 func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, err error) {
 	t0 := time.Now()
 	gt, _ := op.(GPUTimer)
-	vc, _ := op.(VariantConverter)
 	var preUpload time.Duration // uploaded when the operator was created
 	if gt != nil {
 		gt.SetExactTiming(cfg.trace)
@@ -89,15 +88,9 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			return st, fmt.Errorf("%s: iteration %d: %w", name, it, err)
 		}
 		var conv time.Duration
-		if !op.Done() && (next.Rep != v.Rep || vc != nil && next.Direction != v.Direction) {
+		if next.Rep != v.Rep && !op.Done() {
 			tc := time.Now()
-			var err error
-			if vc != nil {
-				err = vc.ConvertFor(next)
-			} else {
-				err = op.Convert(next.Rep)
-			}
-			if err != nil {
+			if err := op.Convert(next.Rep); err != nil {
 				return st, fmt.Errorf("%s: iteration %d: convert to %v: %w", name, it, next.Rep, err)
 			}
 			conv = time.Since(tc)

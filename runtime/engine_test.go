@@ -95,65 +95,6 @@ func TestEngineConvertsOnlyOnRepChange(t *testing.T) {
 	}
 }
 
-// pullFake is a fake whose pull step reads no working set, like the GPU
-// BFS: it converts through ConvertFor.
-type pullFake struct {
-	fake
-	pulls   int
-	convFor []decider.Variant
-}
-
-func (f *pullFake) Info() decider.Info {
-	in := f.fake.Info()
-	in.CanPull = true
-	return in
-}
-func (f *pullFake) Compute(v decider.Variant) (int64, error) {
-	if v.Direction == decider.Pull {
-		f.pulls++
-		return 10, nil
-	}
-	return f.fake.Compute(v)
-}
-func (f *pullFake) ConvertFor(v decider.Variant) error {
-	f.convFor = append(f.convFor, v)
-	if v.Direction == decider.Pull {
-		return nil
-	}
-	return f.fake.Convert(v.Rep)
-}
-
-func TestEngineConvertFor(t *testing.T) {
-	oqu, _ := decider.ParseVariant("O_T_QU")
-	obm, _ := decider.ParseVariant("O_T_BM")
-	f := &pullFake{fake: fake{left: 6}}
-	st, err := runtime.Run(context.Background(), "fake", f,
-		runtime.NewConfig(runtime.WithPolicy(testgraphs.Cycle(oqu, decider.PullVariant, obm))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Variants QU pull BM QU pull BM: ConvertFor at each change of
-	// representation or direction (pull -> BM keeps the nominal bitmap but
-	// changes direction, and the fake's queue must become a bitmap);
-	// pulls convert nothing.
-	want := []decider.Variant{decider.PullVariant, obm, oqu, decider.PullVariant, obm}
-	if len(f.convFor) != len(want) {
-		t.Fatalf("ConvertFor %v, want %v", f.convFor, want)
-	}
-	for i := range want {
-		if f.convFor[i] != want[i] {
-			t.Fatalf("ConvertFor %v, want %v", f.convFor, want)
-		}
-	}
-	wantRep := []decider.Rep{decider.Bitmap, decider.Queue, decider.Bitmap}
-	if len(f.converts) != len(wantRep) || f.converts[0] != wantRep[0] || f.converts[1] != wantRep[1] || f.converts[2] != wantRep[2] {
-		t.Errorf("representation conversions %v, want %v", f.converts, wantRep)
-	}
-	if f.pulls != 2 || st.Iterations != 6 {
-		t.Errorf("pulls %d, iterations %d", f.pulls, st.Iterations)
-	}
-}
-
 func TestEngineCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &fake{left: 100, cancel: cancel}

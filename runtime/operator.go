@@ -12,7 +12,7 @@ import (
 // The engine calls, in order:
 //
 //	Info, Start(v0), then while !Done():
-//	    Compute(v); Generate(v.Rep); [Inspect]; decide v'; [Convert(v'.Rep) or ConvertFor(v')]
+//	    Compute(v); Generate(v.Rep); [Inspect]; decide v'; [Convert(v'.Rep)]
 //	Close (always, also after errors)
 //
 // Vertex-centric operators (BFS, SSSP, push-relabel, st-connectivity) use
@@ -43,13 +43,4 @@ type Operator interface {
 	// Close releases the operator's resources (worker pool, device
 	// memory). Results stay readable through the algorithm's own methods.
 	Close() error
-}
-
-// VariantConverter is implemented by operators whose conversion depends on
-// the whole next variant, not only on its representation: a GPU BFS pull
-// step finds the frontier by level and reads no working set. The engine
-// then calls ConvertFor(v') instead of Convert(v'.Rep), whenever the
-// representation or the direction changes.
-type VariantConverter interface {
-	ConvertFor(v decider.Variant) error
 }
