@@ -7,6 +7,7 @@
 #   bash .gpu/kernels/gpu-plan.sh 1   # fatbin, every GPU test, overhead, bench over the small and directed graphs
 #   bash .gpu/kernels/gpu-plan.sh 2   # bench over the undirected real graphs and the scale-22 graphs (BFS, CC)
 #   bash .gpu/kernels/gpu-plan.sh 3   # SSSP at scale 22, and the H100 A/B of delta_factor and jump_factor
+#   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -70,6 +71,12 @@ case $CALL in
 		--delta-factor 0,2,4,8,16 --jump-factor 0,16 --out-dir "$R/tune-factors" >"$R/tune-factors.txt" 2>&1
 	echo "tune-factors: rc=$? in $(($(date +%s) - t0)) s"
 	;;
+algs)
+	fatbin
+	bench directed 300 --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta 32,64,256
+	bench undirected 100 $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta 32,64,256
+	bench scale22 300 --graphs "$G_22" --algorithms "$ALGS" --delta 32,64,256 --verify=false
+	;;
 ab)
 	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
 	grep -E 'rc=|nvcc' "$R/tests.txt"
@@ -99,7 +106,7 @@ ab)
 	done
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3 or ab)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, algs or ab)" >&2
 	exit 2
 	;;
 esac
