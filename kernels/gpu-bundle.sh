@@ -13,14 +13,16 @@ export CGO_CFLAGS="-I$PWD/kernels/cudacompat -I$CUDA_HOME/include"
 export CGO_LDFLAGS="-L$CUDA_HOME/lib64/stubs"
 rm -rf "$DIR" && mkdir -p "$DIR/kernels" "$DIR/datasets"
 go test -tags cuda -c -ldflags='-s -w' -o "$DIR/" ./runtime ./algorithms/bfs ./algorithms/sssp ./algorithms/cc
-go build -tags cuda -ldflags='-s -w' -o "$DIR/gearbox" ./cmd/gearbox
+# -buildvcs=true: the reports' commit comes from the build (GOFLAGS may turn it off), not
+# from git describe on the GPU machine, whose copy of .git may be stale.
+go build -buildvcs=true -tags cuda -ldflags='-s -w' -o "$DIR/gearbox" ./cmd/gearbox
 if [ -n "${REF:-}" ]; then
 	# A reference CLI built from commit REF with its own embedded fatbin,
 	# for gpu-plan.sh's A/B call (gzipped: the bundle travels under 64 MiB).
 	WT=$(mktemp -d)
 	git worktree add -q --detach "$WT" "$REF"
 	(cd "$WT" && CGO_CFLAGS="-I$WT/kernels/cudacompat -I$CUDA_HOME/include" \
-		go build -tags cuda -ldflags='-s -w' -o "$OLDPWD/$DIR/gearbox-ref" ./cmd/gearbox)
+		go build -buildvcs=true -tags cuda -ldflags='-s -w' -o "$OLDPWD/$DIR/gearbox-ref" ./cmd/gearbox)
 	git worktree remove --force "$WT"
 	git -C "$WT/.." worktree prune 2>/dev/null || git worktree prune
 	gzip -9 "$DIR/gearbox-ref"
