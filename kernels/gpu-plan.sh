@@ -41,6 +41,16 @@ fatbin() {
 	OUT=$OUT STAGES=build bash gpu-session.sh . >"$R/build.txt" 2>&1
 	export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$D/datasets
 }
+# tests_and_overhead: builds the fatbin, runs every GPU test and the
+# overhead stage (calls 1 and ab).
+tests_and_overhead() {
+	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
+	grep -E 'rc=|nvcc' "$R/tests.txt"
+	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
+	fatbin
+	OUT=$R STAGES=overhead OVERHEAD_SOURCES=8 bash gpu-session.sh . >"$R/overhead-stage.txt" 2>&1
+	cat "$R/overhead.txt"
+}
 U="--undirected"
 # Graph lists (overridable, e.g. with tiny graphs to try the script on a CPU).
 G_DIRECTED=${G_DIRECTED:-kron:20,grid:2048:2048,datasets/wiki-Vote.txt,datasets/p2p-Gnutella31.txt,datasets/rome99.gr}
@@ -49,12 +59,7 @@ G_22=${G_22:-kron:22,urand:22}
 G_TUNE=${G_TUNE:-kron:20,urand:20,grid:1024:1024,datasets/email-Enron.txt}
 case $CALL in
 1)
-	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
-	grep -E 'rc=|nvcc' "$R/tests.txt"
-	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
-	fatbin
-	OUT=$R STAGES=overhead OVERHEAD_SOURCES=8 bash gpu-session.sh . >"$R/overhead-stage.txt" 2>&1
-	cat "$R/overhead.txt"
+	tests_and_overhead
 	bench directed 330 --graphs "$G_DIRECTED" --algorithms bfs,sssp,cc --delta 32,64,256
 	;;
 2)
@@ -78,12 +83,7 @@ algs)
 	bench scale22 300 --graphs "$G_22" --algorithms "$ALGS" --delta 32,64,256 --verify=false
 	;;
 ab)
-	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
-	grep -E 'rc=|nvcc' "$R/tests.txt"
-	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
-	fatbin
-	OUT=$R STAGES=overhead OVERHEAD_SOURCES=8 bash gpu-session.sh . >"$R/overhead-stage.txt" 2>&1
-	cat "$R/overhead.txt"
+	tests_and_overhead
 	gunzip -kf gearbox-ref.gz
 	echo "reference: $(cat gearbox-ref.commit)" | tee "$R/ab.txt"
 	for round in $(seq "${AB_ROUNDS:-3}"); do
