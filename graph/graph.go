@@ -84,27 +84,18 @@ func (g *Graph) MeanWeight() float64 {
 			g.meanW = 1
 			return
 		}
-		const grain = 1 << 16
-		sums := make([]float64, (m+grain-1)/grain) // per chunk: a fixed order, so the result does not depend on the workers
 		real := g.wkind == RealWeights
-		parFor(len(sums), 1, func(lo, hi int) {
-			for c := lo; c < hi; c++ {
-				var s float64
-				for _, w := range g.weights[c*grain : min((c+1)*grain, m)] {
-					if real {
-						s += float64(math.Float32frombits(w))
-					} else {
-						s += float64(w)
-					}
+		sum := chunkReduce(m, func(lo, hi int) (s float64) {
+			for _, w := range g.weights[lo:hi] {
+				if real {
+					s += float64(math.Float32frombits(w))
+				} else {
+					s += float64(w)
 				}
-				sums[c] = s
 			}
-		})
-		var s float64
-		for _, x := range sums {
-			s += x
-		}
-		g.meanW = s / float64(m)
+			return s
+		}, func(a, b float64) float64 { return a + b })
+		g.meanW = sum / float64(m)
 	})
 	return g.meanW
 }
@@ -114,23 +105,36 @@ func (g *Graph) MeanWeight() float64 {
 // components' variant choice reads it on every run).
 func (g *Graph) MaxDegree() int64 {
 	g.dOnce.Do(func() {
-		n := g.NumVertices()
-		const grain = 1 << 16
-		maxs := make([]int64, (n+grain-1)/grain)
-		parFor(len(maxs), 1, func(lo, hi int) {
-			for c := lo; c < hi; c++ {
-				var m int64
-				for v := c * grain; v < min((c+1)*grain, n); v++ {
-					m = max(m, g.offsets[v+1]-g.offsets[v])
-				}
-				maxs[c] = m
+		g.maxDeg = chunkReduce(g.NumVertices(), func(lo, hi int) (m int64) {
+			for v := lo; v < hi; v++ {
+				m = max(m, g.offsets[v+1]-g.offsets[v])
 			}
-		})
-		for _, m := range maxs {
-			g.maxDeg = max(g.maxDeg, m)
-		}
+			return m
+		}, func(a, b int64) int64 { return max(a, b) })
 	})
 	return g.maxDeg
+}
+
+// chunkReduce reduces [0, n) in parallel: part over fixed chunks of 2^16,
+// then combine over the chunks in order, so the result (a float sum too)
+// does not depend on the number of workers.
+func chunkReduce[T any](n int, part func(lo, hi int) T, combine func(a, b T) T) T {
+	const grain = 1 << 16
+	parts := make([]T, (n+grain-1)/grain)
+	parFor(len(parts), 1, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			parts[c] = part(c*grain, min((c+1)*grain, n))
+		}
+	})
+	var acc T
+	for i, x := range parts {
+		if i == 0 {
+			acc = x
+		} else {
+			acc = combine(acc, x)
+		}
+	}
+	return acc
 }
 
 // Terminals returns the source and sink a max-flow input named, and whether
