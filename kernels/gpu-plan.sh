@@ -93,7 +93,7 @@ ab)
 				# The reference runs its own embedded kernels.
 				# ref-thr: this tree under the reference's thresholds.toml
 				# (separates the code's effect from the thresholds').
-				for side in ref new ref-thr; do
+				for side in ${AB_SIDES:-ref new ref-thr}; do
 					case $side in
 					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1 | grep median) ;;
 					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1 | grep median) ;;

@@ -64,7 +64,7 @@ func TestKernelNamesDefined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST)\((\w+),`)
+	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|WS_GEN_DUAL|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST)\((\w+),`)
 	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
 	for _, s := range srcs {
 		b, err := os.ReadFile(s)

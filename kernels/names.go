@@ -46,6 +46,10 @@ const (
 	OutBitmap      = "bm" // bitmap, size by popcount
 	OutQueueAtomic = "qa" // queue, one atomic per element
 	OutQueueWarp   = "qw" // queue, one atomic per warp
+	// OutDual writes both: the bitmap to its out argument and, as
+	// OutQueueWarp, the queue to two extra arguments (alt *u32, cap u32),
+	// storing only the entries below cap.
+	OutDual = "dual"
 )
 
 // Gen returns ws_gen_<out>_<sel>[_d64|_d32] (d32: uint32 distances).
@@ -104,7 +108,7 @@ var Names = func() []string {
 		}
 		n = append(n, FindMin(d32), SSSPPieces(d32), SSSPPersist(d32))
 	}
-	for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp} {
+	for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp, OutDual} {
 		n = append(n, Gen(out, SelectAll, false))
 		for _, sel := range []string{SelectMin, SelectDelta} {
 			n = append(n, Gen(out, sel, false), Gen(out, sel, true))

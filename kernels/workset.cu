@@ -6,7 +6,14 @@
 //     the update flag of every vertex they select:
 //     bm  a bitmap (every word written, so no clearing pass is needed);
 //     qa  a queue, one atomicAdd per element (Li & Becchi's generation);
-//     qw  a queue, one atomicAdd per warp (warp-aggregated compaction).
+//     qw  a queue, one atomicAdd per warp (warp-aggregated compaction);
+//     dual  both: the bitmap into out and the queue into alt (as qw), the
+//         queue's entries written only below cap (its count is exact
+//         either way, so the host knows whether the queue is whole). The
+//         adaptive policy then changes representation without a
+//         conversion kernel: a queue's bitmap costs n/8 bytes of stores,
+//         and a bitmap's queue is capped to the sizes at which the policy
+//         goes back to a queue.
 //     all     select every updated vertex (BFS, unordered SSSP);
 //     min     select updated vertices at the minimum distance ctrl->minv
 //             (ordered SSSP; the rest stay in the update vector);
@@ -28,6 +35,7 @@
 #define OUT_BM 0
 #define OUT_QA 1
 #define OUT_QW 2
+#define OUT_DUAL 3
 
 template <int SEL, typename D>
 __device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 delta) {
@@ -42,8 +50,9 @@ __device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 del
 
 // Warp-aggregated push of up to four vertices per lane (bits of nib are
 // vertices v4+0..3): a warp prefix sum of the lanes' counts, one atomicAdd
-// per warp, ascending ids within the warp. Must be called by all 32 lanes.
-__device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count) {
+// per warp, ascending ids within the warp; entries at positions cap and
+// beyond are counted but not stored. Must be called by all 32 lanes.
+__device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count, u32 cap) {
     u32 c = __popc(nib);
     u32 incl = c;
     for (int o = 1; o < 32; o <<= 1) {
@@ -57,7 +66,10 @@ __device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* cou
     base = __shfl_sync(FULL_MASK, base, 31);
     u32 pos = base + incl - c;
     for (int k = 0; k < 4; k++)
-        if ((nib >> k) & 1u) queue[pos++] = (u32)(v4 + k);
+        if ((nib >> k) & 1u) {
+            if (pos < cap) queue[pos] = (u32)(v4 + k);
+            pos++;
+        }
 }
 
 // Each thread takes four update flags with one 32-bit load (the update
@@ -66,7 +78,7 @@ __device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* cou
 // groups of eight lanes.
 template <int SEL, typename D, int OUT>
 __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i64* __restrict__ off, u64 delta, u32* out,
-                                       Ctrl* ctrl, u32 par) {
+                                       Ctrl* ctrl, u32 par, u32* alt, u32 cap) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         ctrl->edges_out = ctrl->edges;
         ctrl->edges = 0;
@@ -99,7 +111,7 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
             }
             if (nib) upd4[q] = keep;
         }
-        if (OUT == OUT_BM) {
+        if (OUT == OUT_BM || OUT == OUT_DUAL) {
             u32 word = nib << (4 * (lane_id() & 7));
             word |= __shfl_xor_sync(FULL_MASK, word, 1);
             word |= __shfl_xor_sync(FULL_MASK, word, 2);
@@ -108,11 +120,14 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
                 out[q >> 3] = word;
                 mine += __popc(word);
             }
-        } else if (OUT == OUT_QA) {
+        }
+        if (OUT == OUT_QA) {
             for (int k = 0; k < 4; k++)
                 if ((nib >> k) & 1u) out[atomicAdd(count, 1u)] = (u32)(q * 4 + k);
-        } else {
-            warp_push4(nib, q * 4, out, count);
+        } else if (OUT == OUT_QW) {
+            warp_push4(nib, q * 4, out, count, n);
+        } else if (OUT == OUT_DUAL) {
+            warp_push4(nib, q * 4, alt, count, cap);  // counts the size
         }
     }
     if (OUT == OUT_BM) block_count(mine, count);
@@ -124,7 +139,15 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
     extern "C" __global__ void __launch_bounds__(1024) NAME(u8* upd, u32 n, const void* dist,                 \
                                                             const i64* __restrict__ off, u64 delta, u32* out, \
                                                             Ctrl* ctrl, u32 par) {                            \
-        ws_gen<SEL, D, OUT>(upd, n, dist, off, delta, out, ctrl, par);                                      \
+        ws_gen<SEL, D, OUT>(upd, n, dist, off, delta, out, ctrl, par, nullptr, 0);                          \
+    }
+
+// The dual generation: out gets the bitmap, alt the queue (see above).
+#define WS_GEN_DUAL(NAME, SEL, D)                                                                                \
+    extern "C" __global__ void __launch_bounds__(1024)                                                           \
+        NAME(u8* upd, u32 n, const void* dist, const i64* __restrict__ off, u64 delta, u32* out, Ctrl* ctrl,     \
+             u32 par, u32* alt, u32 cap) {                                                                       \
+        ws_gen<SEL, D, OUT_DUAL>(upd, n, dist, off, delta, out, ctrl, par, alt, cap);                           \
     }
 
 WS_GEN(ws_gen_bm_all, SEL_ALL, u64, OUT_BM)
@@ -142,6 +165,11 @@ WS_GEN(ws_gen_qa_delta_d64, SEL_DELTA, u64, OUT_QA)
 WS_GEN(ws_gen_qa_delta_d32, SEL_DELTA, u32, OUT_QA)
 WS_GEN(ws_gen_qw_delta_d64, SEL_DELTA, u64, OUT_QW)
 WS_GEN(ws_gen_qw_delta_d32, SEL_DELTA, u32, OUT_QW)
+WS_GEN_DUAL(ws_gen_dual_all, SEL_ALL, u64)
+WS_GEN_DUAL(ws_gen_dual_min_d64, SEL_MIN, u64)
+WS_GEN_DUAL(ws_gen_dual_min_d32, SEL_MIN, u32)
+WS_GEN_DUAL(ws_gen_dual_delta_d64, SEL_DELTA, u64)
+WS_GEN_DUAL(ws_gen_dual_delta_d32, SEL_DELTA, u32)
 
 extern "C" __global__ void __launch_bounds__(1024)
     ws_bm_to_qu(const u32* __restrict__ bm, u32 nwords, u32* queue, Ctrl* ctrl, u32 par) {

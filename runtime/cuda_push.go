@@ -79,6 +79,13 @@ func (t *CUDATraversal) SetExactTiming(on bool) {
 	}
 }
 
+// SetDual implements DualGenerator.
+func (t *CUDATraversal) SetDual(on bool) {
+	if t.WS != nil {
+		t.WS.SetDual(on)
+	}
+}
+
 // GPUTimes implements GPUTimer.
 func (t *CUDATraversal) GPUTimes() GPUTimes {
 	r := t.Times

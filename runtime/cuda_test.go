@@ -16,6 +16,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -49,6 +50,7 @@ type genCase struct {
 	out, sel string
 	d32      bool   // uint32 distances
 	delta    uint64 // bucket width
+	cap      uint32 // OutDual: the queue's capacity (0: n)
 }
 
 func TestCUDAGenerationKernels(t *testing.T) {
@@ -70,13 +72,23 @@ func TestCUDAGenerationKernels(t *testing.T) {
 	var cases []genCase
 	for _, out := range []string{kernels.OutBitmap, kernels.OutQueueAtomic, kernels.OutQueueWarp} {
 		cases = append(cases,
-			genCase{out, kernels.SelectAll, false, 0},
-			genCase{out, kernels.SelectMin, false, 0},
-			genCase{out, kernels.SelectDelta, false, 7},
-			genCase{out, kernels.SelectDelta, false, 1 << 40},
-			genCase{out, kernels.SelectMin, true, 0},
-			genCase{out, kernels.SelectDelta, true, 700},
-			genCase{out, kernels.SelectDelta, true, 1 << 40},
+			genCase{out, kernels.SelectAll, false, 0, 0},
+			genCase{out, kernels.SelectMin, false, 0, 0},
+			genCase{out, kernels.SelectDelta, false, 7, 0},
+			genCase{out, kernels.SelectDelta, false, 1 << 40, 0},
+			genCase{out, kernels.SelectMin, true, 0, 0},
+			genCase{out, kernels.SelectDelta, true, 700, 0},
+			genCase{out, kernels.SelectDelta, true, 1 << 40, 0},
+		)
+	}
+	// The dual generation with its queue whole and cut off (a few hundred
+	// of ~3000 selected) by the cap.
+	for _, qc := range []uint32{0, 200} {
+		cases = append(cases,
+			genCase{kernels.OutDual, kernels.SelectAll, false, 0, qc},
+			genCase{kernels.OutDual, kernels.SelectMin, false, 0, qc},
+			genCase{kernels.OutDual, kernels.SelectDelta, false, 7, qc},
+			genCase{kernels.OutDual, kernels.SelectDelta, true, 700, qc},
 		)
 	}
 	for _, gc := range cases {
@@ -124,8 +136,12 @@ func TestCUDAGenerationKernels(t *testing.T) {
 				wantDeg += uint64(off[v+1] - off[v])
 			}
 		}
+		qcap := uint32(n)
+		if gc.cap > 0 {
+			qcap = gc.cap
+		}
 		var gotUpd []uint8
-		var gotOut []uint32
+		var gotOut, gotAlt []uint32
 		var h [1]ctrl
 		err := c.Do(func(d *runtime.Dev) error {
 			dUpd, err := runtime.UploadSlice(d, upd)
@@ -167,7 +183,25 @@ func TestCUDAGenerationKernels(t *testing.T) {
 					return err
 				}
 			}
-			if err := d.Launch(name, d.Grid(n, 256), 256, dUpd, uint32(n), distArg, dOff, gc.delta, dOut, dCtrl, uint32(0)); err != nil {
+			if gc.out == kernels.OutDual {
+				// A sentinel shows what the cap kept unwritten.
+				alt := make([]uint32, n)
+				for i := range alt {
+					alt[i] = math.MaxUint32
+				}
+				dAlt, err := runtime.UploadSlice(d, alt)
+				if err != nil {
+					return err
+				}
+				defer dAlt.Free(d)
+				if err := d.Launch(name, d.Grid(n, 256), 256, dUpd, uint32(n), distArg, dOff, gc.delta, dOut, dCtrl, uint32(0), dAlt, qcap); err != nil {
+					return err
+				}
+				gotAlt = make([]uint32, n)
+				if err := dAlt.Read(d, 0, gotAlt); err != nil {
+					return err
+				}
+			} else if err := d.Launch(name, d.Grid(n, 256), 256, dUpd, uint32(n), distArg, dOff, gc.delta, dOut, dCtrl, uint32(0)); err != nil {
 				return err
 			}
 			gotUpd = make([]uint8, n)
@@ -189,7 +223,7 @@ func TestCUDAGenerationKernels(t *testing.T) {
 		if int(h[0].Count[1]) != len(want) || h[0].Deg[1] != wantDeg || h[0].Count[0] != 7 {
 			t.Fatalf("%s: count %d deg %d (slot 0 %d), want %d and %d (slot 0 untouched)", name, h[0].Count[1], h[0].Deg[1], h[0].Count[0], len(want), wantDeg)
 		}
-		if gc.out == kernels.OutBitmap {
+		if gc.out == kernels.OutBitmap || gc.out == kernels.OutDual {
 			words := make([]uint32, (n+31)/32)
 			for _, v := range want {
 				words[v/32] |= 1 << (v % 32)
@@ -197,7 +231,31 @@ func TestCUDAGenerationKernels(t *testing.T) {
 			if !slices.Equal(gotOut[:len(words)], words) {
 				t.Fatalf("%s: bitmap differs", name)
 			}
-		} else {
+		}
+		if gc.out == kernels.OutDual {
+			kept := min(len(want), int(qcap))
+			if int(qcap) < len(want) && (len(want) < 2*int(qcap) || kept != int(qcap)) {
+				t.Fatalf("%s: test set-up: %d selected, cap %d", name, len(want), qcap)
+			}
+			q := slices.Clone(gotAlt[:kept])
+			slices.Sort(q)
+			if len(slices.Compact(slices.Clone(q))) != kept {
+				t.Fatalf("%s: queue holds duplicates", name)
+			}
+			for _, v := range q {
+				if _, ok := slices.BinarySearch(want, v); !ok {
+					t.Fatalf("%s: queue holds %d, not selected", name, v)
+				}
+			}
+			if kept == len(want) && !slices.Equal(q, want) {
+				t.Fatalf("%s: queue differs", name)
+			}
+			for i := kept; i < n; i++ {
+				if gotAlt[i] != math.MaxUint32 {
+					t.Fatalf("%s: queue entry %d written beyond the cap %d", name, i, qcap)
+				}
+			}
+		} else if gc.out != kernels.OutBitmap {
 			q := slices.Clone(gotOut[:len(want)])
 			slices.Sort(q)
 			if !slices.Equal(q, want) {
@@ -585,6 +643,111 @@ func BenchmarkCUDAReadStaged(b *testing.B) {
 		})
 		if err := c.Do(func(d *runtime.Dev) error { src.Free(d); return nil }); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestCUDAWorksetDual checks that a dual generation leaves both
+// representations, so that converting launches nothing, and that a bitmap
+// too large for its queue's cap still converts with the kernel.
+func TestCUDAWorksetDual(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	const n = 4099
+	off := make([]int64, n+1)
+	for v := range n {
+		off[v+1] = off[v] + int64(v%5)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		name  string
+		rep   decider.Rep
+		every int // one vertex in every selected
+		free  bool
+	}{
+		{"queue", decider.Queue, 3, true},
+		{"bitmap-under-cap", decider.Bitmap, 7, true}, // n/7 < n/4
+		{"bitmap-over-cap", decider.Bitmap, 2, false}, // n/2 > n/4
+	} {
+		upd := make([]uint8, n)
+		var want []uint32
+		for v := range n {
+			if r.IntN(tc.every) == 0 {
+				upd[v] = 1
+				want = append(want, uint32(v))
+			}
+		}
+		words := make([]uint32, (n+31)/32)
+		for _, v := range want {
+			words[v/32] |= 1 << (v % 32)
+		}
+		other := decider.Bitmap
+		if tc.rep == decider.Bitmap {
+			other = decider.Queue
+		}
+		err := c.Do(func(d *runtime.Dev) error {
+			dOff, err := runtime.UploadSlice(d, off)
+			if err != nil {
+				return err
+			}
+			defer dOff.Free(d)
+			w, err := runtime.NewCUDAWorkset(d, n, off[n])
+			if err != nil {
+				return err
+			}
+			defer w.Free(d)
+			w.SetDual(true)
+			if err := w.StartSingle(d, 0, 0, tc.rep); err != nil {
+				return err
+			}
+			if err := w.Update().Write(d, 0, upd); err != nil {
+				return err
+			}
+			if err := w.Generate(d, dOff, tc.rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+				return err
+			}
+			if w.Size() != int64(len(want)) {
+				return fmt.Errorf("size %d, want %d", w.Size(), len(want))
+			}
+			check := func(rep decider.Rep) error {
+				if rep == decider.Bitmap {
+					got := make([]uint32, len(words))
+					if err := w.Current().Read(d, 0, got); err != nil {
+						return err
+					}
+					if !slices.Equal(got, words) {
+						return fmt.Errorf("bitmap differs")
+					}
+					return nil
+				}
+				got := make([]uint32, len(want))
+				if err := w.Current().Read(d, 0, got); err != nil {
+					return err
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					return fmt.Errorf("queue differs")
+				}
+				return nil
+			}
+			if err := check(tc.rep); err != nil {
+				return fmt.Errorf("generated: %w", err)
+			}
+			for i, rep := range []decider.Rep{other, tc.rep, other} {
+				l0 := d.Launches()
+				if err := w.Convert(d, rep); err != nil {
+					return err
+				}
+				if launched := d.Launches() - l0; tc.free && launched != 0 || !tc.free && i == 0 && launched == 0 {
+					return fmt.Errorf("conversion %d to %v launched %d kernels (free: %v)", i, rep, launched, tc.free)
+				}
+				if err := check(rep); err != nil {
+					return fmt.Errorf("conversion %d to %v: %w", i, rep, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
 		}
 	}
 }

@@ -38,8 +38,9 @@ type CUDASelect struct {
 }
 
 // CUDAWorkset is the device state every vertex-centric GPU operator shares:
-// the update vector, two working-set buffers (current and next, each large
-// enough for a queue of n ids or a bitmap of n bits) and the control block
+// the update vector, three working-set buffers (current, next and the
+// current set's other representation, each large enough for a queue of n
+// ids or a bitmap of n bits) and the control block
 // through which kernels report the working set's size and degree, and the
 // piece list of push expansions (kernels/expand.cuh). Methods run on the
 // device goroutine (inside CUDA.Do).
@@ -47,16 +48,21 @@ type CUDAWorkset struct {
 	n      int
 	rep    decider.Rep
 	upd    DeviceSlice[uint8]
-	ws     [2]DeviceSlice[uint32]
+	ws     [3]DeviceSlice[uint32]
 	pieces DeviceSlice[uint64]
 	// maxDeg is the current working set's largest out-degree
 	// (math.MaxInt64 when unknown).
 	maxDeg int64
-	cur    int
-	par    uint32
-	ctrl   DeviceSlice[cudaCtrl]
-	host   [1]cudaCtrl
-	pin    unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
+	// cur, scr and alt index ws: the current working set, the next one's
+	// buffer, and the current set in the other representation, valid when
+	// altOK (a dual generation wrote it).
+	cur, scr, alt int
+	altOK         bool
+	dual          bool
+	par           uint32
+	ctrl          DeviceSlice[cudaCtrl]
+	host          [1]cudaCtrl
+	pin           unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
 
 	size, degree int64
 	edgesOut     int64
@@ -73,7 +79,7 @@ type CUDAWorkset struct {
 
 // CUDAWorksetBytes returns the device memory NewCUDAWorkset allocates.
 func CUDAWorksetBytes(n int, m int64) int64 {
-	return int64(updBytes(n)) + 2*4*int64(max(n, 1)) + 64 + 8*maxPieces(m)
+	return int64(updBytes(n)) + 3*4*int64(max(n, 1)) + 64 + 8*maxPieces(m)
 }
 
 // maxPieces bounds the piece list of one push step over a graph of m arcs:
@@ -94,14 +100,17 @@ func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
 	if int64(n) > math.MaxUint32 {
 		return nil, fmt.Errorf("cuda: %d vertices exceeds the limit %d", n, uint32(math.MaxUint32))
 	}
-	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64}
+	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64, scr: 1, alt: 2}
 	var err error
 	if w.upd, err = AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
-		if w.ws[0], err = AllocSlice[uint32](d, max(n, 1)); err == nil {
-			if w.ws[1], err = AllocSlice[uint32](d, max(n, 1)); err == nil {
-				if w.pieces, err = AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
-					w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
-				}
+		for i := range w.ws {
+			if w.ws[i], err = AllocSlice[uint32](d, max(n, 1)); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			if w.pieces, err = AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
+				w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
 			}
 		}
 	}
@@ -121,8 +130,9 @@ func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
 // Free releases the device memory.
 func (w *CUDAWorkset) Free(d *Dev) {
 	w.upd.Free(d)
-	w.ws[0].Free(d)
-	w.ws[1].Free(d)
+	for i := range w.ws {
+		w.ws[i].Free(d)
+	}
 	w.pieces.Free(d)
 	w.ctrl.Free(d)
 	d.FreeHost(w.pin)
@@ -137,6 +147,18 @@ var PageableReadback = false
 // Times.Kernels and Times.Transfers are measured apart (one extra
 // synchronisation per iteration; Run asks for it when tracing).
 func (w *CUDAWorkset) SetExact(on bool) { w.exact = on }
+
+// SetDual makes each generation write the working set in both
+// representations (kernels.OutDual), so that a later Convert only swaps
+// buffers: for policies that change representation (the adaptive one). A
+// bitmap's queue is kept up to DualQueueCap(n) elements.
+func (w *CUDAWorkset) SetDual(on bool) { w.dual = on }
+
+// DualQueueCap is the largest working set whose queue a dual generation
+// in bitmap form keeps: n/4 covers the sizes at which the adaptive policy
+// leaves a bitmap (T3 x n and n / beta: T3 <= 0.25, beta >= 4), while the
+// queue's stores stay within a quarter of the update vector's reads.
+func DualQueueCap(n int) uint32 { return uint32(max(n/4, 1)) }
 
 // Begin marks the start of an iteration's device work: the time until the
 // next control-block read counts as kernel time.
@@ -205,8 +227,11 @@ func (w *CUDAWorkset) Update() DeviceSlice[uint8] { return w.upd }
 // Current returns the buffer holding the current working set.
 func (w *CUDAWorkset) Current() DeviceSlice[uint32] { return w.ws[w.cur] }
 
-// Scratch returns the other buffer.
-func (w *CUDAWorkset) Scratch() DeviceSlice[uint32] { return w.ws[1-w.cur] }
+// Scratch returns the buffer the next working set is built in.
+func (w *CUDAWorkset) Scratch() DeviceSlice[uint32] { return w.ws[w.scr] }
+
+// swap makes the scratch buffer current (and the current one scratch).
+func (w *CUDAWorkset) swap() { w.cur, w.scr = w.scr, w.cur }
 
 // Ctrl returns the control block to pass to kernels.
 func (w *CUDAWorkset) Ctrl() DevicePointer { return w.ctrl }
@@ -219,7 +244,7 @@ func (w *CUDAWorkset) words() int { return (w.n + 31) / 32 }
 // StartSingle makes {v} (out-degree deg) the working set, in representation
 // rep.
 func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) error {
-	w.cur, w.par, w.rep = 0, 0, rep
+	w.cur, w.scr, w.alt, w.par, w.rep, w.altOK = 0, 1, 2, 0, rep, false
 	if rep == decider.Queue {
 		if err := w.ws[0].Write(d, 0, []uint32{v}); err != nil {
 			return err
@@ -284,19 +309,38 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 			return err
 		}
 	}
-	out := kernels.OutBitmap
-	if rep == decider.Queue {
-		out = w.QueueOut
-	}
 	var distArg any
 	if dist != nil {
 		distArg = dist
 	}
+	if w.dual {
+		// The bitmap goes to out, the queue (below cap) to alt.
+		bm, qu, qcap := w.ws[w.scr], w.ws[w.alt], DualQueueCap(w.n)
+		if rep == decider.Queue {
+			bm, qu, qcap = w.ws[w.alt], w.ws[w.scr], n
+		}
+		if err := d.Launch(kernels.Gen(kernels.OutDual, sel.Mode, sel.D32), grid, genBlock,
+			w.upd, n, distArg, off, sel.Delta, bm, w.ctrl, w.par, qu, qcap); err != nil {
+			return err
+		}
+		w.swap()
+		w.par, w.rep = w.par^1, rep
+		if err := w.readBack(d); err != nil {
+			return err
+		}
+		w.altOK = rep == decider.Queue || w.size <= int64(qcap)
+		return nil
+	}
+	out := kernels.OutBitmap
+	if rep == decider.Queue {
+		out = w.QueueOut
+	}
 	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.D32), grid, genBlock,
-		w.upd, n, distArg, off, sel.Delta, w.ws[1-w.cur], w.ctrl, w.par); err != nil {
+		w.upd, n, distArg, off, sel.Delta, w.ws[w.scr], w.ctrl, w.par); err != nil {
 		return err
 	}
-	w.cur, w.par, w.rep = 1-w.cur, w.par^1, rep
+	w.swap()
+	w.par, w.rep, w.altOK = w.par^1, rep, false
 	return w.readBack(d)
 }
 
@@ -340,9 +384,10 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	}
 	h := &w.host[0]
 	if h.FusedSwap == 1 {
-		w.cur = 1 - w.cur
+		w.swap()
 	}
 	w.par ^= 1
+	w.altOK = false
 	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
 	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
@@ -354,7 +399,12 @@ func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 	if rep == w.rep {
 		return nil
 	}
-	dst := w.ws[1-w.cur]
+	if w.altOK {
+		// A dual generation wrote both: no kernel, nothing to time.
+		w.cur, w.alt, w.rep = w.alt, w.cur, rep
+		return nil
+	}
+	dst := w.ws[w.scr]
 	if rep == decider.Queue {
 		// The kernel recounts into count[par]: the same size.
 		if err := d.Memset32(w.ctrl, int64(4*w.par), 0, 1); err != nil {
@@ -372,7 +422,8 @@ func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 			return err
 		}
 	}
-	w.cur, w.rep = 1-w.cur, rep
+	w.swap()
+	w.rep = rep
 	if w.exact {
 		// Timed apart, the conversion's kernels count as conversion, not
 		// as the next iteration's kernels.

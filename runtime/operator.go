@@ -44,3 +44,11 @@ type Operator interface {
 	// memory). Results stay readable through the algorithm's own methods.
 	Close() error
 }
+
+// DualGenerator is implemented by operators that can generate each working
+// set in both representations at once, which makes a later Convert free.
+// The engine turns it on for policies that change representation (every
+// policy but a static one) before Start.
+type DualGenerator interface {
+	SetDual(on bool)
+}
