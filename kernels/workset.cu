@@ -7,13 +7,16 @@
 //     bm  a bitmap (every word written, so no clearing pass is needed);
 //     qa  a queue, one atomicAdd per element (Li & Becchi's generation);
 //     qw  a queue, one atomicAdd per warp (warp-aggregated compaction);
-//     dual  both: the bitmap into out and the queue into alt (as qw), the
-//         queue's entries written only below cap (its count is exact
-//         either way, so the host knows whether the queue is whole). The
-//         adaptive policy then changes representation without a
-//         conversion kernel: a queue's bitmap costs n/8 bytes of stores,
-//         and a bitmap's queue is capped to the sizes at which the policy
-//         goes back to a queue.
+//     dual  both: the bitmap into out and the queue into alt, one atomicAdd
+//         per block and loop trip, the queue's entries written only below
+//         cap and no more atomics once it is full (the count stays exact,
+//         so the host knows whether the queue is whole). The adaptive
+//         policy then changes representation without a conversion kernel:
+//         a queue's bitmap costs n/8 bytes of stores, and a bitmap's queue
+//         is capped to the sizes at which the policy goes back to a queue.
+//         (A first version pushed per warp: on the H100 the ~30K
+//         same-address atomics of a 2M-vertex bitmap cost more kernel time
+//         on kron:22 and urand:22 BFS than the conversions it saved.)
 //     all     select every updated vertex (BFS, unordered SSSP);
 //     min     select updated vertices at the minimum distance ctrl->minv
 //             (ordered SSSP; the rest stay in the update vector);
@@ -50,9 +53,8 @@ __device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 del
 
 // Warp-aggregated push of up to four vertices per lane (bits of nib are
 // vertices v4+0..3): a warp prefix sum of the lanes' counts, one atomicAdd
-// per warp, ascending ids within the warp; entries at positions cap and
-// beyond are counted but not stored. Must be called by all 32 lanes.
-__device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count, u32 cap) {
+// per warp, ascending ids within the warp. Must be called by all 32 lanes.
+__device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count) {
     u32 c = __popc(nib);
     u32 incl = c;
     for (int o = 1; o < 32; o <<= 1) {
@@ -66,10 +68,53 @@ __device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* cou
     base = __shfl_sync(FULL_MASK, base, 31);
     u32 pos = base + incl - c;
     for (int k = 0; k < 4; k++)
-        if ((nib >> k) & 1u) {
-            if (pos < cap) queue[pos] = (u32)(v4 + k);
-            pos++;
+        if ((nib >> k) & 1u) queue[pos++] = (u32)(v4 + k);
+}
+
+// Block-aggregated push of up to four vertices per thread for the dual
+// generation: one atomicAdd per block, none once the queue holds cap
+// entries (then the vertices are only counted, in skipped, for the caller
+// to add after its loop: a block skips only when the count already reached
+// cap, so the total then exceeds cap and the host discards the queue).
+// Must be called by every thread of the block the same number of times.
+__device__ __forceinline__ void block_push4(u32 nib, u64 v4, u32* queue, u32* count, u32 cap, u32& skipped) {
+    __shared__ u32 s_warp[32];
+    __shared__ u32 s_base;
+    u32 c = __popc(nib);
+    u32 incl = c;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
+        if (lane_id() >= (u32)o) incl += t;
+    }
+    const u32 wid = threadIdx.x >> 5;
+    if (lane_id() == 31) s_warp[wid] = incl;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u32 sum = 0;
+        for (u32 i = 0; i < (blockDim.x >> 5); i++) {
+            u32 t = s_warp[i];
+            s_warp[i] = sum;  // exclusive prefix of the warps' counts
+            sum += t;
         }
+        u32 base = INF32;
+        if (sum && *(volatile u32*)count < cap) base = atomicAdd(count, sum);
+        s_base = base;
+    }
+    __syncthreads();
+    const u32 base = s_base;
+    if (c) {
+        if (base == INF32) {
+            skipped += c;
+        } else {
+            u32 pos = base + s_warp[wid] + incl - c;
+            for (int k = 0; k < 4; k++)
+                if ((nib >> k) & 1u) {
+                    if (pos < cap) queue[pos] = (u32)(v4 + k);
+                    pos++;
+                }
+        }
+    }
+    __syncthreads();  // s_warp and s_base are rewritten by the next call
 }
 
 // Each thread takes four update flags with one 32-bit load (the update
@@ -91,8 +136,10 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
     const u64 nwords = ((u64)n + 31) >> 5;
     u32 mine = 0, maxdeg = 0;
     u64 deg = 0;
-    // Warp-uniform trip count: every lane takes part in the warp votes.
-    for (u64 q = gtid(); q < warp_round(nq); q += gstride()) {
+    // Warp-uniform trip count: every lane takes part in the warp votes
+    // (block-uniform for the dual generation's block-wide push).
+    const u64 trips = OUT == OUT_DUAL ? (nq + blockDim.x - 1) / blockDim.x * blockDim.x : warp_round(nq);
+    for (u64 q = gtid(); q < trips; q += gstride()) {
         u32 w = q < nq ? upd4[q] : 0u;
         u32 nib = 0;
         if (w) {
@@ -118,19 +165,19 @@ __device__ __forceinline__ void ws_gen(u8* upd, u32 n, const void* dist, const i
             word |= __shfl_xor_sync(FULL_MASK, word, 4);
             if ((lane_id() & 7) == 0 && (q >> 3) < nwords) {
                 out[q >> 3] = word;
-                mine += __popc(word);
+                if (OUT == OUT_BM) mine += __popc(word);
             }
         }
         if (OUT == OUT_QA) {
             for (int k = 0; k < 4; k++)
                 if ((nib >> k) & 1u) out[atomicAdd(count, 1u)] = (u32)(q * 4 + k);
         } else if (OUT == OUT_QW) {
-            warp_push4(nib, q * 4, out, count, n);
+            warp_push4(nib, q * 4, out, count);
         } else if (OUT == OUT_DUAL) {
-            warp_push4(nib, q * 4, alt, count, cap);  // counts the size
+            block_push4(nib, q * 4, alt, count, cap, mine);  // counts the size
         }
     }
-    if (OUT == OUT_BM) block_count(mine, count);
+    if (OUT == OUT_BM || OUT == OUT_DUAL) block_count(mine, count);  // dual: the skipped
     block_sum64(deg, &ctrl->deg[par ^ 1]);
     block_max(maxdeg, &ctrl->maxdeg);
 }

@@ -463,6 +463,111 @@ func TestCUDAReadStaged(t *testing.T) {
 	}
 }
 
+// TestCUDAWorksetDual checks that a dual generation leaves both
+// representations, so that converting launches nothing, and that a bitmap
+// too large for its queue's cap still converts with the kernel.
+func TestCUDAWorksetDual(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	const n = 4099
+	off := make([]int64, n+1)
+	for v := range n {
+		off[v+1] = off[v] + int64(v%5)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		name  string
+		rep   decider.Rep
+		every int // one vertex in every selected
+		free  bool
+	}{
+		{"queue", decider.Queue, 3, true},
+		{"bitmap-under-cap", decider.Bitmap, 7, true}, // n/7 < n/4
+		{"bitmap-over-cap", decider.Bitmap, 2, false}, // n/2 > n/4
+	} {
+		upd := make([]uint8, n)
+		var want []uint32
+		for v := range n {
+			if r.IntN(tc.every) == 0 {
+				upd[v] = 1
+				want = append(want, uint32(v))
+			}
+		}
+		words := make([]uint32, (n+31)/32)
+		for _, v := range want {
+			words[v/32] |= 1 << (v % 32)
+		}
+		other := decider.Bitmap
+		if tc.rep == decider.Bitmap {
+			other = decider.Queue
+		}
+		err := c.Do(func(d *runtime.Dev) error {
+			dOff, err := runtime.UploadSlice(d, off)
+			if err != nil {
+				return err
+			}
+			defer dOff.Free(d)
+			w, err := runtime.NewCUDAWorkset(d, n, off[n])
+			if err != nil {
+				return err
+			}
+			defer w.Free(d)
+			w.SetDual(true)
+			if err := w.StartSingle(d, 0, 0, tc.rep); err != nil {
+				return err
+			}
+			if err := w.Update().Write(d, 0, upd); err != nil {
+				return err
+			}
+			if err := w.Generate(d, dOff, tc.rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+				return err
+			}
+			if w.Size() != int64(len(want)) {
+				return fmt.Errorf("size %d, want %d", w.Size(), len(want))
+			}
+			check := func(rep decider.Rep) error {
+				if rep == decider.Bitmap {
+					got := make([]uint32, len(words))
+					if err := w.Current().Read(d, 0, got); err != nil {
+						return err
+					}
+					if !slices.Equal(got, words) {
+						return fmt.Errorf("bitmap differs")
+					}
+					return nil
+				}
+				got := make([]uint32, len(want))
+				if err := w.Current().Read(d, 0, got); err != nil {
+					return err
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					return fmt.Errorf("queue differs")
+				}
+				return nil
+			}
+			if err := check(tc.rep); err != nil {
+				return fmt.Errorf("generated: %w", err)
+			}
+			for i, rep := range []decider.Rep{other, tc.rep, other} {
+				l0 := d.Launches()
+				if err := w.Convert(d, rep); err != nil {
+					return err
+				}
+				if launched := d.Launches() - l0; tc.free && launched != 0 || !tc.free && i == 0 && launched == 0 {
+					return fmt.Errorf("conversion %d to %v launched %d kernels (free: %v)", i, rep, launched, tc.free)
+				}
+				if err := check(rep); err != nil {
+					return fmt.Errorf("conversion %d to %v: %w", i, rep, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+	}
+}
+
 // TestCUDAKernelFault makes a kernel read an invalid address: the failure
 // surfaces at the next synchronising call, naming the kernel. A fault
 // poisons the process's CUDA context, so GPU tests after it in this file
@@ -643,111 +748,6 @@ func BenchmarkCUDAReadStaged(b *testing.B) {
 		})
 		if err := c.Do(func(d *runtime.Dev) error { src.Free(d); return nil }); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// TestCUDAWorksetDual checks that a dual generation leaves both
-// representations, so that converting launches nothing, and that a bitmap
-// too large for its queue's cap still converts with the kernel.
-func TestCUDAWorksetDual(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	const n = 4099
-	off := make([]int64, n+1)
-	for v := range n {
-		off[v+1] = off[v] + int64(v%5)
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, tc := range []struct {
-		name  string
-		rep   decider.Rep
-		every int // one vertex in every selected
-		free  bool
-	}{
-		{"queue", decider.Queue, 3, true},
-		{"bitmap-under-cap", decider.Bitmap, 7, true}, // n/7 < n/4
-		{"bitmap-over-cap", decider.Bitmap, 2, false}, // n/2 > n/4
-	} {
-		upd := make([]uint8, n)
-		var want []uint32
-		for v := range n {
-			if r.IntN(tc.every) == 0 {
-				upd[v] = 1
-				want = append(want, uint32(v))
-			}
-		}
-		words := make([]uint32, (n+31)/32)
-		for _, v := range want {
-			words[v/32] |= 1 << (v % 32)
-		}
-		other := decider.Bitmap
-		if tc.rep == decider.Bitmap {
-			other = decider.Queue
-		}
-		err := c.Do(func(d *runtime.Dev) error {
-			dOff, err := runtime.UploadSlice(d, off)
-			if err != nil {
-				return err
-			}
-			defer dOff.Free(d)
-			w, err := runtime.NewCUDAWorkset(d, n, off[n])
-			if err != nil {
-				return err
-			}
-			defer w.Free(d)
-			w.SetDual(true)
-			if err := w.StartSingle(d, 0, 0, tc.rep); err != nil {
-				return err
-			}
-			if err := w.Update().Write(d, 0, upd); err != nil {
-				return err
-			}
-			if err := w.Generate(d, dOff, tc.rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
-				return err
-			}
-			if w.Size() != int64(len(want)) {
-				return fmt.Errorf("size %d, want %d", w.Size(), len(want))
-			}
-			check := func(rep decider.Rep) error {
-				if rep == decider.Bitmap {
-					got := make([]uint32, len(words))
-					if err := w.Current().Read(d, 0, got); err != nil {
-						return err
-					}
-					if !slices.Equal(got, words) {
-						return fmt.Errorf("bitmap differs")
-					}
-					return nil
-				}
-				got := make([]uint32, len(want))
-				if err := w.Current().Read(d, 0, got); err != nil {
-					return err
-				}
-				slices.Sort(got)
-				if !slices.Equal(got, want) {
-					return fmt.Errorf("queue differs")
-				}
-				return nil
-			}
-			if err := check(tc.rep); err != nil {
-				return fmt.Errorf("generated: %w", err)
-			}
-			for i, rep := range []decider.Rep{other, tc.rep, other} {
-				l0 := d.Launches()
-				if err := w.Convert(d, rep); err != nil {
-					return err
-				}
-				if launched := d.Launches() - l0; tc.free && launched != 0 || !tc.free && i == 0 && launched == 0 {
-					return fmt.Errorf("conversion %d to %v launched %d kernels (free: %v)", i, rep, launched, tc.free)
-				}
-				if err := check(rep); err != nil {
-					return fmt.Errorf("conversion %d to %v: %w", i, rep, err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
 		}
 	}
 }
