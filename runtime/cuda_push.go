@@ -135,6 +135,10 @@ func (t *CUDATraversal) Inspect(bool) (int64, int64) { return t.WS.Size(), t.WS.
 
 // Convert implements Operator.
 func (t *CUDATraversal) Convert(r decider.Rep) error {
+	// A swap needs no round trip to the device goroutine.
+	if t.WS != nil && t.WS.Swap(r) {
+		return nil
+	}
 	return t.C.Do(func(d *Dev) error { return t.WS.Convert(d, r) })
 }
 

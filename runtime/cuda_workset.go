@@ -394,14 +394,24 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	return int(h.FusedLevels), nil
 }
 
+// Swap makes rep current without a kernel where a dual generation left the
+// working set in both representations, and reports whether it did. It
+// touches no device state, so it may run off the device goroutine while
+// no device work of this workset is in flight.
+func (w *CUDAWorkset) Swap(rep decider.Rep) bool {
+	if rep == w.rep || !w.altOK {
+		return rep == w.rep
+	}
+	w.cur, w.alt, w.rep = w.alt, w.cur, rep
+	return true
+}
+
 // Convert changes the current working set's representation.
 func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 	if rep == w.rep {
 		return nil
 	}
-	if w.altOK {
-		// A dual generation wrote both: no kernel, nothing to time.
-		w.cur, w.alt, w.rep = w.alt, w.cur, rep
+	if w.Swap(rep) {
 		return nil
 	}
 	dst := w.ws[w.scr]
