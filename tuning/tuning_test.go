@@ -383,6 +383,36 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 	}
 }
 
+// TestBenchPerAlgorithm: SSSP's adaptive policy runs with its own
+// thresholds (its fixed delta: the adaptive row's, and the statics' default
+// width), the others with Thresholds.
+func TestBenchPerAlgorithm(t *testing.T) {
+	base := decider.DefaultThresholds()
+	base.DeltaFactor, base.Delta = 0, 3
+	sssp := base
+	sssp.Delta = 5
+	cfg := tuning.BenchConfig{Thresholds: base, PerAlgorithm: map[tuning.Algorithm]decider.Thresholds{tuning.SSSP: sssp}}
+	if cfg.ThresholdsFor(tuning.SSSP) != sssp || cfg.ThresholdsFor(tuning.BFS) != base {
+		t.Fatalf("ThresholdsFor: sssp %+v, bfs %+v", cfg.ThresholdsFor(tuning.SSSP), cfg.ThresholdsFor(tuning.BFS))
+	}
+	cfg.Inputs, cfg.Algorithms, cfg.Backend = tinyInputs(t)[:1], []tuning.Algorithm{tuning.SSSP}, runtime.NewCPU(2)
+	res, err := tuning.Bench(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Rows {
+		if (r.Variant == tuning.Adaptive || strings.HasPrefix(r.Variant, "O_")) && r.Delta != 5 {
+			t.Errorf("%s: delta %d, want SSSP's 5", r.Label(), r.Delta)
+		}
+	}
+	bad := sssp
+	bad.T3 = 2
+	cfg.PerAlgorithm[tuning.SSSP] = bad
+	if _, err := tuning.Bench(context.Background(), cfg); !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "sssp") {
+		t.Errorf("invalid per-algorithm thresholds: %v", err)
+	}
+}
+
 // TestWriteAlgSections merges per-algorithm sections into an existing
 // file: each replaces or adds only its own section (a new one after its
 // device's sections), comments and other sections stay, and a device
