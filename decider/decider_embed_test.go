@@ -55,11 +55,11 @@ func TestOrderRuleKeys(t *testing.T) {
 }
 
 // TestDeviceSectionFields: deviceSection has a field for every algorithm
-// of Algorithms, and only those.
+// Algorithms names, and only those.
 func TestDeviceSectionFields(t *testing.T) {
 	got := slices.Sorted(maps.Keys((&deviceSection{}).algs()))
-	if want := slices.Sorted(slices.Values(Algorithms)); !slices.Equal(got, want) {
-		t.Fatalf("deviceSection fields %v, Algorithms %v", got, want)
+	if want := slices.Sorted(slices.Values(Algorithms())); !slices.Equal(got, want) {
+		t.Fatalf("deviceSection fields %v, Algorithms() %v", got, want)
 	}
 }
 

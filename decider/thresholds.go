@@ -157,10 +157,10 @@ func (t Thresholds) Validate() error {
 	return nil
 }
 
-// Algorithms are the algorithms that may have their own sections
+// Algorithms returns the algorithms that may have their own sections
 // ([cpu.bfs], [gpu."<device>".sssp]): the names algorithms pass to
 // runtime.NewConfigFor.
-var Algorithms = []string{"bfs", "sssp", "cc"}
+func Algorithms() []string { return []string{"bfs", "sssp", "cc"} }
 
 // ThresholdSet is the content of a thresholds file: a [cpu] section, one
 // [gpu."<device name>"] section per tuned GPU, and per-algorithm sections
@@ -313,7 +313,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 			keys[i] = k.String()
 		}
 		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
-			ErrThresholds, strings.Join(keys, ", "), strings.Join(Algorithms, ", "))
+			ErrThresholds, strings.Join(keys, ", "), strings.Join(Algorithms(), ", "))
 	}
 	check := func(dev, alg string, t Thresholds) error {
 		if err := t.Validate(); err != nil {
@@ -324,7 +324,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	if err := check("", "", s.CPU); err != nil {
 		return nil, err
 	}
-	for _, alg := range Algorithms {
+	for _, alg := range Algorithms() {
 		if t, ok := s.CPUAlg[alg]; ok {
 			if err := check("", alg, t); err != nil {
 				return nil, err
@@ -335,7 +335,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		if err := check(name, "", s.GPU[name]); err != nil {
 			return nil, err
 		}
-		for _, alg := range Algorithms {
+		for _, alg := range Algorithms() {
 			if t, ok := s.GPUAlg[name][alg]; ok {
 				if err := check(name, alg, t); err != nil {
 					return nil, err
@@ -386,8 +386,8 @@ func checkAlgSections(md *toml.MetaData) error {
 		default:
 			continue
 		}
-		if !slices.Contains(Algorithms, alg) {
-			return fmt.Errorf("%w: %s: unknown algorithm %q (per-algorithm sections: %s)", ErrThresholds, sectionName(dev, alg), alg, strings.Join(Algorithms, ", "))
+		if !slices.Contains(Algorithms(), alg) {
+			return fmt.Errorf("%w: %s: unknown algorithm %q (per-algorithm sections: %s)", ErrThresholds, sectionName(dev, alg), alg, strings.Join(Algorithms(), ", "))
 		}
 		if dev != "" {
 			subs = append(subs, sub{dev, alg})
@@ -432,7 +432,7 @@ func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device s
 		key = []string{"gpu", device}
 	}
 	prims := d.algs()
-	for _, alg := range Algorithms {
+	for _, alg := range Algorithms() {
 		if !md.IsDefined(slices.Concat(key, []string{alg})...) {
 			continue
 		}

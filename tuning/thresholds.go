@@ -179,8 +179,8 @@ func CheckSectionTarget(path, device, alg string) error {
 // readTarget reads the file a section is to be merged into, if it exists,
 // and checks it as CheckSectionTarget says.
 func readTarget(path, device, alg string) (text string, exists bool, err error) {
-	if alg != "" && !slices.Contains(decider.Algorithms, alg) {
-		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(decider.Algorithms, ", "))
+	if alg != "" && !slices.Contains(decider.Algorithms(), alg) {
+		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(decider.Algorithms(), ", "))
 	}
 	old, err := os.ReadFile(path)
 	set := &decider.ThresholdSet{} // no file: no GPU sections

@@ -219,8 +219,8 @@ flags:
 		fs.PrintDefaults()
 	}
 	f.register(fs, "tune-out")
-	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (default: built-in defaults)")
-	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section (default: OUT-DIR/thresholds.toml)")
+	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (with --section, ALG's own section of it if any; default: built-in defaults)")
+	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section, or ALG's with --section (default: OUT-DIR/thresholds.toml)")
 	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section (bfs, sssp or cc; --algorithms must be ALG alone) instead of the device section")
 	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
@@ -268,8 +268,8 @@ flags:
 		return err
 	}
 	if f.section != "" {
-		if !slices.Contains(decider.Algorithms, f.section) {
-			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(decider.Algorithms, ", "))
+		if !slices.Contains(decider.Algorithms(), f.section) {
+			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(decider.Algorithms(), ", "))
 		}
 		// A section is tuned on its algorithm alone: a score over others
 		// would not be its optimum.
