@@ -1,7 +1,9 @@
 package decider
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,5 +51,31 @@ func TestOrderRuleKeys(t *testing.T) {
 		if _, err := ParseThresholds(bad); err == nil || !strings.Contains(err.Error(), "ordered_min_") {
 			t.Errorf("%q: err = %v, want one naming the key", bad, err)
 		}
+	}
+}
+
+// TestDeviceSectionFields: deviceSection has a field for every algorithm
+// Algorithms names, and only those.
+func TestDeviceSectionFields(t *testing.T) {
+	got := slices.Sorted(maps.Keys((&deviceSection{}).algs()))
+	if want := slices.Sorted(slices.Values(Algorithms())); !slices.Equal(got, want) {
+		t.Fatalf("deviceSection fields %v, Algorithms() %v", got, want)
+	}
+}
+
+// TestCloneCopiesAlgSections: DefaultThresholdSet hands out clones of
+// the embedded set, so a caller changing its set leaves the next
+// caller's alone, per-algorithm sections included.
+func TestCloneCopiesAlgSections(t *testing.T) {
+	s, err := ParseThresholds("[cpu.bfs]\nT2 = 4\n[gpu.\"X\"]\nT2 = 8\n[gpu.\"X\".sssp]\nT2 = 16\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.clone()
+	c.CPUAlg["bfs"] = Thresholds{T1: 1}
+	c.GPUAlg["X"]["sssp"] = Thresholds{T1: 1}
+	c.GPU["X"] = Thresholds{T1: 1}
+	if s.CPUAlg["bfs"].T2 != 4 || s.GPUAlg["X"]["sssp"].T2 != 16 || s.GPU["X"].T2 != 8 {
+		t.Errorf("changing a clone changed the original: %+v", s)
 	}
 }

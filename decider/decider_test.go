@@ -114,6 +114,116 @@ delta = 8
 	}
 }
 
+// TestParseAlgSections: a per-algorithm section overrides some keys of its
+// device section, which gives the rest.
+func TestParseAlgSections(t *testing.T) {
+	text := `
+[cpu]
+T2 = 100
+
+[cpu.bfs]
+alpha = 30.0
+
+[gpu."G"]
+T1 = 8.0
+delta = 64
+
+# comment between sections
+[gpu."G".bfs]
+T1 = 16.0
+sample_every = 2
+
+[gpu."G".sssp]
+delta = 128
+`
+	s, err := decider.ParseThresholds(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu := decider.DefaultThresholds()
+	cpu.T2 = 100
+	cpuBFS := cpu
+	cpuBFS.Alpha = 30
+	gpu := cpu
+	gpu.T1, gpu.Delta = 8, 64
+	gpuBFS := gpu
+	gpuBFS.T1, gpuBFS.SampleEvery = 16, 2
+	gpuSSSP := gpu
+	gpuSSSP.Delta = 128
+	tests := []struct {
+		device, alg string
+		want        decider.Thresholds
+		ok          bool
+	}{
+		{"", "bfs", cpuBFS, true},
+		{"cpu", "bfs", cpuBFS, true},
+		{"", "sssp", cpu, true}, // no [cpu.sssp]: [cpu]
+		{"", "", cpu, true},
+		{"G", "bfs", gpuBFS, true},
+		{"G", "sssp", gpuSSSP, true},
+		{"G", "cc", gpu, true},                        // no [gpu."G".cc]: the device section
+		{"G", "cc-sv", gpu, true},                     // not an algorithm's section
+		{"other", "bfs", decider.Thresholds{}, false}, // [cpu.bfs] is not a GPU's
+	}
+	for _, tc := range tests {
+		got, ok := s.LookupFor(tc.device, tc.alg)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("LookupFor(%q, %q) = %+v, %v; want %+v, %v", tc.device, tc.alg, got, ok, tc.want, tc.ok)
+		}
+	}
+	// ForAlgorithm falls back to the CPU's like For.
+	if got := s.ForAlgorithm("other", "bfs"); got != cpuBFS {
+		t.Errorf("ForAlgorithm(other, bfs) = %+v, want [cpu.bfs] %+v", got, cpuBFS)
+	}
+	if got := s.ForAlgorithm("G", "sssp"); got != gpuSSSP {
+		t.Errorf("ForAlgorithm(G, sssp) = %+v, want %+v", got, gpuSSSP)
+	}
+	// The device sections are unchanged by their subsections.
+	if got, _ := s.Lookup("G"); got != gpu || s.For("G") != gpu || s.CPU != cpu {
+		t.Errorf("device sections %+v, %+v; want %+v, %+v", got, s.CPU, gpu, cpu)
+	}
+	// [cpu.bfs] alone builds on the built-in defaults, as [cpu] does.
+	s, err = decider.ParseThresholds("[cpu.sssp]\ndelta = 8\n")
+	if want := decider.DefaultThresholds(); err != nil || s.CPUAlg["sssp"].Delta != 8 || s.CPU != want {
+		t.Errorf("[cpu.sssp] alone: %+v, %v", s, err)
+	}
+	// An explicit, empty device section is one (its values are [cpu]'s).
+	if _, err := decider.ParseThresholds("[gpu.\"G\"]\n[gpu.\"G\".cc]\nT2 = 4\n"); err != nil {
+		t.Errorf("empty device section: %v", err)
+	}
+}
+
+func TestParseAlgSectionErrors(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // in the error
+	}{
+		{"unknown algorithm", "[cpu.bfss]\nT2 = 5\n", []string{"[cpu.bfss]", `unknown algorithm "bfss"`, "bfs, sssp, cc"}},
+		{"unknown gpu algorithm", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".pagerank]\nT2 = 5\n", []string{`[gpu."G".pagerank]`, "bfs, sssp, cc"}},
+		{"no device section", "[gpu.\"G\".bfs]\nT1 = 8.0\n", []string{`[gpu."G".bfs] needs a [gpu."G"] section`}},
+		{"no device section, another has one", "[gpu.\"A\"]\nT1 = 8.0\n[gpu.\"B\".sssp]\ndelta = 8\n", []string{`[gpu."B".sssp] needs a [gpu."B"] section`}},
+		{"invalid value", "[gpu.\"G\"]\nT3 = 0.1\n[gpu.\"G\".sssp]\nT3 = 1.5\n", []string{`[gpu."G".sssp]`, "T3"}},
+		{"invalid cpu value", "[cpu.bfs]\nalpha = -1.0\n", []string{"[cpu.bfs]", "alpha"}},
+		{"negative delta", "[cpu.sssp]\ndelta = -1\n", []string{"[cpu.sssp]", "delta"}},
+		{"wrong type", "[cpu.cc]\nT2 = \"many\"\n", []string{"[cpu.cc]", "T2"}},
+		{"unknown key", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".bfs]\nalhpa = 3.0\n", []string{"alhpa", "[gpu.\"<device>\".<alg>]"}},
+		{"nested", "[cpu.bfs.more]\nT2 = 5\n", []string{"cpu.bfs.more"}},
+		{"not a table", "[cpu]\nbfs = 3\n", []string{"[cpu.bfs]"}},
+	}
+	for _, tc := range tests {
+		_, err := decider.ParseThresholds(tc.text)
+		if !errors.Is(err, decider.ErrThresholds) {
+			t.Errorf("%s: got %v, want ErrThresholds", tc.name, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
+			}
+		}
+	}
+}
+
 // TestDeltaFor: a fixed delta unless delta_factor is set; then factor x
 // mean weight / mean degree, rounded to a power of two, within [1, 2^40].
 func TestDeltaFor(t *testing.T) {

@@ -3,9 +3,12 @@ package decider
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -154,27 +157,37 @@ func (t Thresholds) Validate() error {
 	return nil
 }
 
-// ThresholdSet is the content of a thresholds file: a [cpu] section and
-// one [gpu."<device name>"] section per tuned GPU.
+// Algorithms returns the algorithms that may have their own sections
+// ([cpu.bfs], [gpu."<device>".sssp]): the names algorithms pass to
+// runtime.NewConfigFor.
+func Algorithms() []string { return []string{"bfs", "sssp", "cc"} }
+
+// ThresholdSet is the content of a thresholds file: a [cpu] section, one
+// [gpu."<device name>"] section per tuned GPU, and per-algorithm sections
+// ([cpu.bfs], [gpu."<device name>".sssp]) whose keys override their device
+// section's values for that algorithm only (BFS and SSSP have different
+// optima on one device).
 type ThresholdSet struct {
 	CPU Thresholds
 	GPU map[string]Thresholds
+	// CPUAlg and GPUAlg hold the per-algorithm sections, keyed by
+	// algorithm (one of Algorithms), GPUAlg first by device. Their values
+	// are complete: keys a section leaves out have its device section's.
+	CPUAlg map[string]Thresholds
+	GPUAlg map[string]map[string]Thresholds
 }
 
 // DefaultThresholdSet returns the built-in set: the repository's
-// thresholds.toml, embedded (its [cpu] section and any tuned GPU sections).
+// thresholds.toml, embedded (its [cpu] section and any tuned GPU and
+// per-algorithm sections).
 func DefaultThresholdSet() *ThresholdSet {
 	embeddedOnce.Do(func() { embedded, embeddedErr = ParseThresholds(gearbox.ThresholdsTOML) })
 	if embeddedErr != nil {
 		// Unreachable in a released build: TestEmbeddedThresholds parses
 		// the embedded file.
-		return &ThresholdSet{CPU: DefaultThresholds(), GPU: map[string]Thresholds{}}
+		return newThresholdSet(DefaultThresholds())
 	}
-	s := &ThresholdSet{CPU: embedded.CPU, GPU: make(map[string]Thresholds, len(embedded.GPU))}
-	for k, v := range embedded.GPU {
-		s.GPU[k] = v
-	}
-	return s
+	return embedded.clone()
 }
 
 var (
@@ -182,6 +195,21 @@ var (
 	embedded     *ThresholdSet
 	embeddedErr  error
 )
+
+func newThresholdSet(cpu Thresholds) *ThresholdSet {
+	return &ThresholdSet{CPU: cpu, GPU: map[string]Thresholds{}, CPUAlg: map[string]Thresholds{}, GPUAlg: map[string]map[string]Thresholds{}}
+}
+
+// clone copies the set, so callers may change their copy of the embedded one.
+func (s *ThresholdSet) clone() *ThresholdSet {
+	c := newThresholdSet(s.CPU)
+	maps.Copy(c.GPU, s.GPU)
+	maps.Copy(c.CPUAlg, s.CPUAlg)
+	for dev, algs := range s.GPUAlg {
+		c.GPUAlg[dev] = maps.Clone(algs)
+	}
+	return c
+}
 
 // Lookup returns the section for a device ("" or "cpu" for the CPU) and
 // whether the set has one; a GPU without a section should use its
@@ -194,6 +222,19 @@ func (s *ThresholdSet) Lookup(device string) (Thresholds, bool) {
 	return t, ok
 }
 
+// LookupFor returns the thresholds of algorithm alg on a device: its
+// per-algorithm section if the set has one, else Lookup(device).
+func (s *ThresholdSet) LookupFor(device, alg string) (Thresholds, bool) {
+	if device == "" || device == "cpu" {
+		if t, ok := s.CPUAlg[alg]; ok {
+			return t, true
+		}
+	} else if t, ok := s.GPUAlg[device][alg]; ok {
+		return t, true
+	}
+	return s.Lookup(device)
+}
+
 // For returns the thresholds for a device: the GPU section named exactly
 // device if there is one, else the CPU section. Device "" or "cpu" means
 // the CPU.
@@ -202,6 +243,16 @@ func (s *ThresholdSet) For(device string) Thresholds {
 		return t
 	}
 	return s.CPU
+}
+
+// ForAlgorithm is For for one algorithm: the device's thresholds for alg
+// (LookupFor) if the set has a section for the device, else the CPU's.
+func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
+	if t, ok := s.LookupFor(device, alg); ok {
+		return t
+	}
+	t, _ := s.LookupFor("", alg)
+	return t
 }
 
 // LoadThresholds reads a thresholds file. Keys missing from a section keep
@@ -229,14 +280,17 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrThresholds, err)
 	}
+	if err := checkAlgSections(&md); err != nil {
+		return nil, err
+	}
 	// A file stands alone: keys it leaves out take the built-in CPU values.
-	s := &ThresholdSet{CPU: DefaultThresholds(), GPU: map[string]Thresholds{}}
+	s := newThresholdSet(DefaultThresholds())
 	if md.IsDefined("cpu") {
-		t, err := decodeSection(&md, raw.CPU, s.CPU)
+		t, algs, err := decodeDevice(&md, raw.CPU, s.CPU, "")
 		if err != nil {
-			return nil, fmt.Errorf("%w: [cpu]: %v", ErrThresholds, err)
+			return nil, err
 		}
-		s.CPU = t
+		s.CPU, s.CPUAlg = t, algs
 	}
 	names := make([]string, 0, len(raw.GPU))
 	for name := range raw.GPU {
@@ -244,28 +298,151 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		t, err := decodeSection(&md, raw.GPU[name], s.CPU)
+		t, algs, err := decodeDevice(&md, raw.GPU[name], s.CPU, name)
 		if err != nil {
-			return nil, fmt.Errorf("%w: [gpu.%q]: %v", ErrThresholds, name, err)
+			return nil, err
 		}
 		s.GPU[name] = t
+		if len(algs) > 0 {
+			s.GPUAlg[name] = algs
+		}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"])", ErrThresholds, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
+			ErrThresholds, strings.Join(keys, ", "), strings.Join(Algorithms(), ", "))
 	}
-	if err := s.CPU.Validate(); err != nil {
-		return nil, fmt.Errorf("[cpu]: %w", err)
+	check := func(dev, alg string, t Thresholds) error {
+		if err := t.Validate(); err != nil {
+			return fmt.Errorf("%s: %w", sectionName(dev, alg), err)
+		}
+		return nil
+	}
+	if err := check("", "", s.CPU); err != nil {
+		return nil, err
+	}
+	for _, alg := range Algorithms() {
+		if t, ok := s.CPUAlg[alg]; ok {
+			if err := check("", alg, t); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, name := range names {
-		if err := s.GPU[name].Validate(); err != nil {
-			return nil, fmt.Errorf("[gpu.%q]: %w", name, err)
+		if err := check(name, "", s.GPU[name]); err != nil {
+			return nil, err
+		}
+		for _, alg := range Algorithms() {
+			if t, ok := s.GPUAlg[name][alg]; ok {
+				if err := check(name, alg, t); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	return s, nil
+}
+
+// sectionName is the header of a section: [cpu], [gpu."<device>"], or with
+// alg, [cpu.<alg>] or [gpu."<device>".<alg>].
+func sectionName(device, alg string) string {
+	name := "cpu"
+	if device != "" {
+		name = "gpu." + strconv.Quote(device)
+	}
+	if alg != "" {
+		name += "." + alg
+	}
+	return "[" + name + "]"
+}
+
+// checkAlgSections checks the tables within device sections before any is
+// decoded: each must be named after an algorithm, and a GPU's needs the
+// device's own section. Without one, [gpu."X".bfs] would build on the [cpu]
+// values rather than the device-derived defaults the GPU runs with when it
+// has no section, silently. (TOML defines gpu."X" implicitly by
+// [gpu."X".bfs]; the metadata's keys hold only tables with a header of
+// their own, and keys.)
+func checkAlgSections(md *toml.MetaData) error {
+	own := map[string]bool{} // GPUs with a section of their own
+	type sub struct{ dev, alg string }
+	var subs []sub
+	for _, k := range md.Keys() {
+		var dev, alg string
+		switch {
+		case len(k) == 2 && k[0] == "gpu":
+			own[k[1]] = true
+			continue
+		case len(k) == 3 && k[0] == "gpu" && md.Type(k...) != "Hash":
+			own[k[1]] = true // a key of the device section
+			continue
+		case len(k) >= 2 && k[0] == "cpu" && (len(k) > 2 || md.Type(k...) == "Hash"):
+			alg = k[1]
+		case len(k) >= 3 && k[0] == "gpu":
+			dev, alg = k[1], k[2]
+		default:
+			continue
+		}
+		if !slices.Contains(Algorithms(), alg) {
+			return fmt.Errorf("%w: %s: unknown algorithm %q (per-algorithm sections: %s)", ErrThresholds, sectionName(dev, alg), alg, strings.Join(Algorithms(), ", "))
+		}
+		if dev != "" {
+			subs = append(subs, sub{dev, alg})
+		}
+	}
+	for _, s := range subs {
+		if !own[s.dev] {
+			return fmt.Errorf("%w: %s needs a %s section: its keys override the device section's values (without one, they would build on [cpu] instead of the device-derived defaults)",
+				ErrThresholds, sectionName(s.dev, s.alg), sectionName(s.dev, ""))
+		}
+	}
+	return nil
+}
+
+// deviceSection is a device section with its per-algorithm sections (one
+// field per name in Algorithms: TestDeviceSectionFields keeps them in step).
+type deviceSection struct {
+	section
+	BFS  toml.Primitive `toml:"bfs"`
+	SSSP toml.Primitive `toml:"sssp"`
+	CC   toml.Primitive `toml:"cc"`
+}
+
+func (d *deviceSection) algs() map[string]toml.Primitive {
+	return map[string]toml.Primitive{"bfs": d.BFS, "sssp": d.SSSP, "cc": d.CC}
+}
+
+// decodeDevice decodes a device's section over base, and its per-algorithm
+// sections over the result; errors name the section.
+func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device string) (Thresholds, map[string]Thresholds, error) {
+	d := deviceSection{section: sectionOf(base)}
+	if err := md.PrimitiveDecode(p, &d); err != nil {
+		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, sectionName(device, ""), err)
+	}
+	t, err := d.section.thresholds()
+	if err != nil {
+		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, sectionName(device, ""), err)
+	}
+	algs := map[string]Thresholds{}
+	key := []string{"cpu"}
+	if device != "" {
+		key = []string{"gpu", device}
+	}
+	prims := d.algs()
+	for _, alg := range Algorithms() {
+		if !md.IsDefined(slices.Concat(key, []string{alg})...) {
+			continue
+		}
+		a, err := decodeSection(md, prims[alg], t)
+		if err != nil {
+			return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, sectionName(device, alg), err)
+		}
+		algs[alg] = a
+	}
+	return t, algs, nil
 }
 
 // section mirrors Thresholds with signed integers, so a negative value is
@@ -287,21 +464,32 @@ type section struct {
 	TPB         int64   `toml:"threads_per_block"`
 }
 
-// decodeSection decodes one section over the values of base.
-func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
-	s := section{T1: base.T1, T2: base.T2, T3: base.T3, BitmapMinV: base.BitmapMinVertices, SampleEvery: int64(base.SampleEvery), Jump: base.JumpFactor,
-		Alpha: base.Alpha, Beta: base.Beta, PullMin: base.PullMinEdges, Delta: int64(base.Delta), DeltaF: base.DeltaFactor,
-		OrderedMinV: base.OrderedMinVertices, OrderedMinD: base.OrderedMinDegree, TPB: int64(base.ThreadsPerBlock)}
-	if err := md.PrimitiveDecode(p, &s); err != nil {
-		return base, err
-	}
+// sectionOf returns t's values as a section.
+func sectionOf(t Thresholds) section {
+	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
+		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
+		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, TPB: int64(t.ThreadsPerBlock)}
+}
+
+// thresholds converts a decoded section, checking the values that do not
+// fit Thresholds' types.
+func (s section) thresholds() (Thresholds, error) {
 	if s.Delta < 1 {
-		return base, fmt.Errorf("delta = %d, want >= 1", s.Delta)
+		return Thresholds{}, fmt.Errorf("delta = %d, want >= 1", s.Delta)
 	}
 	if s.SampleEvery < 1 || s.SampleEvery > 1<<30 {
-		return base, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
+		return Thresholds{}, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
 		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1))}, nil
+}
+
+// decodeSection decodes one section over the values of base.
+func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
+	s := sectionOf(base)
+	if err := md.PrimitiveDecode(p, &s); err != nil {
+		return base, err
+	}
+	return s.thresholds()
 }

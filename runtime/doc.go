@@ -45,6 +45,8 @@
 // iteration logged at debug level: the decision trace), WithTrace
 // (Stats.Trace), WithBackend / WithWorkers. The default is the Adaptive policy with the backend device's
 // default thresholds on a CPU backend with GOMAXPROCS workers.
+// Algorithms build their Config with NewConfigFor(name), so the per-algorithm
+// sections of a thresholds file ([gpu."<device>".bfs]) apply to them.
 //
 // It may import graph, workset, mapping, inspector and decider; algorithms
 // import runtime, never the reverse.

@@ -141,6 +141,50 @@ func TestThresholdSetPicksDeviceSection(t *testing.T) {
 	}
 }
 
+// TestThresholdsPerAlgorithm: a config for an algorithm takes its own
+// section of the set, WithThresholds still wins, and a device without a
+// section in the set falls back to the backend's defaults.
+func TestThresholdsPerAlgorithm(t *testing.T) {
+	set, err := decider.ParseThresholds("[cpu]\ndelta = 5\n[cpu.bfs]\ndelta = 6\n[gpu.\"X\"]\ndelta = 7\n[gpu.\"X\".sssp]\ndelta = 8\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noX, err := decider.ParseThresholds("[cpu.sssp]\ndelta = 9\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	explicit := decider.DefaultThresholds()
+	explicit.Delta = 11
+	shipped := runtime.DefaultThresholds(runtime.NewCPU(1)).Delta
+	cpu, gpu := runtime.WithWorkers(1), runtime.WithBackend(&tpbBackend{}) // gpu: device "X", no derived defaults
+	tests := []struct {
+		name string
+		alg  string
+		opts []runtime.Option
+		want uint64
+	}{
+		{"cpu bfs: [cpu.bfs]", "bfs", []runtime.Option{cpu, runtime.WithThresholdSet(set)}, 6},
+		{"cpu sssp: [cpu]", "sssp", []runtime.Option{cpu, runtime.WithThresholdSet(set)}, 5},
+		{"no algorithm: [cpu]", "", []runtime.Option{cpu, runtime.WithThresholdSet(set)}, 5},
+		{"gpu bfs: the device section", "bfs", []runtime.Option{gpu, runtime.WithThresholdSet(set)}, 7},
+		{"gpu sssp: its own section", "sssp", []runtime.Option{gpu, runtime.WithThresholdSet(set)}, 8},
+		{"gpu cc: the device section", "cc", []runtime.Option{gpu, runtime.WithThresholdSet(set)}, 7},
+		{"WithThresholds wins", "sssp", []runtime.Option{gpu, runtime.WithThresholdSet(set), runtime.WithThresholds(explicit)}, 11},
+		{"WithThresholds wins on the cpu", "bfs", []runtime.Option{cpu, runtime.WithThresholds(explicit), runtime.WithThresholdSet(set)}, 11},
+		{"no set: shipped", "bfs", []runtime.Option{cpu}, shipped},
+		{"set without the device: backend defaults, not [cpu.sssp]", "sssp", []runtime.Option{gpu, runtime.WithThresholdSet(noX)}, shipped},
+		{"set's [cpu.sssp] on the cpu", "sssp", []runtime.Option{cpu, runtime.WithThresholdSet(noX)}, 9},
+	}
+	for _, tc := range tests {
+		if got := runtime.NewConfigFor(tc.alg, tc.opts...).Delta(); got != tc.want {
+			t.Errorf("%s: delta %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if got, want := runtime.DefaultThresholdsFor(runtime.NewCPU(1), "bfs"), decider.DefaultThresholdSet().ForAlgorithm("", "bfs"); got != want {
+		t.Errorf("DefaultThresholdsFor(cpu, bfs) = %+v, want the shipped %+v", got, want)
+	}
+}
+
 func TestStaticPolicyNeverInspects(t *testing.T) {
 	v, _ := decider.ParseVariant("O_T_BM")
 	f := &fake{left: 20}

@@ -11,8 +11,11 @@ import (
 type Option func(*Config)
 
 // Config is the resolved configuration of a run. Algorithms build it with
-// NewConfig; users only pass Options.
+// NewConfigFor; users only pass Options.
 type Config struct {
+	// alg names the algorithm, whose per-algorithm thresholds section
+	// applies (decider.ThresholdSet.LookupFor); "" for none.
+	alg        string
 	policy     decider.Policy
 	variant    *decider.Variant
 	thresholds *decider.Thresholds
@@ -36,12 +39,14 @@ func WithPolicy(p decider.Policy) Option {
 }
 
 // WithThresholds sets the thresholds of the default Adaptive policy (and
-// the default Delta).
+// the default Delta), for every algorithm.
 func WithThresholds(t decider.Thresholds) Option { return func(c *Config) { c.thresholds = &t } }
 
 // WithThresholdSet gives the thresholds of a whole file (see
 // decider.LoadThresholds): the run uses the section of its backend's
-// device ([cpu] for the CPU). WithThresholds takes precedence.
+// device ([cpu] for the CPU), or the algorithm's own section of it where
+// the file has one ([gpu."<device>".bfs]). WithThresholds takes
+// precedence.
 func WithThresholdSet(s *decider.ThresholdSet) Option { return func(c *Config) { c.set = s } }
 
 // WithOrder sets the order the Adaptive policy keeps (default Ordered).
@@ -64,9 +69,15 @@ func WithBackend(b Backend) Option { return func(c *Config) { c.backend = b } }
 // WithWorkers is shorthand for WithBackend(NewCPU(n)).
 func WithWorkers(n int) Option { return WithBackend(NewCPU(n)) }
 
-// NewConfig applies the options over the defaults.
-func NewConfig(opts ...Option) *Config {
-	c := &Config{logger: zerolog.Nop()}
+// NewConfig applies the options over the defaults, for a run that no
+// per-algorithm thresholds section applies to (see NewConfigFor).
+func NewConfig(opts ...Option) *Config { return NewConfigFor("", opts...) }
+
+// NewConfigFor is NewConfig for algorithm alg (one of decider.Algorithms):
+// its thresholds come from its per-algorithm section where the thresholds
+// file has one.
+func NewConfigFor(alg string, opts ...Option) *Config {
+	c := &Config{alg: alg, logger: zerolog.Nop()}
 	for _, o := range opts {
 		if o != nil {
 			o(c)
@@ -88,19 +99,20 @@ func (c *Config) Logger() zerolog.Logger { return c.logger }
 func (c *Config) Trace() bool { return c.trace }
 
 // Thresholds returns the thresholds: those set by WithThresholds, else the
-// backend device's section of WithThresholdSet's set, else the shipped
-// thresholds.toml's section for the device, else the defaults the backend
-// derives from its device (DeviceThresholder), else the CPU section.
+// backend device's section of WithThresholdSet's set (the algorithm's own
+// section of it if any), else likewise the shipped thresholds.toml's, else
+// the defaults the backend derives from its device (DeviceThresholder),
+// else the CPU section.
 func (c *Config) Thresholds() decider.Thresholds {
 	if c.thresholds != nil {
 		return *c.thresholds
 	}
 	if c.set != nil {
-		if t, ok := c.set.Lookup(c.backend.Device()); ok {
+		if t, ok := c.set.LookupFor(c.backend.Device(), c.alg); ok {
 			return t
 		}
 	}
-	return DefaultThresholds(c.backend)
+	return DefaultThresholdsFor(c.backend, c.alg)
 }
 
 // DeviceThresholder is implemented by backends that derive default
@@ -113,15 +125,20 @@ type DeviceThresholder interface {
 // DefaultThresholds returns the thresholds a backend uses when none are
 // given: the shipped section for its device, else its device-derived
 // defaults, else the CPU section.
-func DefaultThresholds(b Backend) decider.Thresholds {
+func DefaultThresholds(b Backend) decider.Thresholds { return DefaultThresholdsFor(b, "") }
+
+// DefaultThresholdsFor is DefaultThresholds for algorithm alg: the
+// shipped per-algorithm section for the backend's device where there is
+// one (decider.ThresholdSet.LookupFor).
+func DefaultThresholdsFor(b Backend, alg string) decider.Thresholds {
 	set := decider.DefaultThresholdSet()
-	if t, ok := set.Lookup(b.Device()); ok {
+	if t, ok := set.LookupFor(b.Device(), alg); ok {
 		return t
 	}
 	if d, ok := b.(DeviceThresholder); ok {
 		return d.DeviceThresholds()
 	}
-	return set.CPU
+	return set.ForAlgorithm("", alg)
 }
 
 // Delta returns the bucket width: WithDelta's, else the thresholds' fixed

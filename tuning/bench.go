@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +26,13 @@ type BenchConfig struct {
 	// Deltas are the bucket widths the ordered SSSP variants run with
 	// (default: the thresholds' delta).
 	Deltas []uint64
-	// Thresholds parameterise the adaptive policy (its delta included).
+	// Thresholds parameterise the adaptive policy (its delta included);
+	// zero means the shipped set's for the backend's device, per
+	// algorithm (decider.ThresholdSet.ForAlgorithm).
 	Thresholds decider.Thresholds
+	// PerAlgorithm, when it has an algorithm, gives that algorithm's
+	// thresholds instead of Thresholds (a per-algorithm section).
+	PerAlgorithm map[Algorithm]decider.Thresholds
 	// Defaults, when set, adds the adaptive policy under these thresholds
 	// (the device-derived defaults) as a row named AdaptiveDefaults, to
 	// measure what tuning gained.
@@ -133,14 +139,14 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 			benchConfigRun{variant: "sv", cc: []cc.Option{cc.WithVariant(cc.SV)}},
 			benchConfigRun{variant: "afforest", cc: []cc.Option{cc.WithVariant(cc.Afforest)}},
 			benchConfigRun{variant: "unionfind", cc: []cc.Option{cc.WithVariant(cc.UnionFind)}},
-			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
+			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(CC))}})
 		return cfg.withDefaults(out, 0)
 	}
 	deltas := cfg.Deltas
 	var adaptiveDelta, defaultsDelta uint64
 	if alg == SSSP {
 		g := in.graphFor(alg)
-		adaptiveDelta = cfg.Thresholds.DeltaForGraph(g)
+		adaptiveDelta = cfg.ThresholdsFor(SSSP).DeltaForGraph(g)
 		if cfg.Defaults != nil {
 			defaultsDelta = cfg.Defaults.DeltaForGraph(g)
 		}
@@ -160,8 +166,17 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 	if alg == BFS {
 		out = append(out, benchConfigRun{variant: decider.PullVariant.String(), opts: []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
 	}
-	out = append(out, benchConfigRun{variant: Adaptive, delta: adaptiveDelta, opts: []runtime.Option{runtime.WithThresholds(cfg.Thresholds)}})
+	out = append(out, benchConfigRun{variant: Adaptive, delta: adaptiveDelta, opts: []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(alg))}})
 	return cfg.withDefaults(out, defaultsDelta)
+}
+
+// ThresholdsFor returns the thresholds alg's adaptive policy runs with:
+// PerAlgorithm's for alg, else Thresholds.
+func (cfg *BenchConfig) ThresholdsFor(alg Algorithm) decider.Thresholds {
+	if t, ok := cfg.PerAlgorithm[alg]; ok {
+		return t
+	}
+	return cfg.Thresholds
 }
 
 // withDefaults appends the adaptive policy under the default thresholds
@@ -185,10 +200,24 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		cfg.Backend = runtime.NewCPU(0)
 	}
 	if cfg.Thresholds == (decider.Thresholds{}) {
-		cfg.Thresholds = decider.DefaultThresholdSet().For(cfg.Backend.Device())
+		set := decider.DefaultThresholdSet()
+		cfg.Thresholds = set.For(cfg.Backend.Device())
+		per := map[Algorithm]decider.Thresholds{}
+		for _, a := range cfg.Algorithms {
+			if t := set.ForAlgorithm(cfg.Backend.Device(), string(a)); t != cfg.Thresholds {
+				per[a] = t
+			}
+		}
+		maps.Copy(per, cfg.PerAlgorithm) // the caller's win
+		cfg.PerAlgorithm = per
 	}
 	if err := cfg.Thresholds.Validate(); err != nil {
 		return nil, err
+	}
+	for a, t := range cfg.PerAlgorithm {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%s thresholds: %w", a, err)
+		}
 	}
 	if cfg.Defaults != nil {
 		if err := cfg.Defaults.Validate(); err != nil {
@@ -196,7 +225,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 	}
 	if len(cfg.Deltas) == 0 {
-		cfg.Deltas = []uint64{cfg.Thresholds.Delta}
+		cfg.Deltas = []uint64{cfg.ThresholdsFor(SSSP).Delta}
 	}
 	for _, d := range cfg.Deltas {
 		if d < 1 {

@@ -32,7 +32,8 @@
 // WriteSection merges a tuned section into a thresholds file (other
 // sections and comments kept, the result checked with
 // decider.ParseThresholds); LoadSection reads the starting point and refuses
-// a file without the backend's own section.
+// a file without the backend's own section. Their For variants do the same
+// for an algorithm's own section ([gpu."<device>".bfs]).
 //
 // It may import every gearbox package except cmd, and gonum.org/v1/plot for
 // the PNG plots.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,11 +16,20 @@ import (
 
 // SectionName returns the thresholds-file section header for a device:
 // "[cpu]" for "" or "cpu", `[gpu."<device>"]` otherwise.
-func SectionName(device string) string {
-	if device == "" || device == "cpu" {
-		return "[cpu]"
+func SectionName(device string) string { return SectionNameFor(device, "") }
+
+// SectionNameFor returns the header of algorithm alg's section for a
+// device: "[cpu.<alg>]" or `[gpu."<device>".<alg>]`; with alg "", the
+// device section's (SectionName).
+func SectionNameFor(device, alg string) string {
+	name := "cpu"
+	if device != "" && device != "cpu" {
+		name = "gpu." + strconv.Quote(device)
 	}
-	return "[gpu." + strconv.Quote(device) + "]"
+	if alg != "" {
+		name += "." + alg
+	}
+	return "[" + name + "]"
 }
 
 // tunedMark starts the comment block Tune's callers write above a section;
@@ -30,17 +40,26 @@ const tunedMark = "# tuned by gearbox tune"
 // strict format decider.ParseThresholds reads), preceded by the comment
 // lines given.
 func RenderSection(device string, t decider.Thresholds, comments ...string) string {
+	return RenderSectionFor(device, "", t, comments...)
+}
+
+// RenderSectionFor is RenderSection for algorithm alg's section of the
+// device (alg "": the device section).
+func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...string) string {
 	var b strings.Builder
 	for _, c := range comments {
 		for _, l := range strings.Split(c, "\n") {
 			b.WriteString("# " + l + "\n")
 		}
 	}
-	b.WriteString(SectionName(device) + "\n")
+	// Keys a per-algorithm section leaves out take the device section's
+	// values, which need not be 0 like [cpu]'s: it has them all.
+	all := alg != ""
+	b.WriteString(SectionNameFor(device, alg) + "\n")
 	fmt.Fprintf(&b, "T1 = %s\n", tomlFloat(t.T1))
 	fmt.Fprintf(&b, "T2 = %d\n", t.T2)
 	fmt.Fprintf(&b, "T3 = %s\n", tomlFloat(t.T3))
-	if t.BitmapMinVertices != 0 {
+	if all || t.BitmapMinVertices != 0 {
 		fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
 	}
 	fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
@@ -48,7 +67,7 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 	fmt.Fprintf(&b, "jump_factor = %s\n", tomlFloat(t.JumpFactor))
 	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
 	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
-	if t.PullMinEdges != 0 {
+	if all || t.PullMinEdges != 0 {
 		fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
 	}
 	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
@@ -56,7 +75,7 @@ func RenderSection(device string, t decider.Thresholds, comments ...string) stri
 	fmt.Fprintf(&b, "delta_factor = %s\n", tomlFloat(t.DeltaFactor))
 	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
-	if t.ThreadsPerBlock != 0 {
+	if all || t.ThreadsPerBlock != 0 {
 		fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
 	}
 	return b.String()
@@ -79,21 +98,26 @@ func tomlFloat(f float64) string {
 // the device before it replaces the file (written to a temporary file and
 // renamed, so a failure leaves the old file intact).
 func WriteSection(path, device string, t decider.Thresholds, comments ...string) error {
+	return WriteSectionFor(path, device, "", t, comments...)
+}
+
+// WriteSectionFor is WriteSection for algorithm alg's section of the
+// device ([gpu."<device>".bfs]; alg "": the device section): only that
+// section is replaced (or added after the device's sections). A GPU's
+// per-algorithm section needs the device's own section in the file
+// (CheckSectionTarget).
+func WriteSectionFor(path, device, alg string, t decider.Thresholds, comments ...string) error {
 	if err := t.Validate(); err != nil {
 		return err
 	}
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		old = []byte("# gearbox thresholds (see thresholds.toml at the repository root for the keys),\n# written by gearbox tune.\n")
-	case err != nil:
-		return fmt.Errorf("thresholds: %w", err)
-	default:
-		if _, err := decider.ParseThresholds(string(old)); err != nil {
-			return fmt.Errorf("%s: cannot merge into it: %w", path, err)
-		}
+	old, exists, err := readTarget(path, device, alg)
+	if err != nil {
+		return err
 	}
-	text, err := mergeSection(string(old), device, RenderSection(device, t, comments...))
+	if !exists {
+		old = "# gearbox thresholds (see thresholds.toml at the repository root for the keys),\n# written by gearbox tune.\n"
+	}
+	text, err := mergeSection(old, device, alg, RenderSectionFor(device, alg, t, comments...))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -101,8 +125,12 @@ func WriteSection(path, device string, t decider.Thresholds, comments ...string)
 	if err != nil {
 		return fmt.Errorf("%s: merged file does not parse (a bug): %w", path, err)
 	}
-	if got := set.For(lookupDevice(device)); got != t {
-		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionName(device), t)
+	got := set.For(lookupDevice(device))
+	if alg != "" {
+		got, _ = set.LookupFor(lookupDevice(device), alg)
+	}
+	if got != t {
+		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), t)
 	}
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
@@ -140,16 +168,55 @@ func lookupDevice(device string) string {
 	return device
 }
 
-// mergeSection replaces the device's section in text by section (with the
-// comment lines right above the old header), or appends it.
-func mergeSection(text, device, section string) (string, error) {
+// CheckSectionTarget checks, before a long tune, that WriteSectionFor can
+// merge a section into the file at path: if the file exists it must parse,
+// and a GPU's per-algorithm section needs the device's section in it.
+func CheckSectionTarget(path, device, alg string) error {
+	_, _, err := readTarget(path, device, alg)
+	return err
+}
+
+// readTarget reads the file a section is to be merged into, if it exists,
+// and checks it as CheckSectionTarget says.
+func readTarget(path, device, alg string) (text string, exists bool, err error) {
+	if alg != "" && !slices.Contains(decider.Algorithms(), alg) {
+		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(decider.Algorithms(), ", "))
+	}
+	old, err := os.ReadFile(path)
+	set := &decider.ThresholdSet{} // no file: no GPU sections
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return "", false, fmt.Errorf("thresholds: %w", err)
+	default:
+		exists = true
+		if set, err = decider.ParseThresholds(string(old)); err != nil {
+			return "", false, fmt.Errorf("%s: cannot merge into it: %w", path, err)
+		}
+	}
+	// A GPU's per-algorithm section builds on the device section (the
+	// CPU's on [cpu], whose keys default to the built-in values).
+	if _, ok := set.Lookup(device); alg != "" && !ok {
+		return "", false, fmt.Errorf("%s: %w: %s builds on the device's %s, which the file lacks (write that first, or merge into a file that has it)",
+			path, ErrNoSection, SectionNameFor(device, alg), SectionName(device))
+	}
+	return string(old), exists, nil
+}
+
+// mergeSection replaces the section of device and alg in text by section
+// (with the comment lines right above the old header), or adds it: a
+// per-algorithm section after the device's last section, any other at the
+// end.
+func mergeSection(text, device, alg, section string) (string, error) {
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	dev := lookupDevice(device)
 	start, end := -1, len(lines)
+	after := -1 // the header of the device's last section so far
 	for i, l := range lines {
-		dev, isHeader, ok := headerDevice(l)
+		d, a, isHeader, ok := headerSection(l)
 		if !isHeader {
 			continue
 		}
@@ -157,9 +224,38 @@ func mergeSection(text, device, section string) (string, error) {
 			end = i
 			break
 		}
-		if ok && dev == lookupDevice(device) {
+		switch {
+		case ok && d == dev && a == alg:
 			start = i
+		case ok && d == dev && alg != "":
+			after = i
 		}
+	}
+	if start < 0 && after >= 0 {
+		// After the device's last section, before the next header and the
+		// comments directly above it (they belong to that one).
+		at := len(lines)
+		for i := after + 1; i < len(lines); i++ {
+			if _, _, isHeader, _ := headerSection(lines[i]); isHeader {
+				at = i
+				break
+			}
+		}
+		for at > after+1 && isComment(lines[at-1]) {
+			at--
+		}
+		for at > after+1 && strings.TrimSpace(lines[at-1]) == "" {
+			at--
+		}
+		head := strings.Join(lines[:at], "")
+		if !strings.HasSuffix(head, "\n") {
+			head += "\n"
+		}
+		rest := strings.Join(lines[at:], "")
+		if rest != "" && !strings.HasPrefix(rest, "\n") {
+			rest = "\n" + rest
+		}
+		return head + "\n" + section + rest, nil
 	}
 	if start < 0 {
 		var b strings.Builder
@@ -173,14 +269,14 @@ func mergeSection(text, device, section string) (string, error) {
 	// The comments a previous tune wrote above the header go with the old
 	// section; other comments (the user's) stay.
 	c := start
-	for c > 0 && strings.HasPrefix(strings.TrimSpace(lines[c-1]), "#") {
+	for c > 0 && isComment(lines[c-1]) {
 		c--
 	}
 	if c < start && strings.HasPrefix(strings.TrimSpace(lines[c]), tunedMark) {
 		start = c
 	}
 	// Comments directly above the next header belong to that section.
-	for end > start && end < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[end-1]), "#") {
+	for end > start && end < len(lines) && isComment(lines[end-1]) {
 		end--
 	}
 	rest := strings.Join(lines[end:], "")
@@ -190,29 +286,53 @@ func mergeSection(text, device, section string) (string, error) {
 	return strings.Join(lines[:start], "") + section + rest, nil
 }
 
-// headerDevice parses a TOML table header line: isHeader says whether the
+func isComment(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "#") }
+
+// headerSection parses a TOML table header line: isHeader says whether the
 // line is one; ok whether it names a thresholds section, dev being "" for
-// [cpu] and the GPU name for [gpu."name"] (any TOML quoting).
-func headerDevice(line string) (dev string, isHeader, ok bool) {
+// [cpu] and the GPU name for [gpu."name"] (any TOML quoting), and alg the
+// algorithm of a per-algorithm section ([cpu.bfs], [gpu."name".bfs]; ""
+// for a device section).
+func headerSection(line string) (dev, alg string, isHeader, ok bool) {
 	l := strings.TrimSpace(line)
 	if !strings.HasPrefix(l, "[") {
-		return "", false, false
+		return "", "", false, false
 	}
 	var m map[string]any
 	if _, err := toml.Decode(l+"\nk__ = 1\n", &m); err != nil {
-		return "", true, false
+		return "", "", true, false
 	}
-	if c, isMap := m["cpu"].(map[string]any); isMap && c["k__"] != nil {
-		return "", true, true
+	// section reports whether t is the marked table itself (alg "") or
+	// holds it as its one subtable (alg its name).
+	section := func(t any) (alg string, ok bool) {
+		tm, isMap := t.(map[string]any)
+		if !isMap {
+			return "", false
+		}
+		if tm["k__"] != nil {
+			return "", true
+		}
+		if len(tm) != 1 {
+			return "", false
+		}
+		for name, v := range tm {
+			if sub, isMap := v.(map[string]any); isMap && sub["k__"] != nil {
+				return name, true
+			}
+		}
+		return "", false
+	}
+	if a, ok := section(m["cpu"]); ok {
+		return "", a, true, true
 	}
 	if g, isMap := m["gpu"].(map[string]any); isMap && len(g) == 1 {
 		for name, v := range g {
-			if s, isMap := v.(map[string]any); isMap && s["k__"] != nil {
-				return name, true, true
+			if a, ok := section(v); ok {
+				return name, a, true, true
 			}
 		}
 	}
-	return "", true, false
+	return "", "", true, false
 }
 
 // ErrNoSection means a thresholds file has no section for the device a
@@ -226,6 +346,13 @@ var ErrNoSection = errors.New("no thresholds section for the device")
 // would be a silent mistake, so that is ErrNoSection naming the sections
 // the file has.
 func LoadSection(path, device string) (decider.Thresholds, error) {
+	return LoadSectionFor(path, device, "")
+}
+
+// LoadSectionFor is LoadSection for algorithm alg: it also needs the
+// device's section, and returns the thresholds alg runs with on the device
+// (ThresholdSet.LookupFor: its own section if the file has one).
+func LoadSectionFor(path, device, alg string) (decider.Thresholds, error) {
 	set, err := decider.LoadThresholds(path)
 	if err != nil {
 		return decider.Thresholds{}, err
@@ -237,12 +364,12 @@ func LoadSection(path, device string) (decider.Thresholds, error) {
 	var found []string
 	has := false
 	for _, l := range strings.Split(string(text), "\n") {
-		dev, _, ok := headerDevice(l)
+		dev, a, _, ok := headerSection(l)
 		if !ok {
 			continue
 		}
-		found = append(found, SectionName(dev))
-		has = has || dev == lookupDevice(device)
+		found = append(found, SectionNameFor(dev, a))
+		has = has || dev == lookupDevice(device) && a == ""
 	}
 	if !has {
 		list := "none"
@@ -252,5 +379,6 @@ func LoadSection(path, device string) (decider.Thresholds, error) {
 		return decider.Thresholds{}, fmt.Errorf("%s: %w: the backend's device needs %s, the file has %s (tune without --thresholds to start from the built-in defaults)",
 			path, ErrNoSection, SectionName(device), list)
 	}
-	return set.For(lookupDevice(device)), nil
+	t, _ := set.LookupFor(lookupDevice(device), alg)
+	return t, nil
 }

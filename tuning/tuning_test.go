@@ -383,6 +383,197 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 	}
 }
 
+// TestBenchPerAlgorithm: SSSP's adaptive policy runs with its own
+// thresholds (its fixed delta: the adaptive row's, and the statics' default
+// width), the others with Thresholds.
+func TestBenchPerAlgorithm(t *testing.T) {
+	base := decider.DefaultThresholds()
+	base.DeltaFactor, base.Delta = 0, 3
+	sssp := base
+	sssp.Delta = 5
+	cfg := tuning.BenchConfig{Thresholds: base, PerAlgorithm: map[tuning.Algorithm]decider.Thresholds{tuning.SSSP: sssp}}
+	if cfg.ThresholdsFor(tuning.SSSP) != sssp || cfg.ThresholdsFor(tuning.BFS) != base {
+		t.Fatalf("ThresholdsFor: sssp %+v, bfs %+v", cfg.ThresholdsFor(tuning.SSSP), cfg.ThresholdsFor(tuning.BFS))
+	}
+	cfg.Inputs, cfg.Algorithms, cfg.Backend = tinyInputs(t)[:1], []tuning.Algorithm{tuning.SSSP}, runtime.NewCPU(2)
+	res, err := tuning.Bench(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Rows {
+		if (r.Variant == tuning.Adaptive || strings.HasPrefix(r.Variant, "O_")) && r.Delta != 5 {
+			t.Errorf("%s: delta %d, want SSSP's 5", r.Label(), r.Delta)
+		}
+	}
+	bad := sssp
+	bad.T3 = 2
+	cfg.PerAlgorithm[tuning.SSSP] = bad
+	if _, err := tuning.Bench(context.Background(), cfg); !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "sssp") {
+		t.Errorf("invalid per-algorithm thresholds: %v", err)
+	}
+}
+
+// TestWriteAlgSections merges per-algorithm sections into an existing
+// file: each replaces or adds only its own section (a new one after its
+// device's sections), comments and other sections stay, and a device
+// section written before a subsection does not swallow it.
+func TestWriteAlgSections(t *testing.T) {
+	const dev = "NVIDIA H100 80GB HBM3"
+	orig := `# my thresholds
+[cpu]
+T2 = 100
+
+# about the GPU
+[gpu."NVIDIA H100 80GB HBM3"]
+T1 = 8.0
+delta = 64
+
+# BFS on the GPU
+[gpu."NVIDIA H100 80GB HBM3".bfs]
+T1 = 16.0
+
+[gpu."Other"]
+T3 = 0.2
+`
+	base, err := decider.ParseThresholds(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu, gpu := base.CPU, base.GPU[dev]
+	gpuBFS, _ := base.LookupFor(dev, "bfs")
+	gpuSSSP := gpu
+	gpuSSSP.Delta, gpuSSSP.PullMinEdges, gpuSSSP.BitmapMinVertices = 128, 0, 0
+	cpuBFS := cpu
+	cpuBFS.Alpha = 30
+	newGPU := gpu
+	newGPU.T3 = 0.07
+	gpuBFS2 := gpuBFS
+	gpuBFS2.SampleEvery = 3
+
+	type write struct {
+		device, alg string
+		t           decider.Thresholds
+	}
+	tests := []struct {
+		name   string
+		writes []write
+		// want: every section of the result; order: headers in order.
+		want  map[[2]string]decider.Thresholds
+		order []string
+	}{
+		{"add a GPU subsection after the device's", []write{{dev, "sssp", gpuSSSP}},
+			map[[2]string]decider.Thresholds{{dev, "sssp"}: gpuSSSP, {dev, "bfs"}: gpuBFS, {dev, ""}: gpu, {"", ""}: cpu, {"", "bfs"}: cpu},
+			[]string{"[cpu]", `[gpu."NVIDIA H100 80GB HBM3"]`, `[gpu."NVIDIA H100 80GB HBM3".bfs]`, `[gpu."NVIDIA H100 80GB HBM3".sssp]`, `[gpu."Other"]`}},
+		{"add a CPU subsection after the cpu section", []write{{"cpu", "bfs", cpuBFS}},
+			map[[2]string]decider.Thresholds{{"", "bfs"}: cpuBFS, {"", "sssp"}: cpu, {dev, "bfs"}: gpuBFS, {dev, ""}: gpu},
+			[]string{"[cpu]", "[cpu.bfs]", `[gpu."NVIDIA H100 80GB HBM3"]`, `[gpu."NVIDIA H100 80GB HBM3".bfs]`}},
+		{"replace a subsection", []write{{dev, "bfs", gpuBFS2}},
+			map[[2]string]decider.Thresholds{{dev, "bfs"}: gpuBFS2, {dev, ""}: gpu, {"", ""}: cpu},
+			[]string{`[gpu."NVIDIA H100 80GB HBM3"]`, `[gpu."NVIDIA H100 80GB HBM3".bfs]`, `[gpu."Other"]`}},
+		{"replace the device section before its subsection", []write{{dev, "", newGPU}},
+			map[[2]string]decider.Thresholds{{dev, ""}: newGPU, {dev, "bfs"}: func() decider.Thresholds { x := newGPU; x.T1 = 16; return x }()},
+			[]string{`[gpu."NVIDIA H100 80GB HBM3"]`, `[gpu."NVIDIA H100 80GB HBM3".bfs]`, `[gpu."Other"]`}},
+		{"twice: replaced, not duplicated", []write{{dev, "sssp", gpu}, {dev, "sssp", gpuSSSP}},
+			map[[2]string]decider.Thresholds{{dev, "sssp"}: gpuSSSP},
+			[]string{`[gpu."NVIDIA H100 80GB HBM3".bfs]`, `[gpu."NVIDIA H100 80GB HBM3".sssp]`, `[gpu."Other"]`}},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(t.TempDir(), "th.toml")
+		if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.writes {
+			if err := tuning.WriteSectionFor(path, w.device, w.alg, w.t, "tuned by gearbox tune "+tc.name); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+		}
+		set, err := decider.LoadThresholds(path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for k, want := range tc.want {
+			if got, _ := set.LookupFor(k[0], k[1]); got != want {
+				t.Errorf("%s: %s = %+v, want %+v", tc.name, tuning.SectionNameFor(k[0], k[1]), got, want)
+			}
+		}
+		b, _ := os.ReadFile(path)
+		text := string(b)
+		for _, c := range []string{"# my thresholds", "# about the GPU", "# BFS on the GPU"} {
+			if !strings.Contains(text, c) {
+				t.Errorf("%s: lost %q:\n%s", tc.name, c, text)
+			}
+		}
+		if n := strings.Count(text, "tuned by gearbox tune"); n != 1 {
+			t.Errorf("%s: %d tuned comments, want 1 (the old one goes with its section):\n%s", tc.name, n, text)
+		}
+		at := -1
+		for _, h := range tc.order {
+			i := strings.Index(text, h+"\n")
+			if i <= at || strings.Count(text, h+"\n") != 1 {
+				t.Errorf("%s: %s not once and after the previous header:\n%s", tc.name, h, text)
+			}
+			at = i
+		}
+		if got, err := tuning.LoadSectionFor(path, tc.writes[0].device, tc.writes[0].alg); err != nil || got != tc.want[[2]string{lookup(tc.writes[0].device), tc.writes[0].alg}] {
+			t.Errorf("%s: LoadSectionFor = %+v, %v", tc.name, got, err)
+		}
+	}
+}
+
+func lookup(device string) string {
+	if device == "cpu" {
+		return ""
+	}
+	return device
+}
+
+// TestWriteAlgSectionErrors: a GPU subsection needs the device's section
+// in the file, and only algorithms have sections; the file is left alone.
+func TestWriteAlgSectionErrors(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "th.toml")
+	orig := "[cpu]\nT2 = 5\n[gpu.\"A\"]\nT3 = 0.2\n"
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	th := decider.DefaultThresholds()
+	tests := []struct {
+		name, path, device, alg string
+		want                    error
+	}{
+		{"no device section", path, "B", "bfs", tuning.ErrNoSection},
+		{"new file, GPU", filepath.Join(dir, "new.toml"), "B", "sssp", tuning.ErrNoSection},
+		{"unknown algorithm", path, "A", "pagerank", decider.ErrThresholds},
+	}
+	for _, tc := range tests {
+		if err := tuning.CheckSectionTarget(tc.path, tc.device, tc.alg); !errors.Is(err, tc.want) {
+			t.Errorf("%s: CheckSectionTarget: %v, want %v", tc.name, err, tc.want)
+		}
+		if err := tuning.WriteSectionFor(tc.path, tc.device, tc.alg, th); !errors.Is(err, tc.want) {
+			t.Errorf("%s: WriteSectionFor: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != orig {
+		t.Errorf("file changed:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.toml")); err == nil {
+		t.Error("new.toml written")
+	}
+	// The CPU's needs no [cpu]: its keys default to the built-in values.
+	cpuBFS := th
+	cpuBFS.T1 = 4
+	if err := tuning.WriteSectionFor(filepath.Join(dir, "cpu.toml"), "cpu", "bfs", cpuBFS); err != nil {
+		t.Fatal(err)
+	}
+	// LoadSectionFor needs the device section, even for the CPU.
+	if _, err := tuning.LoadSectionFor(filepath.Join(dir, "cpu.toml"), "cpu", "bfs"); !errors.Is(err, tuning.ErrNoSection) || !strings.Contains(err.Error(), "[cpu.bfs]") {
+		t.Errorf("LoadSectionFor without [cpu]: %v", err)
+	}
+	if got := tuning.SectionNameFor("cpu", "bfs") + tuning.SectionNameFor("X", "cc") + tuning.SectionNameFor("", ""); got != `[cpu.bfs][gpu."X".cc][cpu]` {
+		t.Errorf("SectionNameFor: %s", got)
+	}
+}
+
 // TestBenchDeviceSummary reads a GPU bench CSV (with device_ms) and an
 // older one without it: the device comparison picks its own best and
 // worst, and appears in the report only when device times exist.

@@ -119,7 +119,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if int64(src) >= int64(n) {
 		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
 	}
-	cfg := runtime.NewConfig(opts...)
+	cfg := runtime.NewConfigFor("bfs", opts...)
 	var op operator
 	switch b := cfg.Backend().(type) {
 	case *runtime.CPU:

@@ -269,9 +269,10 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (opera
 	}
 	// CC's default working-set policy decides every iteration from the
 	// exact active-edge count; the user's policy or variant, later in the
-	// list, overrides it.
-	base := runtime.NewConfig(o.rt...)
-	cfg := runtime.NewConfig(append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, o.rt...)...)
+	// list, overrides it. Every variant reads the thresholds of section
+	// "cc" (the run's name, cc-<variant>, is not a section's).
+	base := runtime.NewConfigFor("cc", o.rt...)
+	cfg := runtime.NewConfigFor("cc", append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, o.rt...)...)
 	v, reason := o.variant, "forced"
 	if v == Auto {
 		vp := o.vpol

@@ -170,9 +170,9 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		return nil, err
 	}
 	n := g.NumVertices()
-	cfg := runtime.NewConfig(opts...)
+	cfg := runtime.NewConfigFor("sssp", opts...)
 	if !cfg.Forced() && !orderedFits(g, cfg.Thresholds()) {
-		cfg = runtime.NewConfig(append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
+		cfg = runtime.NewConfigFor("sssp", append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
 	}
 	delta := cfg.DeltaFor(g)
 	if n == 0 {

@@ -39,7 +39,7 @@ flags:
 		fs.PrintDefaults()
 	}
 	f.register(fs, "bench-out")
-	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE` (default: built-in defaults)")
+	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE`, or an algorithm's own section of it where there is one (default: built-in defaults)")
 	var plotCSV string
 	var compareDefaults bool
 	fs.BoolVar(&compareDefaults, "compare-defaults", false, "also run the adaptive policy with the backend's device-derived default thresholds (row adaptive_defaults), to measure what tuning gained")
@@ -75,9 +75,21 @@ flags:
 		return err
 	}
 	defer closeBackend()
-	th, err := f.startThresholds(backend)
+	// Each algorithm's adaptive policy runs with its own thresholds (its
+	// per-algorithm section where there is one).
+	th, err := f.startThresholds(backend, "")
 	if err != nil {
 		return err
+	}
+	perAlg := map[tuning.Algorithm]decider.Thresholds{}
+	for _, a := range algs {
+		t, err := f.startThresholds(backend, string(a))
+		if err != nil {
+			return err
+		}
+		if t != th {
+			perAlg[a] = t
+		}
 	}
 	var defaults *decider.Thresholds
 	if compareDefaults {
@@ -89,8 +101,12 @@ flags:
 	}
 	if deltas == "" {
 		ds = []uint64{1, 16, 256}
-		if th.DeltaFactor == 0 && !slices.Contains(ds, th.Delta) {
-			ds = append(ds, th.Delta) // a derived delta is added per graph
+		st, ok := perAlg[tuning.SSSP]
+		if !ok {
+			st = th
+		}
+		if st.DeltaFactor == 0 && !slices.Contains(ds, st.Delta) {
+			ds = append(ds, st.Delta) // a derived delta is added per graph
 		}
 	}
 	slices.Sort(ds)
@@ -110,7 +126,7 @@ flags:
 	defer csvFile.Close()
 	bar, finish := progress(e, "bench")
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
-		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, Defaults: defaults, Backend: backend,
+		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Defaults: defaults, Backend: backend,
 		Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
 	})
 	finish()
@@ -130,8 +146,8 @@ flags:
 		if err := res.WriteMarkdown(w, env); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "\nGraphs: %s; %d sources each (seed %d); adaptive thresholds: %+v; SSSP deltas of the static ordered variants: %v.\n",
-			f.graphs, f.sources, f.seed, th, ds)
+		_, err := fmt.Fprintf(w, "\nGraphs: %s; %d sources each (seed %d); adaptive thresholds: %s; SSSP deltas of the static ordered variants: %v.\n",
+			f.graphs, f.sources, f.seed, describeThresholds(th, perAlg, algs), ds)
 		return err
 	}); err != nil {
 		return err
@@ -153,6 +169,23 @@ flags:
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s\n", strings.Join(written, ", "))
 	return nil
+}
+
+// describeThresholds writes the adaptive policy's thresholds: one set, or
+// each algorithm's where they differ.
+func describeThresholds(th decider.Thresholds, perAlg map[tuning.Algorithm]decider.Thresholds, algs []tuning.Algorithm) string {
+	if len(perAlg) == 0 {
+		return fmt.Sprintf("%+v", th)
+	}
+	parts := make([]string, len(algs))
+	for i, a := range algs {
+		t, ok := perAlg[a]
+		if !ok {
+			t = th
+		}
+		parts[i] = fmt.Sprintf("%s %+v", a, t)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // replotBench redraws the plots of a saved bench.csv, and its markdown

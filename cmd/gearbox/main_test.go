@@ -112,6 +112,30 @@ func TestThresholdsTypo(t *testing.T) {
 	}
 }
 
+// TestRunThresholdsPerAlgorithm: run --thresholds passes the whole file, so
+// each algorithm takes its own section where there is one.
+func TestRunThresholdsPerAlgorithm(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.toml")
+	text := "[cpu]\nT1 = 3.0\n[cpu.bfs]\nT1 = 5.0\n[cpu.cc]\nT1 = 7.0\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string // in the policy
+	}{
+		{[]string{"run", "bfs", "--gen", "kron:6"}, "policy adaptive(T1=5,"},
+		{[]string{"run", "sssp", "--gen", "kron:6"}, "policy adaptive(T1=3,"}, // no [cpu.sssp]: [cpu]
+		{[]string{"run", "cc", "--gen", "kron:6", "--variant", "sv"}, "policy cc-edges(T1=7,"},
+	}
+	for _, tc := range tests {
+		out, _, err := gearbox(t, append(tc.args, "--thresholds", p)...)
+		if err != nil || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: err %v, stdout lacks %q:\n%s", tc.args, err, tc.want, out)
+		}
+	}
+}
+
 // TestConvertRoundTrip converts one graph through every writable format and
 // checks that each copy reads back to the same statistics and BFS answer.
 // MatrixMarket ids are 1-based, so its copy names every vertex one higher;

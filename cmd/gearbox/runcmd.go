@@ -249,9 +249,10 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if t, ok := set.Lookup(backend.Device()); ok {
-			ropts = append(ropts, runtime.WithThresholds(t))
-		} else {
+		// The whole set: the algorithm's own section of the device's applies
+		// where the file has one.
+		ropts = append(ropts, runtime.WithThresholdSet(set))
+		if _, ok := set.Lookup(backend.Device()); !ok {
 			e.log.Info().Str("device", backend.Device()).Str("file", f.thresholds).
 				Msg("the thresholds file has no section for this GPU; using the device's defaults")
 		}

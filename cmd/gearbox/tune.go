@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,14 +144,16 @@ func (f *sweepFlags) loadInputs(ctx context.Context, e *env, items []graphItem, 
 	return inputs, nil
 }
 
-// startThresholds returns the backend's section of --thresholds, or without
-// it the thresholds the backend runs with by default (the shipped section
-// for its device, else the device-derived defaults).
-func (f *sweepFlags) startThresholds(b runtime.Backend) (decider.Thresholds, error) {
+// startThresholds returns the thresholds algorithm alg ("": none in
+// particular) runs with on the backend: from the backend's section of
+// --thresholds (alg's own section of it if any), or without it by default
+// (the shipped section for its device, likewise, else the device-derived
+// defaults).
+func (f *sweepFlags) startThresholds(b runtime.Backend, alg string) (decider.Thresholds, error) {
 	if f.thresholds == "" {
-		return runtime.DefaultThresholds(b), nil
+		return runtime.DefaultThresholdsFor(b, alg), nil
 	}
-	return tuning.LoadSection(f.thresholds, b.Device())
+	return tuning.LoadSectionFor(f.thresholds, b.Device(), alg)
 }
 
 // progress returns a progress callback drawing a bar on stderr when it is
@@ -181,6 +184,7 @@ type tuneFlags struct {
 	ranges        map[tuning.Param]*string
 	passes        int
 	thresholdsOut string
+	section       string
 	plotCSV       string
 }
 
@@ -205,13 +209,19 @@ flushed as they finish), tune-<knob>-<algorithm>.png, tune.md and the best setti
 backend's section of --thresholds-out. Threads per block only affects GPU
 backends; on the CPU it is recorded, not swept.
 
+With --section ALG (--algorithms must be ALG alone) the descent starts from,
+and writes, ALG's own section ([cpu.ALG], [gpu."<device>".ALG]), whose keys
+override the device section's for ALG only; on a GPU, --thresholds-out must
+already have the device section.
+
 flags:
 `)
 		fs.PrintDefaults()
 	}
 	f.register(fs, "tune-out")
-	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (default: built-in defaults)")
-	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section (default: OUT-DIR/thresholds.toml)")
+	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (with --section, ALG's own section of it if any; default: built-in defaults)")
+	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section, or ALG's with --section (default: OUT-DIR/thresholds.toml)")
+	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section (bfs, sssp or cc; --algorithms must be ALG alone) instead of the device section")
 	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
 	defaults := map[tuning.Param]string{
@@ -257,6 +267,16 @@ flags:
 	if err != nil {
 		return err
 	}
+	if f.section != "" {
+		if !slices.Contains(decider.Algorithms(), f.section) {
+			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(decider.Algorithms(), ", "))
+		}
+		// A section is tuned on its algorithm alone: a score over others
+		// would not be its optimum.
+		if len(algs) != 1 || string(algs[0]) != f.section {
+			return fmt.Errorf("%w: --section %s tunes %s alone; it needs --algorithms %s, got %q", errUsage, f.section, f.section, f.section, f.algorithms)
+		}
+	}
 	var sweeps []tuning.Sweep
 	for _, p := range tuning.Params() {
 		if strings.TrimSpace(*f.ranges[p]) == "" {
@@ -278,7 +298,7 @@ flags:
 		return err
 	}
 	defer closeBackend()
-	start, err := f.startThresholds(backend)
+	start, err := f.startThresholds(backend, f.section)
 	if err != nil {
 		return err
 	}
@@ -286,10 +306,8 @@ flags:
 	if f.thresholdsOut == "" {
 		f.thresholdsOut = filepath.Join(f.outDir, "thresholds.toml")
 	}
-	if f.thresholdsOut != "" {
-		if _, err := decider.LoadThresholds(f.thresholdsOut); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("--thresholds-out: %w", err)
-		}
+	if err := tuning.CheckSectionTarget(f.thresholdsOut, device, f.section); err != nil {
+		return fmt.Errorf("--thresholds-out: %w", err)
 	}
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
@@ -337,12 +355,12 @@ flags:
 		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes)
 	writeSteps(&report, res)
 	best := res.Best
-	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionName(device), tuning.RenderSection(device, best.Thresholds))
+	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionNameFor(device, f.section), tuning.RenderSectionFor(device, f.section, best.Thresholds))
 	io.WriteString(e.stdout, report.String())
 
 	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
 		fmt.Sprintf("graphs %s; algorithms %s; %d sources", f.graphs, f.algorithms, f.sources)}
-	if err := tuning.WriteSection(f.thresholdsOut, device, best.Thresholds, comments...); err != nil {
+	if err := tuning.WriteSectionFor(f.thresholdsOut, device, f.section, best.Thresholds, comments...); err != nil {
 		return err
 	}
 	written := []string{csvPath, f.thresholdsOut}

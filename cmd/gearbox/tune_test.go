@@ -198,6 +198,106 @@ func TestTuneMergesThresholds(t *testing.T) {
 	}
 }
 
+// TestTuneSection tunes BFS's own section on the CPU: the descent starts
+// from [cpu.bfs] of --thresholds, and only [cpu.bfs] of --thresholds-out is
+// written.
+func TestTuneSection(t *testing.T) {
+	dir := t.TempDir()
+	th := filepath.Join(dir, "th.toml")
+	orig := "# my thresholds\n[cpu]\nT1 = 4.0\nT3 = 0.2\n\n[cpu.bfs]\nT1 = 6.0\n\n[cpu.sssp]\ndelta = 8\n"
+	if err := os.WriteFile(th, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs", "--section", "bfs",
+		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
+		"--thresholds", th, "--thresholds-out", th, "--out-dir", dir, "--log-level", "warn")
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	if !strings.Contains(out, "best setting ([cpu.bfs])") {
+		t.Errorf("stdout does not name the section:\n%s", out)
+	}
+	set, err := decider.LoadThresholds(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bfs, ok := set.CPUAlg["bfs"]
+	if !ok || bfs.T1 != 6 || (bfs.T3 != 0.01 && bfs.T3 != 0.05) {
+		t.Errorf("[cpu.bfs] %+v (present %v): want T1 kept from [cpu.bfs] (6) and T3 from the sweep", bfs, ok)
+	}
+	if set.CPU.T1 != 4 || set.CPU.T3 != 0.2 || set.CPUAlg["sssp"].Delta != 8 {
+		t.Errorf("other sections changed: [cpu] %+v, [cpu.sssp] %+v", set.CPU, set.CPUAlg["sssp"])
+	}
+	text, _ := os.ReadFile(th)
+	if strings.Count(string(text), "[cpu.bfs]") != 1 || !strings.Contains(string(text), "# my thresholds") {
+		t.Errorf("merged file:\n%s", text)
+	}
+
+	// A new file gets [cpu.bfs] alone (on the CPU the section builds on
+	// the built-in [cpu] values).
+	fresh := t.TempDir()
+	if _, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs", "--section", "bfs",
+		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
+		"--out-dir", fresh, "--log-level", "warn"); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	set, err = decider.LoadThresholds(filepath.Join(fresh, "thresholds.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := set.CPUAlg["bfs"]; !ok || len(set.CPUAlg) != 1 {
+		t.Errorf("new file's per-algorithm sections %v, want [cpu.bfs]", set.CPUAlg)
+	}
+}
+
+// TestTuneSectionUsage: --section names one algorithm, the one tuned; a
+// mistake is a usage error before anything runs.
+func TestTuneSectionUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"other algorithm", []string{"--algorithms", "bfs", "--section", "sssp"}, "--algorithms sssp"},
+		{"two algorithms", []string{"--algorithms", "bfs,sssp", "--section", "bfs"}, "--section bfs"},
+		{"default algorithms", []string{"--section", "sssp"}, "--section sssp"},
+		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, sssp, cc"},
+	}
+	for _, tc := range tests {
+		out := filepath.Join(t.TempDir(), "out")
+		_, _, err := gearbox(t, append([]string{"tune", "--graphs", "kron:6", "--out-dir", out}, tc.args...)...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want a usage error naming %q", tc.name, err, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: %s was created", tc.name, out)
+		}
+	}
+}
+
+// TestBenchPerAlgorithm: each algorithm's adaptive policy runs with its own
+// section of --thresholds, and the report says which.
+func TestBenchPerAlgorithm(t *testing.T) {
+	dir := t.TempDir()
+	th := filepath.Join(dir, "th.toml")
+	if err := os.WriteFile(th, []byte("[cpu]\nT1 = 4.0\n[cpu.bfs]\nT1 = 6.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := gearbox(t, "bench", "--graphs", "grid:6:6", "--sources", "1", "--delta", "16", "--thresholds", th,
+		"--out-dir", dir, "--log-level", "warn"); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"adaptive thresholds: bfs {T1:6 ", "; sssp {T1:4 "} {
+		if !bytes.Contains(md, []byte(w)) {
+			t.Errorf("bench.md lacks %q:\n%s", w, md)
+		}
+	}
+}
+
 func TestBenchTiny(t *testing.T) {
 	dir := t.TempDir()
 	out, stderr, err := gearbox(t, "bench", "--graphs", "kron:8,grid:8:8", "--sources", "2", "--delta", "1,16", "--repeats", "2",
