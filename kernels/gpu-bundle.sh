@@ -31,6 +31,7 @@ if [ -n "${REF:-}" ]; then
 fi
 cp kernels/*.cu kernels/*.cuh kernels/gpu-session.sh kernels/gpu-plan.sh "$DIR/kernels/"
 cp kernels/gpu-session.sh "$DIR/"
+cp thresholds.toml "$DIR/" # the shipped thresholds, a starting point for tune
 DS=${GEARBOX_DATASETS:-../shared/datasets}
 [ -d "$DS" ] && cp -r "$DS"/. "$DIR/datasets/"
 du -sh "$DIR"

@@ -8,6 +8,7 @@
 #   bash .gpu/kernels/gpu-plan.sh 2   # bench over the undirected real graphs and the scale-22 graphs (BFS, CC)
 #   bash .gpu/kernels/gpu-plan.sh 3   # SSSP at scale 22, and the H100 A/B of delta_factor and jump_factor
 #   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only
+#   bash .gpu/kernels/gpu-plan.sh tune-bfs  # fatbin, GPU tests, overhead, BFS's own section by tune --section bfs
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -57,6 +58,7 @@ G_DIRECTED=${G_DIRECTED:-kron:20,grid:2048:2048,datasets/wiki-Vote.txt,datasets/
 G_UNDIRECTED=${G_UNDIRECTED:-datasets/email-Enron.txt,datasets/ca-GrQc.txt,datasets/facebook_combined.txt}
 G_22=${G_22:-kron:22,urand:22}
 G_TUNE=${G_TUNE:-kron:20,urand:20,grid:1024:1024,datasets/email-Enron.txt}
+G_TUNE_BFS=${G_TUNE_BFS:-kron:19,urand:20,grid:1024:1024,datasets/email-Enron.txt,datasets/PGPgiantcompo.graph,datasets/email-Eu-core.txt}
 case $CALL in
 1)
 	tests_and_overhead
@@ -75,6 +77,18 @@ case $CALL in
 		--t3 "" --sample-every "" --t2 "" --t1 "" --alpha "" --beta "" --delta "" --threads-per-block "" \
 		--delta-factor 0,2,4,8,16 --jump-factor 0,16 --out-dir "$R/tune-factors" >"$R/tune-factors.txt" 2>&1
 	echo "tune-factors: rc=$? in $(($(date +%s) - t0)) s"
+	;;
+tune-bfs)
+	# BFS's own H100 section (tune --section bfs) on graphs outside the
+	# bench's list, written into a copy of the shipped thresholds.toml.
+	tests_and_overhead
+	cp thresholds.toml "$R/thresholds-tuned.toml"
+	t0=$(date +%s)
+	timeout 400 ./gearbox --log-level warn tune --device "$DEVICE" --graphs "$G_TUNE_BFS" --algorithms bfs --section bfs \
+		--sources 4 --repeats 3 --passes "${PASSES:-2}" --t2 256:65536:x4 --t1 8,16,32,64 --threads-per-block 64,128,256,512 \
+		--out-dir "$R/tune-bfs" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-bfs.txt" 2>&1
+	echo "tune-bfs: rc=$? in $(($(date +%s) - t0)) s"
+	tail -25 "$R/tune-bfs.txt"
 	;;
 algs)
 	fatbin
@@ -106,7 +120,7 @@ ab)
 	done
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3, algs or ab)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, algs, ab or tune-bfs)" >&2
 	exit 2
 	;;
 esac
