@@ -92,9 +92,9 @@ tune-bfs)
 	;;
 algs)
 	fatbin
-	bench directed 300 --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta 32,64,256
-	bench undirected 100 $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta 32,64,256
-	bench scale22 300 --graphs "$G_22" --algorithms "$ALGS" --delta 32,64,256 --verify=false
+	bench directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta 32,64,256
+	bench undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta 32,64,256
+	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta 32,64,256 --verify=false
 	;;
 ab)
 	tests_and_overhead
