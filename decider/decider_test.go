@@ -396,3 +396,29 @@ func TestStatic(t *testing.T) {
 		t.Errorf("String %q", p)
 	}
 }
+
+func TestMayConvert(t *testing.T) {
+	gpu := decider.DefaultThresholds()
+	gpu.BitmapMinVertices, gpu.PullMinEdges = 1<<17, 1<<19
+	small := decider.Info{N: 4000, M: 90000, CanPull: true}
+	bigN := decider.Info{N: 1 << 17, M: 1000, CanPull: true}
+	bigM := decider.Info{N: 4000, M: 1 << 19, CanPull: true}
+	for _, tc := range []struct {
+		name string
+		p    decider.Policy
+		info decider.Info
+		want bool
+	}{
+		{"static", decider.Static(decider.Variant{Rep: decider.Bitmap}), bigN, false},
+		{"cpu thresholds", decider.Adaptive(decider.DefaultThresholds(), decider.Ordered), small, true},
+		{"small graph", decider.Adaptive(gpu, decider.Ordered), small, false},
+		{"bitmap allowed", decider.Adaptive(gpu, decider.Ordered), bigN, true},
+		{"pull possible", decider.Adaptive(gpu, decider.Ordered), bigM, true},
+		{"pull but unordered", decider.Adaptive(gpu, decider.Unordered), bigM, false},
+		{"pull but no pull step", decider.Adaptive(gpu, decider.Ordered), decider.Info{N: 4000, M: 1 << 19}, false},
+	} {
+		if got := decider.MayConvert(tc.p, tc.info); got != tc.want {
+			t.Errorf("%s: MayConvert = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

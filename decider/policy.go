@@ -84,6 +84,21 @@ func StaticVariant(p Policy) (Variant, bool) {
 	return s.v, ok
 }
 
+// MayConvert reports whether policy p may change the working set's
+// representation during a run described by info: never for a Static
+// policy; for a policy with a method MayConvert(Info) bool, its answer;
+// otherwise yes. Operators use it to decide whether generating both
+// representations (which makes conversions free) is worth its cost.
+func MayConvert(p Policy, info Info) bool {
+	if _, ok := StaticVariant(p); ok {
+		return false
+	}
+	if m, ok := p.(interface{ MayConvert(Info) bool }); ok {
+		return m.MayConvert(info)
+	}
+	return true
+}
+
 // Adaptive returns the policy of Li & Becchi, Fig. 11, with Beamer's
 // direction rule for operators that can pull:
 //
@@ -135,6 +150,14 @@ func (p adaptivePolicy) Thresholds() Thresholds { return p.t }
 // SampleEvery returns the inspection period the engine uses for this
 // policy (policies without the method get the thresholds' sample_every).
 func (p adaptivePolicy) SampleEvery() int { return p.t.SampleEvery }
+
+// MayConvert reports whether the policy can leave a queue on this graph: a
+// bitmap needs BitmapMinVertices vertices, and BFS's pull (a bitmap) a
+// frontier of PullMinEdges out-edges, which a graph of fewer arcs never has.
+func (p adaptivePolicy) MayConvert(info Info) bool {
+	return int64(info.N) >= p.t.BitmapMinVertices ||
+		info.CanPull && p.order == Ordered && info.M >= p.t.PullMinEdges
+}
 
 func (p adaptivePolicy) Begin(info Info) Decider {
 	d := &adaptiveRun{p: p, info: info, unexplored: info.M}

@@ -49,8 +49,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	info := op.Info()
 	pol := cfg.Policy()
 	if d, ok := op.(DualGenerator); ok {
-		_, static := decider.StaticVariant(pol)
-		d.SetDual(!static)
+		d.SetDual(decider.MayConvert(pol, info))
 	}
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}
 	log := cfg.logger.With().Str("alg", name).Logger()

@@ -47,8 +47,9 @@ type Operator interface {
 
 // DualGenerator is implemented by operators that can generate each working
 // set in both representations at once, which makes a later Convert free.
-// The engine turns it on for policies that change representation (every
-// policy but a static one) before Start.
+// The engine turns it on before Start where the policy may change
+// representation on the run's graph (decider.MayConvert): on a graph that
+// never leaves a queue the second representation is pure cost.
 type DualGenerator interface {
 	SetDual(on bool)
 }
