@@ -81,24 +81,33 @@ delta = 8
 		t.Errorf("unknown device should fall back to cpu, got %+v", got)
 	}
 	bad := map[string]string{
-		"typo":        "[cpu]\nT22 = 5\n",
-		"unknown sec": "[cpux]\nT2 = 5\n",
-		"type":        "[cpu]\nT2 = \"many\"\n",
-		"range T3":    "[cpu]\nT3 = 1.5\n",
-		"range every": "[cpu]\nsample_every = 0\n",
-		"gpu typo":    "[gpu.\"x\"]\nalhpa = 3.0\n",
-		"syntax":      "[cpu\nT2 = 5\n",
-		"negative":    "[cpu]\ndelta = -1\n",
-		"tpb":         "[gpu.\"x\"]\nthreads_per_block = 100\n",
-		"pull min":    "[cpu]\npull_min_edges = -1\n",
-		"bitmap min":  "[cpu]\nbitmap_min_vertices = -1\n",
-		"factor":      "[cpu]\ndelta_factor = -2.0\n",
-		"factor inf":  "[cpu]\ndelta_factor = inf\n",
-		"factor nan":  "[gpu.\"x\"]\ndelta_factor = nan\n",
+		"typo":         "[cpu]\nT22 = 5\n",
+		"unknown sec":  "[cpux]\nT2 = 5\n",
+		"type":         "[cpu]\nT2 = \"many\"\n",
+		"range T3":     "[cpu]\nT3 = 1.5\n",
+		"range every":  "[cpu]\nsample_every = 0\n",
+		"gpu typo":     "[gpu.\"x\"]\nalhpa = 3.0\n",
+		"syntax":       "[cpu\nT2 = 5\n",
+		"negative":     "[cpu]\ndelta = -1\n",
+		"tpb":          "[gpu.\"x\"]\nthreads_per_block = 100\n",
+		"pull min":     "[cpu]\npull_min_edges = -1\n",
+		"bitmap min":   "[cpu]\nbitmap_min_vertices = -1\n",
+		"factor":       "[cpu]\ndelta_factor = -2.0\n",
+		"factor inf":   "[cpu]\ndelta_factor = inf\n",
+		"factor nan":   "[gpu.\"x\"]\ndelta_factor = nan\n",
+		"aff degree":   "[cpu]\nafforest_min_degree = -1.0\n",
+		"aff deg nan":  "[cpu]\nafforest_min_degree = nan\n",
+		"aff arcs":     "[gpu.\"x\"]\nafforest_min_arcs = -1\n",
+		"aff skew":     "[cpu]\nafforest_min_skew = -0.5\n",
+		"aff skew inf": "[cpu]\nafforest_min_skew = inf\n",
+		"aff cc":       "[cpu.cc]\nafforest_min_arcs = -4\n",
+		"aff type":     "[cpu]\nafforest_min_arcs = 1.5\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
 		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
-		"factor": "delta_factor", "factor inf": "delta_factor", "factor nan": "delta_factor"}
+		"factor": "delta_factor", "factor inf": "delta_factor", "factor nan": "delta_factor",
+		"aff degree": "afforest_min_degree", "aff deg nan": "afforest_min_degree", "aff arcs": "afforest_min_arcs", "aff skew": "afforest_min_skew",
+		"aff skew inf": "afforest_min_skew", "aff cc": "[cpu.cc]: invalid thresholds: afforest_min_arcs", "aff type": "afforest_min_arcs"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {

@@ -77,12 +77,25 @@ type Thresholds struct {
 	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
 	// backend ignores it.
 	ThreadsPerBlock int `toml:"threads_per_block"`
+	// AfforestMinDegree, AfforestMinArcs and AfforestMinSkew choose
+	// connected components' algorithm (cc.VariantPolicy): Afforest over
+	// union-find only on undirected graphs with at least this average
+	// degree (arcs per vertex), this many arcs and this degree skew
+	// (largest over average degree); 0 = no floor. With few arcs per
+	// vertex sampling saves nothing; on a GPU Afforest's extra passes cost
+	// launches that small graphs do not pay back, and without hubs
+	// union-find converges about as fast. The CPU's (2, 0, 0) leaves only
+	// the sparsest graphs to union-find.
+	AfforestMinDegree float64 `toml:"afforest_min_degree"`
+	AfforestMinArcs   int64   `toml:"afforest_min_arcs"`
+	AfforestMinSkew   float64 `toml:"afforest_min_skew"`
 }
 
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4}
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4,
+		AfforestMinDegree: 2}
 }
 
 // maxDelta bounds a derived bucket width (a graph of huge weights and
@@ -153,6 +166,14 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: ordered_min_degree = %v, want >= 0", ErrThresholds, t.OrderedMinDegree)
 	case t.ThreadsPerBlock < 0 || t.ThreadsPerBlock > 1024 || t.ThreadsPerBlock%32 != 0:
 		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = the backend's default)", ErrThresholds, t.ThreadsPerBlock)
+	// Finite, as the renderer writes floats in a form TOML reads back; a
+	// large value already means never Afforest.
+	case !(t.AfforestMinDegree >= 0) || math.IsInf(t.AfforestMinDegree, 1):
+		return fmt.Errorf("%w: afforest_min_degree = %v, want a finite value >= 0", ErrThresholds, t.AfforestMinDegree)
+	case t.AfforestMinArcs < 0:
+		return fmt.Errorf("%w: afforest_min_arcs = %d, want >= 0", ErrThresholds, t.AfforestMinArcs)
+	case !(t.AfforestMinSkew >= 0) || math.IsInf(t.AfforestMinSkew, 1):
+		return fmt.Errorf("%w: afforest_min_skew = %v, want a finite value >= 0", ErrThresholds, t.AfforestMinSkew)
 	}
 	return nil
 }
@@ -312,7 +333,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block, afforest_min_degree, afforest_min_arcs, afforest_min_skew; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
 			ErrThresholds, strings.Join(keys, ", "), strings.Join(Algorithms(), ", "))
 	}
 	check := func(dev, alg string, t Thresholds) error {
@@ -462,13 +483,17 @@ type section struct {
 	OrderedMinV int64   `toml:"ordered_min_vertices"`
 	OrderedMinD float64 `toml:"ordered_min_degree"`
 	TPB         int64   `toml:"threads_per_block"`
+	AffMinD     float64 `toml:"afforest_min_degree"`
+	AffMinArcs  int64   `toml:"afforest_min_arcs"`
+	AffMinSkew  float64 `toml:"afforest_min_skew"`
 }
 
 // sectionOf returns t's values as a section.
 func sectionOf(t Thresholds) section {
 	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
 		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
-		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, TPB: int64(t.ThreadsPerBlock)}
+		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, TPB: int64(t.ThreadsPerBlock),
+		AffMinD: t.AfforestMinDegree, AffMinArcs: t.AfforestMinArcs, AffMinSkew: t.AfforestMinSkew}
 }
 
 // thresholds converts a decoded section, checking the values that do not
@@ -482,7 +507,8 @@ func (s section) thresholds() (Thresholds, error) {
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1))}, nil
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
+		AfforestMinDegree: s.AffMinD, AfforestMinArcs: s.AffMinArcs, AfforestMinSkew: s.AffMinSkew}, nil
 }
 
 // decodeSection decodes one section over the values of base.

@@ -40,10 +40,10 @@ func (d *Dev) threadsPerBlock() int {
 // did: T1 = warp size (block mapping pays off once a vertex has a warp's
 // worth of neighbours), T2 = threads per block x multiprocessors (below that
 // the working set cannot fill the device with thread mapping). The rest keep
-// the CPU defaults except delta and SSSP's order rule: a GPU iteration costs
-// tens of microseconds, so buckets are wider and smaller graphs run
-// unordered. A [gpu."<name>"] section of thresholds.toml
-// overrides all of this.
+// the CPU defaults except delta, SSSP's order rule and CC's algorithm
+// choice: a GPU iteration costs tens of microseconds, so buckets are wider,
+// smaller graphs run unordered and CC runs union-find on them. A
+// [gpu."<name>"] section of thresholds.toml overrides all of this.
 func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	t := decider.DefaultThresholds()
 	t.T1 = 32
@@ -67,5 +67,12 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	// a bitmap there only adds conversions (measured on the H100's real
 	// graphs, results/h100-2026-11-22-release/).
 	t.BitmapMinVertices = 1 << 17
+	// CC: Afforest's sampling, compression and largest-component passes
+	// cost launches that graphs under 2^22 arcs do not pay back, and
+	// without hubs (skew under 64) union-find converges about as fast. On
+	// the H100 Afforest won only on the Kronecker graphs (thresholds.toml,
+	// results/h100-2026-11-22-interleaved).
+	t.AfforestMinArcs = 1 << 22
+	t.AfforestMinSkew = 64
 	return t
 }

@@ -78,6 +78,12 @@ func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...stri
 	if all || t.ThreadsPerBlock != 0 {
 		fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
 	}
+	// Always written: a section that left one out would take [cpu]'s
+	// value, which is not 0 for afforest_min_degree and is 0 for the
+	// floors a GPU sets (DeviceThresholds).
+	fmt.Fprintf(&b, "afforest_min_degree = %s\n", tomlFloat(t.AfforestMinDegree))
+	fmt.Fprintf(&b, "afforest_min_arcs = %d\n", t.AfforestMinArcs)
+	fmt.Fprintf(&b, "afforest_min_skew = %s\n", tomlFloat(t.AfforestMinSkew))
 	return b.String()
 }
 

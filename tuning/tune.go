@@ -271,6 +271,8 @@ func (r TuneRow) record() []string {
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
+// The CSV holds the knobs (Params) of each row's setting; the keys no
+// sweep varies (ordered_min_*, afforest_min_*) read back as 0.
 func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	recs, err := csv.NewReader(rd).ReadAll()
 	if err != nil {

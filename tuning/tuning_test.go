@@ -120,6 +120,54 @@ func TestWriteSectionMerges(t *testing.T) {
 	}
 }
 
+// TestWriteSectionAfforestKeys: CC's variant floors are written in every
+// section, zeros included, so that a section reads back as written
+// whatever [cpu] holds (a key left out would take [cpu]'s value).
+func TestWriteSectionAfforestKeys(t *testing.T) {
+	const dev = "G"
+	with := func(degree float64, arcs int64, skew float64) decider.Thresholds {
+		th := decider.DefaultThresholds()
+		th.AfforestMinDegree, th.AfforestMinArcs, th.AfforestMinSkew = degree, arcs, skew
+		return th
+	}
+	for _, tc := range []struct {
+		name     string
+		cpu      decider.Thresholds
+		dev, alg string
+		t        decider.Thresholds
+	}{
+		{"gpu floors over cpu defaults", decider.DefaultThresholds(), dev, "", with(2, 1<<22, 64)},
+		{"zero degree over cpu's 2", decider.DefaultThresholds(), dev, "", with(0, 1<<22, 64)},
+		{"zero floors over cpu's", with(1, 5, 3), dev, "", with(2, 0, 0)},
+		{"cc section", decider.DefaultThresholds(), dev, "cc", with(2, 100, 64)},
+		{"cpu.cc zero over cpu's", with(1, 5, 3), "cpu", "cc", with(0, 0, 0)},
+	} {
+		path := filepath.Join(t.TempDir(), "th.toml")
+		if err := tuning.WriteSection(path, "cpu", tc.cpu); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tc.alg != "" && tc.dev != "cpu" {
+			if err := tuning.WriteSection(path, tc.dev, with(2, 1<<22, 64)); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+		}
+		if err := tuning.WriteSectionFor(path, tc.dev, tc.alg, tc.t); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		got, err := tuning.LoadSectionFor(path, tc.dev, tc.alg)
+		if err != nil || got != tc.t {
+			t.Errorf("%s: read back %+v, %v; want %+v", tc.name, got, err, tc.t)
+		}
+	}
+	text := tuning.RenderSection(dev, decider.DefaultThresholds())
+	for _, k := range []string{"afforest_min_degree = 2.0\n", "afforest_min_arcs = 0\n", "afforest_min_skew = 0.0\n"} {
+		if !strings.Contains(text, k) {
+			t.Errorf("rendered section lacks %q:\n%s", k, text)
+		}
+	}
+}
+
 func tinyInputs(t *testing.T) []*tuning.Input {
 	t.Helper()
 	var ins []*tuning.Input
@@ -198,7 +246,7 @@ func TestTuneAndReadBack(t *testing.T) {
 	for i := range back {
 		w := res.Rows[i]
 		g := back[i]
-		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || g.Setting != w.Setting || g.Runs != w.Runs {
+		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || g.Setting != inCSV(w.Setting) || g.Runs != w.Runs {
 			t.Errorf("row %d read back as %+v, want %+v", i, g, w)
 		}
 	}
@@ -209,6 +257,14 @@ func TestTuneAndReadBack(t *testing.T) {
 	if err := tuning.PlotSweep(back, tuning.Delta, tuning.BFS, out); err == nil {
 		t.Error("plotting a knob without rows succeeded")
 	}
+}
+
+// inCSV is s as the tune CSV records it: without the keys no sweep varies
+// (the order rule, CC's variant floors).
+func inCSV(s tuning.Setting) tuning.Setting {
+	s.OrderedMinVertices, s.OrderedMinDegree = 0, 0
+	s.AfforestMinDegree, s.AfforestMinArcs, s.AfforestMinSkew = 0, 0, 0
+	return s
 }
 
 func TestTuneCancelledKeepsRows(t *testing.T) {
@@ -644,7 +700,7 @@ func TestTuneDeltaFactor(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range back {
-		if r.Algorithm != tuning.SSSP || r.Setting.DeltaFactor != r.Value || r.Setting != res.Rows[i].Setting {
+		if r.Algorithm != tuning.SSSP || r.Setting.DeltaFactor != r.Value || r.Setting != inCSV(res.Rows[i].Setting) {
 			t.Errorf("row %d read back as %+v, want SSSP with delta_factor = value = %v", i, r, res.Rows[i].Value)
 		}
 	}

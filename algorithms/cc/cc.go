@@ -69,7 +69,7 @@ type options struct {
 	rounds  int
 	seed    uint64
 	vpol    VariantPolicy
-	vpolSet bool // WithVariantPolicy given; else the backend's default
+	vpolSet bool // WithVariantPolicy given; else the thresholds'
 	rt      []runtime.Option
 	forest  bool
 }
@@ -90,8 +90,9 @@ func WithNeighborRounds(r int) Option { return func(o *options) { o.rounds = r }
 func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
 
 // WithVariantPolicy replaces the thresholds of the algorithm choice (by
-// default DefaultVariantPolicy on the CPU backend, GPUVariantPolicy on a
-// GPU).
+// default VariantPolicyFrom the run's thresholds: the afforest_* keys of
+// the backend's device section of thresholds.toml, or of WithRuntime's
+// runtime.WithThresholds or WithThresholdSet).
 func WithVariantPolicy(p VariantPolicy) Option {
 	return func(o *options) { o.vpol, o.vpolSet = p, true }
 }
@@ -277,10 +278,7 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (opera
 	if v == Auto {
 		vp := o.vpol
 		if !o.vpolSet {
-			vp = DefaultVariantPolicy()
-			if _, cpu := cfg.Backend().(*runtime.CPU); !cpu {
-				vp = GPUVariantPolicy()
-			}
+			vp = VariantPolicyFrom(cfg.Thresholds())
 		}
 		v, reason = vp.Choose(StatsOf(g))
 	}

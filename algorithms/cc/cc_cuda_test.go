@@ -11,8 +11,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,6 +110,39 @@ func TestCUDAVariants(t *testing.T) {
 		runs += compareGPU(t, tg.name, tg.g, cfgs)
 	}
 	t.Logf("%d GPU runs matched the CPU", runs)
+}
+
+// TestCUDAVariantPolicy: on a GPU the choice comes from the thresholds:
+// the device's section of thresholds.toml (the H100's) or, without one,
+// DeviceThresholds give the GPU floors, and kron:12 runs union-find where
+// the CPU's thresholds choose Afforest.
+func TestCUDAVariantPolicy(t *testing.T) {
+	gpu := testgraphs.OpenCUDA(t)
+	want := VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
+	if got := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(gpu)).Thresholds()); got != want {
+		t.Errorf("%s: policy %+v, want %+v", gpu.Device(), got, want)
+	}
+	if got := VariantPolicyFrom(gpu.DeviceThresholds()); got != want {
+		t.Errorf("DeviceThresholds: policy %+v, want %+v", got, want)
+	}
+	g, err := graph.Generate("kron:12", graph.GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(t.Context(), g, WithRuntime(runtime.WithBackend(gpu)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Variant() != UnionFind || !strings.Contains(r.Reason(), "arcs below 4194304") {
+		t.Errorf("kron:12 on %s: %v (%s), want unionfind", gpu.Device(), r.Variant(), r.Reason())
+	}
+	r, err = Run(t.Context(), g, WithRuntime(runtime.WithBackend(gpu), runtime.WithThresholds(decider.DefaultThresholds())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Variant() != Afforest {
+		t.Errorf("kron:12 on %s with the CPU's thresholds: %v (%s), want afforest", gpu.Device(), r.Variant(), r.Reason())
+	}
 }
 
 // TestCUDAGenerated: the generators' graphs at sizes that fill the GPU a

@@ -55,18 +55,18 @@ type VariantPolicy struct {
 	MinAfforestSkew float64
 }
 
-// DefaultVariantPolicy returns the thresholds measured on the CPU backend.
-func DefaultVariantPolicy() VariantPolicy { return VariantPolicy{MinAfforestDegree: 2} }
-
-// GPUVariantPolicy returns the thresholds measured on the H100 (interleaved
-// bench, results/h100-2026-11-22-interleaved): Afforest won only on the
-// Kronecker graphs (kron:22 1.88 ms against union-find's 4.59, kron:20 1.36
-// against 2.06); union-find won on urand:22 (6.04 against 6.56, skew 2),
-// the 2048x2048 grid (1.59 against 1.68) and the small undirected real
-// graphs (by 12-18%, under 400K arcs).
-func GPUVariantPolicy() VariantPolicy {
-	return VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
+// VariantPolicyFrom returns the policy that thresholds give
+// (afforest_min_degree, afforest_min_arcs and afforest_min_skew): a run
+// uses its configuration's, the backend's device section of
+// thresholds.toml by default (runtime.Config.Thresholds).
+func VariantPolicyFrom(t decider.Thresholds) VariantPolicy {
+	return VariantPolicy{MinAfforestDegree: t.AfforestMinDegree, MinAfforestArcs: t.AfforestMinArcs, MinAfforestSkew: t.AfforestMinSkew}
 }
+
+// DefaultVariantPolicy returns the policy of the built-in CPU thresholds
+// (decider.DefaultThresholds): Afforest on every undirected graph with at
+// least two arcs per vertex.
+func DefaultVariantPolicy() VariantPolicy { return VariantPolicyFrom(decider.DefaultThresholds()) }
 
 // Choose picks a variant for a graph and says why.
 func (p VariantPolicy) Choose(st GraphStats) (Variant, string) {

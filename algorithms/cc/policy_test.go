@@ -4,11 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 func TestVariantPolicyChoose(t *testing.T) {
-	cpu, gpu := DefaultVariantPolicy(), GPUVariantPolicy()
+	// The CPU's policy and the GPU's floors (DeviceThresholds, and the
+	// H100's section of thresholds.toml).
+	cpu, gpu := DefaultVariantPolicy(), VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
 	// Statistics of graphs the H100 bench measured (kron:20, urand:22,
 	// grid:2048:2048 and email-Enron symmetrised) and edge cases.
 	kron20 := GraphStats{Vertices: 1 << 20, Arcs: 31403166, MaxDegree: 64757}
@@ -40,25 +44,83 @@ func TestVariantPolicyChoose(t *testing.T) {
 	}
 }
 
-func TestRunChoosesByBackend(t *testing.T) {
+func TestVariantPolicyFrom(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		t    decider.Thresholds
+		want VariantPolicy
+	}{
+		{"cpu defaults", decider.DefaultThresholds(), VariantPolicy{MinAfforestDegree: 2}},
+		{"zero", decider.Thresholds{}, VariantPolicy{}},
+		{"gpu floors", decider.Thresholds{AfforestMinDegree: 2, AfforestMinArcs: 1 << 22, AfforestMinSkew: 64},
+			VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}},
+		{"each key its field", decider.Thresholds{T1: 7, AfforestMinDegree: 1.5, AfforestMinArcs: 3, AfforestMinSkew: 4.5},
+			VariantPolicy{MinAfforestDegree: 1.5, MinAfforestArcs: 3, MinAfforestSkew: 4.5}},
+	} {
+		if got := VariantPolicyFrom(tc.t); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if DefaultVariantPolicy() != (VariantPolicy{MinAfforestDegree: 2}) {
+		t.Errorf("DefaultVariantPolicy() = %+v, want the CPU's {2, 0, 0}", DefaultVariantPolicy())
+	}
+	// The shipped thresholds.toml: the H100's section keeps the floors it
+	// was measured with, and the CPU's keeps DefaultVariantPolicy.
+	set := decider.DefaultThresholdSet()
+	for _, tc := range []struct {
+		device string
+		want   VariantPolicy
+	}{
+		{"NVIDIA H100 80GB HBM3", VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}},
+		{"", DefaultVariantPolicy()},
+	} {
+		th, ok := set.LookupFor(tc.device, "cc")
+		if got := VariantPolicyFrom(th); !ok || got != tc.want {
+			t.Errorf("thresholds.toml for %q: %+v (found %v), want %+v", tc.device, got, ok, tc.want)
+		}
+	}
+}
+
+// TestRunChoosesByThresholds: Run's choice follows the run's thresholds
+// (the [cpu] section on the CPU backend, WithThresholds, a set's [cpu.cc]),
+// and WithVariantPolicy overrides them.
+func TestRunChoosesByThresholds(t *testing.T) {
 	// kron:12 has too few arcs for Afforest on a GPU; on the CPU backend
-	// the default policy chooses it.
+	// the default thresholds choose it.
 	g, err := graph.Generate("kron:12", graph.GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(t.Context(), g)
-	if err != nil {
-		t.Fatal(err)
+	huge := decider.DefaultThresholds()
+	huge.AfforestMinArcs = 1 << 40
+	set := func(text string) *decider.ThresholdSet {
+		s, err := decider.ParseThresholds(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
-	if r.Variant() != Afforest {
-		t.Errorf("CPU default: %v (%s), want afforest", r.Variant(), r.Reason())
-	}
-	r, err = Run(t.Context(), g, WithVariantPolicy(GPUVariantPolicy()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Variant() != UnionFind || !strings.Contains(r.Reason(), "arcs below") {
-		t.Errorf("GPU policy on the CPU: %v (%s), want unionfind", r.Variant(), r.Reason())
+	for _, tc := range []struct {
+		name   string
+		opts   []Option
+		want   Variant
+		reason string
+	}{
+		{"cpu default", nil, Afforest, "sample"},
+		{"WithThresholds", []Option{WithRuntime(runtime.WithThresholds(huge))}, UnionFind, "arcs below 1099511627776"},
+		{"[cpu.cc]", []Option{WithRuntime(runtime.WithThresholdSet(set("[cpu.cc]\nafforest_min_skew = 1e6\n")))}, UnionFind, "degree skew"},
+		{"[cpu]", []Option{WithRuntime(runtime.WithThresholdSet(set("[cpu]\nafforest_min_degree = 1000.0\n")))}, UnionFind, "average degree"},
+		{"[cpu.bfs] is not cc's", []Option{WithRuntime(runtime.WithThresholdSet(set("[cpu.bfs]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
+		{"a GPU's section is not the cpu's", []Option{WithRuntime(runtime.WithThresholdSet(set("[gpu.\"X\"]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
+		{"WithVariantPolicy wins", []Option{WithRuntime(runtime.WithThresholds(huge)), WithVariantPolicy(DefaultVariantPolicy())}, Afforest, "sample"},
+		{"gpu floors on the cpu", []Option{WithVariantPolicy(VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64})}, UnionFind, "arcs below 4194304"},
+	} {
+		r, err := Run(t.Context(), g, tc.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Variant() != tc.want || !strings.Contains(r.Reason(), tc.reason) {
+			t.Errorf("%s: %v (%s), want %v with %q", tc.name, r.Variant(), r.Reason(), tc.want, tc.reason)
+		}
 	}
 }
