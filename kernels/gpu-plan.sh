@@ -7,6 +7,7 @@
 #   bash .gpu/kernels/gpu-plan.sh 1   # fatbin, every GPU test, overhead, bench over the small and directed graphs
 #   bash .gpu/kernels/gpu-plan.sh 2   # bench over the undirected real graphs and the scale-22 graphs (BFS, CC)
 #   bash .gpu/kernels/gpu-plan.sh 3   # SSSP at scale 22, and the H100 A/B of delta_factor and jump_factor
+#   bash .gpu/kernels/gpu-plan.sh sssp22  # SSSP at scale 22 only
 #   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs  # fatbin, GPU tests, overhead, BFS's own section by tune --section bfs
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
@@ -90,6 +91,10 @@ tune-bfs)
 	echo "tune-bfs: rc=$? in $(($(date +%s) - t0)) s"
 	tail -25 "$R/tune-bfs.txt"
 	;;
+sssp22)
+	fatbin
+	bench scale22-sssp 300 --graphs "$G_22" --algorithms sssp --delta 64,256 --verify=false
+	;;
 algs)
 	fatbin
 	bench directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta 32,64,256
@@ -120,7 +125,7 @@ ab)
 	done
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3, algs, ab or tune-bfs)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab or tune-bfs)" >&2
 	exit 2
 	;;
 esac
