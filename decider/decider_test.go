@@ -406,28 +406,35 @@ func TestStatic(t *testing.T) {
 	}
 }
 
-func TestMayConvert(t *testing.T) {
+func TestDualFrom(t *testing.T) {
 	gpu := decider.DefaultThresholds()
 	gpu.BitmapMinVertices, gpu.PullMinEdges = 1<<17, 1<<19
-	small := decider.Info{N: 4000, M: 90000, CanPull: true}
-	bigN := decider.Info{N: 1 << 17, M: 1000, CanPull: true}
-	bigM := decider.Info{N: 4000, M: 1 << 19, CanPull: true}
+	small := decider.Info{N: 4000, M: 90000, Universe: 4000, CanPull: true, MaxDegree: 100}
+	bigN := decider.Info{N: 1 << 17, M: 1000, Universe: 1 << 17, CanPull: true, MaxDegree: 10}
+	bigM := decider.Info{N: 4000, M: 1 << 19, Universe: 4000, CanPull: true, MaxDegree: 1000}
+	noMax := bigM
+	noMax.MaxDegree = 0
+	noPull := bigM
+	noPull.CanPull = false
+	never := int64(math.MaxInt64)
 	for _, tc := range []struct {
 		name string
 		p    decider.Policy
 		info decider.Info
-		want bool
+		want int64
 	}{
-		{"static", decider.Static(decider.Variant{Rep: decider.Bitmap}), bigN, false},
-		{"cpu thresholds", decider.Adaptive(decider.DefaultThresholds(), decider.Ordered), small, true},
-		{"small graph", decider.Adaptive(gpu, decider.Ordered), small, false},
-		{"bitmap allowed", decider.Adaptive(gpu, decider.Ordered), bigN, true},
-		{"pull possible", decider.Adaptive(gpu, decider.Ordered), bigM, true},
-		{"pull but unordered", decider.Adaptive(gpu, decider.Unordered), bigM, false},
-		{"pull but no pull step", decider.Adaptive(gpu, decider.Ordered), decider.Info{N: 4000, M: 1 << 19}, false},
+		{"static", decider.Static(decider.Variant{Rep: decider.Bitmap}), bigN, never},
+		// T3 x n = 20; pull: n/beta = 222.2 out-edges, over degree 100.
+		{"cpu thresholds", decider.Adaptive(decider.DefaultThresholds(), decider.Ordered), small, 3},
+		{"small graph", decider.Adaptive(gpu, decider.Ordered), small, never},
+		{"bitmap allowed", decider.Adaptive(gpu, decider.Ordered), bigN, 656}, // ceil(0.005 x 2^17)
+		{"pull possible", decider.Adaptive(gpu, decider.Ordered), bigM, 525},  // ceil(2^19 / 1000)
+		{"pull, largest degree unknown", decider.Adaptive(gpu, decider.Ordered), noMax, 1},
+		{"pull but unordered", decider.Adaptive(gpu, decider.Unordered), bigM, never},
+		{"no pull step", decider.Adaptive(gpu, decider.Ordered), noPull, never},
 	} {
-		if got := decider.MayConvert(tc.p, tc.info); got != tc.want {
-			t.Errorf("%s: MayConvert = %v, want %v", tc.name, got, tc.want)
+		if got := decider.DualFrom(tc.p, tc.info); got != tc.want {
+			t.Errorf("%s: DualFrom = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package decider
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gearbox-graph/gearbox/inspector"
 )
@@ -20,6 +21,8 @@ type Info struct {
 	InitialSize int64
 	// CanPull reports whether the operator implements the pull direction.
 	CanPull bool
+	// MaxDegree is the graph's largest out-degree (0: unknown).
+	MaxDegree int64
 }
 
 // AvgDegree returns M/N (0 for an empty graph).
@@ -84,19 +87,24 @@ func StaticVariant(p Policy) (Variant, bool) {
 	return s.v, ok
 }
 
-// MayConvert reports whether policy p may change the working set's
-// representation during a run described by info: never for a Static
-// policy; for a policy with a method MayConvert(Info) bool, its answer;
-// otherwise yes. Operators use it to decide whether generating both
-// representations (which makes conversions free) is worth its cost.
-func MayConvert(p Policy, info Info) bool {
+// DualFrom returns, for a run of policy p described by info, the smallest
+// summed out-degree of the current working set from which the next one may
+// be wanted in the other representation: math.MaxInt64 (never) for a
+// Static policy; for a policy with a method DualFrom(Info) int64, its
+// answer; otherwise 0 (always). Operators that can generate both
+// representations at once (which makes a conversion free, but costs a
+// bitmap's n/8 bytes of stores per iteration) use it to do so only where a
+// change is possible: a next working set has at most the current one's
+// summed out-degree elements (push steps; an ordered SSSP's pending
+// vertices can exceed it, and then a conversion runs its kernel).
+func DualFrom(p Policy, info Info) int64 {
 	if _, ok := StaticVariant(p); ok {
-		return false
+		return math.MaxInt64
 	}
-	if m, ok := p.(interface{ MayConvert(Info) bool }); ok {
-		return m.MayConvert(info)
+	if m, ok := p.(interface{ DualFrom(Info) int64 }); ok {
+		return m.DualFrom(info)
 	}
-	return true
+	return 0
 }
 
 // Adaptive returns the policy of Li & Becchi, Fig. 11, with Beamer's
@@ -151,12 +159,29 @@ func (p adaptivePolicy) Thresholds() Thresholds { return p.t }
 // policy (policies without the method get the thresholds' sample_every).
 func (p adaptivePolicy) SampleEvery() int { return p.t.SampleEvery }
 
-// MayConvert reports whether the policy can leave a queue on this graph: a
-// bitmap needs BitmapMinVertices vertices, and BFS's pull (a bitmap) a
-// frontier of PullMinEdges out-edges, which a graph of fewer arcs never has.
-func (p adaptivePolicy) MayConvert(info Info) bool {
-	return int64(info.N) >= p.t.BitmapMinVertices ||
-		info.CanPull && p.order == Ordered && info.M >= p.t.PullMinEdges
+// DualFrom implements the bound of the package function DualFrom: a
+// bitmap needs a working set of T3 x Universe elements on a graph of at
+// least BitmapMinVertices vertices; BFS's pull (a bitmap) a frontier of
+// max(PullMinEdges, N/Beta) out-edges, at most the current degree sum
+// times the largest degree, and never on a graph of fewer arcs than
+// PullMinEdges.
+func (p adaptivePolicy) DualFrom(info Info) int64 {
+	t := p.t
+	from := float64(math.MaxInt64)
+	if int64(info.N) >= t.BitmapMinVertices {
+		from = math.Ceil(t.T3 * float64(info.Universe))
+	}
+	if info.CanPull && p.order == Ordered && info.M >= t.PullMinEdges {
+		md := info.MaxDegree
+		if md <= 0 { // unknown: no bound
+			md = max(info.M, 1)
+		}
+		from = min(from, math.Ceil(max(float64(t.PullMinEdges), float64(info.N)/t.Beta)/float64(md)))
+	}
+	if from >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(max(from, 0))
 }
 
 func (p adaptivePolicy) Begin(info Info) Decider {

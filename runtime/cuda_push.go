@@ -79,10 +79,10 @@ func (t *CUDATraversal) SetExactTiming(on bool) {
 	}
 }
 
-// SetDual implements DualGenerator.
-func (t *CUDATraversal) SetDual(on bool) {
+// SetDualFrom implements DualGenerator.
+func (t *CUDATraversal) SetDualFrom(degree int64) {
 	if t.WS != nil {
-		t.WS.SetDual(on)
+		t.WS.SetDualFrom(degree)
 	}
 }
 

@@ -465,7 +465,8 @@ func TestCUDAReadStaged(t *testing.T) {
 
 // TestCUDAWorksetDual checks that a dual generation leaves both
 // representations, so that converting launches nothing, and that a bitmap
-// too large for its queue's cap still converts with the kernel.
+// too large for its queue's cap, or a generation that SetDualFrom left
+// single, still converts with the kernel.
 func TestCUDAWorksetDual(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	const n = 4099
@@ -477,12 +478,16 @@ func TestCUDAWorksetDual(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		rep   decider.Rep
-		every int // one vertex in every selected
+		every int   // one vertex in every selected
+		from  int64 // SetDualFrom
 		free  bool
 	}{
-		{"queue", decider.Queue, 3, true},
-		{"bitmap-under-cap", decider.Bitmap, 7, true}, // n/7 < n/4
-		{"bitmap-over-cap", decider.Bitmap, 2, false}, // n/2 > n/4
+		{"queue", decider.Queue, 3, 0, true},
+		{"queue-below-from", decider.Queue, 3, 1, false},          // the start vertex's degree is 0
+		{"queue-never", decider.Queue, 3, math.MaxInt64, false},   // a static policy
+		{"bitmap-under-cap", decider.Bitmap, 7, 0, true},          // n/7 < n/4
+		{"bitmap-over-cap", decider.Bitmap, 2, 0, false},          // n/2 > n/4
+		{"bitmap-never", decider.Bitmap, 7, math.MaxInt64, false}, // a static policy
 	} {
 		upd := make([]uint8, n)
 		var want []uint32
@@ -511,7 +516,7 @@ func TestCUDAWorksetDual(t *testing.T) {
 				return err
 			}
 			defer w.Free(d)
-			w.SetDual(true)
+			w.SetDualFrom(tc.from)
 			if err := w.StartSingle(d, 0, 0, tc.rep); err != nil {
 				return err
 			}

@@ -58,7 +58,7 @@ type CUDAWorkset struct {
 	// altOK (a dual generation wrote it).
 	cur, scr, alt int
 	altOK         bool
-	dual          bool
+	dualFrom      int64 // see SetDualFrom
 	par           uint32
 	ctrl          DeviceSlice[cudaCtrl]
 	host          [1]cudaCtrl
@@ -100,7 +100,7 @@ func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
 	if int64(n) > math.MaxUint32 {
 		return nil, fmt.Errorf("cuda: %d vertices exceeds the limit %d", n, uint32(math.MaxUint32))
 	}
-	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64, scr: 1, alt: 2}
+	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64, scr: 1, alt: 2, dualFrom: math.MaxInt64}
 	var err error
 	if w.upd, err = AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
 		for i := range w.ws {
@@ -148,11 +148,12 @@ var PageableReadback = false
 // synchronisation per iteration; Run asks for it when tracing).
 func (w *CUDAWorkset) SetExact(on bool) { w.exact = on }
 
-// SetDual makes each generation write the working set in both
+// SetDualFrom makes generations write the working set in both
 // representations (kernels.OutDual), so that a later Convert only swaps
-// buffers: for policies that change representation (the adaptive one). A
-// bitmap's queue is kept up to DualQueueCap(n) elements.
-func (w *CUDAWorkset) SetDual(on bool) { w.dual = on }
+// buffers: a bitmap's generations (its queue kept up to DualQueueCap(n)
+// elements), and a queue's where the current working set's summed
+// out-degree is at least degree (decider.DualFrom). math.MaxInt64: never.
+func (w *CUDAWorkset) SetDualFrom(degree int64) { w.dualFrom = degree }
 
 // DualQueueCap is the largest working set whose queue a dual generation
 // in bitmap form keeps: n/4 covers the sizes at which the adaptive policy
@@ -313,7 +314,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 	if dist != nil {
 		distArg = dist
 	}
-	if w.dual {
+	if w.dualFrom < math.MaxInt64 && (rep == decider.Bitmap || w.degree >= w.dualFrom) {
 		// The bitmap goes to out, the queue (below cap) to alt.
 		bm, qu, qcap := w.ws[w.scr], w.ws[w.alt], DualQueueCap(w.n)
 		if rep == decider.Queue {

@@ -49,7 +49,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	info := op.Info()
 	pol := cfg.Policy()
 	if d, ok := op.(DualGenerator); ok {
-		d.SetDual(decider.MayConvert(pol, info))
+		d.SetDualFrom(decider.DualFrom(pol, info))
 	}
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}
 	log := cfg.logger.With().Str("alg", name).Logger()

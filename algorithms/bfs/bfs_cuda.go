@@ -51,7 +51,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
 
 func (o *cudaOp) Info() decider.Info {
 	n := o.G.NumVertices()
-	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: o.canPull}
+	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: o.canPull, MaxDegree: o.G.MaxDegree()}
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {
