@@ -408,7 +408,9 @@ func TestStatic(t *testing.T) {
 
 func TestDualFrom(t *testing.T) {
 	gpu := decider.DefaultThresholds()
-	gpu.BitmapMinVertices, gpu.PullMinEdges = 1<<17, 1<<19
+	gpu.BitmapMinVertices, gpu.PullMinEdges, gpu.JumpFactor = 1<<17, 1<<19, 0
+	jump := gpu
+	jump.JumpFactor = 16
 	small := decider.Info{N: 4000, M: 90000, Universe: 4000, CanPull: true, MaxDegree: 100}
 	bigN := decider.Info{N: 1 << 17, M: 1000, Universe: 1 << 17, CanPull: true, MaxDegree: 10}
 	bigM := decider.Info{N: 4000, M: 1 << 19, Universe: 4000, CanPull: true, MaxDegree: 1000}
@@ -418,22 +420,25 @@ func TestDualFrom(t *testing.T) {
 	noPull.CanPull = false
 	never := int64(math.MaxInt64)
 	for _, tc := range []struct {
-		name string
-		p    decider.Policy
-		info decider.Info
-		want int64
+		name    string
+		p       decider.Policy
+		info    decider.Info
+		sampled bool
+		want    int64
 	}{
-		{"static", decider.Static(decider.Variant{Rep: decider.Bitmap}), bigN, never},
+		{"static", decider.Static(decider.Variant{Rep: decider.Bitmap}), bigN, true, never},
 		// T3 x n = 20; pull: n/beta = 222.2 out-edges, over degree 100.
-		{"cpu thresholds", decider.Adaptive(decider.DefaultThresholds(), decider.Ordered), small, 3},
-		{"small graph", decider.Adaptive(gpu, decider.Ordered), small, never},
-		{"bitmap allowed", decider.Adaptive(gpu, decider.Ordered), bigN, 656}, // ceil(0.005 x 2^17)
-		{"pull possible", decider.Adaptive(gpu, decider.Ordered), bigM, 525},  // ceil(2^19 / 1000)
-		{"pull, largest degree unknown", decider.Adaptive(gpu, decider.Ordered), noMax, 1},
-		{"pull but unordered", decider.Adaptive(gpu, decider.Unordered), bigM, never},
-		{"no pull step", decider.Adaptive(gpu, decider.Ordered), noPull, never},
+		{"cpu thresholds", decider.Adaptive(decider.DefaultThresholds(), decider.Ordered), small, true, 3},
+		{"small graph", decider.Adaptive(gpu, decider.Ordered), small, true, never},
+		{"bitmap allowed", decider.Adaptive(gpu, decider.Ordered), bigN, true, 656}, // ceil(0.005 x 2^17)
+		{"bitmap allowed, not sampled", decider.Adaptive(gpu, decider.Ordered), bigN, false, never},
+		{"bitmap allowed, jumps", decider.Adaptive(jump, decider.Ordered), bigN, false, 656},
+		{"pull possible", decider.Adaptive(gpu, decider.Ordered), bigM, false, 525}, // ceil(2^19 / 1000)
+		{"pull, largest degree unknown", decider.Adaptive(gpu, decider.Ordered), noMax, false, 1},
+		{"pull but unordered", decider.Adaptive(gpu, decider.Unordered), bigM, true, never},
+		{"no pull step", decider.Adaptive(gpu, decider.Ordered), noPull, true, never},
 	} {
-		if got := decider.DualFrom(tc.p, tc.info); got != tc.want {
+		if got := decider.DualFrom(tc.p, tc.info, tc.sampled); got != tc.want {
 			t.Errorf("%s: DualFrom = %d, want %d", tc.name, got, tc.want)
 		}
 	}

@@ -87,22 +87,23 @@ func StaticVariant(p Policy) (Variant, bool) {
 	return s.v, ok
 }
 
-// DualFrom returns, for a run of policy p described by info, the smallest
-// summed out-degree of the current working set from which the next one may
-// be wanted in the other representation: math.MaxInt64 (never) for a
-// Static policy; for a policy with a method DualFrom(Info) int64, its
-// answer; otherwise 0 (always). Operators that can generate both
-// representations at once (which makes a conversion free, but costs a
-// bitmap's n/8 bytes of stores per iteration) use it to do so only where a
-// change is possible: a next working set has at most the current one's
-// summed out-degree elements (push steps; an ordered SSSP's pending
+// DualFrom returns, for the next iteration of a run of policy p described
+// by info (sampled: the inspector samples the working set it generates),
+// the smallest summed out-degree of the current working set from which the
+// generated one may be wanted in the other representation: math.MaxInt64
+// (never) for a Static policy; for a policy with a method DualFrom(Info,
+// bool) int64, its answer; otherwise 0 (always). Operators that can
+// generate both representations at once (which makes a conversion free,
+// but costs a bitmap's n/8 bytes of stores) use it to do so only where a
+// change is possible: a generated working set has at most the current
+// one's summed out-degree elements (push steps; an ordered SSSP's pending
 // vertices can exceed it, and then a conversion runs its kernel).
-func DualFrom(p Policy, info Info) int64 {
+func DualFrom(p Policy, info Info, sampled bool) int64 {
 	if _, ok := StaticVariant(p); ok {
 		return math.MaxInt64
 	}
-	if m, ok := p.(interface{ DualFrom(Info) int64 }); ok {
-		return m.DualFrom(info)
+	if m, ok := p.(interface{ DualFrom(Info, bool) int64 }); ok {
+		return m.DualFrom(info, sampled)
 	}
 	return 0
 }
@@ -159,16 +160,17 @@ func (p adaptivePolicy) Thresholds() Thresholds { return p.t }
 // policy (policies without the method get the thresholds' sample_every).
 func (p adaptivePolicy) SampleEvery() int { return p.t.SampleEvery }
 
-// DualFrom implements the bound of the package function DualFrom: a
+// DualFrom implements the bound of the package function DualFrom. A
 // bitmap needs a working set of T3 x Universe elements on a graph of at
-// least BitmapMinVertices vertices; BFS's pull (a bitmap) a frontier of
-// max(PullMinEdges, N/Beta) out-edges, at most the current degree sum
-// times the largest degree, and never on a graph of fewer arcs than
-// PullMinEdges.
-func (p adaptivePolicy) DualFrom(info Info) int64 {
+// least BitmapMinVertices vertices, and the structure changes only on
+// sampled iterations (or any, with a JumpFactor); BFS's pull (a bitmap),
+// decided every iteration, needs a frontier of max(PullMinEdges, N/Beta)
+// out-edges, at most the current degree sum times the largest degree, and
+// never on a graph of fewer arcs than PullMinEdges.
+func (p adaptivePolicy) DualFrom(info Info, sampled bool) int64 {
 	t := p.t
 	from := float64(math.MaxInt64)
-	if int64(info.N) >= t.BitmapMinVertices {
+	if (sampled || t.JumpFactor > 0) && int64(info.N) >= t.BitmapMinVertices {
 		from = math.Ceil(t.T3 * float64(info.Universe))
 	}
 	if info.CanPull && p.order == Ordered && info.M >= t.PullMinEdges {

@@ -48,9 +48,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	}
 	info := op.Info()
 	pol := cfg.Policy()
-	if d, ok := op.(DualGenerator); ok {
-		d.SetDualFrom(decider.DualFrom(pol, info))
-	}
+	dual, _ := op.(DualGenerator)
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}
 	log := cfg.logger.With().Str("alg", name).Logger()
 	dec := pol.Begin(info)
@@ -73,6 +71,9 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			return st, fmt.Errorf("%s: cancelled after %d iterations: %w", name, it, err)
 		}
 		ti := time.Now()
+		if dual != nil {
+			dual.SetDualFrom(decider.DualFrom(pol, info, sampler.Due(it)))
+		}
 		edges, err := op.Compute(v)
 		if err != nil {
 			return st, fmt.Errorf("%s: iteration %d (%v): %w", name, it, v, err)

@@ -47,12 +47,13 @@ type Operator interface {
 
 // DualGenerator is implemented by operators that can generate a working
 // set in both representations at once, which makes a later Convert free.
-// The engine sets, before Start, the summed out-degree of the current
-// working set from which they should (decider.DualFrom: where the policy
-// may change representation; math.MaxInt64: never, 0: always). The second
-// representation costs every generation a bitmap's n/8 bytes of stores: on
-// the H100 always writing it made adaptive SSSP on the 2048x2048 grid
-// (thousands of small iterations, never a bitmap) 12% slower.
+// Before each Compute the engine sets the summed out-degree of the current
+// working set from which its generation should (decider.DualFrom: where
+// the policy may change representation after it; math.MaxInt64: never, 0:
+// always). The second representation costs a generation a bitmap's n/8
+// bytes of stores: on the H100 writing it in every generation made
+// adaptive SSSP on the 2048x2048 grid (2430 iterations, never a bitmap)
+// 12% slower.
 type DualGenerator interface {
 	SetDualFrom(degree int64)
 }
