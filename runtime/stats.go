@@ -24,6 +24,8 @@ type Stats struct {
 	// the host's share (enqueueing) and the conversion kernels run before
 	// the next iteration's, inside its time; with tracing on (exact
 	// timing) the conversion waits for its kernels and holds them too.
+	// Where the generation wrote both representations (see
+	// DualGenerator) a conversion is a buffer swap, with no kernel.
 	Wall       time.Duration `json:"wall_ns"`
 	Inspection time.Duration `json:"inspection_ns"`
 	Conversion time.Duration `json:"conversion_ns"`
