@@ -10,6 +10,7 @@
 #   bash .gpu/kernels/gpu-plan.sh sssp22  # SSSP at scale 22 only
 #   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs  # fatbin, GPU tests, overhead, BFS's own section by tune --section bfs
+#   bash .gpu/kernels/gpu-plan.sh tune-bfs-floors  # BFS's pull and bitmap floors by tune, then the BFS bench under them
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -91,6 +92,23 @@ tune-bfs)
 	echo "tune-bfs: rc=$? in $(($(date +%s) - t0)) s"
 	tail -25 "$R/tune-bfs.txt"
 	;;
+tune-bfs-floors)
+	# The BFS floors (pull_min_edges, bitmap_min_vertices) that the default
+	# sweep leaves out, from BFS's shipped section, then the BFS bench under
+	# the result against the device-derived defaults.
+	fatbin
+	cp thresholds.toml "$R/thresholds-tuned.toml"
+	t0=$(date +%s)
+	timeout 300 ./gearbox --log-level warn tune --device "$DEVICE" --graphs "$G_TUNE_BFS" --algorithms bfs --section bfs \
+		--sources 4 --repeats 3 --passes 1 --t3 "" --sample-every "" --t2 "" --t1 "" --alpha "" --beta "" --threads-per-block "" \
+		--pull-min-edges 65536:4194304:x4 --bitmap-min-vertices 16384:1048576:x4 \
+		--out-dir "$R/tune-floors" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-floors.txt" 2>&1
+	echo "tune-floors: rc=$? in $(($(date +%s) - t0)) s"
+	tail -22 "$R/tune-floors.txt"
+	bench directed 150 --graphs "$G_DIRECTED" --algorithms bfs --thresholds "$R/thresholds-tuned.toml"
+	bench undirected 60 $U --graphs "$G_UNDIRECTED" --algorithms bfs --thresholds "$R/thresholds-tuned.toml"
+	bench scale22 150 --graphs "$G_22" --algorithms bfs --thresholds "$R/thresholds-tuned.toml" --verify=false
+	;;
 sssp22)
 	fatbin
 	bench scale22-sssp 300 --graphs "$G_22" --algorithms sssp --delta 64,256 --verify=false
@@ -125,7 +143,7 @@ ab)
 	done
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab or tune-bfs)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, tune-bfs or tune-bfs-floors)" >&2
 	exit 2
 	;;
 esac
