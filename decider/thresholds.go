@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -333,12 +334,12 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: T1, T2, T3, bitmap_min_vertices, sample_every, jump_factor, alpha, beta, pull_min_edges, delta, delta_factor, ordered_min_vertices, ordered_min_degree, threads_per_block, afforest_min_degree, afforest_min_arcs, afforest_min_skew; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
-			ErrThresholds, strings.Join(keys, ", "), strings.Join(Algorithms(), ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: %s; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
+			ErrThresholds, strings.Join(keys, ", "), strings.Join(sectionKeys(), ", "), strings.Join(Algorithms(), ", "))
 	}
 	check := func(dev, alg string, t Thresholds) error {
 		if err := t.Validate(); err != nil {
-			return fmt.Errorf("%s: %w", sectionName(dev, alg), err)
+			return fmt.Errorf("%s: %w", SectionName(dev, alg), err)
 		}
 		return nil
 	}
@@ -367,11 +368,11 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	return s, nil
 }
 
-// sectionName is the header of a section: [cpu], [gpu."<device>"], or with
-// alg, [cpu.<alg>] or [gpu."<device>".<alg>].
-func sectionName(device, alg string) string {
+// SectionName is the header of a section: [cpu] (device "" or "cpu"),
+// [gpu."<device>"], or with alg, [cpu.<alg>] or [gpu."<device>".<alg>].
+func SectionName(device, alg string) string {
 	name := "cpu"
-	if device != "" {
+	if device != "" && device != "cpu" {
 		name = "gpu." + strconv.Quote(device)
 	}
 	if alg != "" {
@@ -408,7 +409,7 @@ func checkAlgSections(md *toml.MetaData) error {
 			continue
 		}
 		if !slices.Contains(Algorithms(), alg) {
-			return fmt.Errorf("%w: %s: unknown algorithm %q (per-algorithm sections: %s)", ErrThresholds, sectionName(dev, alg), alg, strings.Join(Algorithms(), ", "))
+			return fmt.Errorf("%w: %s: unknown algorithm %q (per-algorithm sections: %s)", ErrThresholds, SectionName(dev, alg), alg, strings.Join(Algorithms(), ", "))
 		}
 		if dev != "" {
 			subs = append(subs, sub{dev, alg})
@@ -417,7 +418,7 @@ func checkAlgSections(md *toml.MetaData) error {
 	for _, s := range subs {
 		if !own[s.dev] {
 			return fmt.Errorf("%w: %s needs a %s section: its keys override the device section's values (without one, they would build on [cpu] instead of the device-derived defaults)",
-				ErrThresholds, sectionName(s.dev, s.alg), sectionName(s.dev, ""))
+				ErrThresholds, SectionName(s.dev, s.alg), SectionName(s.dev, ""))
 		}
 	}
 	return nil
@@ -441,11 +442,11 @@ func (d *deviceSection) algs() map[string]toml.Primitive {
 func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device string) (Thresholds, map[string]Thresholds, error) {
 	d := deviceSection{section: sectionOf(base)}
 	if err := md.PrimitiveDecode(p, &d); err != nil {
-		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, sectionName(device, ""), err)
+		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
 	}
 	t, err := d.section.thresholds()
 	if err != nil {
-		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, sectionName(device, ""), err)
+		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
 	}
 	algs := map[string]Thresholds{}
 	key := []string{"cpu"}
@@ -459,7 +460,7 @@ func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device s
 		}
 		a, err := decodeSection(md, prims[alg], t)
 		if err != nil {
-			return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, sectionName(device, alg), err)
+			return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, alg), err)
 		}
 		algs[alg] = a
 	}
@@ -486,6 +487,17 @@ type section struct {
 	AffMinD     float64 `toml:"afforest_min_degree"`
 	AffMinArcs  int64   `toml:"afforest_min_arcs"`
 	AffMinSkew  float64 `toml:"afforest_min_skew"`
+}
+
+// sectionKeys lists the keys of a section, from section's field tags (a
+// hand-kept list in the error message had fallen behind the struct).
+func sectionKeys() []string {
+	st := reflect.TypeFor[section]()
+	keys := make([]string, st.NumField())
+	for i := range keys {
+		keys[i] = st.Field(i).Tag.Get("toml")
+	}
+	return keys
 }
 
 // sectionOf returns t's values as a section.

@@ -21,16 +21,7 @@ func SectionName(device string) string { return SectionNameFor(device, "") }
 // SectionNameFor returns the header of algorithm alg's section for a
 // device: "[cpu.<alg>]" or `[gpu."<device>".<alg>]`; with alg "", the
 // device section's (SectionName).
-func SectionNameFor(device, alg string) string {
-	name := "cpu"
-	if device != "" && device != "cpu" {
-		name = "gpu." + strconv.Quote(device)
-	}
-	if alg != "" {
-		name += "." + alg
-	}
-	return "[" + name + "]"
-}
+func SectionNameFor(device, alg string) string { return decider.SectionName(device, alg) }
 
 // tunedMark starts the comment block Tune's callers write above a section;
 // merging replaces such a block with the section.
@@ -131,11 +122,7 @@ func WriteSectionFor(path, device, alg string, t decider.Thresholds, comments ..
 	if err != nil {
 		return fmt.Errorf("%s: merged file does not parse (a bug): %w", path, err)
 	}
-	got := set.For(lookupDevice(device))
-	if alg != "" {
-		got, _ = set.LookupFor(lookupDevice(device), alg)
-	}
-	if got != t {
+	if got, _ := set.LookupFor(lookupDevice(device), alg); got != t {
 		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), t)
 	}
 	mode := os.FileMode(0o644)
