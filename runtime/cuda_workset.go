@@ -314,35 +314,32 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 	if dist != nil {
 		distArg = dist
 	}
-	if w.dualFrom < math.MaxInt64 && (rep == decider.Bitmap || w.degree >= w.dualFrom) {
-		// The bitmap goes to out, the queue (below cap) to alt.
-		bm, qu, qcap := w.ws[w.scr], w.ws[w.alt], DualQueueCap(w.n)
-		if rep == decider.Queue {
-			bm, qu, qcap = w.ws[w.alt], w.ws[w.scr], n
-		}
-		if err := d.Launch(kernels.Gen(kernels.OutDual, sel.Mode, sel.D32), grid, genBlock,
-			w.upd, n, distArg, off, sel.Delta, bm, w.ctrl, w.par, qu, qcap); err != nil {
-			return err
-		}
-		w.swap()
-		w.par, w.rep = w.par^1, rep
-		if err := w.readBack(d); err != nil {
-			return err
-		}
-		w.altOK = rep == decider.Queue || w.size <= int64(qcap)
-		return nil
-	}
 	out := kernels.OutBitmap
 	if rep == decider.Queue {
 		out = w.QueueOut
 	}
-	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.D32), grid, genBlock,
-		w.upd, n, distArg, off, sel.Delta, w.ws[w.scr], w.ctrl, w.par); err != nil {
+	args := []any{w.upd, n, distArg, off, sel.Delta, w.ws[w.scr], w.ctrl, w.par}
+	dual := w.dualFrom < math.MaxInt64 && (rep == decider.Bitmap || w.degree >= w.dualFrom)
+	var qcap uint32 // dual: the queue's capacity
+	if dual {
+		// The bitmap goes to out (args[5]), the queue (below cap) to alt.
+		out, qcap = kernels.OutDual, DualQueueCap(w.n)
+		qu := w.ws[w.alt]
+		if rep == decider.Queue {
+			args[5], qu, qcap = w.ws[w.alt], w.ws[w.scr], n
+		}
+		args = append(args, qu, qcap)
+	}
+	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.D32), grid, genBlock, args...); err != nil {
 		return err
 	}
 	w.swap()
-	w.par, w.rep, w.altOK = w.par^1, rep, false
-	return w.readBack(d)
+	w.par, w.rep = w.par^1, rep
+	if err := w.readBack(d); err != nil {
+		return err
+	}
+	w.altOK = dual && (rep == decider.Queue || w.size <= int64(qcap))
+	return nil
 }
 
 func (w *CUDAWorkset) readBack(d *Dev) error {
