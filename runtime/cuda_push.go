@@ -4,6 +4,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"time"
 	"unsafe"
 
@@ -222,15 +223,100 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 // BenchmarkCUDAReadStaged sweeps it).
 var StageBytes int64 = 4 << 20
 
+// ReadResult copies a result array of uint32 values (math.MaxUint32:
+// none, such as unreached) into dst, narrowed on the device to one or two
+// bytes where they fit: the copy over the host link bounds a large run's
+// wall time (kron:22 BFS on the H100: 0.89 of 1.45 ms). bound is an upper
+// bound on the other values (math.MaxUint64: unknown). Where it does not
+// guarantee two bytes, the packing kernel flags a value that does not fit,
+// and the full array is copied after a 4-byte read. Call it from Close's
+// read: the working set's scratch buffer and the persistent-launch state
+// (idle once the run stopped) hold the narrow copy and the flag.
+func (t *CUDATraversal) ReadResult(d *Dev, src DeviceSlice[uint32], dst []uint32, bound uint64) error {
+	n := src.Len()
+	switch {
+	case n == 0 || t.WS == nil || t.PS.Len() == 0:
+		return ReadStaged(d, src, dst)
+	case bound < math.MaxUint8:
+		return readPacked[uint8](d, t, src, dst, kernels.PackU8, false)
+	default:
+		return readPacked[uint16](d, t, src, dst, kernels.PackU16, bound >= math.MaxUint16)
+	}
+}
+
+func readPacked[S uint8 | uint16](d *Dev, t *CUDATraversal, src DeviceSlice[uint32], dst []uint32, kernel string, check bool) error {
+	n := src.Len()
+	if len(dst) != n {
+		return fmt.Errorf("cuda: result read of %d elements into %d", n, len(dst))
+	}
+	out, err := View[S](t.WS.Scratch(), n)
+	if err != nil {
+		return err
+	}
+	flag, err := View[uint32](t.PS, 1)
+	if err != nil {
+		return err
+	}
+	if err := d.Memset32(flag, 0, 0, 1); err != nil {
+		return err
+	}
+	if err := d.Launch(kernel, d.Grid(int64(n), 256), 256, src, out, uint32(n), flag); err != nil {
+		return err
+	}
+	if check {
+		var over [1]uint32
+		if err := flag.Read(d, 0, over[:]); err != nil {
+			return err
+		}
+		if over[0] != 0 {
+			return ReadStaged(d, src, dst)
+		}
+	}
+	return ReadWiden(d, out, dst)
+}
+
 // ReadStaged copies src to dst (same length) through two page-locked
 // buffers: the DMA of one chunk overlaps the host's parallel copy of the
 // previous one. Copies into page-locked memory run at the link's speed;
 // the driver's own path for pageable memory is several times slower.
 func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
-	n := src.Len()
-	if len(dst) != n {
+	if n := src.Len(); len(dst) != n {
 		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
 	}
+	return readStaged(d, src, func(lo int, s []T) {
+		out := dst[lo : lo+len(s)]
+		par.For(len(s), 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
+	})
+}
+
+// ReadWiden copies narrowed values (kernels.BFSPackU8, BFSPackU16) into
+// dst, widening each on the host: S's largest value, which stands for
+// "none", becomes math.MaxUint32. A quarter or half of the bytes cross
+// the host link.
+func ReadWiden[S uint8 | uint16](d *Dev, src DeviceSlice[S], dst []uint32) error {
+	if n := src.Len(); len(dst) != n {
+		return fmt.Errorf("cuda: widening read of %d elements into %d", n, len(dst))
+	}
+	top := ^S(0)
+	return readStaged(d, src, func(lo int, s []S) {
+		out := dst[lo : lo+len(s)]
+		par.For(len(s), 1<<16, func(a, b int) {
+			for i, v := range s[a:b] {
+				if v == top {
+					out[a+i] = math.MaxUint32
+				} else {
+					out[a+i] = uint32(v)
+				}
+			}
+		})
+	})
+}
+
+// readStaged moves src through the two page-locked buffers, handing each
+// chunk to put with its first element's index (on the calling goroutine,
+// while the next chunk's DMA runs).
+func readStaged[T any](d *Dev, src DeviceSlice[T], put func(lo int, chunk []T)) error {
+	n := src.Len()
 	if n == 0 {
 		return nil
 	}
@@ -271,9 +357,7 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 		}
 		lo := k * per
 		hi := min(n, lo+per)
-		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
-		out := dst[lo:hi]
-		par.For(hi-lo, 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
+		put(lo, unsafe.Slice((*T)(buf[k%2]), hi-lo))
 	}
 	return nil
 }

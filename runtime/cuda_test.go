@@ -463,6 +463,75 @@ func TestCUDAReadStaged(t *testing.T) {
 	}
 }
 
+// TestCUDAReadWiden copies narrowed arrays (several staging chunks, a
+// short one) through ReadWiden: values widen unchanged, the narrow type's
+// largest becomes math.MaxUint32; a view too large for its buffer fails.
+func TestCUDAReadWiden(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	for _, n := range []int{1, 1000, 9<<20 + 7} {
+		src8 := make([]uint8, n)
+		src16 := make([]uint16, n)
+		for i := range src8 {
+			src8[i] = uint8(i % 256)
+			src16[i] = uint16(i * 7)
+		}
+		want := func(v, top uint32) uint32 {
+			if v == top {
+				return math.MaxUint32
+			}
+			return v
+		}
+		got8 := make([]uint32, n)
+		got16 := make([]uint32, n)
+		if err := c.Do(func(d *runtime.Dev) error {
+			// One uint32 buffer of n words holds either narrow array, as
+			// the working set's scratch does for BFS.
+			buf, err := runtime.AllocSlice[uint32](d, n)
+			if err != nil {
+				return err
+			}
+			defer buf.Free(d)
+			if _, err := runtime.View[uint64](buf, n); err == nil && n > 1 {
+				return fmt.Errorf("a view of %d uint64 over %d words was allowed", n, n)
+			}
+			v8, err := runtime.View[uint8](buf, n)
+			if err != nil {
+				return err
+			}
+			if err := v8.Write(d, 0, src8); err != nil {
+				return err
+			}
+			if err := runtime.ReadWiden(d, v8, got8); err != nil {
+				return err
+			}
+			v16, err := runtime.View[uint16](buf, n)
+			if err != nil {
+				return err
+			}
+			if err := v16.Write(d, 0, src16); err != nil {
+				return err
+			}
+			if err := runtime.ReadWiden(d, v16, got16); err != nil {
+				return err
+			}
+			if err := runtime.ReadWiden(d, v16, got16[:n-1]); err == nil {
+				return fmt.Errorf("a widening read into a shorter slice succeeded")
+			}
+			return nil
+		}); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		for i := range n {
+			if w := want(uint32(src8[i]), 0xFF); got8[i] != w {
+				t.Fatalf("n=%d: uint8 element %d = %d, want %d", n, i, got8[i], w)
+			}
+			if w := want(uint32(src16[i]), 0xFFFF); got16[i] != w {
+				t.Fatalf("n=%d: uint16 element %d = %d, want %d", n, i, got16[i], w)
+			}
+		}
+	}
+}
+
 // TestCUDAWorksetDual checks that a dual generation leaves both
 // representations, so that converting launches nothing, and that a bitmap
 // too large for its queue's cap, or a generation that SetDualFrom left

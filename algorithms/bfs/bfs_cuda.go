@@ -26,8 +26,12 @@ type cudaOp struct {
 	level   runtime.DeviceSlice[uint32]
 	canPull bool
 	cur     uint32 // depth of the current frontier
-	out     func() []uint32
-	depth   []uint32
+	// unsure is set while a Compute may have assigned levels beyond
+	// cur+1 (a failed persistent launch): the result copy then checks
+	// that they fit its narrowed form.
+	unsure bool
+	out    func() []uint32
+	depth  []uint32
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
@@ -62,7 +66,9 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	if o.InitErr == nil {
 		o.out = runtime.HostSlice[uint32](o.G.NumVertices())
 	}
-	return o.StartSingle(o.src, rep, func(d *runtime.Dev) error { return o.level.Write(d, int(o.src), []uint32{0}) })
+	// An asynchronous memset, not a synchronous copy, sets the source's
+	// level.
+	return o.StartSingle(o.src, rep, func(d *runtime.Dev) error { return d.Memset32(o.level, 4*int64(o.src), 0, 1) })
 }
 
 func (o *cudaOp) Depths() []uint32 { return o.depth }
@@ -72,6 +78,7 @@ func (o *cudaOp) Depths() []uint32 { return o.depth }
 // working set in v's representation; Generate then only reports it.
 func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 	var edges int64
+	o.unsure = true
 	err := o.C.Do(func(d *runtime.Dev) error {
 		ws := o.WS
 		rep := v.Rep
@@ -125,6 +132,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			}
 		}
 		o.Finished = ws.Size() == 0
+		o.unsure = false
 		return nil
 	})
 	return edges, err
@@ -155,6 +163,12 @@ func (o *cudaOp) Close() error {
 			return nil // never started
 		}
 		o.depth = o.out()
-		return runtime.ReadStaged(d, o.level, o.depth)
+		// Every assigned level is at most cur+1, unless a failed launch
+		// left the count behind.
+		bound := uint64(o.cur) + 1
+		if o.unsure {
+			bound = math.MaxUint64
+		}
+		return o.ReadResult(d, o.level, o.depth, bound)
 	}, func(d *runtime.Dev) { o.level.Free(d) })
 }

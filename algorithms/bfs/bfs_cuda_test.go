@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func cpuBFS(t *testing.T, g *graph.Graph, src uint32) *bfs.Result {
 	return want
 }
 
-func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bfs.Result, opts []runtime.Option) {
+func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bfs.Result, opts []runtime.Option) *bfs.Result {
 	t.Helper()
 	got, err := bfs.Run(context.Background(), g, src, opts...)
 	if err != nil {
@@ -61,6 +62,7 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 	if err := bfs.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
+	return got
 }
 
 func TestCUDASharedTable(t *testing.T) {
@@ -119,6 +121,36 @@ func TestCUDADatasets(t *testing.T) {
 			want := cpuBFS(t, g, src)
 			for name, opts := range cfgs {
 				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
+			}
+		}
+	}
+}
+
+// TestCUDADeepLevels runs directed paths whose deepest level sits at the
+// edges of the narrowed result copies (one byte where the level count
+// bounds every depth below 255; two bytes, checked on the device beyond
+// 65534 levels; four where a depth reaches 65535), with unreached vertices
+// beside them, against the CPU, with and without persistent launches.
+func TestCUDADeepLevels(t *testing.T) {
+	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t)
+	for _, length := range []int{251, 252, 253, 254, 255, 256, 65533, 65534, 65535, 65536} {
+		n := length + 3 // depths 0..length, and two vertices never reached
+		arcs := make([][2]uint32, 0, length+1)
+		for v := 0; v < length; v++ {
+			arcs = append(arcs, [2]uint32{uint32(v), uint32(v + 1)})
+		}
+		arcs = append(arcs, [2]uint32{uint32(n - 2), uint32(n - 1)})
+		g := testgraphs.MustBuild(n, false, arcs, nil)
+		want := cpuBFS(t, g, 0)
+		cfgs := map[string]*runtime.CUDA{"fused": fused}
+		if length < 1000 { // 65K levels without persistent launches take seconds
+			cfgs["plain"] = gpu
+		}
+		for name, be := range cfgs {
+			got := compareBFS(t, fmt.Sprintf("path%d/%s", length, name), g, 0, want, []runtime.Option{runtime.WithBackend(be)})
+			if d := got.MaxDepth(); d != length {
+				t.Fatalf("path%d/%s: deepest level %d", length, name, d)
 			}
 		}
 	}
@@ -482,4 +514,83 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // without clearing) are still correct.
 func TestCUDARelease(t *testing.T) {
 	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
+}
+
+// BenchmarkCUDACallSplit splits the time of a whole bfs.Run call on the
+// GPU (graph cached, result released before the next call, as a caller
+// running many sources would) into the parts Stats reports: Setup (the
+// operator's per-run device state), Wall (Start, iterations, result copy),
+// within it Kernels and Transfers, and the rest of the call (result type,
+// options, host allocation). Graphs: GEARBOX_SPLIT_SPECS (generator specs,
+// or dataset file names under GEARBOX_DATASETS), default kron:18 and
+// wiki-Vote. Medians over 8 sources x b.N are reported and logged.
+func BenchmarkCUDACallSplit(b *testing.B) {
+	specs := os.Getenv("GEARBOX_SPLIT_SPECS")
+	if specs == "" {
+		specs = "kron:18,wiki-Vote.txt"
+	}
+	gpu := testgraphs.OpenCUDA(b)
+	for _, spec := range strings.Split(specs, ",") {
+		var g *graph.Graph
+		if strings.Contains(spec, ".") {
+			dir, err := testgraphs.DatasetsDir()
+			if err != nil {
+				b.Skip(err)
+			}
+			if g, err = graph.Load(filepath.Join(dir, spec), graph.LoadOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		} else {
+			var err error
+			if g, err = graph.Generate(spec, graph.GenOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		srcs := testgraphs.Sources(g, 8)
+		for _, variant := range []string{"auto", "O_T_QU"} {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, variant), func(b *testing.B) {
+				opts := []runtime.Option{runtime.WithBackend(gpu)}
+				if variant != "auto" {
+					v, err := decider.ParseVariant(variant)
+					if err != nil {
+						b.Fatal(err)
+					}
+					opts = append(opts, runtime.WithVariant(v))
+				}
+				if res, err := bfs.Run(context.Background(), g, srcs[0], opts...); err != nil {
+					b.Fatal(err)
+				} else {
+					res.Release()
+				}
+				var call, setup, wall, kern, xfer, rest []time.Duration
+				for i := 0; i < b.N; i++ {
+					for _, src := range srcs {
+						t0 := time.Now()
+						res, err := bfs.Run(context.Background(), g, src, opts...)
+						el := time.Since(t0)
+						if err != nil {
+							b.Fatal(err)
+						}
+						st := res.Stats()
+						res.Release()
+						call = append(call, el)
+						setup = append(setup, st.GPU.Setup)
+						wall = append(wall, st.Wall)
+						kern = append(kern, st.GPU.Kernels)
+						xfer = append(xfer, st.GPU.Transfers)
+						rest = append(rest, el-st.Wall-st.GPU.Setup)
+					}
+				}
+				us := func(x []time.Duration) float64 { return float64(medianDur(x).Nanoseconds()) / 1e3 }
+				b.ReportMetric(us(call), "call_us")
+				b.ReportMetric(us(setup), "setup_us")
+				b.ReportMetric(us(wall), "wall_us")
+				b.ReportMetric(us(kern), "kernels_us")
+				b.ReportMetric(us(xfer), "transfers_us")
+				b.ReportMetric(us(rest), "rest_us")
+				b.Logf("SPLIT bfs %s %s call %.1f us = setup %.1f + wall %.1f (kernels %.1f, transfers %.1f) + rest %.1f",
+					spec, variant, us(call), us(setup), us(wall), us(kern), us(xfer), us(rest))
+			})
+		}
+	}
 }

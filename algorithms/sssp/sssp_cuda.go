@@ -79,11 +79,13 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	} else if o.InitErr == nil {
 		o.out = runtime.HostSlice[uint64](o.G.NumVertices())
 	}
+	// Asynchronous memsets, not synchronous copies, set the source's
+	// distance.
 	return o.StartSingle(o.src, v.Rep, func(d *runtime.Dev) error {
 		if o.d32 {
-			return o.dist32.Write(d, int(o.src), []uint32{0})
+			return d.Memset32(o.dist32, 4*int64(o.src), 0, 1)
 		}
-		return o.dist.Write(d, int(o.src), []uint64{0})
+		return d.Memset32(o.dist, 8*int64(o.src), 0, 2)
 	})
 }
 
@@ -155,7 +157,9 @@ func (o *cudaOp) Close() error {
 		switch {
 		case o.out32 != nil:
 			o.res32 = o.out32()
-			return runtime.ReadStaged(d, o.dist32, o.res32)
+			// A shortest path has at most n-1 arcs.
+			bound := uint64(max(o.G.NumVertices()-1, 0)) * uint64(max(o.DG.MaxWeight, 1))
+			return o.ReadResult(d, o.dist32, o.res32, bound)
 		case o.out != nil:
 			o.res = o.out()
 			return runtime.ReadStaged(d, o.dist, o.res)
