@@ -235,7 +235,7 @@ var StageBytes int64 = 4 << 20
 func (t *CUDATraversal) ReadResult(d *Dev, src DeviceSlice[uint32], dst []uint32, bound uint64) error {
 	n := src.Len()
 	switch {
-	case n == 0 || t.WS == nil || t.PS.Len() == 0:
+	case n == 0 || t.WS == nil || t.PS.Len() == 0 || !NarrowResults:
 		return ReadStaged(d, src, dst)
 	case bound < math.MaxUint8:
 		return readPacked[uint8](d, t, src, dst, kernels.PackU8, false)
@@ -243,6 +243,10 @@ func (t *CUDATraversal) ReadResult(d *Dev, src DeviceSlice[uint32], dst []uint32
 		return readPacked[uint16](d, t, src, dst, kernels.PackU16, bound >= math.MaxUint16)
 	}
 }
+
+// NarrowResults makes ReadResult narrow where it can (a variable for
+// measurements: BenchmarkCUDACallSplit compares both).
+var NarrowResults = true
 
 func readPacked[S uint8 | uint16](d *Dev, t *CUDATraversal, src DeviceSlice[uint32], dst []uint32, kernel string, check bool) error {
 	n := src.Len()
@@ -283,7 +287,7 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 	if n := src.Len(); len(dst) != n {
 		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
 	}
-	return readStaged(d, src, func(lo int, s []T) {
+	return readStaged(d, src, int(max(StageBytes/elemSize[T](), 1)), func(lo int, s []T) {
 		out := dst[lo : lo+len(s)]
 		par.For(len(s), 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
 	})
@@ -297,32 +301,40 @@ func ReadWiden[S uint8 | uint16](d *Dev, src DeviceSlice[S], dst []uint32) error
 	if n := src.Len(); len(dst) != n {
 		return fmt.Errorf("cuda: widening read of %d elements into %d", n, len(dst))
 	}
-	top := ^S(0)
-	return readStaged(d, src, func(lo int, s []S) {
+	// Chunks of StageBytes/4 elements: each chunk's widening (as many
+	// bytes written as a plain copy's) overlaps the next chunk's DMA.
+	return readStaged(d, src, int(max(StageBytes/4, 1)), func(lo int, s []S) {
 		out := dst[lo : lo+len(s)]
-		par.For(len(s), 1<<16, func(a, b int) {
-			for i, v := range s[a:b] {
-				if v == top {
-					out[a+i] = math.MaxUint32
-				} else {
-					out[a+i] = uint32(v)
-				}
-			}
-		})
+		par.For(len(s), 1<<16, func(a, b int) { widen(out[a:b], s[a:b]) })
 	})
 }
 
-// readStaged moves src through the two page-locked buffers, handing each
-// chunk to put with its first element's index (on the calling goroutine,
-// while the next chunk's DMA runs).
-func readStaged[T any](d *Dev, src DeviceSlice[T], put func(lo int, chunk []T)) error {
+// widen stores s in out as uint32, S's largest value as math.MaxUint32
+// (written as a conditional move: a branch on the unreached vertices,
+// half of a Kronecker graph's, mispredicts and ran 2.5x slower).
+func widen[S uint8 | uint16](out []uint32, s []S) {
+	out = out[:len(s)]
+	top := uint32(^S(0))
+	for i, v := range s {
+		x := uint32(v)
+		if x == top {
+			x = math.MaxUint32
+		}
+		out[i] = x
+	}
+}
+
+// readStaged moves src through the two page-locked buffers in chunks of
+// per elements, handing each chunk to put with its first element's index
+// (on the calling goroutine, while the next chunk's DMA runs).
+func readStaged[T any](d *Dev, src DeviceSlice[T], per int, put func(lo int, chunk []T)) error {
 	n := src.Len()
 	if n == 0 {
 		return nil
 	}
 	es := elemSize[T]()
 	stage := StageBytes
-	per := int(max(stage/es, 1))
+	per = int(min(int64(per), max(stage/es, 1)))
 	var buf [2]unsafe.Pointer
 	for i := range buf {
 		p, err := d.AllocHost(stage)

@@ -547,8 +547,11 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 			}
 		}
 		srcs := testgraphs.Sources(g, 8)
-		for _, variant := range []string{"auto", "O_T_QU"} {
+		for _, variant := range []string{"auto", "auto/narrow=off", "O_T_QU"} {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, variant), func(b *testing.B) {
+				variant, narrow := strings.CutSuffix(variant, "/narrow=off")
+				runtime.NarrowResults = !narrow
+				defer func() { runtime.NarrowResults = true }()
 				opts := []runtime.Option{runtime.WithBackend(gpu)}
 				if variant != "auto" {
 					v, err := decider.ParseVariant(variant)
@@ -588,8 +591,8 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 				b.ReportMetric(us(kern), "kernels_us")
 				b.ReportMetric(us(xfer), "transfers_us")
 				b.ReportMetric(us(rest), "rest_us")
-				b.Logf("SPLIT bfs %s %s call %.1f us = setup %.1f + wall %.1f (kernels %.1f, transfers %.1f) + rest %.1f",
-					spec, variant, us(call), us(setup), us(wall), us(kern), us(xfer), us(rest))
+				b.Logf("SPLIT bfs %s %s narrow=%v call %.1f us = setup %.1f + wall %.1f (kernels %.1f, transfers %.1f) + rest %.1f",
+					spec, variant, !narrow, us(call), us(setup), us(wall), us(kern), us(xfer), us(rest))
 			})
 		}
 	}
