@@ -77,11 +77,6 @@ const (
 const (
 	BFSPull    = "bfs_pull_t"
 	BFSPersist = "bfs_persist_qu"
-	// PackU8 and PackU16 narrow a uint32 result for the copy to the host
-	// (unreached becomes the type's largest value; a value that does not
-	// fit sets a flag).
-	PackU8     = "pack_u8"
-	PackU16    = "pack_u16"
 	BitmapToQu = "ws_bm_to_qu"
 	QueueToBm  = "ws_qu_to_bm"
 )
@@ -119,5 +114,5 @@ var Names = func() []string {
 			n = append(n, Gen(out, sel, false), Gen(out, sel, true))
 		}
 	}
-	return append(n, BFSPull, BFSPersist, PackU8, PackU16, BitmapToQu, QueueToBm)
+	return append(n, BFSPull, BFSPersist, BitmapToQu, QueueToBm)
 }()

@@ -33,13 +33,6 @@
 //     warp, one atomic per warp) counting into ctrl->count[par], which must
 //     be zero on entry.
 // ws_qu_to_bm: queue -> bitmap (atomicOr); the bitmap must be zero on entry.
-//
-// pack_u8, pack_u16: a result array of uint32 (BFS levels, SSSP distances)
-//     narrowed to one or two bytes for the copy to the host, whose link
-//     bounds a large run's wall time (kron:22 BFS on the H100: 0.89 of 1.45
-//     ms). 0xFFFFFFFF (unreached) becomes the narrow type's largest value;
-//     a reached value that does not fit sets *over, and the host copies the
-//     full array instead.
 #include "common.cuh"
 
 #define OUT_BM 0
@@ -256,25 +249,4 @@ extern "C" __global__ void __launch_bounds__(1024)
         u32 v = queue[i];
         atomicOr(&bm[v >> 5], 1u << (v & 31));
     }
-}
-
-template <typename T>
-__device__ __forceinline__ void pack(const u32* __restrict__ in, T* __restrict__ out, u32 n, u32* over) {
-    const u32 top = (T)~0u;
-    bool bad = false;
-    for (u64 i = gtid(); i < n; i += gstride()) {
-        u32 d = in[i];
-        bad |= d >= top && d != 0xFFFFFFFFu;
-        out[i] = (T)(d < top ? d : top);
-    }
-    if (bad) atomicOr(over, 1u);
-}
-
-extern "C" __global__ void __launch_bounds__(256) pack_u8(const u32* __restrict__ in, u8* __restrict__ out, u32 n, u32* over) {
-    pack<u8>(in, out, n, over);
-}
-
-extern "C" __global__ void __launch_bounds__(256)
-    pack_u16(const u32* __restrict__ in, unsigned short* __restrict__ out, u32 n, u32* over) {
-    pack<unsigned short>(in, out, n, over);
 }

@@ -585,15 +585,6 @@ func (s DeviceSlice[T]) Len() int { return s.n }
 // Bytes returns the size in bytes.
 func (s DeviceSlice[T]) Bytes() int64 { return int64(s.n) * elemSize[T]() }
 
-// View returns n elements of T over the memory of s (which keeps it: the
-// view must not be freed), for scratch use of a buffer idle at the time.
-func View[T, S any](s DeviceSlice[S], n int) (DeviceSlice[T], error) {
-	if n < 0 || int64(n)*elemSize[T]() > s.Bytes() {
-		return DeviceSlice[T]{}, fmt.Errorf("cuda: a view of %d elements of %d bytes over %d bytes", n, elemSize[T](), s.Bytes())
-	}
-	return DeviceSlice[T]{ptr: s.ptr, n: n}, nil
-}
-
 func elemSize[T any]() int64 {
 	var z T
 	return int64(unsafe.Sizeof(z))

@@ -4,7 +4,6 @@ package runtime
 
 import (
 	"fmt"
-	"math"
 	"time"
 	"unsafe"
 
@@ -223,126 +222,21 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 // BenchmarkCUDAReadStaged sweeps it).
 var StageBytes int64 = 4 << 20
 
-// ReadResult copies a result array of uint32 values (math.MaxUint32:
-// none, such as unreached) into dst, narrowed on the device to one or two
-// bytes where they fit: the copy over the host link bounds a large run's
-// wall time (kron:22 BFS on the H100: 0.89 of 1.45 ms). bound is an upper
-// bound on the other values (math.MaxUint64: unknown). Where it does not
-// guarantee two bytes, the packing kernel flags a value that does not fit,
-// and the full array is copied after a 4-byte read. Call it from Close's
-// read: the working set's scratch buffer and the persistent-launch state
-// (idle once the run stopped) hold the narrow copy and the flag.
-func (t *CUDATraversal) ReadResult(d *Dev, src DeviceSlice[uint32], dst []uint32, bound uint64) error {
-	n := src.Len()
-	switch {
-	case n == 0 || t.WS == nil || t.PS.Len() == 0 || !NarrowResults:
-		return ReadStaged(d, src, dst)
-	case bound < math.MaxUint8:
-		return readPacked[uint8](d, t, src, dst, kernels.PackU8, false)
-	default:
-		return readPacked[uint16](d, t, src, dst, kernels.PackU16, bound >= math.MaxUint16)
-	}
-}
-
-// NarrowResults makes ReadResult narrow where it can (a variable for
-// measurements: BenchmarkCUDACallSplit compares both).
-var NarrowResults = true
-
-func readPacked[S uint8 | uint16](d *Dev, t *CUDATraversal, src DeviceSlice[uint32], dst []uint32, kernel string, check bool) error {
-	n := src.Len()
-	if len(dst) != n {
-		return fmt.Errorf("cuda: result read of %d elements into %d", n, len(dst))
-	}
-	out, err := View[S](t.WS.Scratch(), n)
-	if err != nil {
-		return err
-	}
-	flag, err := View[uint32](t.PS, 1)
-	if err != nil {
-		return err
-	}
-	if err := d.Memset32(flag, 0, 0, 1); err != nil {
-		return err
-	}
-	if err := d.Launch(kernel, d.Grid(int64(n), 256), 256, src, out, uint32(n), flag); err != nil {
-		return err
-	}
-	if check {
-		var over [1]uint32
-		if err := flag.Read(d, 0, over[:]); err != nil {
-			return err
-		}
-		if over[0] != 0 {
-			return ReadStaged(d, src, dst)
-		}
-	}
-	return ReadWiden(d, out, dst)
-}
-
 // ReadStaged copies src to dst (same length) through two page-locked
 // buffers: the DMA of one chunk overlaps the host's parallel copy of the
 // previous one. Copies into page-locked memory run at the link's speed;
 // the driver's own path for pageable memory is several times slower.
 func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
-	if n := src.Len(); len(dst) != n {
+	n := src.Len()
+	if len(dst) != n {
 		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
 	}
-	return readStaged(d, src, int(max(StageBytes/elemSize[T](), 1)), func(lo int, s []T) {
-		out := dst[lo : lo+len(s)]
-		par.For(len(s), 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
-	})
-}
-
-// ReadWiden copies narrowed values (kernels.BFSPackU8, BFSPackU16) into
-// dst, widening each on the host: S's largest value, which stands for
-// "none", becomes math.MaxUint32. A quarter or half of the bytes cross
-// the host link.
-func ReadWiden[S uint8 | uint16](d *Dev, src DeviceSlice[S], dst []uint32) error {
-	if n := src.Len(); len(dst) != n {
-		return fmt.Errorf("cuda: widening read of %d elements into %d", n, len(dst))
-	}
-	// Chunks of StageBytes/4 elements: each chunk's widening (as many
-	// bytes written as a plain copy's) overlaps the next chunk's DMA.
-	return readStaged(d, src, int(max(StageBytes/4, 1)), func(lo int, s []S) {
-		out := dst[lo : lo+len(s)]
-		par.For(len(s), 1<<16, func(a, b int) { widen(out[a:b], s[a:b]) })
-	})
-}
-
-// widen stores s in out as uint32, S's largest value as math.MaxUint32.
-// s is page-locked memory, which the H100 machine's host reads slowly one
-// element at a time (a 62K-vertex BFS's widening cost ~0.1 ms): blocks of
-// it are first moved into a local buffer by copy's wide loads. The test
-// is written for a conditional move: a branch on the unreached vertices,
-// half of a Kronecker graph's, mispredicts (2.5x slower).
-func widen[S uint8 | uint16](out []uint32, s []S) {
-	out = out[:len(s)]
-	top := uint32(^S(0))
-	var buf [4096]S
-	for lo := 0; lo < len(s); lo += len(buf) {
-		b := buf[:copy(buf[:], s[lo:])]
-		o := out[lo : lo+len(b)]
-		for i, v := range b {
-			x := uint32(v)
-			if x == top {
-				x = math.MaxUint32
-			}
-			o[i] = x
-		}
-	}
-}
-
-// readStaged moves src through the two page-locked buffers in chunks of
-// per elements, handing each chunk to put with its first element's index
-// (on the calling goroutine, while the next chunk's DMA runs).
-func readStaged[T any](d *Dev, src DeviceSlice[T], per int, put func(lo int, chunk []T)) error {
-	n := src.Len()
 	if n == 0 {
 		return nil
 	}
 	es := elemSize[T]()
 	stage := StageBytes
-	per = int(min(int64(per), max(stage/es, 1)))
+	per := int(max(stage/es, 1))
 	var buf [2]unsafe.Pointer
 	for i := range buf {
 		p, err := d.AllocHost(stage)
@@ -377,7 +271,9 @@ func readStaged[T any](d *Dev, src DeviceSlice[T], per int, put func(lo int, chu
 		}
 		lo := k * per
 		hi := min(n, lo+per)
-		put(lo, unsafe.Slice((*T)(buf[k%2]), hi-lo))
+		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
+		out := dst[lo:hi]
+		par.For(hi-lo, 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
 	}
 	return nil
 }

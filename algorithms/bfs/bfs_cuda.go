@@ -26,12 +26,8 @@ type cudaOp struct {
 	level   runtime.DeviceSlice[uint32]
 	canPull bool
 	cur     uint32 // depth of the current frontier
-	// unsure is set while a Compute may have assigned levels beyond
-	// cur+1 (a failed persistent launch): the result copy then checks
-	// that they fit its narrowed form.
-	unsure bool
-	out    func() []uint32
-	depth  []uint32
+	out     func() []uint32
+	depth   []uint32
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
@@ -78,7 +74,6 @@ func (o *cudaOp) Depths() []uint32 { return o.depth }
 // working set in v's representation; Generate then only reports it.
 func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 	var edges int64
-	o.unsure = true
 	err := o.C.Do(func(d *runtime.Dev) error {
 		ws := o.WS
 		rep := v.Rep
@@ -132,7 +127,6 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			}
 		}
 		o.Finished = ws.Size() == 0
-		o.unsure = false
 		return nil
 	})
 	return edges, err
@@ -163,12 +157,6 @@ func (o *cudaOp) Close() error {
 			return nil // never started
 		}
 		o.depth = o.out()
-		// Every assigned level is at most cur+1, unless a failed launch
-		// left the count behind.
-		bound := uint64(o.cur) + 1
-		if o.unsure {
-			bound = math.MaxUint64
-		}
-		return o.ReadResult(d, o.level, o.depth, bound)
+		return runtime.ReadStaged(d, o.level, o.depth)
 	}, func(d *runtime.Dev) { o.level.Free(d) })
 }

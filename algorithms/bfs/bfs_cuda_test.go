@@ -126,11 +126,10 @@ func TestCUDADatasets(t *testing.T) {
 	}
 }
 
-// TestCUDADeepLevels runs directed paths whose deepest level sits at the
-// edges of the narrowed result copies (one byte where the level count
-// bounds every depth below 255; two bytes, checked on the device beyond
-// 65534 levels; four where a depth reaches 65535), with unreached vertices
-// beside them, against the CPU, with and without persistent launches.
+// TestCUDADeepLevels runs directed paths of up to 65536 levels (depths
+// past one and two bytes, the longest taking 16 persistent launches of
+// MaxFusedLevels), with unreached vertices beside them, against the CPU,
+// with and without persistent launches.
 func TestCUDADeepLevels(t *testing.T) {
 	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t)
@@ -547,11 +546,8 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 			}
 		}
 		srcs := testgraphs.Sources(g, 8)
-		for _, variant := range []string{"auto", "auto/narrow=off", "O_T_QU"} {
+		for _, variant := range []string{"auto", "O_T_QU"} {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, variant), func(b *testing.B) {
-				variant, narrow := strings.CutSuffix(variant, "/narrow=off")
-				runtime.NarrowResults = !narrow
-				defer func() { runtime.NarrowResults = true }()
 				opts := []runtime.Option{runtime.WithBackend(gpu)}
 				if variant != "auto" {
 					v, err := decider.ParseVariant(variant)
@@ -591,8 +587,8 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 				b.ReportMetric(us(kern), "kernels_us")
 				b.ReportMetric(us(xfer), "transfers_us")
 				b.ReportMetric(us(rest), "rest_us")
-				b.Logf("SPLIT bfs %s %s narrow=%v call %.1f us = setup %.1f + wall %.1f (kernels %.1f, transfers %.1f) + rest %.1f",
-					spec, variant, !narrow, us(call), us(setup), us(wall), us(kern), us(xfer), us(rest))
+				b.Logf("SPLIT bfs %s %s call %.1f us = setup %.1f + wall %.1f (kernels %.1f, transfers %.1f) + rest %.1f",
+					spec, variant, us(call), us(setup), us(wall), us(kern), us(xfer), us(rest))
 			})
 		}
 	}

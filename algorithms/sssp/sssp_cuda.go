@@ -157,9 +157,7 @@ func (o *cudaOp) Close() error {
 		switch {
 		case o.out32 != nil:
 			o.res32 = o.out32()
-			// A shortest path has at most n-1 arcs.
-			bound := uint64(max(o.G.NumVertices()-1, 0)) * uint64(max(o.DG.MaxWeight, 1))
-			return o.ReadResult(d, o.dist32, o.res32, bound)
+			return runtime.ReadStaged(d, o.dist32, o.res32)
 		case o.out != nil:
 			o.res = o.out()
 			return runtime.ReadStaged(d, o.dist, o.res)

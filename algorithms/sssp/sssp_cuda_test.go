@@ -91,60 +91,6 @@ func largeConfigs(gpu *runtime.CUDA) map[string][]runtime.Option {
 	return m
 }
 
-// TestCUDANarrowedDistances checks the result copy's narrowing (uint32
-// distances sent as one or two bytes where they fit) at its edges: paths
-// whose farthest vertex lies just below, at and above the two-byte limit,
-// with an unreached vertex, and unit-weight paths around the one-byte
-// limit, against the CPU.
-func TestCUDANarrowedDistances(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	path := func(ws ...uint32) *graph.Graph {
-		n := len(ws) + 2 // the path, and one vertex never reached
-		arcs := make([][2]uint32, len(ws))
-		for i := range ws {
-			arcs[i] = [2]uint32{uint32(i), uint32(i + 1)}
-		}
-		return testgraphs.MustBuild(n, false, arcs, ws)
-	}
-	unit := func(length int) []uint32 {
-		ws := make([]uint32, length)
-		for i := range ws {
-			ws[i] = 1
-		}
-		return ws
-	}
-	for _, tc := range []struct {
-		name string
-		ws   []uint32
-		far  uint64
-	}{
-		{"fits-u16", []uint32{30000, 35534}, 65534},
-		{"at-u16-top", []uint32{30000, 35535}, 65535},
-		{"over-u16", []uint32{40000, 40000, 1}, 80001},
-		{"unit-253", unit(253), 253},
-		{"unit-254", unit(254), 254},
-		{"unit-255", unit(255), 255},
-		{"unit-300", unit(300), 300},
-	} {
-		g := path(tc.ws...)
-		want := cpuSSSP(t, g, 0)
-		if d, ok := want.Distance(uint32(len(tc.ws))); !ok || d != tc.far {
-			t.Fatalf("%s: CPU distance to the path's end %d (%v), want %d", tc.name, d, ok, tc.far)
-		}
-		for _, v := range []string{"auto", "U_T_QU", "O_B_BM"} {
-			opts := []runtime.Option{runtime.WithBackend(gpu)}
-			if v != "auto" {
-				variant, err := decider.ParseVariant(v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opts = append(opts, runtime.WithVariant(variant))
-			}
-			compareSSSP(t, tc.name+"/"+v, g, 0, want, opts)
-		}
-	}
-}
-
 func TestCUDAGenerated(t *testing.T) {
 	gpu := testgraphs.OpenCUDA(t)
 	cfgs := largeConfigs(gpu)
