@@ -7,13 +7,15 @@
 // beta, delta_factor, delta, threads per block) at a time is swept over its
 // values with the others at the best setting so far, scored by the
 // geometric mean over graphs and algorithms of the median time over the
-// sources, and fixed at its best value before the next knob. A full
-// cartesian product of the default ranges would be ~185,000 settings; the
-// descent measures ~50 per pass. Knobs are measured only on the algorithms
-// they affect (alpha and beta: BFS; delta and delta_factor: SSSP). Threads
-// per block is swept only on a backend implementing ThreadsPerBlockSetter
-// (the GPU), delta only where delta_factor is 0; elsewhere they are
-// recorded.
+// sources, and fixed at its best value before the next knob. The time is
+// the wall time, or with TuneConfig.Score = ScoreDevice (GPU backends only)
+// the device time, which leaves out the set-up and the result copy that no
+// threshold changes. A full cartesian product of the default ranges would
+// be ~185,000 settings; the descent measures ~50 per pass. Knobs are
+// measured only on the algorithms they affect (alpha and beta: BFS; delta
+// and delta_factor: SSSP). Threads per block is swept only on a backend
+// implementing ThreadsPerBlockSetter (the GPU), delta only where
+// delta_factor is 0; elsewhere they are recorded.
 //
 // Bench measures the serial reference (bfs.Reference, sssp.Reference), every
 // static variant (the eight push variants, pull for BFS, the ordered SSSP

@@ -22,11 +22,11 @@ import (
 )
 
 // PlotSweep plots one knob's sweep for one algorithm as in the paper's
-// Figs. 13 and 14: one line per graph, time relative to that line's
-// fastest value against the knob's value (T3 in percent of n). Rows of the
-// last pass that swept the knob are used. It writes a PNG (or SVG, PDF by
-// the path's extension).
-func PlotSweep(rows []TuneRow, p Param, alg Algorithm, path string) error {
+// Figs. 13 and 14: one line per graph, the time score s ranks by (wall or
+// device) relative to that line's fastest value against the knob's value
+// (T3 in percent of n). Rows of the last pass that swept the knob are
+// used. It writes a PNG (or SVG, PDF by the path's extension).
+func PlotSweep(rows []TuneRow, p Param, alg Algorithm, s Score, path string) error {
 	last := 0
 	for _, r := range rows {
 		if r.Param == p && r.Algorithm == alg {
@@ -54,15 +54,23 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, path string) error {
 		if p == T3 {
 			x *= 100
 		}
-		series[k] = append(series[k], plotter.XY{X: x, Y: r.Median.Seconds()})
+		t := s.Time(r.Measurement)
+		if s.norm() == ScoreDevice && t <= 0 {
+			return fmt.Errorf("plot %s: %s on %s: %w (a CPU sweep, or a CSV without device_ms); plot with --score wall", p, alg, r.Graph, ErrNoDeviceTime)
+		}
+		series[k] = append(series[k], plotter.XY{X: x, Y: t.Seconds()})
+	}
+	what := "execution time"
+	if s.norm() == ScoreDevice {
+		what = "device time"
 	}
 	pl := plot.New()
-	pl.Title.Text = fmt.Sprintf("%s: execution time vs %s (other knobs at the best so far)", strings.ToUpper(string(alg)), p)
+	pl.Title.Text = fmt.Sprintf("%s: %s vs %s (other knobs at the best so far)", strings.ToUpper(string(alg)), what, p)
 	pl.X.Label.Text = string(p)
 	if p == T3 {
 		pl.X.Label.Text = "T3 (% of n)"
 	}
-	pl.Y.Label.Text = "time / fastest time on that graph"
+	pl.Y.Label.Text = what + " / fastest on that graph"
 	pl.Legend.Top = true
 	pl.Legend.Left = false
 	pl.Add(plotter.NewGrid())

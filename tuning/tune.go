@@ -26,7 +26,10 @@ type TuneConfig struct {
 	// values.
 	Sweeps []Sweep
 	// Passes is the number of rounds over Sweeps (default 1).
-	Passes  int
+	Passes int
+	// Score is the time values are ranked by: ScoreWall (the zero value)
+	// or ScoreDevice (GPU backends only).
+	Score   Score
 	Backend runtime.Backend
 	Logger  zerolog.Logger
 	// Verify checks each configuration's warm-up run against the serial
@@ -62,7 +65,8 @@ type Step struct {
 	Param  Param
 	Values []float64
 	// Scores[i] is the geometric mean, over the algorithm-graph pairs the
-	// knob affects, of the median time (seconds) with Values[i].
+	// knob affects, of the scored median time (TuneResult.Score; seconds)
+	// with Values[i].
 	Scores []float64
 	// Best is the value kept; Skipped says the knob was not swept (no
 	// effect: threads per block on the CPU, delta where delta_factor > 0).
@@ -75,6 +79,8 @@ type TuneResult struct {
 	Best  Setting
 	Rows  []TuneRow
 	Steps []Step
+	// Score is what the steps were scored by (never empty).
+	Score Score
 	// Complete is false when the sweep was interrupted: Rows holds the
 	// rows finished and Best is not a tuned result.
 	Complete bool
@@ -89,11 +95,11 @@ const keepMargin = 0.01
 // measures every value of its sweep with the other knobs at the best
 // setting so far, on every graph and algorithm the knob affects (alpha and
 // beta only BFS, delta only SSSP), and keeps the value with the lowest
-// score (the geometric mean of the median times, so every graph counts
-// the same however large). The current value stays unless another is
-// more than 1% better. A full cartesian product of the default ranges
-// would be about 8x12x7x5x5x11 = 185,000 settings; the descent measures
-// their sum, about 50 per pass.
+// score (the geometric mean of the median times, wall or device by
+// cfg.Score, so every graph counts the same however large). The current
+// value stays unless another is more than 1% better. A full cartesian
+// product of the default ranges would be about 8x12x7x5x5x11 = 185,000
+// settings; the descent measures their sum, about 50 per pass.
 //
 // ThreadsPerBlock is swept only when the backend implements
 // ThreadsPerBlockSetter; otherwise its Step is Skipped and every row
@@ -107,6 +113,10 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	}
 	if cfg.Passes <= 0 {
 		cfg.Passes = 1
+	}
+	cfg.Score = cfg.Score.norm()
+	if err := cfg.Score.Check(cfg.Backend); err != nil {
+		return nil, err
 	}
 	if err := CheckInputs(cfg.Inputs, cfg.Algorithms); err != nil {
 		return nil, err
@@ -142,7 +152,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		}
 	}
 	r := &runner{backend: cfg.Backend, log: cfg.Logger, verify: cfg.Verify, repeats: cfg.Repeats}
-	res := &TuneResult{Best: cfg.Start}
+	res := &TuneResult{Best: cfg.Start, Score: cfg.Score}
 	done := 0
 	for pass := 1; pass <= cfg.Passes; pass++ {
 		for _, sw := range cfg.Sweeps {
@@ -163,8 +173,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 			for i, v := range sw.Values {
 				sets[i] = res.Best.With(sw.Param, v)
 			}
-			logSum := make([]float64, len(sw.Values))
-			n := 0
+			tl := newTally(cfg.Score, len(sw.Values))
 			for _, p := range pairs(cfg, sw.Param) {
 				runs := make([]func(uint32, bool) (sample, error), len(sets))
 				for i, set := range sets {
@@ -203,17 +212,18 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 					if cfg.Progress != nil {
 						cfg.Progress(done, total)
 					}
-					logSum[i] += math.Log(max(m.Median.Seconds(), 1e-9))
+					// After the row is kept: a refused device time
+					// stays visible in the CSV.
+					if err := tl.add(i, m); err != nil {
+						return res, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, sw.Values[i]), err)
+					}
 				}
-				n++
 			}
-			for i := range sw.Values {
-				step.Scores = append(step.Scores, math.Exp(logSum[i]/float64(max(n, 1))))
-			}
+			step.Scores = tl.scores()
 			step.Best = choose(step, res.Best.Get(sw.Param))
 			res.Best = res.Best.With(sw.Param, step.Best)
 			cfg.Logger.Info().Int("pass", pass).Str("param", string(sw.Param)).
-				Str("best", formatValue(sw.Param, step.Best)).Msg("swept")
+				Str("best", formatValue(sw.Param, step.Best)).Str("score", string(cfg.Score)).Msg("swept")
 			res.Steps = append(res.Steps, step)
 		}
 	}
@@ -259,7 +269,7 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
@@ -267,7 +277,8 @@ func (r TuneRow) record() []string {
 		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
 		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
-		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor)}
+		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor),
+		ms(r.Device)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -278,14 +289,16 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Older files lack the trailing repeats, floor, delta_factor and
-	// jump_factor columns (their runs used a fixed delta and no jumps: 0).
-	if len(recs) == 0 || len(recs[0]) < len(tuneHeader)-5 || recs[0][0] != tuneHeader[0] {
+	// Older files lack trailing columns: repeats (read as 1); the floors,
+	// delta_factor and jump_factor (their runs used a fixed delta and no
+	// jumps: 0); device_ms (0: none recorded).
+	const oldest = 17 // pass .. max_ms
+	if len(recs) == 0 || len(recs[0]) < oldest || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
 	}
 	var rows []TuneRow
 	for i, rec := range recs[1:] {
-		if len(rec) < len(tuneHeader)-4 {
+		if len(rec) == oldest {
 			rec = append(rec, "1")
 		}
 		for len(rec) < len(tuneHeader) {
@@ -311,6 +324,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Repeats = int(pf(rec[17]))
 		r.Setting.PullMinEdges, r.Setting.BitmapMinVertices = int64(pf(rec[18])), int64(pf(rec[19]))
 		r.Setting.DeltaFactor, r.Setting.JumpFactor = pf(rec[20]), pf(rec[21])
+		r.Device = fromMs(pf(rec[22]))
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}
@@ -342,14 +356,15 @@ type GraphBest struct {
 	Algorithm Algorithm
 	Graph     string
 	Value     float64
-	Median    time.Duration
+	// Median is the value's scored time (wall or device by the score).
+	Median time.Duration
 }
 
 // BestPerGraph returns, for the knob's sweep in the given pass, each
-// algorithm-graph pair's fastest value: where they disagree, one global
-// value is a compromise (SSSP's delta on graphs with different weight
-// scales is the usual case).
-func BestPerGraph(rows []TuneRow, pass int, p Param) []GraphBest {
+// algorithm-graph pair's fastest value by score s: where they disagree,
+// one global value is a compromise (SSSP's delta on graphs with different
+// weight scales is the usual case).
+func BestPerGraph(rows []TuneRow, pass int, p Param, s Score) []GraphBest {
 	var out []GraphBest
 	idx := map[[2]string]int{}
 	for _, r := range rows {
@@ -360,11 +375,11 @@ func BestPerGraph(rows []TuneRow, pass int, p Param) []GraphBest {
 		i, ok := idx[k]
 		if !ok {
 			idx[k] = len(out)
-			out = append(out, GraphBest{r.Algorithm, r.Graph, r.Value, r.Median})
+			out = append(out, GraphBest{r.Algorithm, r.Graph, r.Value, s.Time(r.Measurement)})
 			continue
 		}
-		if r.Median < out[i].Median {
-			out[i].Value, out[i].Median = r.Value, r.Median
+		if t := s.Time(r.Measurement); t < out[i].Median {
+			out[i].Value, out[i].Median = r.Value, t
 		}
 	}
 	return out

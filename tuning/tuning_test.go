@@ -208,6 +208,9 @@ func TestTuneAndReadBack(t *testing.T) {
 	if want := 8 + 4 + 4; len(res.Rows) != want || !res.Complete {
 		t.Fatalf("%d rows (complete %v), want %d", len(res.Rows), res.Complete, want)
 	}
+	if res.Score != tuning.ScoreWall {
+		t.Errorf("score %q, want the default wall", res.Score)
+	}
 	if n := len(progress); n == 0 || progress[n-2] != 16 || progress[n-1] != 16 {
 		t.Errorf("progress %v, want to end at 16 of 16", progress)
 	}
@@ -222,7 +225,7 @@ func TestTuneAndReadBack(t *testing.T) {
 	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Delta != 1 && b.Delta != 8) || (b.Alpha != 10 && b.Alpha != 20) {
 		t.Errorf("best %+v outside the swept values", b)
 	}
-	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta)
+	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta, res.Score)
 	if len(bests) != 2 {
 		t.Fatalf("BestPerGraph for delta: %+v, want one per SSSP graph", bests)
 	}
@@ -246,15 +249,15 @@ func TestTuneAndReadBack(t *testing.T) {
 	for i := range back {
 		w := res.Rows[i]
 		g := back[i]
-		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || g.Setting != inCSV(w.Setting) || g.Runs != w.Runs {
+		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || g.Setting != inCSV(w.Setting) || g.Runs != w.Runs || g.Device != 0 {
 			t.Errorf("row %d read back as %+v, want %+v", i, g, w)
 		}
 	}
 	out := filepath.Join(t.TempDir(), "t3.png")
-	if err := tuning.PlotSweep(back, tuning.T3, tuning.SSSP, out); err != nil {
+	if err := tuning.PlotSweep(back, tuning.T3, tuning.SSSP, tuning.ScoreWall, out); err != nil {
 		t.Fatal(err)
 	}
-	if err := tuning.PlotSweep(back, tuning.Delta, tuning.BFS, out); err == nil {
+	if err := tuning.PlotSweep(back, tuning.Delta, tuning.BFS, tuning.ScoreWall, out); err == nil {
 		t.Error("plotting a knob without rows succeeded")
 	}
 }

@@ -186,6 +186,7 @@ type tuneFlags struct {
 	thresholdsOut string
 	section       string
 	plotCSV       string
+	score         string
 }
 
 // tuneRowHook, when set (tests), is called after each finished row.
@@ -202,9 +203,10 @@ turn (T3, sample_every, T2, T1, alpha, beta, delta_factor, delta, threads per
 block) is swept over its RANGE with the others at the best setting so far, on
 every graph and algorithm it affects, from --sources sources each (one warm-up
 run per value, then the values interleaved, medians); the value with the
-lowest geometric-mean time is kept (the current one unless
-another is over 1% faster). A full cartesian product would take hours; the
-descent measures each knob's values once per pass. Writes tune.csv (rows
+lowest geometric-mean time (wall time, or the GPU's time with --score
+device) is kept (the current one unless another is over 1% faster). A full
+cartesian product would take hours; the descent measures each knob's values
+once per pass. Writes tune.csv (rows
 flushed as they finish), tune-<knob>-<algorithm>.png, tune.md and the best setting as the
 backend's section of --thresholds-out. Threads per block only affects GPU
 backends; on the CPU it is recorded, not swept.
@@ -224,6 +226,8 @@ flags:
 	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section (bfs, sssp or cc; --algorithms must be ALG alone) instead of the device section")
 	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
+	fs.StringVar(&f.score, "score", string(tuning.ScoreWall), "rank each knob's values by `TIME`: wall (the whole call) or device (the GPU's time: the iterations' kernels and control-block reads, "+
+		"excluding the set-up and the result copy, which no threshold changes and which add noise; needs --device cuda)")
 	defaults := map[tuning.Param]string{
 		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
 		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
@@ -255,8 +259,12 @@ flags:
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: tune takes no positional arguments, got %q", errUsage, pos)
 	}
+	score, err := tuning.ParseScore(f.score)
+	if err != nil {
+		return fmt.Errorf("%w: --score: %w", errUsage, err)
+	}
 	if f.plotCSV != "" {
-		return replot(e, f.plotCSV, f.outDir)
+		return replot(e, f.plotCSV, f.outDir, score)
 	}
 	// Check every input before any long run: flags, ranges, graph files,
 	// the backend and the thresholds file.
@@ -298,6 +306,11 @@ flags:
 		return err
 	}
 	defer closeBackend()
+	// Device time needs a GPU (--device auto may have fallen back to the
+	// CPU): refuse before any graph is loaded.
+	if err := score.Check(backend); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
 	start, err := f.startThresholds(backend, f.section)
 	if err != nil {
 		return err
@@ -334,7 +347,7 @@ flags:
 	bar, finish := progress(e, "tune")
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
 		Inputs: inputs, Algorithms: algs, Start: tuning.Setting{Thresholds: start}, Sweeps: sweeps,
-		Passes: f.passes, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile,
+		Passes: f.passes, Score: score, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile,
 		Progress: bar, OnRow: tuneRowHook,
 	})
 	finish()
@@ -351,15 +364,15 @@ flags:
 
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	var report strings.Builder
-	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent\n",
-		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes)
+	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent, scored by %s time\n",
+		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes, res.Score)
 	writeSteps(&report, res)
 	best := res.Best
 	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionNameFor(device, f.section), tuning.RenderSectionFor(device, f.section, best.Thresholds))
 	io.WriteString(e.stdout, report.String())
 
 	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
-		fmt.Sprintf("graphs %s; algorithms %s; %d sources", f.graphs, f.algorithms, f.sources)}
+		fmt.Sprintf("graphs %s; algorithms %s; %d sources; scored by %s time", f.graphs, f.algorithms, f.sources, res.Score)}
 	if err := tuning.WriteSectionFor(f.thresholdsOut, device, f.section, best.Thresholds, comments...); err != nil {
 		return err
 	}
@@ -377,7 +390,7 @@ flags:
 				continue
 			}
 			p := filepath.Join(f.outDir, "tune-"+string(sw.Param)+"-"+string(a)+".png")
-			if err := tuning.PlotSweep(res.Rows, sw.Param, a, p); err != nil {
+			if err := tuning.PlotSweep(res.Rows, sw.Param, a, res.Score, p); err != nil {
 				return err
 			}
 			written = append(written, p)
@@ -389,7 +402,7 @@ flags:
 		for _, kv := range env.Lines() {
 			fmt.Fprintf(w, "- %s: %s\n", kv[0], kv[1])
 		}
-		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %d\n\n```\n%s```\n", f.graphs, f.algorithms, f.sources, report.String())
+		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %d\n- score: %s\n\n```\n%s```\n", f.graphs, f.algorithms, f.sources, res.Score, report.String())
 		return nil
 	}); err != nil {
 		return err
@@ -402,7 +415,7 @@ flags:
 // writeSteps prints each knob's sweep: the score of every value and the
 // value kept.
 func writeSteps(w io.Writer, res *tuning.TuneResult) {
-	fmt.Fprintf(w, "score = geometric mean over graphs and algorithms of the median time (ms); * = kept\n")
+	fmt.Fprintf(w, "score = geometric mean over graphs and algorithms of the %s (ms); * = kept\n", res.Score.Describe())
 	for _, st := range res.Steps {
 		if st.Skipped {
 			why := "no effect on this backend"
@@ -421,7 +434,7 @@ func writeSteps(w io.Writer, res *tuning.TuneResult) {
 			fmt.Fprintf(w, " %s=%.3f%s", fmtParam(st.Param, v), st.Scores[i]*1e3, mark)
 		}
 		fmt.Fprintf(w, "\n       fastest per graph:")
-		for _, b := range tuning.BestPerGraph(res.Rows, st.Pass, st.Param) {
+		for _, b := range tuning.BestPerGraph(res.Rows, st.Pass, st.Param, res.Score) {
 			fmt.Fprintf(w, " %s/%s=%s", b.Algorithm, b.Graph, fmtParam(st.Param, b.Value))
 		}
 		fmt.Fprintf(w, "\n")
@@ -441,8 +454,9 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 	return false
 }
 
-// replot redraws the plots of a saved tune.csv.
-func replot(e *env, csvPath, outDir string) error {
+// replot redraws the plots of a saved tune.csv, by score (the CSV does not
+// record the one its sweep used).
+func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	in, err := os.Open(csvPath)
 	if err != nil {
 		return fmt.Errorf("--plot-only: %w", err)
@@ -468,7 +482,7 @@ func replot(e *env, csvPath, outDir string) error {
 		}
 		seen[k] = true
 		p := filepath.Join(outDir, "tune-"+string(r.Param)+"-"+string(r.Algorithm)+".png")
-		if err := tuning.PlotSweep(rows, r.Param, r.Algorithm, p); err != nil {
+		if err := tuning.PlotSweep(rows, r.Param, r.Algorithm, score, p); err != nil {
 			return err
 		}
 		written = append(written, p)

@@ -73,7 +73,8 @@ func TestTuneTiny(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
-	for _, w := range []string{"threads_per_block", "no effect on the cpu", "[cpu]", "pass 1 T3", "pass 1 delta"} {
+	for _, w := range []string{"threads_per_block", "no effect on the cpu", "[cpu]", "pass 1 T3", "pass 1 delta",
+		"scored by wall time", "of the median wall time (ms)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out)
 		}
@@ -85,8 +86,11 @@ func TestTuneTiny(t *testing.T) {
 	if want := 12 + 12 + 8 + 4 + 4 + 2 + 4; len(rows) != want {
 		t.Errorf("%d CSV rows, want %d", len(rows), want)
 	}
-	med, src := column(t, header, "median_ms"), column(t, header, "sources")
+	med, src, dev := column(t, header, "median_ms"), column(t, header, "sources"), column(t, header, "device_ms")
 	for _, r := range rows {
+		if v, err := strconv.ParseFloat(r[dev], 64); err != nil || v != 0 {
+			t.Errorf("row %v: device_ms %q on the cpu, want 0", r, r[dev])
+		}
 		if v, err := strconv.ParseFloat(r[med], 64); err != nil || v <= 0 {
 			t.Errorf("row %v: median %q", r, r[med])
 		}
@@ -247,6 +251,51 @@ func TestTuneSection(t *testing.T) {
 	}
 	if _, ok := set.CPUAlg["bfs"]; !ok || len(set.CPUAlg) != 1 {
 		t.Errorf("new file's per-algorithm sections %v, want [cpu.bfs]", set.CPUAlg)
+	}
+}
+
+// TestTuneScoreUsage: --score device on the CPU and an unknown score are
+// usage errors naming the flag, before anything runs; a CPU sweep's CSV
+// has no device times to plot.
+func TestTuneScoreUsage(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr error
+		want    []string
+	}{
+		{"device on the cpu", []string{"--score", "device"}, tuning.ErrNoDeviceTime,
+			[]string{"--score device", "not a GPU", "no device time", "--device cuda"}},
+		{"device on the cpu named", []string{"--score", "device", "--device", "cpu"}, tuning.ErrNoDeviceTime, []string{"--score device"}},
+		{"unknown score", []string{"--score", "kernels"}, tuning.ErrUnknownScore, []string{"--score", `"kernels"`, "valid: wall, device"}},
+		{"empty score", []string{"--score", ""}, tuning.ErrUnknownScore, []string{"valid: wall, device"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			_, _, err := gearbox(t, append([]string{"tune", "--graphs", "kron:6", "--out-dir", out}, tc.args...)...)
+			if !errors.Is(err, errUsage) || !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want a usage error wrapping %v", err, tc.wantErr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s was created", out)
+			}
+		})
+	}
+	// --plot-only --score device of a CPU sweep: nothing to plot by.
+	dir := t.TempDir()
+	if _, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs",
+		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "", "--out-dir", dir, "--log-level", "warn"); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, stderr)
+	}
+	_, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--score", "device", "--out-dir", t.TempDir())
+	if !errors.Is(err, tuning.ErrNoDeviceTime) || !strings.Contains(err.Error(), "--score wall") {
+		t.Errorf("--plot-only --score device of a cpu sweep: err = %v, want ErrNoDeviceTime naming --score wall", err)
 	}
 }
 

@@ -1,0 +1,219 @@
+package tuning
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// namedGPU is a backend with a device name, as the CUDA backend has; it
+// runs nothing (only Check looks at it).
+type namedGPU struct{}
+
+func (namedGPU) Name() string   { return "cuda:Fake GPU" }
+func (namedGPU) Device() string { return "Fake GPU" }
+
+func TestScoreCheck(t *testing.T) {
+	cpu := runtime.NewCPU(1)
+	tests := []struct {
+		name    string
+		score   Score
+		backend runtime.Backend
+		wantErr error
+		want    []string // in the message
+	}{
+		{"zero value is wall", "", cpu, nil, nil},
+		{"wall on the cpu", ScoreWall, cpu, nil, nil},
+		{"wall on a gpu", ScoreWall, namedGPU{}, nil, nil},
+		{"device on a gpu", ScoreDevice, namedGPU{}, nil, nil},
+		{"device on the cpu", ScoreDevice, cpu, ErrNoDeviceTime, []string{"--score device", "cpu(", "not a GPU", "--device cuda"}},
+		{"unknown", "fast", cpu, ErrUnknownScore, []string{"--score", `"fast"`, "valid: wall, device"}},
+		{"unknown on a gpu", "kernel", namedGPU{}, ErrUnknownScore, []string{"valid: wall, device"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.score.Check(tc.backend)
+			if !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParseScore(t *testing.T) {
+	for _, s := range Scores() {
+		if got, err := ParseScore(string(s)); err != nil || got != s {
+			t.Errorf("ParseScore(%q) = %q, %v", s, got, err)
+		}
+	}
+	for _, bad := range []string{"", "Wall", "gpu"} {
+		if _, err := ParseScore(bad); !errors.Is(err, ErrUnknownScore) {
+			t.Errorf("ParseScore(%q): err = %v, want ErrUnknownScore", bad, err)
+		}
+	}
+}
+
+// TestTuneRefusesDeviceScoreOnCPU: the check comes before any run.
+func TestTuneRefusesDeviceScoreOnCPU(t *testing.T) {
+	for _, s := range []Score{ScoreDevice, "fast"} {
+		var buf bytes.Buffer
+		rows := 0
+		t3, _ := NewSweep(T3, "0.01,0.1")
+		_, err := Tune(t.Context(), TuneConfig{
+			Inputs: []*Input{{Name: "none"}}, Algorithms: []Algorithm{BFS}, Score: s,
+			Start: Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []Sweep{t3}, CSV: &buf,
+			OnRow: func(TuneRow) { rows++ },
+		})
+		if !errors.Is(err, ErrNoDeviceTime) && !errors.Is(err, ErrUnknownScore) || rows > 0 || buf.Len() > 0 {
+			t.Errorf("score %q: err %v, %d rows, CSV %q: want a score error before anything", s, err, rows, buf.String())
+		}
+	}
+}
+
+// TestTallyScoresByDevice: with synthetic measurements on which wall and
+// device time disagree, each score ranks by its own time, and choose keeps
+// the value that score prefers.
+func TestTallyScoresByDevice(t *testing.T) {
+	ms := func(wall, dev float64) Measurement {
+		return Measurement{Median: fromMs(wall), Device: fromMs(dev)}
+	}
+	// Two pairs, two values: value 10 is faster in wall time (its set-up
+	// happened to be quicker), value 20 on the device.
+	pairs := [][]Measurement{
+		{ms(1.0, 0.50), ms(1.2, 0.25)},
+		{ms(4.0, 2.00), ms(4.4, 1.00)},
+	}
+	step := func(s Score) Step {
+		tl := newTally(s, 2)
+		for _, p := range pairs {
+			for i, m := range p {
+				if err := tl.add(i, m); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return Step{Values: []float64{10, 20}, Scores: tl.scores()}
+	}
+	tests := []struct {
+		score Score
+		want  []float64 // scores, seconds: geometric means
+		best  float64
+	}{
+		{"", []float64{2e-3, 2.2978e-3}, 10},
+		{ScoreWall, []float64{2e-3, 2.2978e-3}, 10},
+		{ScoreDevice, []float64{1e-3, 0.5e-3}, 20},
+	}
+	for _, tc := range tests {
+		st := step(tc.score)
+		for i, w := range tc.want {
+			if d := st.Scores[i] - w; d > 1e-7 || d < -1e-7 {
+				t.Errorf("score %q: value %v scored %v, want %v", tc.score, st.Values[i], st.Scores[i], w)
+			}
+		}
+		if got := choose(st, 10); got != tc.best {
+			t.Errorf("score %q: chose %v, want %v", tc.score, got, tc.best)
+		}
+	}
+	// A 0 device time is refused, not ranked fastest; wall ignores it.
+	tl := newTally(ScoreDevice, 1)
+	if err := tl.add(0, ms(1, 0)); !errors.Is(err, ErrNoDeviceTime) || !strings.Contains(err.Error(), "--score wall") {
+		t.Errorf("device 0: err = %v, want ErrNoDeviceTime naming --score wall", err)
+	}
+	if err := newTally(ScoreWall, 1).add(0, ms(1, 0)); err != nil {
+		t.Errorf("wall score with device 0: %v", err)
+	}
+	rows := []TuneRow{
+		{Pass: 1, Param: Delta, Value: 10, Algorithm: SSSP, Graph: "g", Measurement: pairs[0][0]},
+		{Pass: 1, Param: Delta, Value: 20, Algorithm: SSSP, Graph: "g", Measurement: pairs[0][1]},
+	}
+	if b := BestPerGraph(rows, 1, Delta, ScoreWall); len(b) != 1 || b[0].Value != 10 || b[0].Median != fromMs(1) {
+		t.Errorf("BestPerGraph by wall: %+v", b)
+	}
+	if b := BestPerGraph(rows, 1, Delta, ScoreDevice); len(b) != 1 || b[0].Value != 20 || b[0].Median != fromMs(0.25) {
+		t.Errorf("BestPerGraph by device: %+v", b)
+	}
+}
+
+// TestTuneCSVDeviceColumn writes rows with device times, reads them back,
+// and reads the same file without the device_ms column (older files).
+func TestTuneCSVDeviceColumn(t *testing.T) {
+	set := Setting{Thresholds: decider.DefaultThresholds()}
+	rows := []TuneRow{
+		{Pass: 1, Param: T3, Value: 0.01, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.01),
+			Measurement: Measurement{Median: fromMs(1.25), Min: fromMs(1), Max: fromMs(2), Device: fromMs(0.3125), Runs: 2, Repeats: 3}},
+		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05),
+			Measurement: Measurement{Median: fromMs(1.5), Min: fromMs(1), Max: fromMs(2), Runs: 2, Repeats: 3}},
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	for _, rec := range append([][]string{tuneHeader}, rows[0].record(), rows[1].record()) {
+		if err := writeCSV(w, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h := tuneHeader[len(tuneHeader)-1]; h != "device_ms" {
+		t.Fatalf("last column %q, want device_ms", h)
+	}
+	withDevice := buf.String()
+	var withoutDevice strings.Builder
+	for _, line := range strings.SplitAfter(withDevice, "\n") {
+		if i := strings.LastIndexByte(line, ','); i >= 0 {
+			line = line[:i] + "\n"
+		}
+		withoutDevice.WriteString(line)
+	}
+	tests := []struct {
+		name   string
+		csv    string
+		device []time.Duration
+	}{
+		{"with device_ms", withDevice, []time.Duration{fromMs(0.3125), 0}},
+		{"without device_ms", withoutDevice.String(), []time.Duration{0, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			back, err := ReadTuneCSV(strings.NewReader(tc.csv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(back) != len(rows) {
+				t.Fatalf("%d rows, want %d", len(back), len(rows))
+			}
+			for i, g := range back {
+				want := rows[i]
+				want.Device = tc.device[i]
+				want.Setting.OrderedMinVertices, want.Setting.OrderedMinDegree = 0, 0 // not in the CSV
+				want.Setting.AfforestMinDegree, want.Setting.AfforestMinArcs, want.Setting.AfforestMinSkew = 0, 0, 0
+				if g != want {
+					t.Errorf("row %d read back as %+v, want %+v", i, g, want)
+				}
+			}
+			// A device plot needs every row's device time.
+			dir := t.TempDir()
+			err = PlotSweep(back, T3, BFS, ScoreDevice, filepath.Join(dir, "d.png"))
+			if !errors.Is(err, ErrNoDeviceTime) {
+				t.Errorf("device plot with a 0 device time: err = %v, want ErrNoDeviceTime", err)
+			}
+			if err := PlotSweep(back, T3, BFS, ScoreWall, filepath.Join(dir, "w.png")); err != nil {
+				t.Errorf("wall plot: %v", err)
+			}
+		})
+	}
+	// Every row with a device time plots by it.
+	rows[1].Device = fromMs(0.5)
+	if err := PlotSweep(rows, T3, BFS, ScoreDevice, filepath.Join(t.TempDir(), "d.png")); err != nil {
+		t.Errorf("device plot: %v", err)
+	}
+}
