@@ -11,6 +11,8 @@
 #   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs  # fatbin, GPU tests, overhead, BFS's own section by tune --section bfs
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-floors  # BFS's pull and bitmap floors by tune, then the BFS bench under them
+#   bash .gpu/kernels/gpu-plan.sh tune-bfs-device  # GPU tests, overhead, BFS's section by tune --score device
+#   THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh bench-bfs  # the BFS bench over the 11 graphs under f.toml
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -91,6 +93,27 @@ tune-bfs)
 		--out-dir "$R/tune-bfs" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-bfs.txt" 2>&1
 	echo "tune-bfs: rc=$? in $(($(date +%s) - t0)) s"
 	tail -25 "$R/tune-bfs.txt"
+	;;
+tune-bfs-device)
+	# BFS's own section scored by device time (tune --score device) on larger
+	# graphs outside the bench's list, where a pull pays; GPU tests first.
+	tests_and_overhead
+	cp thresholds.toml "$R/thresholds-tuned.toml"
+	t0=$(date +%s)
+	timeout "${TUNE_LIMIT:-330}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "${G_TUNE_BFS_DEV:-kron:21,urand:21,grid:1024:1024,datasets/email-Enron.txt}" \
+		--algorithms bfs --section bfs --score device --sources 3 --repeats 3 --passes 1 --t2 256:65536:x4 --t1 8,16,32,64 \
+		--threads-per-block 64,128,256,512 --out-dir "$R/tune-bfs-device" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-bfs-device.txt" 2>&1
+	echo "tune-bfs-device: rc=$? in $(($(date +%s) - t0)) s"
+	tail -25 "$R/tune-bfs-device.txt"
+	;;
+bench-bfs)
+	# The BFS bench over the eleven graphs under THRESHOLDS (default: the
+	# shipped file), against the device-derived defaults.
+	fatbin
+	TH=${THRESHOLDS:-thresholds.toml}
+	bench directed 170 --graphs "$G_DIRECTED" --algorithms bfs --thresholds "$TH"
+	bench undirected 70 $U --graphs "$G_UNDIRECTED" --algorithms bfs --thresholds "$TH"
+	bench scale22 170 --graphs "$G_22" --algorithms bfs --thresholds "$TH" --verify=false
 	;;
 tune-bfs-floors)
 	# The BFS floors (pull_min_edges, bitmap_min_vertices) that the default
