@@ -57,6 +57,12 @@ tests_and_overhead() {
 	cat "$R/overhead.txt"
 }
 U="--undirected"
+# bench_bfs FILE: the BFS bench over the eleven graphs under thresholds FILE.
+bench_bfs() {
+	bench directed 150 --graphs "$G_DIRECTED" --algorithms bfs --thresholds "$1"
+	bench undirected 60 $U --graphs "$G_UNDIRECTED" --algorithms bfs --thresholds "$1"
+	bench scale22 150 --graphs "$G_22" --algorithms bfs --thresholds "$1" --verify=false
+}
 # Graph lists (overridable, e.g. with tiny graphs to try the script on a CPU).
 G_DIRECTED=${G_DIRECTED:-kron:20,grid:2048:2048,datasets/wiki-Vote.txt,datasets/p2p-Gnutella31.txt,datasets/rome99.gr}
 G_UNDIRECTED=${G_UNDIRECTED:-datasets/email-Enron.txt,datasets/ca-GrQc.txt,datasets/facebook_combined.txt}
@@ -110,10 +116,7 @@ bench-bfs)
 	# The BFS bench over the eleven graphs under THRESHOLDS (default: the
 	# shipped file), against the device-derived defaults.
 	fatbin
-	TH=${THRESHOLDS:-thresholds.toml}
-	bench directed 170 --graphs "$G_DIRECTED" --algorithms bfs --thresholds "$TH"
-	bench undirected 70 $U --graphs "$G_UNDIRECTED" --algorithms bfs --thresholds "$TH"
-	bench scale22 170 --graphs "$G_22" --algorithms bfs --thresholds "$TH" --verify=false
+	bench_bfs "${THRESHOLDS:-thresholds.toml}"
 	;;
 tune-bfs-floors)
 	# The BFS floors (pull_min_edges, bitmap_min_vertices) that the default
@@ -128,9 +131,7 @@ tune-bfs-floors)
 		--out-dir "$R/tune-floors" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-floors.txt" 2>&1
 	echo "tune-floors: rc=$? in $(($(date +%s) - t0)) s"
 	tail -22 "$R/tune-floors.txt"
-	bench directed 150 --graphs "$G_DIRECTED" --algorithms bfs --thresholds "$R/thresholds-tuned.toml"
-	bench undirected 60 $U --graphs "$G_UNDIRECTED" --algorithms bfs --thresholds "$R/thresholds-tuned.toml"
-	bench scale22 150 --graphs "$G_22" --algorithms bfs --thresholds "$R/thresholds-tuned.toml" --verify=false
+	bench_bfs "$R/thresholds-tuned.toml"
 	;;
 sssp22)
 	fatbin

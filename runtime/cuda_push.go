@@ -103,10 +103,14 @@ func (t *CUDATraversal) GPUTimes() GPUTimes {
 func (t *CUDATraversal) Done() bool { return t.Finished || t.InitErr != nil }
 
 // StartSingle makes {src} the working set in representation rep after
-// write has set the source's value (timed as a transfer).
+// write has set the source's value (timed as a transfer). src is checked
+// first: write may set it with an unchecked memset.
 func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *Dev) error) error {
 	if t.InitErr != nil {
 		return t.InitErr
+	}
+	if n := t.G.NumVertices(); int64(src) >= int64(n) {
+		return fmt.Errorf("cuda: start vertex %d of %d", src, n)
 	}
 	return t.C.Do(func(d *Dev) error {
 		return t.WS.Transfer(func() error {

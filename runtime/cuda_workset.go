@@ -247,7 +247,7 @@ func (w *CUDAWorkset) words() int { return (w.n + 31) / 32 }
 // rep.
 func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) error {
 	w.cur, w.scr, w.alt, w.par, w.rep, w.altOK = 0, 1, 2, 0, rep, false
-	if int64(v) >= int64(w.n) {
+	if int64(v) >= int64(w.n) { // the memsets below are not bounds-checked
 		return fmt.Errorf("cuda: start vertex %d of %d", v, w.n)
 	}
 	// Single words are set with asynchronous memsets and the control block
