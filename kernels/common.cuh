@@ -29,6 +29,9 @@ typedef long long i64;
 #define SEL_MIN 1    // updated vertices at the minimum distance (ordered)
 #define SEL_DELTA 2  // updated vertices in the minimum's delta bucket
 
+// Bins of sssp_bucket's degree histogram (kernels.BucketBins).
+#define BUCKET_BINS 64
+
 __device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31u; }
 
 // Bits of the lanes below this one.

@@ -13,6 +13,8 @@
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-floors  # BFS's pull and bitmap floors by tune, then the BFS bench under them
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-device  # GPU tests, overhead, BFS's section by tune --score device
 #   THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh bench-bfs  # the BFS bench over the 11 graphs under f.toml
+#   bash .gpu/kernels/gpu-plan.sh bucket  # GPU tests, then SSSP's work-targeted buckets: benches of every
+#                                         # static delta against them, and a tune of delta and bucket_edges
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -132,6 +134,30 @@ tune-bfs-floors)
 	echo "tune-floors: rc=$? in $(($(date +%s) - t0)) s"
 	tail -22 "$R/tune-floors.txt"
 	bench_bfs "$R/thresholds-tuned.toml"
+	;;
+bucket)
+	# SSSP's work-targeted buckets (bucket_edges) against fixed deltas: the
+	# shipped file plus an SSSP section with buckets of 2^20 out-edges over
+	# width-2 bins, ordered on every graph of 8+ arcs per vertex.
+	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
+	grep -E 'rc=|nvcc' "$R/tests.txt"
+	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
+	fatbin
+	cp thresholds.toml "$R/thr-bucket.toml"
+	printf '\n[gpu."NVIDIA H100 80GB HBM3".sssp]\ndelta = %s\ndelta_factor = 0.0\nbucket_edges = %s\nordered_min_vertices = 0\n' \
+		"${B_DELTA:-2}" "${B_EDGES:-1048576}" >>"$R/thr-bucket.toml"
+	bench bucket22 150 --graphs "$G_22" --algorithms sssp --delta 1,2,4,8,16,32,64,256 --thresholds "$R/thr-bucket.toml" --verify=false
+	bench bucket20 100 --graphs kron:20,kron:18,urand:20 --algorithms sssp --delta 1,2,4,8,16,32,64,256 --thresholds "$R/thr-bucket.toml"
+	bench bucket-small 50 --graphs datasets/wiki-Vote.txt,datasets/p2p-Gnutella31.txt --algorithms sssp --delta 1,4,16,64,256 --thresholds "$R/thr-bucket.toml"
+	t0=$(date +%s)
+	cp "$R/thr-bucket.toml" "$R/thr-tuned.toml"
+	timeout "${TUNE_LIMIT:-110}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "${G_TUNE_B:-kron:21,urand:21,kron:19}" \
+		--algorithms sssp --section sssp --score device --sources 3 --repeats 3 --passes 2 --thresholds "$R/thr-bucket.toml" \
+		--t3 "" --sample-every "" --t2 "" --t1 "" --alpha "" --beta "" --delta-factor "" --threads-per-block "" \
+		--delta 1,2,4,8,16 --bucket-edges 0,131072,262144,524288,1048576,2097152,4194304 \
+		--out-dir "$R/tune-bucket" --thresholds-out "$R/thr-tuned.toml" >"$R/tune-bucket.txt" 2>&1
+	echo "tune-bucket: rc=$? in $(($(date +%s) - t0)) s"
+	tail -20 "$R/tune-bucket.txt"
 	;;
 sssp22)
 	fatbin

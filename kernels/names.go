@@ -39,7 +39,15 @@ const (
 	SelectAll   = "all"   // every updated vertex
 	SelectMin   = "min"   // updated vertices at the minimum distance
 	SelectDelta = "delta" // updated vertices in the minimum's delta bucket
+	// SelectBucket is the adaptive policy's work-targeted bucket: Bucket
+	// sets the bound after FindMin, and the SelectMin kernels select up to
+	// it (there is no ws_gen_*_bucket kernel).
+	SelectBucket = "bucket"
 )
+
+// BucketBins is the number of bins of Bucket's degree histogram
+// (BUCKET_BINS in common.cuh): the widest bucket is BucketBins-1 bins.
+const BucketBins = 64
 
 // Output forms of the generation kernels.
 const (
@@ -63,6 +71,9 @@ func Gen(out, sel string, d32 bool) string {
 
 // FindMin returns sssp_findmin_u32 or sssp_findmin_u64.
 func FindMin(d32 bool) string { return pick(d32, "sssp_findmin_u32", "sssp_findmin_u64") }
+
+// Bucket returns sssp_bucket_u32 or sssp_bucket_u64.
+func Bucket(d32 bool) string { return pick(d32, "sssp_bucket_u32", "sssp_bucket_u64") }
 
 // Persistent multi-level launches (bfs_persist_qu, sssp_persist_qu;
 // PERSIST_* in common.cuh): threads per block (one block per
@@ -106,7 +117,7 @@ var Names = func() []string {
 				n = append(n, SSSP(d32, b, bm))
 			}
 		}
-		n = append(n, FindMin(d32), SSSPPieces(d32), SSSPPersist(d32))
+		n = append(n, FindMin(d32), Bucket(d32), SSSPPieces(d32), SSSPPersist(d32))
 	}
 	for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp, OutDual} {
 		n = append(n, Gen(out, SelectAll, false))

@@ -14,6 +14,16 @@
 //
 // sssp_findmin_{u32,u64}: the minimum distance over updated vertices, folded
 // into ctrl->minv (reset to INF64 by the preceding computation kernel).
+//
+// sssp_bucket_{u32,u64}: the adaptive policy's work-targeted bucket, run
+// after findmin: it widens the minimum's bucket over whole bins of width
+// unit until the updated vertices it holds have at least target out-edges,
+// and stores its last distance in ctrl->minv for a SEL_MIN generation
+// (which selects dist <= minv). Fixed delta-stepping must pick one width
+// for every iteration: a small one makes hundreds of nearly empty
+// iterations, a wide one relaxes the hubs of a skewed graph again and
+// again within one bucket (on kron:20, delta 32 examines 2.2x the arcs
+// of delta 2, and delta 2 runs 250 iterations).
 #include "expand.cuh"
 #include "persist.cuh"
 
@@ -92,6 +102,87 @@ extern "C" __global__ void __launch_bounds__(1024)
 extern "C" __global__ void __launch_bounds__(1024)
     sssp_findmin_u32(const u32* __restrict__ dist, const u8* __restrict__ upd, u32 n, Ctrl* ctrl) {
     findmin<u32>(dist, upd, n, &ctrl->minv);
+}
+
+// The degree histogram of sssp_bucket: BUCKET_BINS bins of width unit from
+// the minimum's bin (the last one collects every farther vertex); the last
+// block to finish (hist[BUCKET_BINS] counts the blocks) picks the bound:
+// the end of the first bin at which the summed degrees reach target; if
+// only the far bin reaches it, the end of the bin before; if all of them
+// stay below it, no bound (every updated vertex: an unordered step). hist
+// must be zero on entry and is zero again on exit.
+template <typename D>
+__device__ __forceinline__ void bucket_bound(const D* __restrict__ dist, const u8* __restrict__ upd, u32 n,
+                                             const i64* __restrict__ off, Ctrl* ctrl, u64* hist, u64 unit, u64 target) {
+    __shared__ u64 s_hist[BUCKET_BINS];
+    __shared__ u32 s_last;
+    for (u32 i = threadIdx.x; i < BUCKET_BINS; i += blockDim.x) s_hist[i] = 0;
+    __syncthreads();
+    const u64 m = ctrl->minv;
+    const u64 lo = m - m % unit;
+    const u32* upd4 = (const u32*)upd;
+    const u64 nq = ((u64)n + 3) >> 2;
+    // Warp-uniform trips: the lanes of a warp add their bins' degrees
+    // together (pending vertices of one warp mostly share a bin or two).
+    for (u64 q = gtid(); q < warp_round(nq); q += gstride()) {
+        u32 w = q < nq ? upd4[q] : 0u;
+        if (!__any_sync(FULL_MASK, w)) continue;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            u64 v = q * 4 + k;
+            u32 b = BUCKET_BINS;  // none
+            u64 dg = 0;
+            if (((w >> (8 * k)) & 0xFFu) && v < n) {
+                u64 d = (u64)dist[v];
+                u64 bin = (d - lo) / unit;
+                b = bin < BUCKET_BINS - 1 ? (u32)bin : BUCKET_BINS - 1;
+                dg = (u64)(off[v + 1] - off[v]);
+            }
+            u32 todo = __ballot_sync(FULL_MASK, b != BUCKET_BINS);
+            while (todo) {
+                const int leader = __ffs(todo) - 1;
+                const u32 bl = __shfl_sync(FULL_MASK, b, leader);
+                todo &= ~__ballot_sync(FULL_MASK, b == bl);
+                u64 s = b == bl ? dg : 0;
+                for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(FULL_MASK, s, o);
+                if (lane_id() == 0) atomicAdd((unsigned long long*)&s_hist[bl], (unsigned long long)s);
+            }
+        }
+    }
+    __syncthreads();
+    for (u32 i = threadIdx.x; i < BUCKET_BINS; i += blockDim.x)
+        if (s_hist[i]) atomicAdd((unsigned long long*)&hist[i], (unsigned long long)s_hist[i]);
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) s_last = atomicAdd((unsigned long long*)&hist[BUCKET_BINS], 1ull) == gridDim.x - 1;
+    __syncthreads();
+    if (!s_last || threadIdx.x != 0) return;
+    __threadfence();
+    u64 sum = 0, bound = INF64;
+    bool found = false;
+    for (u32 i = 0; i < BUCKET_BINS; i++) {
+        sum += *(volatile u64*)&hist[i];
+        if (!found && sum >= target) {
+            found = true;
+            const u64 bins = i < BUCKET_BINS - 1 ? i + 1 : BUCKET_BINS - 1;
+            bound = unit > (INF64 - lo) / bins ? INF64 : lo + unit * bins - 1;  // saturating
+        }
+        hist[i] = 0;
+    }
+    hist[BUCKET_BINS] = 0;
+    if (m != INF64) ctrl->minv = bound;
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    sssp_bucket_u64(const u64* __restrict__ dist, const u8* __restrict__ upd, u32 n, const i64* __restrict__ off,
+                    Ctrl* ctrl, u64* hist, u64 unit, u64 target) {
+    bucket_bound<u64>(dist, upd, n, off, ctrl, hist, unit, target);
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    sssp_bucket_u32(const u32* __restrict__ dist, const u8* __restrict__ upd, u32 n, const i64* __restrict__ off,
+                    Ctrl* ctrl, u64* hist, u64 unit, u64 target) {
+    bucket_bound<u32>(dist, upd, n, off, ctrl, hist, unit, target);
 }
 
 // sssp_persist_qu_{d64,d32}: unordered SSSP levels in one persistent launch, the counterpart of bfs_persist_qu

@@ -38,6 +38,148 @@ func TestCUDAOpen(t *testing.T) {
 // ctrl is the runtime's mirror of struct Ctrl (kernels/common.cuh).
 type ctrl = runtime.CUDACtrlForTest
 
+// TestCUDABucketKernel checks sssp_bucket's bound (after findmin) against
+// the host: the end of the first bin of width unit, counted from the
+// minimum's bin, at which the updated vertices' out-degrees reach the
+// target; the end of bin BucketBins-2 when only the far bin reaches it;
+// every vertex (MaxUint64) when none does. Its
+// histogram must be zero again after each launch (it runs twice per case).
+func TestCUDABucketKernel(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 20011
+	upd := make([]uint8, (n+15)&^15)
+	dist := make([]uint64, n)
+	dist32 := make([]uint32, n)
+	off := make([]int64, n+1)
+	var total uint64
+	for v := 0; v < n; v++ {
+		if r.IntN(4) == 0 {
+			upd[v] = 1
+		}
+		dist[v] = 1000 + uint64(r.IntN(5000))
+		dist32[v] = uint32(dist[v])
+		off[v+1] = off[v] + int64(r.IntN(9))
+		if upd[v] == 1 {
+			total += uint64(off[v+1] - off[v])
+		}
+	}
+	want := func(unit, target uint64) uint64 {
+		m := uint64(math.MaxUint64)
+		for v := 0; v < n; v++ {
+			if upd[v] == 1 {
+				m = min(m, dist[v])
+			}
+		}
+		lo := m - m%unit
+		var hist [kernels.BucketBins]uint64
+		for v := 0; v < n; v++ {
+			if upd[v] == 1 {
+				hist[min((dist[v]-lo)/unit, kernels.BucketBins-1)] += uint64(off[v+1] - off[v])
+			}
+		}
+		var sum uint64
+		for i, h := range hist {
+			sum += h
+			if sum >= target {
+				bins := uint64(min(i+1, kernels.BucketBins-1))
+				if unit > (math.MaxUint64-lo)/bins {
+					return math.MaxUint64
+				}
+				return lo + unit*bins - 1
+			}
+		}
+		return math.MaxUint64
+	}
+	for _, tc := range []struct {
+		d32          bool
+		unit, target uint64
+	}{
+		{false, 7, 0}, {true, 7, 0}, // the minimum's bin
+		{false, 7, 5000}, {true, 3, 20000}, // some bins
+		{false, 1, total / 2},  // reached in the far bin: bin 62's end
+		{true, 50, total},      // all of it: bin 62's end again
+		{false, 50, total + 1}, // never: every vertex
+		{false, 1 << 62, 1},    // one huge bin
+	} {
+		name := fmt.Sprintf("d32=%v/unit=%d/target=%d", tc.d32, tc.unit, tc.target)
+		var h [1]ctrl
+		var hist []uint64
+		err := c.Do(func(d *runtime.Dev) error {
+			dUpd, err := runtime.UploadSlice(d, upd)
+			if err != nil {
+				return err
+			}
+			defer dUpd.Free(d)
+			var dist runtime.DevicePointer
+			if tc.d32 {
+				s, err := runtime.UploadSlice(d, dist32)
+				if err != nil {
+					return err
+				}
+				defer s.Free(d)
+				dist = s
+			} else {
+				s, err := runtime.UploadSlice(d, dist64(dist32))
+				if err != nil {
+					return err
+				}
+				defer s.Free(d)
+				dist = s
+			}
+			dOff, err := runtime.UploadSlice(d, off)
+			if err != nil {
+				return err
+			}
+			defer dOff.Free(d)
+			dHist, err := runtime.UploadSlice(d, make([]uint64, kernels.BucketBins+1))
+			if err != nil {
+				return err
+			}
+			defer dHist.Free(d)
+			dCtrl, err := runtime.UploadSlice(d, []ctrl{{MinV: math.MaxUint64}})
+			if err != nil {
+				return err
+			}
+			defer dCtrl.Free(d)
+			for range 2 {
+				if err := dCtrl.Write(d, 0, []ctrl{{MinV: math.MaxUint64}}); err != nil {
+					return err
+				}
+				if err := d.Launch(kernels.FindMin(tc.d32), d.Grid(n, 256), 256, dist, dUpd, uint32(n), dCtrl); err != nil {
+					return err
+				}
+				if err := d.Launch(kernels.Bucket(tc.d32), d.Grid(n, 256), 256, dist, dUpd, uint32(n), dOff, dCtrl, dHist, tc.unit, tc.target); err != nil {
+					return err
+				}
+				if err := dCtrl.Read(d, 0, h[:]); err != nil {
+					return err
+				}
+				if w := want(tc.unit, tc.target); h[0].MinV != w {
+					return fmt.Errorf("bound %d, want %d", h[0].MinV, w)
+				}
+			}
+			hist = make([]uint64, kernels.BucketBins+1)
+			return dHist.Read(d, 0, hist)
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if slices.ContainsFunc(hist, func(x uint64) bool { return x != 0 }) {
+			t.Fatalf("%s: histogram not cleared: %v", name, hist)
+		}
+	}
+}
+
+// dist64 widens 32-bit distances.
+func dist64(d []uint32) []uint64 {
+	out := make([]uint64, len(d))
+	for i, x := range d {
+		out[i] = uint64(x)
+	}
+	return out
+}
+
 func TestCtrlLayout(t *testing.T) {
 	if unsafe.Sizeof(ctrl{}) != 64 || unsafe.Offsetof(ctrl{}.Deg) != 16 || unsafe.Offsetof(ctrl{}.MinV) != 32 ||
 		unsafe.Offsetof(ctrl{}.Pieces) != 56 {

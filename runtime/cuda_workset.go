@@ -28,14 +28,20 @@ type cudaCtrl struct {
 
 // CUDASelect says which updated vertices a generation step selects.
 type CUDASelect struct {
-	// Mode is kernels.SelectAll, SelectMin or SelectDelta.
+	// Mode is kernels.SelectAll, SelectMin, SelectDelta or SelectBucket.
 	Mode string
 	// D32 says the distances are uint32 (else uint64).
 	D32 bool
 	// Dist is the distance array (unused by SelectAll).
 	Dist DevicePointer
-	// Delta is the bucket width of SelectDelta (> 0).
+	// Delta is the bucket width of SelectDelta, and the width of
+	// SelectBucket's bins (> 0).
 	Delta uint64
+	// Target is the out-edges SelectBucket widens the bucket to.
+	Target uint64
+	// Hist is SelectBucket's histogram: kernels.BucketBins+1 zeroed
+	// uint64s, zero again after each use.
+	Hist DevicePointer
 }
 
 // CUDAWorkset is the device state every vertex-centric GPU operator shares:
@@ -319,12 +325,22 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 	var dist DevicePointer
 	if sel.Mode != kernels.SelectAll {
 		dist = sel.Dist
-		if sel.Mode == kernels.SelectDelta && sel.Delta == 0 {
+		if (sel.Mode == kernels.SelectDelta || sel.Mode == kernels.SelectBucket) && sel.Delta == 0 {
 			return fmt.Errorf("cuda: delta-stepping with delta 0")
 		}
 		if err := d.Launch(kernels.FindMin(sel.D32), grid, genBlock, dist, w.upd, n, w.ctrl); err != nil {
 			return err
 		}
+	}
+	mode := sel.Mode
+	if mode == kernels.SelectBucket {
+		if sel.Hist == nil {
+			return fmt.Errorf("cuda: bucket selection without a histogram")
+		}
+		if err := d.Launch(kernels.Bucket(sel.D32), grid, genBlock, dist, w.upd, n, off, w.ctrl, sel.Hist, sel.Delta, sel.Target); err != nil {
+			return err
+		}
+		mode = kernels.SelectMin // up to the bound Bucket left in ctrl.minv
 	}
 	var distArg any
 	if dist != nil {
@@ -346,7 +362,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 		}
 		args = append(args, qu, qcap)
 	}
-	if err := d.Launch(kernels.Gen(out, sel.Mode, sel.D32), grid, genBlock, args...); err != nil {
+	if err := d.Launch(kernels.Gen(out, mode, sel.D32), grid, genBlock, args...); err != nil {
 		return err
 	}
 	w.swap()

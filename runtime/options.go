@@ -165,6 +165,10 @@ func (c *Config) DeltaFor(g *graph.Graph) uint64 {
 // own order.
 func (c *Config) Forced() bool { return c.variant != nil || c.policy != nil || c.order != nil }
 
+// Adaptive reports whether the built-in adaptive policy runs (neither
+// WithVariant nor WithPolicy; WithOrder may restrict its order).
+func (c *Config) Adaptive() bool { return c.variant == nil && c.policy == nil }
+
 // Policy returns the policy: WithVariant's Static, WithPolicy's, else
 // Adaptive with Thresholds() and the order of WithOrder (Ordered).
 func (c *Config) Policy() decider.Policy {

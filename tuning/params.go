@@ -69,6 +69,9 @@ const (
 	// JumpFactor re-chooses the structure between samples when the
 	// working set's size jumps by it (0 = off). Not swept by default.
 	JumpFactor Param = "jump_factor"
+	// BucketEdges is the out-edges the adaptive SSSP's work-targeted
+	// buckets take (0 = fixed delta buckets). Not swept by default.
+	BucketEdges Param = "bucket_edges"
 )
 
 // Params lists every knob in the default coordinate-descent order: the
@@ -76,13 +79,13 @@ const (
 // and 14), then the direction and bucket parameters (delta_factor before
 // delta: delta only matters where the factor is 0).
 func Params() []Param {
-	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor}
+	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges}
 }
 
 // integer reports whether the knob takes whole numbers.
 func (p Param) integer() bool {
 	switch p {
-	case T2, SampleEvery, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices:
+	case T2, SampleEvery, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, BucketEdges:
 		return true
 	}
 	return false
@@ -99,7 +102,7 @@ func (p Param) Affects(alg Algorithm) bool {
 	switch p {
 	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
-	case Delta, DeltaFactor:
+	case Delta, DeltaFactor, BucketEdges:
 		return alg == SSSP
 	}
 	return true
@@ -138,6 +141,8 @@ func (s Setting) Get(p Param) float64 {
 		return float64(s.BitmapMinVertices)
 	case JumpFactor:
 		return s.JumpFactor
+	case BucketEdges:
+		return float64(s.BucketEdges)
 	}
 	return math.NaN()
 }
@@ -169,6 +174,8 @@ func (s Setting) With(p Param, v float64) Setting {
 		s.BitmapMinVertices = int64(v)
 	case JumpFactor:
 		s.JumpFactor = v
+	case BucketEdges:
+		s.BucketEdges = int64(v)
 	}
 	return s
 }
@@ -223,6 +230,8 @@ func (p Param) Flag() string {
 		return "delta-factor"
 	case JumpFactor:
 		return "jump-factor"
+	case BucketEdges:
+		return "bucket-edges"
 	}
 	return strings.ToLower(string(p))
 }

@@ -146,14 +146,15 @@ func TestTallyScoresByDevice(t *testing.T) {
 	}
 }
 
-// TestTuneCSVDeviceColumn writes rows with device times, reads them back,
-// and reads the same file without the device_ms column (older files).
+// TestTuneCSVDeviceColumn writes rows with device times and bucket
+// targets, reads them back, and reads the same file without the trailing
+// bucket_edges and device_ms columns (older files).
 func TestTuneCSVDeviceColumn(t *testing.T) {
 	set := Setting{Thresholds: decider.DefaultThresholds()}
 	rows := []TuneRow{
 		{Pass: 1, Param: T3, Value: 0.01, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.01),
 			Measurement: Measurement{Median: fromMs(1.25), Min: fromMs(1), Max: fromMs(2), Device: fromMs(0.3125), Runs: 2, Repeats: 3}},
-		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05),
+		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05).With(BucketEdges, 1<<20),
 			Measurement: Measurement{Median: fromMs(1.5), Min: fromMs(1), Max: fromMs(2), Runs: 2, Repeats: 3}},
 	}
 	var buf bytes.Buffer
@@ -163,24 +164,32 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if h := tuneHeader[len(tuneHeader)-1]; h != "device_ms" {
-		t.Fatalf("last column %q, want device_ms", h)
+	if h := tuneHeader[len(tuneHeader)-2:]; h[0] != "device_ms" || h[1] != "bucket_edges" {
+		t.Fatalf("last columns %q, want device_ms, bucket_edges", h)
 	}
-	withDevice := buf.String()
-	var withoutDevice strings.Builder
-	for _, line := range strings.SplitAfter(withDevice, "\n") {
-		if i := strings.LastIndexByte(line, ','); i >= 0 {
-			line = line[:i] + "\n"
+	full := buf.String()
+	// strip drops the last k columns of every line.
+	strip := func(k int) string {
+		var b strings.Builder
+		for _, line := range strings.SplitAfter(full, "\n") {
+			for range k {
+				if i := strings.LastIndexByte(line, ','); i >= 0 {
+					line = line[:i] + "\n"
+				}
+			}
+			b.WriteString(line)
 		}
-		withoutDevice.WriteString(line)
+		return b.String()
 	}
 	tests := []struct {
 		name   string
 		csv    string
 		device []time.Duration
+		bucket []int64
 	}{
-		{"with device_ms", withDevice, []time.Duration{fromMs(0.3125), 0}},
-		{"without device_ms", withoutDevice.String(), []time.Duration{0, 0}},
+		{"whole", full, []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}},
+		{"without bucket_edges", strip(1), []time.Duration{fromMs(0.3125), 0}, []int64{0, 0}},
+		{"without device_ms", strip(2), []time.Duration{0, 0}, []int64{0, 0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,6 +203,7 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 			for i, g := range back {
 				want := rows[i]
 				want.Device = tc.device[i]
+				want.Setting.BucketEdges = tc.bucket[i]
 				want.Setting.OrderedMinVertices, want.Setting.OrderedMinDegree = 0, 0 // not in the CSV
 				want.Setting.AfforestMinDegree, want.Setting.AfforestMinArcs, want.Setting.AfforestMinSkew = 0, 0, 0
 				if g != want {

@@ -269,7 +269,7 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms", "bucket_edges"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
@@ -278,7 +278,7 @@ func (r TuneRow) record() []string {
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
 		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
 		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor),
-		ms(r.Device)}
+		ms(r.Device), strconv.FormatInt(s.BucketEdges, 10)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -291,7 +291,8 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	}
 	// Older files lack trailing columns: repeats (read as 1); the floors,
 	// delta_factor and jump_factor (their runs used a fixed delta and no
-	// jumps: 0); device_ms (0: none recorded).
+	// jumps: 0); device_ms (0: none recorded); bucket_edges (fixed
+	// buckets: 0).
 	const oldest = 17 // pass .. max_ms
 	if len(recs) == 0 || len(recs[0]) < oldest || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
@@ -325,6 +326,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Setting.PullMinEdges, r.Setting.BitmapMinVertices = int64(pf(rec[18])), int64(pf(rec[19]))
 		r.Setting.DeltaFactor, r.Setting.JumpFactor = pf(rec[20]), pf(rec[21])
 		r.Device = fromMs(pf(rec[22]))
+		r.Setting.BucketEdges = int64(pf(rec[23]))
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}

@@ -133,7 +133,7 @@ type operator interface {
 }
 
 // cudaOperator is set by sssp_cuda.go (build tag cuda).
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64) (operator, bool)
+var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64) (operator, bool)
 
 // CheckGraph returns the error Run gives for a graph SSSP cannot use: nil,
 // unweighted or float-weighted.
@@ -175,6 +175,12 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		cfg = runtime.NewConfigFor("sssp", append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
 	}
 	delta := cfg.DeltaFor(g)
+	// Work-targeted buckets are the adaptive policy's; a static variant
+	// keeps fixed ones.
+	var target int64
+	if cfg.Adaptive() {
+		target = cfg.Thresholds().BucketEdges
+	}
 	if n == 0 {
 		return &Result{src: src, delta: delta}, nil
 	}
@@ -184,11 +190,11 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	var op operator
 	switch b := cfg.Backend().(type) {
 	case *runtime.CPU:
-		op = newCPU(b, g, src, delta)
+		op = newCPU(b, g, src, delta, target)
 	default:
 		ok := false
 		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, src, delta)
+			op, ok = cudaOperator(b, g, src, delta, target)
 		}
 		if !ok {
 			return nil, fmt.Errorf("sssp: backend %s: %w", b.Name(), runtime.ErrUnsupported)

@@ -20,6 +20,11 @@ import (
 // no memory per empty bucket).
 const ringSize = 1 << 12
 
+// maxMerged bounds the buckets one work-targeted iteration takes: the
+// GPU's histogram (kernels.BucketBins-1), which, unlike this, takes every
+// pending vertex once they all hold fewer out-edges than the target.
+const maxMerged = 63
+
 // farItem is a pending lowering beyond the ring: vertex and the bucket it
 // was lowered into (stale when the vertex's distance has moved since).
 type farItem struct {
@@ -48,6 +53,9 @@ type cpuOp[D distance] struct {
 	src   uint32
 	delta uint64
 	shift int // log2(delta) when delta is a power of two, else -1
+	// target is the adaptive policy's bucket_edges (0: one bucket per
+	// ordered iteration).
+	target int64
 
 	rep         decider.Rep
 	curQ, nextQ *workset.Queue
@@ -67,22 +75,22 @@ type cpuOp[D distance] struct {
 // newCPU returns the CPU operator, with 32-bit distances when no simple
 // path can reach 2^32-1 ((n-1) * max weight below it: half the memory
 // traffic of the random distance accesses), else 64-bit ones.
-func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) operator {
+func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64) operator {
 	var maxW uint64
 	for _, w := range g.Weights() {
 		maxW = max(maxW, uint64(w))
 	}
 	if uint64(g.NumVertices())*maxW < math.MaxUint32 {
-		return newCPUOp[uint32](b, g, src, delta)
+		return newCPUOp[uint32](b, g, src, delta, target)
 	}
-	return newCPUOp[uint64](b, g, src, delta)
+	return newCPUOp[uint64](b, g, src, delta, target)
 }
 
-func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64) *cpuOp[D] {
+func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64) *cpuOp[D] {
 	n := g.NumVertices()
 	pool := b.NewPool()
 	o := &cpuOp[D]{
-		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1),
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target,
 		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
@@ -201,8 +209,8 @@ func (o *cpuOp[D]) Generate(r decider.Rep) (int64, int64, error) {
 				o.done = true
 				return 0, -1, nil
 			}
-			size = o.gatherBucket(next, r)
-			o.cur, o.bucketed = next, true
+			size = o.gatherBuckets(next, r)
+			o.cur = next
 		}
 	} else {
 		size = o.gatherAll(r)
@@ -268,50 +276,85 @@ func (o *cpuOp[D]) rebucket() bool {
 	return true
 }
 
-// gatherBucket makes bucket idx the current working set in representation
-// r and empties its bins. Stale entries (moved to a lower bucket since
+// gatherBuckets makes bucket first the current working set in
+// representation r and empties its bins; with a bucket target (the
+// adaptive policy's bucket_edges) it goes on with the buckets after it
+// while the set's out-edges stay below the target, up to
+// kernels.BucketBins-1 buckets (the GPU's histogram; unlike the GPU it
+// never takes every pending vertex at once). bucketed records whether the
+// set is exactly one bucket. Stale entries (moved to a lower bucket since
 // they were filed) are dropped and duplicates merged; it returns the
 // working set's size.
-func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) int64 {
+func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
+	if r == decider.Queue {
+		o.curQ.Reset()
+	} else {
+		o.curB.Clear(o.pool)
+	}
+	var size, deg int64
+	idx := first
+	for {
+		s, d := o.gatherBucket(idx, r)
+		size, deg = size+s, deg+d
+		idx++
+		if o.target <= 0 || deg >= o.target || idx-first >= maxMerged || idx-o.cur >= ringSize {
+			break
+		}
+	}
+	if r == decider.Queue {
+		o.upd.ClearItems(o.pool, o.curQ.Items())
+	}
+	o.bucketed = idx == first+1
+	o.rep = r
+	return size
+}
+
+// gatherBucket adds bucket idx to the current working set (in
+// representation r, reset by the caller) and empties its bins; it returns
+// the vertices it added and their out-edges.
+func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 	slot := idx % ringSize
 	pending := 0
 	for i := range o.ws {
 		pending += len(o.ws[i].bins[slot])
 	}
+	if pending == 0 {
+		return 0, 0
+	}
 	par := pending >= smallWork
-	var total atomic.Int64
+	var total, edges atomic.Int64
 	if r == decider.Queue {
-		o.curQ.Reset()
 		o.pool.RunIf(par, func(w int) {
 			ws := &o.ws[w]
-			var c int64
+			var c, e int64
 			for _, v := range ws.bins[slot] {
 				if o.bucket(o.load(v)) == idx && o.upd.SetAtomic(v) {
 					ws.buf.Add(o.curQ, v)
 					c++
+					e += o.off[v+1] - o.off[v]
 				}
 			}
 			ws.buf.Flush(o.curQ)
 			total.Add(c)
+			edges.Add(e)
 		})
-		o.upd.ClearItems(o.pool, o.curQ.Items())
 	} else {
-		o.curB.Clear(o.pool)
 		o.pool.RunIf(par, func(w int) {
-			var c int64
+			var c, e int64
 			for _, v := range o.ws[w].bins[slot] {
 				if o.bucket(o.load(v)) == idx && o.curB.SetAtomic(v) {
 					c++
+					e += o.off[v+1] - o.off[v]
 				}
 			}
 			total.Add(c)
+			edges.Add(e)
 		})
 	}
 	for i := range o.ws {
 		o.ws[i].bins[slot] = o.ws[i].bins[slot][:0]
 	}
-	o.rep = r
-	return total.Load()
+	return total.Load(), edges.Load()
 }
 
 // gatherAll makes every pending vertex (the unordered update vector plus

@@ -21,11 +21,14 @@ func init() { cudaOperator = newCUDAOp }
 // the minimum's delta bucket (findmin, then generation with that bound;
 // the rest stay in the update vector), unordered ones every updated
 // vertex. Each iteration is one handoff to the device goroutine and one
-// read of the control block.
+// read of the control block. The adaptive policy's ordered iterations may
+// widen the bucket to a target of out-edges (kernels.SelectBucket).
 type cudaOp struct {
 	*runtime.CUDATraversal
 	src     uint32
 	delta   uint64
+	target  int64 // bucket_edges: work-targeted buckets (0: fixed)
+	hist    runtime.DeviceSlice[uint64]
 	d32     bool
 	dist    runtime.DeviceSlice[uint64] // d32 false
 	dist32  runtime.DeviceSlice[uint32] // d32 true
@@ -36,16 +39,24 @@ type cudaOp struct {
 	res32   []uint32
 }
 
-func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64) (operator, bool) {
+func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64) (operator, bool) {
 	c, ok := b.(*runtime.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
-	o := &cudaOp{src: src, delta: max(delta, 1)}
-	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
+	o := &cudaOp{src: src, delta: max(delta, 1), target: target}
+	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		var err error
+		if target > 0 {
+			if o.hist, err = runtime.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
+				return err
+			}
+			if err = d.Memset32(o.hist, 0, 0, 2*(kernels.BucketBins+1)); err != nil {
+				return err
+			}
+		}
 		if o.d32 {
 			if o.dist32, err = runtime.AllocSlice[uint32](d, n); err != nil {
 				return err
@@ -138,7 +149,10 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		o.pending = v.Order == decider.Ordered
 		if o.pending {
 			sel = runtime.CUDASelect{Mode: kernels.SelectDelta, Dist: o.distArg(), Delta: o.delta, D32: o.d32}
-			if o.delta == 1 {
+			switch {
+			case o.target > 0:
+				sel.Mode, sel.Target, sel.Hist = kernels.SelectBucket, uint64(o.target), o.hist
+			case o.delta == 1:
 				sel.Mode = kernels.SelectMin
 			}
 		}
@@ -166,5 +180,6 @@ func (o *cudaOp) Close() error {
 	}, func(d *runtime.Dev) {
 		o.dist.Free(d)
 		o.dist32.Free(d)
+		o.hist.Free(d)
 	})
 }

@@ -20,6 +20,12 @@ func eager() decider.Thresholds {
 	return t
 }
 
+// bucketed returns t with work-targeted buckets of target out-edges.
+func bucketed(t decider.Thresholds, target int64) decider.Thresholds {
+	t.BucketEdges = target
+	return t
+}
+
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{
 		"auto":           nil,
@@ -29,6 +35,11 @@ func configs() map[string][]runtime.Option {
 		"auto-3workers":  {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
 		"cycle":          {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()...))},
 		"cycle-delta1":   {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()[3:]...)), sssp.WithDelta(1)},
+		// Work-targeted buckets: the narrowest (one edge), a few thousand
+		// edges over width-1 bins, and every pending vertex at once.
+		"auto-bucket=1":           {runtime.WithThresholds(bucketed(eager(), 1))},
+		"auto-bucket=4096/delta1": {runtime.WithThresholds(bucketed(eager(), 4096)), sssp.WithDelta(1)},
+		"auto-bucket=2^40":        {runtime.WithThresholds(bucketed(decider.DefaultThresholds(), 1<<40))},
 	}
 	deltas := []uint64{1, 2, 7, 1000, 1 << 40}
 	if raceEnabled {
@@ -250,5 +261,42 @@ func TestDerivedDelta(t *testing.T) {
 	}
 	if derived == 32 || derived < 2 {
 		t.Fatalf("derived delta %d does not tell the cases apart", derived)
+	}
+}
+
+// TestBucketEdges: work-targeted buckets take several delta buckets per
+// iteration where they hold few edges, so a delta-1 run on a weighted grid
+// needs fewer iterations with them than without, a static variant ignores
+// them, and the distances stay exact.
+func TestBucketEdges(t *testing.T) {
+	g := testgraphs.Grid(40, 40).WithDerivedWeights(3)
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, opts ...runtime.Option) int {
+		t.Helper()
+		res, err := sssp.Run(context.Background(), g, 0, append(opts, runtime.WithWorkers(1), sssp.WithDelta(1))...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for v, w := range want {
+			if d, ok := res.Distance(uint32(v)); !ok || d != w {
+				t.Fatalf("%s: vertex %d: %d (%v), want %d", name, v, d, ok, w)
+			}
+		}
+		return res.Stats().Iterations
+	}
+	th := decider.DefaultThresholds()
+	fixed := run("fixed", runtime.WithThresholds(th))
+	wide := run("bucket_edges=256", runtime.WithThresholds(bucketed(th, 256)))
+	if wide >= fixed {
+		t.Errorf("bucket_edges 256: %d iterations, fixed delta-1 buckets %d: want fewer", wide, fixed)
+	}
+	v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
+	st := run("static", runtime.WithThresholds(bucketed(th, 256)), runtime.WithVariant(v))
+	stFixed := run("static fixed", runtime.WithThresholds(th), runtime.WithVariant(v))
+	if st != stFixed {
+		t.Errorf("static variant: %d iterations with bucket_edges, %d without: want the same", st, stFixed)
 	}
 }
