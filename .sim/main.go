@@ -136,21 +136,21 @@ func main() {
 		src++
 	}
 	m := float64(g.NumEdges())
-	for _, d := range []uint64{2, 4, 8, 16, 32, 64, 256} {
+	for _, d := range []uint64{16, 32, 64} {
 		it, e, s := run(g, src, d, false, 0, 0, 0)
 		fmt.Printf("static d=%d iters=%d work=%.2f small=%d\n", d, it, float64(e)/m, s)
 	}
 	for _, a := range os.Args[2:] {
 		t, _ := strconv.ParseInt(a, 10, 64)
-		for _, d := range []uint64{8, 32} {
+		for _, d := range []uint64{} {
 			it, e, s := run(g, src, d, true, t/2, t*2, 1<<20)
 			fmt.Printf("adapt d0=%d target=%d iters=%d work=%.2f small=%d\n", d, t, it, float64(e)/m, s)
 		}
-		for _, d := range []uint64{1, 2, 4, 8} {
+		for _, d := range []uint64{8, 16, 32} {
 			it, e, s := run(g, src, d, true, t, 0, 1)
 			fmt.Printf("binned u=%d target=%d iters=%d work=%.2f small=%d\n", d, t, it, float64(e)/m, s)
 		}
-		for _, d := range []uint64{1, 4, 8} {
+		for _, d := range []uint64{} {
 			it, e, s := run(g, src, d, true, t, 0, 0)
 			fmt.Printf("target d0=%d target=%d iters=%d work=%.2f small=%d\n", d, t, it, float64(e)/m, s)
 		}
