@@ -13,6 +13,7 @@
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-floors  # BFS's pull and bitmap floors by tune, then the BFS bench under them
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-device  # GPU tests, overhead, BFS's section by tune --score device
 #   THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh bench-bfs  # the BFS bench over the 11 graphs under f.toml
+#   bash .gpu/kernels/gpu-plan.sh bucket2 # scale 22: bucket_edges x delta by tune, statics, traces
 #   bash .gpu/kernels/gpu-plan.sh bucket  # GPU tests, then SSSP's work-targeted buckets: benches of every
 #                                         # static delta against them, and a tune of delta and bucket_edges
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
@@ -158,6 +159,30 @@ bucket)
 		--out-dir "$R/tune-bucket" --thresholds-out "$R/thr-tuned.toml" >"$R/tune-bucket.txt" 2>&1
 	echo "tune-bucket: rc=$? in $(($(date +%s) - t0)) s"
 	tail -20 "$R/tune-bucket.txt"
+	;;
+bucket2)
+	# The embedded fatbin; the bucket target and delta swept at scale 22
+	# with the statics beside them, and per-iteration traces.
+	export GEARBOX_DATASETS=$D/datasets
+	thr() { # thr FILE DELTA EDGES: the shipped file plus an SSSP section
+		cp thresholds.toml "$1"
+		printf '\n[gpu."NVIDIA H100 80GB HBM3".sssp]\ndelta = %s\ndelta_factor = 0.0\nbucket_edges = %s\n' "$2" "$3" >>"$1"
+	}
+	thr "$R/thr-32-4M.toml" 32 4194304
+	thr "$R/thr-16-4M.toml" 16 4194304
+	bench static22 150 --graphs "$G_22" --algorithms sssp --delta 16,32,64 --thresholds "$R/thr-32-4M.toml" --verify=false
+	t0=$(date +%s)
+	timeout "${TUNE_LIMIT:-150}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "$G_22" \
+		--algorithms sssp --section sssp --score device --sources 3 --repeats 3 --passes 1 --thresholds "$R/thr-16-4M.toml" \
+		--t3 "" --sample-every "" --t2 "" --t1 "" --alpha "" --beta "" --delta-factor "" --threads-per-block "" \
+		--delta 8,16,32,64 --bucket-edges 0,1048576,4194304,16777216,67108864 \
+		--out-dir "$R/tune-bucket" --thresholds-out "$R/thr-tuned.toml" >"$R/tune-bucket.txt" 2>&1
+	echo "tune-bucket: rc=$? in $(($(date +%s) - t0)) s"
+	tail -12 "$R/tune-bucket.txt"
+	for t in thr-16-4M thr-32-4M; do
+		./gearbox --log-level warn run sssp --gen kron:22 --device "$DEVICE" --thresholds "$R/$t.toml" --trace "$R/trace-$t.json" >"$R/trace-$t.txt" 2>&1
+	done
+	./gearbox --log-level warn run sssp --gen kron:22 --device "$DEVICE" --variant O_B_QU --delta 32 --trace "$R/trace-O_B_QU-32.json" >"$R/trace-O_B_QU-32.txt" 2>&1
 	;;
 sssp22)
 	fatbin
