@@ -13,6 +13,7 @@
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-floors  # BFS's pull and bitmap floors by tune, then the BFS bench under them
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-device  # GPU tests, overhead, BFS's section by tune --score device
 #   THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh bench-bfs  # the BFS bench over the 11 graphs under f.toml
+#   bash .gpu/kernels/gpu-plan.sh bucket3 # SSSP tests, scale-22 SSSP bench, kron:22 with and without buckets
 #   bash .gpu/kernels/gpu-plan.sh bucket2 # scale 22: bucket_edges x delta by tune, statics, traces
 #   bash .gpu/kernels/gpu-plan.sh bucket  # GPU tests, then SSSP's work-targeted buckets: benches of every
 #                                         # static delta against them, and a tune of delta and bucket_edges
@@ -183,6 +184,22 @@ bucket2)
 		./gearbox --log-level warn run sssp --gen kron:22 --device "$DEVICE" --thresholds "$R/$t.toml" --trace "$R/trace-$t.json" >"$R/trace-$t.txt" 2>&1
 	done
 	./gearbox --log-level warn run sssp --gen kron:22 --device "$DEVICE" --variant O_B_QU --delta 32 --trace "$R/trace-O_B_QU-32.json" >"$R/trace-O_B_QU-32.txt" 2>&1
+	;;
+bucket3)
+	# The shipped thresholds (bucket_edges 2^22 from skew 64): SSSP tests,
+	# the scale-22 SSSP bench, and kron:22 alternated against the same file
+	# with fixed buckets.
+	export GEARBOX_DATASETS=$D/datasets
+	./sssp.test -test.v >"$R/test-sssp.log" 2>&1
+	echo "sssp tests: rc=$? $(grep -c '^--- PASS' "$R/test-sssp.log") passed"
+	sed 's/^bucket_edges = 4194304/bucket_edges = 0/' thresholds.toml >"$R/thr-fixed.toml"
+	bench bucket22 150 --graphs "$G_22" --algorithms sssp --delta 16,32,64 --verify=false
+	for round in 1 2 3; do
+		for side in bucket fixed; do
+			t=thresholds.toml; [ $side = fixed ] && t=$R/thr-fixed.toml
+			echo "round $round $side: $(./gearbox --log-level warn run sssp --gen kron:22 --device "$DEVICE" --sources 8 --thresholds "$t" 2>&1 | grep median)" | tee -a "$R/ab.txt"
+		done
+	done
 	;;
 sssp22)
 	fatbin

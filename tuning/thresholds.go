@@ -68,6 +68,7 @@ func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...stri
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
 	// Always written: a section that left it out would take [cpu]'s.
 	fmt.Fprintf(&b, "bucket_edges = %d\n", t.BucketEdges)
+	fmt.Fprintf(&b, "bucket_min_skew = %s\n", tomlFloat(t.BucketMinSkew))
 	if all || t.ThreadsPerBlock != 0 {
 		fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
 	}

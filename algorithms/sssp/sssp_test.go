@@ -266,8 +266,9 @@ func TestDerivedDelta(t *testing.T) {
 
 // TestBucketEdges: work-targeted buckets take several delta buckets per
 // iteration where they hold few edges, so a delta-1 run on a weighted grid
-// needs fewer iterations with them than without, a static variant ignores
-// them, and the distances stay exact.
+// needs fewer iterations with them than without, unless the grid's degree
+// skew is below bucket_min_skew; a static variant ignores them, and the
+// distances stay exact.
 func TestBucketEdges(t *testing.T) {
 	g := testgraphs.Grid(40, 40).WithDerivedWeights(3)
 	want, _, err := sssp.Reference(g, 0)
@@ -292,6 +293,12 @@ func TestBucketEdges(t *testing.T) {
 	wide := run("bucket_edges=256", runtime.WithThresholds(bucketed(th, 256)))
 	if wide >= fixed {
 		t.Errorf("bucket_edges 256: %d iterations, fixed delta-1 buckets %d: want fewer", wide, fixed)
+	}
+	// The grid's degree skew is about 1: a floor of 2 keeps buckets fixed.
+	floor := bucketed(th, 256)
+	floor.BucketMinSkew = 2
+	if got := run("bucket_min_skew=2", runtime.WithThresholds(floor)); got != fixed {
+		t.Errorf("bucket_min_skew above the grid's skew: %d iterations, want the fixed buckets' %d", got, fixed)
 	}
 	v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
 	st := run("static", runtime.WithThresholds(bucketed(th, 256)), runtime.WithVariant(v))
