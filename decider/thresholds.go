@@ -80,11 +80,11 @@ type Thresholds struct {
 	// delta-wide buckets after it until they hold this many out-edges
 	// (every pending vertex when all of them hold fewer), so delta becomes
 	// the narrowest bucket. Static variants keep fixed buckets. One fixed
-	// width cannot fit a whole run: early and late buckets are nearly
-	// empty, while the middle ones of a skewed graph re-relax hubs (on
-	// kron:20, delta 32 examines 2.2x the arcs of delta 2, which takes 250
-	// iterations; 2^20-edge buckets of width 2 take 17 and examine 1.05x).
-	// 0: fixed buckets.
+	// width cannot fit a whole run: the early and late buckets are nearly
+	// empty, and each iteration has a fixed cost (on the H100, kron:22
+	// took 12 iterations with 2^22-edge buckets over width 32 against 39
+	// for fixed width 32, examining 178M against 169M arcs; 1.10x faster
+	// on the device, results/h100-2026-11-22-s8/). 0: fixed buckets.
 	BucketEdges int64 `toml:"bucket_edges"`
 	// BucketMinSkew is the degree skew (largest over average out-degree)
 	// below which buckets stay fixed whatever BucketEdges says: on the

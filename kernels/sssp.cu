@@ -20,10 +20,10 @@
 // unit until the updated vertices it holds have at least target out-edges,
 // and stores its last distance in ctrl->minv for a SEL_MIN generation
 // (which selects dist <= minv). Fixed delta-stepping must pick one width
-// for every iteration: a small one makes hundreds of nearly empty
-// iterations, a wide one relaxes the hubs of a skewed graph again and
-// again within one bucket (on kron:20, delta 32 examines 2.2x the arcs
-// of delta 2, and delta 2 runs 250 iterations).
+// for every iteration: a narrow one makes hundreds of nearly empty
+// iterations, each with the fixed cost of its launches and control-block
+// read, a wide one relaxes the hubs of a skewed graph again and again
+// within one bucket.
 #include "expand.cuh"
 #include "persist.cuh"
 

@@ -279,9 +279,8 @@ func (o *cpuOp[D]) rebucket() bool {
 // gatherBuckets makes bucket first the current working set in
 // representation r and empties its bins; with a bucket target (the
 // adaptive policy's bucket_edges) it goes on with the buckets after it
-// while the set's out-edges stay below the target, up to
-// kernels.BucketBins-1 buckets (the GPU's histogram; unlike the GPU it
-// never takes every pending vertex at once). bucketed records whether the
+// while the set's out-edges stay below the target, up to maxMerged
+// buckets. bucketed records whether the
 // set is exactly one bucket. Stale entries (moved to a lower bucket since
 // they were filed) are dropped and duplicates merged; it returns the
 // working set's size.
