@@ -177,11 +177,11 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: delta = %d, want >= 1", ErrThresholds, t.Delta)
 	case t.JumpFactor != 0 && !(t.JumpFactor > 1 && !math.IsInf(t.JumpFactor, 1)):
 		return fmt.Errorf("%w: jump_factor = %v, want 0 (off) or a factor > 1", ErrThresholds, t.JumpFactor)
-	case !(t.DeltaFactor >= 0) || math.IsInf(t.DeltaFactor, 1):
+	case !finiteNonNeg(t.DeltaFactor):
 		return fmt.Errorf("%w: delta_factor = %v, want >= 0 (0 = use delta)", ErrThresholds, t.DeltaFactor)
 	case t.BucketEdges < 0:
 		return fmt.Errorf("%w: bucket_edges = %d, want >= 0 (0 = fixed buckets)", ErrThresholds, t.BucketEdges)
-	case !(t.BucketMinSkew >= 0) || math.IsInf(t.BucketMinSkew, 1):
+	case !finiteNonNeg(t.BucketMinSkew):
 		return fmt.Errorf("%w: bucket_min_skew = %v, want a finite value >= 0", ErrThresholds, t.BucketMinSkew)
 	case t.OrderedMinVertices < 0:
 		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
@@ -191,15 +191,18 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = the backend's default)", ErrThresholds, t.ThreadsPerBlock)
 	// Finite, as the renderer writes floats in a form TOML reads back; a
 	// large value already means never Afforest.
-	case !(t.AfforestMinDegree >= 0) || math.IsInf(t.AfforestMinDegree, 1):
+	case !finiteNonNeg(t.AfforestMinDegree):
 		return fmt.Errorf("%w: afforest_min_degree = %v, want a finite value >= 0", ErrThresholds, t.AfforestMinDegree)
 	case t.AfforestMinArcs < 0:
 		return fmt.Errorf("%w: afforest_min_arcs = %d, want >= 0", ErrThresholds, t.AfforestMinArcs)
-	case !(t.AfforestMinSkew >= 0) || math.IsInf(t.AfforestMinSkew, 1):
+	case !finiteNonNeg(t.AfforestMinSkew):
 		return fmt.Errorf("%w: afforest_min_skew = %v, want a finite value >= 0", ErrThresholds, t.AfforestMinSkew)
 	}
 	return nil
 }
+
+// finiteNonNeg reports whether x is a finite value >= 0 (not NaN).
+func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 
 // Algorithms returns the algorithms that may have their own sections
 // ([cpu.bfs], [gpu."<device>".sssp]): the names algorithms pass to

@@ -126,9 +126,8 @@ func TestNewRejectsCorruptOffsets(t *testing.T) {
 	}
 }
 
-// TestMeanWeight: integer, real and absent weights, an arc-less graph, and
-// a graph spanning many summation chunks (the sum is per fixed chunk, so
-// the result does not depend on the workers).
+// TestMaxDegree: a small graph (and its DegreeSkew), an empty one, and a
+// graph spanning many scan chunks.
 func TestMaxDegree(t *testing.T) {
 	g, err := Build(&EdgeList{NumVertices: 4, Src: []uint32{0, 2, 2, 2}, Dst: []uint32{1, 0, 1, 3}}, BuildOptions{})
 	if err != nil {
@@ -137,12 +136,15 @@ func TestMaxDegree(t *testing.T) {
 	if got := g.MaxDegree(); got != 3 {
 		t.Errorf("small graph: %d, want 3", got)
 	}
+	if got := g.DegreeSkew(); got != 3 { // 3 over 4 arcs / 4 vertices
+		t.Errorf("small graph: skew %v, want 3", got)
+	}
 	e, err := Build(&EdgeList{}, BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := e.MaxDegree(); got != 0 {
-		t.Errorf("empty graph: %d, want 0", got)
+	if got, sk := e.MaxDegree(), e.DegreeSkew(); got != 0 || sk != 0 {
+		t.Errorf("empty graph: %d, skew %v, want 0 and 0", got, sk)
 	}
 	// Several chunks of vertices (the scan's grain is 2^16).
 	k, err := Generate("kron:17", GenOptions{})
@@ -158,6 +160,9 @@ func TestMaxDegree(t *testing.T) {
 	}
 }
 
+// TestMeanWeight: integer, real and absent weights, an arc-less graph, and
+// a graph spanning many summation chunks (the sum is per fixed chunk, so
+// the result does not depend on the workers).
 func TestMeanWeight(t *testing.T) {
 	build := func(n int, src, dst []uint32, w []uint32, kind WeightKind) *Graph {
 		t.Helper()

@@ -115,6 +115,16 @@ func (g *Graph) MaxDegree() int64 {
 	return g.maxDeg
 }
 
+// DegreeSkew returns the largest out-degree over the average (0 without
+// arcs): how far the graph is from uniform degrees (Kronecker graphs have
+// hubs of thousands of times the average, uniform random ones about 2).
+func (g *Graph) DegreeSkew() float64 {
+	if g.NumEdges() == 0 {
+		return 0
+	}
+	return float64(g.MaxDegree()) * float64(g.NumVertices()) / float64(g.NumEdges())
+}
+
 // chunkReduce reduces [0, n) in parallel: part over fixed chunks of 2^16,
 // then combine over the chunks in order, so the result (a float sum too)
 // does not depend on the number of workers.

@@ -67,6 +67,12 @@ bench_bfs() {
 	bench undirected 60 $U --graphs "$G_UNDIRECTED" --algorithms bfs --thresholds "$1"
 	bench scale22 150 --graphs "$G_22" --algorithms bfs --thresholds "$1" --verify=false
 }
+# thr FILE DELTA EDGES [LINES]: the shipped thresholds plus an H100 SSSP
+# section with that fixed delta and bucket_edges (and any further LINES).
+thr() {
+	cp thresholds.toml "$1"
+	printf '\n[gpu."NVIDIA H100 80GB HBM3".sssp]\ndelta = %s\ndelta_factor = 0.0\nbucket_edges = %s\n%s' "$2" "$3" "${4:-}" >>"$1"
+}
 # Graph lists (overridable, e.g. with tiny graphs to try the script on a CPU).
 G_DIRECTED=${G_DIRECTED:-kron:20,grid:2048:2048,datasets/wiki-Vote.txt,datasets/p2p-Gnutella31.txt,datasets/rome99.gr}
 G_UNDIRECTED=${G_UNDIRECTED:-datasets/email-Enron.txt,datasets/ca-GrQc.txt,datasets/facebook_combined.txt}
@@ -145,9 +151,7 @@ bucket)
 	grep -E 'rc=|nvcc' "$R/tests.txt"
 	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
 	fatbin
-	cp thresholds.toml "$R/thr-bucket.toml"
-	printf '\n[gpu."NVIDIA H100 80GB HBM3".sssp]\ndelta = %s\ndelta_factor = 0.0\nbucket_edges = %s\nordered_min_vertices = 0\n' \
-		"${B_DELTA:-2}" "${B_EDGES:-1048576}" >>"$R/thr-bucket.toml"
+	thr "$R/thr-bucket.toml" "${B_DELTA:-2}" "${B_EDGES:-1048576}" $'ordered_min_vertices = 0\n'
 	bench bucket22 150 --graphs "$G_22" --algorithms sssp --delta 1,2,4,8,16,32,64,256 --thresholds "$R/thr-bucket.toml" --verify=false
 	bench bucket20 100 --graphs kron:20,kron:18,urand:20 --algorithms sssp --delta 1,2,4,8,16,32,64,256 --thresholds "$R/thr-bucket.toml"
 	bench bucket-small 50 --graphs datasets/wiki-Vote.txt,datasets/p2p-Gnutella31.txt --algorithms sssp --delta 1,4,16,64,256 --thresholds "$R/thr-bucket.toml"
@@ -165,14 +169,11 @@ bucket2)
 	# The embedded fatbin; the bucket target and delta swept at scale 22
 	# with the statics beside them, and per-iteration traces.
 	export GEARBOX_DATASETS=$D/datasets
-	thr() { # thr FILE DELTA EDGES: the shipped file plus an SSSP section
-		cp thresholds.toml "$1"
-		printf '\n[gpu."NVIDIA H100 80GB HBM3".sssp]\ndelta = %s\ndelta_factor = 0.0\nbucket_edges = %s\n' "$2" "$3" >>"$1"
-	}
 	thr "$R/thr-32-4M.toml" 32 4194304
 	thr "$R/thr-16-4M.toml" 16 4194304
 	bench static22 150 --graphs "$G_22" --algorithms sssp --delta 16,32,64 --thresholds "$R/thr-32-4M.toml" --verify=false
 	t0=$(date +%s)
+	cp "$R/thr-16-4M.toml" "$R/thr-tuned.toml"
 	timeout "${TUNE_LIMIT:-150}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "$G_22" \
 		--algorithms sssp --section sssp --score device --sources 3 --repeats 3 --passes 1 --thresholds "$R/thr-16-4M.toml" \
 		--t3 "" --sample-every "" --t2 "" --t1 "" --alpha "" --beta "" --delta-factor "" --threads-per-block "" \

@@ -150,14 +150,6 @@ func CheckGraph(g *graph.Graph) error {
 	return nil
 }
 
-// skew is g's degree skew: its largest out-degree over the average.
-func skew(g *graph.Graph) float64 {
-	if g.NumEdges() == 0 {
-		return 0
-	}
-	return float64(g.MaxDegree()) * float64(g.NumVertices()) / float64(g.NumEdges())
-}
-
 // orderedFits applies the thresholds' order rule for the adaptive policy:
 // ordered buckets on graphs large and dense enough, unordered otherwise.
 func orderedFits(g *graph.Graph, t decider.Thresholds) bool {
@@ -186,7 +178,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	// Work-targeted buckets are the adaptive policy's; a static variant
 	// keeps fixed ones.
 	var target int64
-	if th := cfg.Thresholds(); cfg.Adaptive() && th.BucketEdges > 0 && skew(g) >= th.BucketMinSkew {
+	if th := cfg.Thresholds(); cfg.Adaptive() && th.BucketEdges > 0 && g.DegreeSkew() >= th.BucketMinSkew {
 		target = th.BucketEdges
 	}
 	if n == 0 {
