@@ -173,9 +173,12 @@ __device__ __forceinline__ void grid_sync(Persist* ps) {
 // strides over one vertex's edges.
 #define PERSIST_GROUP 8
 #define PERSIST_THREADS 512
-// Persistent launches stop before a level whose frontier holds a vertex of
-// more out-edges than this (one group would take long over a hub).
+// In persistent launches a vertex of more out-edges than PERSIST_MAXDEG is
+// expanded by a warp rather than a group; a launch stops before a level
+// whose frontier holds a vertex of more than PERSIST_MAXDEG_WARP (one warp
+// would take long over such a hub while the rest of the GPU waits).
 #define PERSIST_MAXDEG 512
+#define PERSIST_MAXDEG_WARP 8192
 // Block-local output queue before one global reservation per block.
 #define PERSIST_SQ 2048
 

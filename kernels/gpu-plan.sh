@@ -17,6 +17,8 @@
 #   bash .gpu/kernels/gpu-plan.sh bucket2 # scale 22: bucket_edges x delta by tune, statics, traces
 #   bash .gpu/kernels/gpu-plan.sh bucket  # GPU tests, then SSSP's work-targeted buckets: benches of every
 #                                         # static delta against them, and a tune of delta and bucket_edges
+#   bash .gpu/kernels/gpu-plan.sh fuse  # fatbin, GPU tests, A/B against REF on the small graphs, grid, kron:20;
+#                                       # the bench over the small real graphs
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -78,6 +80,32 @@ G_DIRECTED=${G_DIRECTED:-kron:20,grid:2048:2048,datasets/wiki-Vote.txt,datasets/
 G_UNDIRECTED=${G_UNDIRECTED:-datasets/email-Enron.txt,datasets/ca-GrQc.txt,datasets/facebook_combined.txt}
 G_22=${G_22:-kron:22,urand:22}
 G_TUNE=${G_TUNE:-kron:20,urand:20,grid:1024:1024,datasets/email-Enron.txt}
+G_SMALL=${G_SMALL:-datasets/wiki-Vote.txt datasets/p2p-Gnutella31.txt datasets/rome99.gr}
+# ab_loop GRAPHS: this tree ("new") against the bundled reference CLI
+# ("ref", its own embedded kernels; "ref-thr": this tree under the
+# reference's thresholds.toml, which separates the code's effect from the
+# thresholds'), `run --sources 8` alternated for AB_ROUNDS rounds. Real
+# graphs listed in G_UNDIRECTED are read undirected.
+ab_loop() {
+	gunzip -kf gearbox-ref.gz
+	echo "reference: $(cat gearbox-ref.commit)" | tee "$R/ab.txt"
+	for round in $(seq "${AB_ROUNDS:-3}"); do
+		for g in $1; do
+			in="--gen $g"; [ -f "$g" ] && in="--graph $g"
+			case ",$G_UNDIRECTED," in *",$g,"*) in="$in $U" ;; esac
+			for alg in ${AB_ALGS:-bfs sssp}; do
+				for side in ${AB_SIDES:-ref new ref-thr}; do
+					case $side in
+					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
+					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
+					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1) ;;
+					esac
+					echo "round $round $side $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/ab.txt"
+				done
+			done
+		done
+	done
+}
 G_TUNE_BFS=${G_TUNE_BFS:-kron:19,urand:20,grid:1024:1024,datasets/email-Enron.txt,datasets/PGPgiantcompo.graph,datasets/email-Eu-core.txt}
 case $CALL in
 1)
@@ -214,29 +242,24 @@ algs)
 	;;
 ab)
 	tests_and_overhead
-	gunzip -kf gearbox-ref.gz
-	echo "reference: $(cat gearbox-ref.commit)" | tee "$R/ab.txt"
-	for round in $(seq "${AB_ROUNDS:-3}"); do
-		for g in ${G_AB:-kron:20 kron:22 urand:22}; do
-			in="--gen $g"; [ -f "$g" ] && in="--graph $g"
-			for alg in ${AB_ALGS:-bfs sssp}; do
-				# The reference runs its own embedded kernels.
-				# ref-thr: this tree under the reference's thresholds.toml
-				# (separates the code's effect from the thresholds').
-				for side in ${AB_SIDES:-ref new ref-thr}; do
-					case $side in
-					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1 | grep median) ;;
-					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1 | grep median) ;;
-					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1 | grep median) ;;
-					esac
-					echo "round $round $side $alg $g: $line" | tee -a "$R/ab.txt"
-				done
-			done
-		done
-	done
+	ab_loop "${G_AB:-kron:20 kron:22 urand:22}"
+	;;
+fuse)
+	# Small graphs in persistent launches from their first level, hubs
+	# expanded by warps inside them: GPU tests, this tree against the
+	# reference CLI (REF=<commit> bash kernels/gpu-bundle.sh) on the small
+	# real graphs, the grid and kron:20, then the BFS and SSSP bench over
+	# the small real graphs.
+	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
+	grep -E 'rc=|nvcc|FAIL|panic' "$R/tests.txt"
+	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
+	fatbin
+	AB_SIDES=${AB_SIDES:-ref new} ab_loop "${G_AB:-$G_SMALL ${G_UNDIRECTED//,/ } grid:2048:2048 kron:20}"
+	bench small 120 --graphs "${G_SMALL// /,}" --algorithms bfs,sssp
+	bench small-undirected 90 $U --graphs "$G_UNDIRECTED" --algorithms bfs,sssp
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, tune-bfs or tune-bfs-floors)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, fuse, tune-bfs or tune-bfs-floors)" >&2
 	exit 2
 	;;
 esac

@@ -6,8 +6,11 @@
 // Each frontier vertex is expanded by a group of PERSIST_GROUP lanes; the
 // vertices a level discovers are queued through a block-local buffer. The
 // launch stops before a level whose frontier is empty, larger than cap, has
-// more than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG, or
-// after max_levels levels; on exit ctrl->count[par^1] and deg[par^1]
+// more than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG_WARP,
+// or after max_levels levels; a vertex of more than PERSIST_MAXDEG is
+// expanded by a whole warp instead of a group, in a second pass that runs
+// only at levels whose largest degree says there is one (so that small
+// graphs with hubs stay in one launch); on exit ctrl->count[par^1] and deg[par^1]
 // describe the frontier left, fused_levels counts the levels run,
 // fused_swap is 1 when that frontier is in qb, edges_out counts the edges
 // examined and maxdeg is the frontier's largest degree. ps is zeroed by the
@@ -53,7 +56,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
     u32 k = 0, done = 0;
     u64 edges = 0;
-    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG_WARP) {
         // Three rotating slots: k is read, k1 written, k2 cleared for the
         // level after.
         u32 k1 = k == 2 ? 0 : k + 1;
@@ -67,17 +70,42 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         vis.level(done);
         u64 mydeg = 0;
         u32 mymax = 0;
-        for (u64 i = group; i < count; i += ngroups) {
-            u32 v = in[i];
-            typename V::S s = vis.vertex(v, sub);
-            i64 end = off[v + 1];
-            for (i64 e = off[v] + sub; e < end; e += PERSIST_GROUP) {
+        // Expands v's edges [beg, end) from lane on, step lanes apart.
+        auto expand = [&](u32 v, i64 beg, i64 end, u32 lane, u32 step) {
+            typename V::S s = vis.vertex(v, lane);
+            for (i64 e = beg + lane; e < end; e += step) {
                 u32 u = adj[e];
                 if (vis.visit(s, e, u)) {
                     u32 d = (u32)(off[u + 1] - off[u]);
                     mydeg += d;
                     mymax = d > mymax ? d : mymax;
                     persist_push(u, s_q, &s_n, out, ncount);
+                }
+            }
+        };
+        for (u64 i = group; i < count; i += ngroups) {
+            u32 v = in[i];
+            i64 beg = off[v], end = off[v + 1];
+            if (end - beg <= PERSIST_MAXDEG) expand(v, beg, end, sub, PERSIST_GROUP);
+        }
+        if (maxdeg > PERSIST_MAXDEG) {
+            // The heavy vertices, a warp each: every lane reads one entry,
+            // and the warp takes the heavy ones among its 32 in turn. The
+            // loop bounds are the same for the whole warp (base is).
+            const u32 lane = lane_id();
+            const u64 nwarps = gstride() / 32;
+            for (u64 base = gid / 32 * 32; base < count; base += nwarps * 32) {
+                u32 v = 0;
+                i64 beg = 0, end = 0;
+                if (base + lane < count) {
+                    v = in[base + lane];
+                    beg = off[v];
+                    end = off[v + 1];
+                }
+                for (u32 heavy = __ballot_sync(FULL_MASK, end - beg > PERSIST_MAXDEG); heavy; heavy &= heavy - 1) {
+                    int l = __ffs((int)heavy) - 1;
+                    expand(__shfl_sync(FULL_MASK, v, l), __shfl_sync(FULL_MASK, beg, l), __shfl_sync(FULL_MASK, end, l),
+                           lane, 32);
                 }
             }
         }

@@ -152,16 +152,20 @@ func (t *CUDATraversal) Convert(r decider.Rep) error {
 // fusing their first small levels made kron:22 and urand:22 BFS slower,
 // 11.4 and 17.3 ms against 6.4 and 5.5, by changing the policy's samples),
 // while high-diameter graphs pay the ordinary cost for only this many
-// levels.
+// levels. A graph of at most PersistEdges arcs fuses from the first
+// iteration: none of its levels is large enough for the policy's choice to
+// matter, and each ordinary level costs a host round trip that is most of
+// such a graph's run.
 const FuseFrom = 8
 
 // CanFuse reports whether this iteration may run as a persistent
-// multi-level launch: enabled, a queue, past iteration FuseFrom, no recent
-// launch that declined, and a frontier small enough.
+// multi-level launch: enabled, a queue, past iteration FuseFrom (or a
+// graph of at most PersistEdges arcs), no recent launch that declined, and
+// a frontier small enough.
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
-	return lim > 0 && rep == decider.Queue && t.Iter > FuseFrom && t.Iter >= t.FuseAfter &&
-		t.WS.Size() <= lim && t.WS.Degree() <= PersistEdges
+	return lim > 0 && rep == decider.Queue && (t.Iter > FuseFrom || t.G.NumEdges() <= PersistEdges) &&
+		t.Iter >= t.FuseAfter && t.WS.Size() <= lim && t.WS.Degree() <= PersistEdges
 }
 
 // MaxFusedLevels bounds one persistent launch so that cancellation stays

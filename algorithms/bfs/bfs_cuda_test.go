@@ -22,6 +22,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -590,6 +591,40 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 				b.Logf("SPLIT bfs %s %s call %.1f us = setup %.1f + wall %.1f (kernels %.1f, transfers %.1f) + rest %.1f",
 					spec, variant, us(call), us(setup), us(wall), us(kern), us(xfer), us(rest))
 			})
+		}
+	}
+}
+
+// TestCUDAFusedHubs: a small graph fuses from its first level, and a
+// frontier of hubs of up to kernels.PersistMaxDegWarp out-edges stays in
+// the persistent launch (a warp expands each), so every level of the BFS
+// runs in it; one more out-edge and the launch stops before that frontier.
+// Depths must match the CPU either way.
+func TestCUDAFusedHubs(t *testing.T) {
+	fused := testgraphs.OpenCUDA(t)
+	const tail = 10
+	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
+	for _, c := range []struct {
+		name    string
+		degrees []int
+		all     bool // every level in persistent launches
+	}{
+		{"groups", []int{3, 100, 512}, true},
+		{"warps", []int{513, 1000, 4000, kernels.PersistMaxDegWarp}, true},
+		{"too-heavy", []int{600, kernels.PersistMaxDegWarp + 1}, false},
+	} {
+		g := testgraphs.Hubs(c.degrees, tail)
+		want := cpuBFS(t, g, 0)
+		if d := want.MaxDepth(); d != tail+2 {
+			t.Fatalf("%s: the CPU's deepest level is %d, want %d", c.name, d, tail+2)
+		}
+		got := compareBFS(t, c.name, g, 0, want, []runtime.Option{runtime.WithBackend(fused), oq})
+		levels := got.Stats().GPU.Levels
+		if c.all && levels != tail+3 {
+			t.Errorf("%s: %d levels ran in persistent launches, want all %d", c.name, levels, tail+3)
+		}
+		if !c.all && (levels == 0 || levels >= tail+3) {
+			t.Errorf("%s: %d levels ran in persistent launches, want some but not all %d", c.name, levels, tail+3)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -46,7 +47,7 @@ func cpuSSSP(t *testing.T, g *graph.Graph, src uint32) *sssp.Result {
 	return want
 }
 
-func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *sssp.Result, opts []runtime.Option) {
+func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *sssp.Result, opts []runtime.Option) *sssp.Result {
 	t.Helper()
 	got, err := sssp.Run(context.Background(), g, src, opts...)
 	if err != nil {
@@ -59,6 +60,7 @@ func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *s
 	if err := sssp.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
+	return got
 }
 
 func TestCUDASharedTable(t *testing.T) {
@@ -331,4 +333,36 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // without clearing) are still correct.
 func TestCUDARelease(t *testing.T) {
 	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
+}
+
+// TestCUDAFusedHubs: unordered SSSP on a small graph runs in persistent
+// launches from the first level, through frontiers of hubs of up to
+// kernels.PersistMaxDegWarp out-edges (a warp expands each); one more
+// out-edge and a launch stops before that frontier. Distances must match
+// the CPU either way.
+func TestCUDAFusedHubs(t *testing.T) {
+	fused := testgraphs.OpenCUDA(t)
+	const tail = 10
+	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
+	for _, c := range []struct {
+		name    string
+		degrees []int
+		all     bool // every level in persistent launches
+	}{
+		{"groups", []int{3, 100, 512}, true},
+		{"warps", []int{513, 1000, 4000, kernels.PersistMaxDegWarp}, true},
+		{"too-heavy", []int{600, kernels.PersistMaxDegWarp + 1}, false},
+	} {
+		g := testgraphs.Hubs(c.degrees, tail)
+		got := compareSSSP(t, c.name, g, 0, cpuSSSP(t, g, 0), []runtime.Option{runtime.WithBackend(fused), uq})
+		// The path's first vertex may improve over several levels, so
+		// unordered SSSP runs at least the BFS's tail+3.
+		levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations
+		if c.all && (levels < tail+3 || iters > 2) {
+			t.Errorf("%s: %d levels in persistent launches over %d iterations, want all (>= %d) in one", c.name, levels, iters, tail+3)
+		}
+		if !c.all && levels == 0 {
+			t.Errorf("%s: no level ran in a persistent launch", c.name)
+		}
+	}
 }

@@ -212,3 +212,35 @@ func Generated() []Case {
 	}
 	return out
 }
+
+// Hubs returns a directed, weighted graph whose vertex 0 points to one hub
+// per entry of degrees, each hub to that many leaves of its own, every leaf
+// to the first vertex of a path of tail vertices; the levels from vertex 0
+// are 0, the hubs, the leaves, then the path, so a BFS from 0 has
+// tail+3 levels. Weights are 1..16 from the arc's index: GPU tests run
+// persistent launches over frontiers that hold hubs of chosen degrees.
+func Hubs(degrees []int, tail int) *graph.Graph {
+	leaves := 0
+	for _, d := range degrees {
+		leaves += d
+	}
+	first := 1 + len(degrees) // first leaf
+	t0 := first + leaves      // first path vertex
+	var arcs [][2]uint32
+	next := first
+	for i, d := range degrees {
+		arcs = append(arcs, [2]uint32{0, uint32(1 + i)})
+		for j := 0; j < d; j++ {
+			arcs = append(arcs, [2]uint32{uint32(1 + i), uint32(next)}, [2]uint32{uint32(next), uint32(t0)})
+			next++
+		}
+	}
+	for i := 0; i+1 < tail; i++ {
+		arcs = append(arcs, [2]uint32{uint32(t0 + i), uint32(t0 + i + 1)})
+	}
+	w := make([]uint32, len(arcs))
+	for i := range w {
+		w[i] = uint32(1 + mix(uint64(i))%16)
+	}
+	return MustBuild(t0+tail, false, arcs, w)
+}
