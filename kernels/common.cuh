@@ -173,12 +173,14 @@ __device__ __forceinline__ void grid_sync(Persist* ps) {
 // strides over one vertex's edges.
 #define PERSIST_GROUP 8
 #define PERSIST_THREADS 512
-// In persistent launches a vertex of more out-edges than PERSIST_MAXDEG is
-// expanded by a warp rather than a group; a launch stops before a level
-// whose frontier holds a vertex of more than PERSIST_MAXDEG_WARP (one warp
+// In persistent launches a group expands a vertex of up to
+// PERSIST_GROUP_MAXDEG out-edges; larger ones, up to PERSIST_HEAVY per block
+// and level, are expanded by the whole block. A launch stops before a level
+// whose frontier holds a vertex of more than PERSIST_MAXDEG (one block
 // would take long over such a hub while the rest of the GPU waits).
-#define PERSIST_MAXDEG 512
-#define PERSIST_MAXDEG_WARP 8192
+#define PERSIST_GROUP_MAXDEG 64
+#define PERSIST_HEAVY 512
+#define PERSIST_MAXDEG 8192
 // Block-local output queue before one global reservation per block.
 #define PERSIST_SQ 2048
 
@@ -200,6 +202,32 @@ __device__ __forceinline__ void persist_flush(u32* s_q, u32* s_n, u32* s_base, u
     for (u32 j = threadIdx.x; j < nloc; j += blockDim.x) out[*s_base + j] = s_q[j];
     __syncthreads();
     if (threadIdx.x == 0) *s_n = 0;
+}
+
+// Exclusive prefix sum of mine over the block (at most 32 warps); the
+// block's total goes to *total. Called by every thread of the block.
+__device__ __forceinline__ u32 block_scan(u32 mine, u32* total) {
+    __shared__ u32 s_warp[33];
+    u32 incl = mine;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
+        if (lane_id() >= (u32)o) incl += t;
+    }
+    const u32 wid = threadIdx.x >> 5;
+    if (lane_id() == 31) s_warp[wid] = incl;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u32 sum = 0;
+        for (u32 i = 0; i < (blockDim.x >> 5); i++) {
+            u32 t = s_warp[i];
+            s_warp[i] = sum;
+            sum += t;
+        }
+        s_warp[32] = sum;
+    }
+    __syncthreads();
+    *total = s_warp[32];
+    return s_warp[wid] + incl - mine;
 }
 
 // Block-wide maximum folded into a global slot with one atomic per block.

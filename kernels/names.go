@@ -77,13 +77,13 @@ func Bucket(d32 bool) string { return pick(d32, "sssp_bucket_u32", "sssp_bucket_
 
 // Persistent multi-level launches (bfs_persist_qu, sssp_persist_qu;
 // PERSIST_* in common.cuh): threads per block (one block per
-// multiprocessor), the largest out-degree of a frontier vertex a group of
-// lanes expands (a warp takes larger ones), and the largest they expand at
-// all.
+// multiprocessor), the largest out-degree of a frontier vertex that a group
+// of lanes expands (its block takes larger ones), and the largest they
+// expand at all.
 const (
-	PersistThreads    = 512
-	PersistMaxDeg     = 512
-	PersistMaxDegWarp = 8192
+	PersistThreads     = 512
+	PersistGroupMaxDeg = 64
+	PersistMaxDeg      = 8192
 )
 
 // Single kernels.

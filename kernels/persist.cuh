@@ -6,11 +6,11 @@
 // Each frontier vertex is expanded by a group of PERSIST_GROUP lanes; the
 // vertices a level discovers are queued through a block-local buffer. The
 // launch stops before a level whose frontier is empty, larger than cap, has
-// more than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG_WARP,
-// or after max_levels levels; a vertex of more than PERSIST_MAXDEG is
-// expanded by a whole warp instead of a group, in a second pass that runs
-// only at levels whose largest degree says there is one (so that small
-// graphs with hubs stay in one launch); on exit ctrl->count[par^1] and deg[par^1]
+// more than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG, or
+// after max_levels levels; a vertex of more than PERSIST_GROUP_MAXDEG
+// out-edges is expanded by its whole block instead of a group, its edges
+// spread evenly over the block's threads (so that a hub costs a level a few
+// steps, not hundreds); on exit ctrl->count[par^1] and deg[par^1]
 // describe the frontier left, fused_levels counts the levels run,
 // fused_swap is 1 when that frontier is in qb, edges_out counts the edges
 // examined and maxdeg is the frontier's largest degree. ps is zeroed by the
@@ -26,13 +26,20 @@
 #pragma once
 #include "common.cuh"
 
+static_assert(PERSIST_HEAVY <= PERSIST_THREADS, "a block scans its heavy list one entry per thread");
+
 template <typename V>
 __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                                u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
                                                u64 edge_cap, Persist* ps) {
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
-    if (threadIdx.x == 0) s_n = 0;
+    // The block's heavy vertices of the level: ids, first edges, degrees
+    // and then their exclusive prefix sum (s_hx[s_hn] is the total).
+    __shared__ u32 s_hv[PERSIST_HEAVY], s_hd[PERSIST_HEAVY], s_hx[PERSIST_HEAVY + 1];
+    __shared__ i64 s_hb[PERSIST_HEAVY];
+    __shared__ u32 s_hn;
+    if (threadIdx.x == 0) s_n = 0, s_hn = 0;
     u32 count = ctrl->count[par];
     u64 deg = ctrl->deg[par];
     u32* in = qa;
@@ -56,7 +63,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
     u32 k = 0, done = 0;
     u64 edges = 0;
-    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG_WARP) {
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
         // Three rotating slots: k is read, k1 written, k2 cleared for the
         // level after.
         u32 k1 = k == 2 ? 0 : k + 1;
@@ -70,44 +77,56 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         vis.level(done);
         u64 mydeg = 0;
         u32 mymax = 0;
-        // Expands v's edges [beg, end) from lane on, step lanes apart.
-        auto expand = [&](u32 v, i64 beg, i64 end, u32 lane, u32 step) {
-            typename V::S s = vis.vertex(v, lane);
-            for (i64 e = beg + lane; e < end; e += step) {
-                u32 u = adj[e];
-                if (vis.visit(s, e, u)) {
-                    u32 d = (u32)(off[u + 1] - off[u]);
-                    mydeg += d;
-                    mymax = d > mymax ? d : mymax;
-                    persist_push(u, s_q, &s_n, out, ncount);
-                }
+        // Visits edge e of a frontier vertex (what it gives is s).
+        auto edge = [&](typename V::S s, i64 e) {
+            u32 u = adj[e];
+            if (vis.visit(s, e, u)) {
+                u32 d = (u32)(off[u + 1] - off[u]);
+                mydeg += d;
+                mymax = d > mymax ? d : mymax;
+                persist_push(u, s_q, &s_n, out, ncount);
             }
         };
         for (u64 i = group; i < count; i += ngroups) {
             u32 v = in[i];
             i64 beg = off[v], end = off[v + 1];
-            if (end - beg <= PERSIST_MAXDEG) expand(v, beg, end, sub, PERSIST_GROUP);
-        }
-        if (maxdeg > PERSIST_MAXDEG) {
-            // The heavy vertices, a warp each: every lane reads one entry,
-            // and the warp takes the heavy ones among its 32 in turn. The
-            // loop bounds are the same for the whole warp (base is).
-            const u32 lane = lane_id();
-            const u64 nwarps = gstride() / 32;
-            for (u64 base = gid / 32 * 32; base < count; base += nwarps * 32) {
-                u32 v = 0;
-                i64 beg = 0, end = 0;
-                if (base + lane < count) {
-                    v = in[base + lane];
-                    beg = off[v];
-                    end = off[v + 1];
+            if (end - beg > PERSIST_GROUP_MAXDEG) {
+                // To the block's list; the group expands it itself only
+                // when the list is full.
+                const u32 gmask = 0xffu << (lane_id() & ~(u32)(PERSIST_GROUP - 1));
+                u32 p = 0;
+                if (sub == 0) {
+                    p = atomicAdd(&s_hn, 1u);
+                    if (p < PERSIST_HEAVY) s_hv[p] = v, s_hb[p] = beg, s_hd[p] = (u32)(end - beg);
                 }
-                for (u32 heavy = __ballot_sync(FULL_MASK, end - beg > PERSIST_MAXDEG); heavy; heavy &= heavy - 1) {
-                    int l = __ffs((int)heavy) - 1;
-                    expand(__shfl_sync(FULL_MASK, v, l), __shfl_sync(FULL_MASK, beg, l), __shfl_sync(FULL_MASK, end, l),
-                           lane, 32);
-                }
+                if (__shfl_sync(gmask, p, 0, PERSIST_GROUP) < PERSIST_HEAVY) continue;
             }
+            typename V::S s = vis.vertex(v, sub);
+            for (i64 e = beg + sub; e < end; e += PERSIST_GROUP) edge(s, e);
+        }
+        // The block's heavy vertices: an exclusive scan of their degrees,
+        // then each thread takes every blockDim-th edge of the lot and
+        // finds its vertex by binary search.
+        __syncthreads();
+        if (s_hn > 0) {
+            const u32 nh = s_hn < PERSIST_HEAVY ? s_hn : PERSIST_HEAVY;
+            u32 total;
+            u32 ex = block_scan(threadIdx.x < nh ? s_hd[threadIdx.x] : 0u, &total);
+            if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
+            if (threadIdx.x == 0) s_hx[nh] = total;
+            __syncthreads();
+            for (u32 j = threadIdx.x; j < total; j += blockDim.x) {
+                u32 lo = 0, hi = nh - 1;  // the last k with s_hx[k] <= j
+                while (lo < hi) {
+                    u32 mid = (lo + hi + 1) >> 1;
+                    if (s_hx[mid] <= j) lo = mid;
+                    else hi = mid - 1;
+                }
+                u32 r = j - s_hx[lo];  // the edge's rank at its vertex: 0 once per vertex
+                edge(vis.vertex(s_hv[lo], r), s_hb[lo] + r);
+            }
+            __syncthreads();
+            if (threadIdx.x == 0) s_hn = 0;
         }
         persist_flush(s_q, &s_n, &s_base, out, ncount);
         block_sum64(mydeg, &ps->deg[k1]);

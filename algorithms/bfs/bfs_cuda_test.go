@@ -596,22 +596,30 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 }
 
 // TestCUDAFusedHubs: a small graph fuses from its first level, and a
-// frontier of hubs of up to kernels.PersistMaxDegWarp out-edges stays in
-// the persistent launch (a warp expands each), so every level of the BFS
+// frontier of hubs of up to kernels.PersistMaxDeg out-edges stays in
+// the persistent launch (its block expands each), so every level of the BFS
 // runs in it; one more out-edge and the launch stops before that frontier.
 // Depths must match the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	fused := testgraphs.OpenCUDA(t)
 	const tail = 10
+	// 600 heavy and light vertices in one frontier: spread over many
+	// blocks' lists and groups.
+	many := make([]int, 600)
+	for i := range many {
+		many[i] = 1 + i%3*kernels.PersistGroupMaxDeg/2 + i%7*20
+	}
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	for _, c := range []struct {
 		name    string
 		degrees []int
 		all     bool // every level in persistent launches
 	}{
-		{"groups", []int{3, 100, 512}, true},
-		{"warps", []int{513, 1000, 4000, kernels.PersistMaxDegWarp}, true},
-		{"too-heavy", []int{600, kernels.PersistMaxDegWarp + 1}, false},
+		{"groups", []int{3, 40, kernels.PersistGroupMaxDeg}, true},
+		{"blocks", []int{kernels.PersistGroupMaxDeg + 1, 1000, 4000, kernels.PersistMaxDeg}, true},
+		{"mixed", []int{1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg + 1, 7, 300, 2, 5000}, true},
+		{"many-blocks", many, true},
+		{"too-heavy", []int{600, kernels.PersistMaxDeg + 1}, false},
 	} {
 		g := testgraphs.Hubs(c.degrees, tail)
 		want := cpuBFS(t, g, 0)

@@ -337,21 +337,29 @@ func TestCUDARelease(t *testing.T) {
 
 // TestCUDAFusedHubs: unordered SSSP on a small graph runs in persistent
 // launches from the first level, through frontiers of hubs of up to
-// kernels.PersistMaxDegWarp out-edges (a warp expands each); one more
+// kernels.PersistMaxDeg out-edges (its block expands each); one more
 // out-edge and a launch stops before that frontier. Distances must match
 // the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	fused := testgraphs.OpenCUDA(t)
 	const tail = 10
+	// 600 heavy and light vertices in one frontier: spread over many
+	// blocks' lists and groups.
+	many := make([]int, 600)
+	for i := range many {
+		many[i] = 1 + i%3*kernels.PersistGroupMaxDeg/2 + i%7*20
+	}
 	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
 	for _, c := range []struct {
 		name    string
 		degrees []int
 		all     bool // every level in persistent launches
 	}{
-		{"groups", []int{3, 100, 512}, true},
-		{"warps", []int{513, 1000, 4000, kernels.PersistMaxDegWarp}, true},
-		{"too-heavy", []int{600, kernels.PersistMaxDegWarp + 1}, false},
+		{"groups", []int{3, 40, kernels.PersistGroupMaxDeg}, true},
+		{"blocks", []int{kernels.PersistGroupMaxDeg + 1, 1000, 4000, kernels.PersistMaxDeg}, true},
+		{"mixed", []int{1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg + 1, 7, 300, 2, 5000}, true},
+		{"many-blocks", many, true},
+		{"too-heavy", []int{600, kernels.PersistMaxDeg + 1}, false},
 	} {
 		g := testgraphs.Hubs(c.degrees, tail)
 		got := compareSSSP(t, c.name, g, 0, cpuSSSP(t, g, 0), []runtime.Option{runtime.WithBackend(fused), uq})
