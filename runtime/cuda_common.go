@@ -183,9 +183,9 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 
 // WithFusedLevels lets BFS (push variants over a queue) and unordered SSSP
 // (push over a queue) run consecutive levels inside one persistent launch
-// while the frontier has at most limit vertices, at most 2^19 out-edges
-// and no vertex of more than kernels.PersistMaxDeg (8192) out-edges (default DefaultFusedLevels;
-// 0 disables). The launch has one block per multiprocessor with grid-wide
+// while the frontier has at most limit vertices, at most PersistEdges
+// out-edges (16 per vertex of a larger limit) and no vertex of more than
+// kernels.PersistMaxDeg out-edges (default DefaultFusedLevels; 0 disables). The launch has one block per multiprocessor with grid-wide
 // barriers between levels: it saves each level's launches and host round
 // trip, the cost that dominates high-diameter graphs (a 2048x2048 grid has
 // about 3000 levels). Such a launch counts as one iteration in Stats (its

@@ -165,7 +165,13 @@ const FuseFrom = 8
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
 	return lim > 0 && rep == decider.Queue && (t.Iter > FuseFrom || t.G.NumEdges() <= PersistEdges) &&
-		t.Iter >= t.FuseAfter && t.WS.Size() <= lim && t.WS.Degree() <= PersistEdges
+		t.Iter >= t.FuseAfter && t.WS.Size() <= lim && t.WS.Degree() <= t.PersistEdges()
+}
+
+// PersistEdges is the most out-edges a persistent launch expands in one
+// level: PersistEdges, or 16 per vertex of a larger frontier limit.
+func (t *CUDATraversal) PersistEdges() int64 {
+	return max(PersistEdges, int64(t.C.FusedLevels())*(PersistEdges/DefaultFusedLevels))
 }
 
 // MaxFusedLevels bounds one persistent launch so that cancellation stays
@@ -183,7 +189,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 		return 0, err
 	}
 	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
-	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(PersistEdges), t.PS)
+	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.PersistEdges()), t.PS)
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}

@@ -403,7 +403,9 @@ const PersistBytes = 64
 func (d *Dev) PersistGrid() int { return d.c.sms }
 
 // PersistEdges bounds the out-edges of a frontier that a persistent launch
-// expands in one level (kernels then take over).
+// expands in one level (kernels then take over) at frontier limits up to
+// DefaultFusedLevels; above it the bound grows with the limit, 16 edges
+// per vertex (CUDATraversal.PersistEdges).
 const PersistEdges = 1 << 19
 
 // AfterFused adopts the frontier a persistent multi-level launch left (it
