@@ -19,6 +19,7 @@
 #                                         # static delta against them, and a tune of delta and bucket_edges
 #   bash .gpu/kernels/gpu-plan.sh fuse  # fatbin, GPU tests, A/B against REF on the small graphs, grid, kron:20;
 #                                       # the bench over the small real graphs
+#   bash .gpu/kernels/gpu-plan.sh limit  # bfs, sssp GPU tests; the persistent frontier limit swept
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -240,6 +241,27 @@ algs)
 	bench undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta 32,64,256
 	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta 32,64,256 --verify=false
 	;;
+limit)
+	# The persistent launches' frontier limit (GEARBOX_FUSED_LEVELS) swept
+	# on graphs that run unordered, after the bfs and sssp GPU tests with
+	# the embedded fatbin.
+	export GEARBOX_DATASETS=$D/datasets
+	for p in bfs sssp; do
+		./$p.test -test.run CUDA -test.v -test.timeout 300s >"$R/test-$p.log" 2>&1
+		echo "$p tests: rc=$? passed $(grep -c '^--- PASS' "$R/test-$p.log") failed $(grep -c '^--- FAIL' "$R/test-$p.log")"
+	done
+	for round in $(seq "${AB_ROUNDS:-2}"); do
+		for g in ${G_LIMIT:-grid:2048:2048 kron:20 datasets/email-Enron.txt datasets/p2p-Gnutella31.txt}; do
+			in="--gen $g"; [ -f "$g" ] && in="--graph $g"
+			for alg in ${AB_ALGS:-sssp bfs}; do
+				for lim in ${LIMITS:-32768 131072 524288}; do
+					line=$(GEARBOX_FUSED_LEVELS=$lim ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1)
+					echo "round $round $lim $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/limit.txt"
+				done
+			done
+		done
+	done
+	;;
 ab)
 	tests_and_overhead
 	ab_loop "${G_AB:-kron:20 kron:22 urand:22}"
@@ -259,7 +281,7 @@ fuse)
 	bench small-undirected 90 $U --graphs "$G_UNDIRECTED" --algorithms bfs,sssp
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, fuse, tune-bfs or tune-bfs-floors)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, fuse, limit, tune-bfs or tune-bfs-floors)" >&2
 	exit 2
 	;;
 esac
