@@ -384,6 +384,15 @@ func TestAdaptiveDirection(t *testing.T) {
 		t.Fatalf("want pull at pull_min_edges, got %v", v)
 	}
 	th.PullMinEdges = 0
+	// Frontiers expanded inside an iteration (a persistent launch) count
+	// as explored: out-degree 1100 < 18000/15 pushes, but after 2000
+	// hidden edges 1100 > 16000/15 pulls.
+	for hidden, want := range map[int64]decider.Direction{0: decider.Push, 2000: decider.Pull} {
+		h := decider.Adaptive(th, decider.Ordered).Begin(info(1800, 18000))
+		if v := h.Next(decider.Observation{Size: 400, Degree: 1100, HiddenDegree: hidden}); v.Direction != want {
+			t.Errorf("hidden degree %d: %v, want direction %v", hidden, v, want)
+		}
+	}
 	// Unordered adaptive never pulls.
 	u := decider.Adaptive(th, decider.Unordered).Begin(info(1800, 18000))
 	if v := u.Next(decider.Observation{Size: 400, Degree: 17000}); v.Direction != decider.Push {

@@ -43,6 +43,10 @@ type Observation struct {
 	// that the operator produced as a by-product of computing it (size,
 	// summed out-degree); -1 when unknown.
 	Size, Degree int64
+	// HiddenDegree is the summed out-degree of the working sets generated
+	// and consumed inside the iteration when it ran several levels at once
+	// (a persistent GPU launch): the policy sees them only through it.
+	HiddenDegree int64
 	// Sampled reports whether the inspector sampled the working set this
 	// iteration; Sample holds the result.
 	Sampled bool
@@ -234,6 +238,8 @@ func (d *adaptiveRun) Next(o Observation) Variant {
 		t := d.p.t
 		if !d.pulling {
 			if o.Degree >= 0 {
+				// Frontiers expanded inside the iteration are explored.
+				d.unexplored -= o.HiddenDegree
 				// Beamer's test, plus: the frontier's out-edges must
 				// also outweigh n/beta, because a pull step scans every
 				// vertex, which the alpha rule (edges only) ignores. On

@@ -39,6 +39,9 @@ type CUDATraversal struct {
 	Finished bool
 
 	exact, pinned, closed bool
+	// What the persistent launch of iteration fusedIter ran (Fused).
+	fusedIter, fusedLevels int
+	hiddenDegree           int64
 }
 
 // NewCUDATraversal sets up the shared state on the device goroutine: the
@@ -146,32 +149,38 @@ func (t *CUDATraversal) Convert(r decider.Rep) error {
 	return t.C.Do(func(d *Dev) error { return t.WS.Convert(d, r) })
 }
 
-// FuseFrom is the first iteration that may run as a persistent launch:
-// low-diameter graphs (Kronecker, uniform random: under ten levels) never
-// do, so the adaptive policy sees every one of their levels (on the H100,
-// fusing their first small levels made kron:22 and urand:22 BFS slower,
-// 11.4 and 17.3 ms against 6.4 and 5.5, by changing the policy's samples),
-// while high-diameter graphs pay the ordinary cost for only this many
-// levels. A graph of at most PersistEdges arcs fuses from the first
-// iteration: none of its levels is large enough for the policy's choice to
-// matter, and each ordinary level costs a host round trip that is most of
-// such a graph's run.
-const FuseFrom = 8
+var _ LevelFuser = (*CUDATraversal)(nil)
 
 // CanFuse reports whether this iteration may run as a persistent
-// multi-level launch: enabled, a queue, past iteration FuseFrom (or a
-// graph of at most PersistEdges arcs), no recent launch that declined, and
-// a frontier small enough.
+// multi-level launch: enabled, a queue, no recent launch that declined,
+// and a frontier small enough. Launches may start at the first iteration:
+// the engine samples the working set after a launch of several levels,
+// and the policy counts the levels' out-edges as explored
+// (runtime.LevelFuser), so the policy still decides the large levels that
+// end a launch. (Before it did, fusing the first small levels of kron:22
+// and urand:22 made their adaptive BFS slower on the H100, 11.4 and 17.3
+// ms against 6.4 and 5.5: the policy chose variants for the large levels
+// from stale samples.)
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
-	return lim > 0 && rep == decider.Queue && (t.Iter > FuseFrom || t.G.NumEdges() <= PersistEdges) &&
-		t.Iter >= t.FuseAfter && t.WS.Size() <= lim && t.WS.Degree() <= t.PersistEdges()
+	return lim > 0 && rep == decider.Queue && t.Iter >= t.FuseAfter && t.WS.Size() <= lim &&
+		t.WS.Degree() <= t.PersistEdges()
 }
 
 // PersistEdges is the most out-edges a persistent launch expands in one
 // level: PersistEdges, or 16 per vertex of a larger frontier limit.
 func (t *CUDATraversal) PersistEdges() int64 {
 	return max(PersistEdges, int64(t.C.FusedLevels())*(PersistEdges/DefaultFusedLevels))
+}
+
+// Fused implements LevelFuser: the levels the last iteration's persistent
+// launch ran and the out-degree of the frontiers it expanded after its
+// first.
+func (t *CUDATraversal) Fused() (levels int, hiddenDegree int64) {
+	if t.fusedIter != t.Iter {
+		return 0, 0
+	}
+	return t.fusedLevels, t.hiddenDegree
 }
 
 // MaxFusedLevels bounds one persistent launch so that cancellation stays
@@ -188,6 +197,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	if err := d.Memset32(t.PS, 0, 0, int64(t.PS.Len())); err != nil {
 		return 0, err
 	}
+	deg0 := ws.Degree()
 	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
 	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.PersistEdges()), t.PS)
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
@@ -197,6 +207,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	if err != nil {
 		return 0, err
 	}
+	t.fusedIter, t.fusedLevels, t.hiddenDegree = t.Iter, levels, max(ws.EdgesOut()-deg0, 0)
 	if levels == 0 {
 		t.FuseAfter = t.Iter + 4
 		ws.Begin(d)

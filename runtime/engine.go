@@ -49,6 +49,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	info := op.Info()
 	pol := cfg.Policy()
 	dual, _ := op.(DualGenerator)
+	fuser, _ := op.(LevelFuser)
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}
 	log := cfg.logger.With().Str("alg", name).Logger()
 	dec := pol.Begin(info)
@@ -83,7 +84,15 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			return st, fmt.Errorf("%s: iteration %d (%v): generate: %w", name, it, v, err)
 		}
 		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg}
-		if sampler.Due(it) && !op.Done() {
+		levels := 1
+		if fuser != nil {
+			var hidden int64
+			if l, h := fuser.Fused(); l > 1 {
+				levels, hidden = l, h
+			}
+			obs.HiddenDegree = hidden
+		}
+		if (sampler.Due(it) || levels > 1 && every > 0) && !op.Done() {
 			obs.Sampled = true
 			obs.Sample = sampler.Take(it, op.Inspect)
 		}
@@ -108,11 +117,11 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			st.Switches++
 		}
 		if cfg.trace {
-			st.Trace = append(st.Trace, IterationRecord{Iteration: it, Variant: v, Size: size, Edges: edges, Time: dt, Sampled: obs.Sampled})
+			st.Trace = append(st.Trace, IterationRecord{Iteration: it, Variant: v, Size: size, Edges: edges, Time: dt, Sampled: obs.Sampled, Levels: levels})
 		}
 		if e := log.Debug(); e.Enabled() {
 			e.Int("iter", it).Stringer("variant", v).Int64("size", size).Int64("next_size", nsize).
-				Int64("edges", edges).Dur("time", dt).Bool("sampled", obs.Sampled).
+				Int64("edges", edges).Int("levels", levels).Dur("time", dt).Bool("sampled", obs.Sampled).
 				Dur("convert", conv).Stringer("next", next).Msg("iteration")
 		}
 		size = nsize

@@ -202,6 +202,65 @@ func TestStaticPolicyNeverInspects(t *testing.T) {
 	}
 }
 
+// fused is a fake operator whose second iteration runs three levels at
+// once, as a persistent GPU launch does.
+type fused struct{ fake }
+
+func (f *fused) Fused() (int, int64) {
+	if len(f.computed) == 2 {
+		return 3, 500
+	}
+	return 1, 0
+}
+
+// TestEngineSamplesAfterFusedLevels: an iteration of several levels is
+// sampled at once under the adaptive policy (its period no longer fits),
+// never under a static one, and the trace records its levels.
+func TestEngineSamplesAfterFusedLevels(t *testing.T) {
+	f := &fused{fake{left: 20}}
+	st, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithTrace(true)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != 5 { // iterations 0, 1 (three levels), 6, 12, 18
+		t.Errorf("adaptive took %d samples, want 5", st.Samples)
+	}
+	for _, r := range st.Trace {
+		if want := map[bool]int{true: 3, false: 1}[r.Iteration == 1]; r.Levels != want || r.Sampled != (r.Iteration%6 == 0 || r.Iteration == 1) {
+			t.Errorf("iteration %d: %d levels, sampled %v", r.Iteration, r.Levels, r.Sampled)
+		}
+	}
+	v, _ := decider.ParseVariant("O_T_QU")
+	f = &fused{fake{left: 20}}
+	if st, _ = runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithVariant(v))); st.Samples != 0 {
+		t.Errorf("static policy took %d samples", st.Samples)
+	}
+	// The policy sees the hidden out-degree of the fused iteration only.
+	rec := &recorder{}
+	if _, err := runtime.Run(context.Background(), "fake", &fused{fake{left: 5}}, runtime.NewConfig(runtime.WithPolicy(rec))); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range rec.obs {
+		if want := map[bool]int64{true: 500, false: 0}[o.Iteration == 1]; o.HiddenDegree != want {
+			t.Errorf("iteration %d: hidden degree %d, want %d", o.Iteration, o.HiddenDegree, want)
+		}
+	}
+	if len(rec.obs) != 5 {
+		t.Errorf("%d observations, want 5", len(rec.obs))
+	}
+}
+
+// recorder is a policy that keeps its observations (variant O_T_BM).
+type recorder struct{ obs []decider.Observation }
+
+func (r *recorder) Begin(decider.Info) decider.Decider { return r }
+func (r *recorder) String() string                     { return "recorder" }
+func (r *recorder) Initial() decider.Variant           { return decider.Variant{} }
+func (r *recorder) Next(o decider.Observation) decider.Variant {
+	r.obs = append(r.obs, o)
+	return decider.Variant{}
+}
+
 func TestInvalidThresholdsAreAnError(t *testing.T) {
 	th := decider.DefaultThresholds()
 	th.T3 = 0

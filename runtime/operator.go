@@ -57,3 +57,15 @@ type Operator interface {
 type DualGenerator interface {
 	SetDualFrom(degree int64)
 }
+
+// LevelFuser is implemented by operators whose iteration may run several
+// levels at once (the GPU backend's persistent launches). Fused reports,
+// for the last iteration, the levels it ran (0 or 1: one) and the summed
+// out-degree of the working sets those levels generated and consumed
+// inside it, which the policy never saw. After an iteration of several
+// levels the engine samples the working set at once (it is no longer the
+// one the sampling period assumed) and passes the hidden degree on
+// (decider.Observation.HiddenDegree).
+type LevelFuser interface {
+	Fused() (levels int, hiddenDegree int64)
+}

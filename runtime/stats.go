@@ -87,6 +87,9 @@ type IterationRecord struct {
 	Time  time.Duration `json:"time_ns"`
 	// Sampled reports whether the inspector ran after this iteration.
 	Sampled bool `json:"sampled"`
+	// Levels is the number of levels the iteration ran: 1, or more for a
+	// persistent GPU launch.
+	Levels int `json:"levels"`
 }
 
 // WriteJSON writes the statistics as indented JSON.
