@@ -277,8 +277,9 @@ fuse)
 	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
 	fatbin
 	AB_SIDES=${AB_SIDES:-ref new} ab_loop "${G_AB:-$G_SMALL ${G_UNDIRECTED//,/ } grid:2048:2048 kron:20}"
-	bench small 120 --graphs "${G_SMALL// /,}" --algorithms bfs,sssp
-	bench small-undirected 90 $U --graphs "$G_UNDIRECTED" --algorithms bfs,sssp
+	[ -n "${NO_SMALL_BENCH:-}" ] || bench small 120 --graphs "${G_SMALL// /,}" --algorithms bfs,sssp
+	[ -n "${NO_SMALL_BENCH:-}" ] || bench small-undirected 90 $U --graphs "$G_UNDIRECTED" --algorithms bfs,sssp
+	[ -z "${BENCH_BFS_GRAPHS:-}" ] || bench bfs 150 --graphs "$BENCH_BFS_GRAPHS" --algorithms bfs --verify=false
 	;;
 *)
 	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, fuse, limit, tune-bfs or tune-bfs-floors)" >&2
