@@ -98,6 +98,9 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 			o(&cfg)
 		}
 	}
+	if cfg.fusedLimit > MaxFusedLimit { // a frontier count is 32 bits on the device
+		return nil, fmt.Errorf("cuda: persistent-launch frontier limit %d exceeds %d", cfg.fusedLimit, MaxFusedLimit)
+	}
 	if os.Getenv("GEARBOX_CUDA_SYNC") == "1" {
 		cfg.syncEach = true
 	}

@@ -177,6 +177,10 @@ func WithHandoffSpin(d time.Duration) CUDAOption {
 // DefaultFusedLevels is WithFusedLevels' default frontier limit.
 const DefaultFusedLevels = 1 << 15
 
+// MaxFusedLimit is the largest frontier limit WithFusedLevels and
+// EnvFusedLevels accept.
+const MaxFusedLimit = 1 << 30
+
 // EnvFusedLevels names an environment variable overriding the default of
 // WithFusedLevels (a number; 0 disables; for measurements).
 const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"

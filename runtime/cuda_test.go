@@ -8,6 +8,7 @@ package runtime_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -540,6 +541,28 @@ func TestCUDABadKernelsFile(t *testing.T) {
 	}
 	if !errors.Is(err, runtime.ErrKernels) {
 		t.Fatalf("got %v, want ErrKernels", err)
+	}
+}
+
+// TestCUDAFusedLimit: a frontier limit past MaxFusedLimit, from the option
+// or the environment, is refused with the limit and the value.
+func TestCUDAFusedLimit(t *testing.T) {
+	want := fmt.Sprint(runtime.MaxFusedLimit + 1)
+	for name, open := range map[string]func() (*runtime.CUDA, error){
+		"option": func() (*runtime.CUDA, error) { return runtime.NewCUDA(runtime.WithFusedLevels(runtime.MaxFusedLimit + 1)) },
+		"env": func() (*runtime.CUDA, error) {
+			t.Setenv(runtime.EnvFusedLevels, want)
+			return runtime.NewCUDA()
+		},
+	} {
+		c, err := open()
+		if err == nil {
+			c.Close()
+			t.Fatalf("%s: limit %s accepted", name, want)
+		}
+		if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprint(runtime.MaxFusedLimit)) {
+			t.Errorf("%s: %v: want the value and the limit", name, err)
+		}
 	}
 }
 
