@@ -8,12 +8,12 @@ package runtime_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -549,7 +549,9 @@ func TestCUDABadKernelsFile(t *testing.T) {
 func TestCUDAFusedLimit(t *testing.T) {
 	want := fmt.Sprint(runtime.MaxFusedLimit + 1)
 	for name, open := range map[string]func() (*runtime.CUDA, error){
-		"option": func() (*runtime.CUDA, error) { return runtime.NewCUDA(runtime.WithFusedLevels(runtime.MaxFusedLimit + 1)) },
+		"option": func() (*runtime.CUDA, error) {
+			return runtime.NewCUDA(runtime.WithFusedLevels(runtime.MaxFusedLimit + 1))
+		},
 		"env": func() (*runtime.CUDA, error) {
 			t.Setenv(runtime.EnvFusedLevels, want)
 			return runtime.NewCUDA()
