@@ -636,4 +636,13 @@ func TestCUDAFusedHubs(t *testing.T) {
 			t.Errorf("%s: %d levels ran in persistent launches, want some but not all %d", c.name, levels, tail+3)
 		}
 	}
+	// 70000 hubs of PersistGroupMaxDeg+1 out-edges in one frontier, under a
+	// frontier limit of 2^19: some blocks get more than PERSIST_HEAVY (512)
+	// of them, and their groups expand the rest themselves.
+	big := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1<<19))
+	g := testgraphs.Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail)
+	got := compareBFS(t, "fan", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(big), oq})
+	if levels := got.Stats().GPU.Levels; levels != tail+4 {
+		t.Errorf("fan: %d levels ran in persistent launches, want all %d", levels, tail+4)
+	}
 }

@@ -374,4 +374,13 @@ func TestCUDAFusedHubs(t *testing.T) {
 			t.Errorf("%s: no level ran in a persistent launch", c.name)
 		}
 	}
+	// 70000 hubs of PersistGroupMaxDeg+1 out-edges in one frontier, under a
+	// frontier limit of 2^19: some blocks get more than PERSIST_HEAVY (512)
+	// of them, and their groups expand the rest themselves.
+	big := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1<<19))
+	g := testgraphs.Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail)
+	got := compareSSSP(t, "fan", g, 0, cpuSSSP(t, g, 0), []runtime.Option{runtime.WithBackend(big), uq})
+	if levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations; levels < tail+4 || iters > 2 {
+		t.Errorf("fan: %d levels in persistent launches over %d iterations, want all (>= %d) in one", levels, iters, tail+4)
+	}
 }

@@ -244,3 +244,38 @@ func Hubs(degrees []int, tail int) *graph.Graph {
 	}
 	return MustBuild(t0+tail, false, arcs, w)
 }
+
+// Fan returns a directed, weighted graph: vertex 0 points to mids
+// vertices, each of those to hubsPer hubs of its own, every hub to the
+// same leaves vertices, every leaf to the first vertex of a path of tail
+// vertices. A BFS from 0 has tail+4 levels, the third a frontier of
+// mids*hubsPer hubs of leaves out-edges each. Weights as in Hubs.
+func Fan(mids, hubsPer, leaves, tail int) *graph.Graph {
+	hubs := mids * hubsPer
+	firstHub := 1 + mids
+	firstLeaf := firstHub + hubs
+	t0 := firstLeaf + leaves
+	arcs := make([][2]uint32, 0, mids+hubs*(1+leaves)+leaves+tail)
+	for m := 0; m < mids; m++ {
+		arcs = append(arcs, [2]uint32{0, uint32(1 + m)})
+		for j := 0; j < hubsPer; j++ {
+			arcs = append(arcs, [2]uint32{uint32(1 + m), uint32(firstHub + m*hubsPer + j)})
+		}
+	}
+	for h := 0; h < hubs; h++ {
+		for l := 0; l < leaves; l++ {
+			arcs = append(arcs, [2]uint32{uint32(firstHub + h), uint32(firstLeaf + l)})
+		}
+	}
+	for l := 0; l < leaves; l++ {
+		arcs = append(arcs, [2]uint32{uint32(firstLeaf + l), uint32(t0)})
+	}
+	for i := 0; i+1 < tail; i++ {
+		arcs = append(arcs, [2]uint32{uint32(t0 + i), uint32(t0 + i + 1)})
+	}
+	w := make([]uint32, len(arcs))
+	for i := range w {
+		w[i] = uint32(1 + mix(uint64(i))%16)
+	}
+	return MustBuild(t0+tail, false, arcs, w)
+}
