@@ -187,14 +187,18 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 
 // WithFusedLevels lets BFS (push variants over a queue) and unordered SSSP
 // (push over a queue) run consecutive levels inside one persistent launch
-// while the frontier has at most limit vertices, at most PersistEdges
-// out-edges (16 per vertex of a larger limit) and no vertex of more than
-// kernels.PersistMaxDeg out-edges (default DefaultFusedLevels; 0 disables). The launch has one block per multiprocessor with grid-wide
-// barriers between levels: it saves each level's launches and host round
+// while the frontier has at most limit vertices (at most MaxFusedLimit),
+// at most PersistEdges out-edges (16 per vertex of a larger limit) and no
+// vertex of more than kernels.PersistMaxDeg out-edges (default
+// DefaultFusedLevels; 0 disables). The launch has one block per
+// multiprocessor with grid-wide barriers between levels; a block expands
+// its frontier's vertices of more than kernels.PersistGroupMaxDeg
+// out-edges together. It saves each level's launches and host round
 // trip, the cost that dominates high-diameter graphs (a 2048x2048 grid has
 // about 3000 levels). Such a launch counts as one iteration in Stats (its
-// trace record covers several levels; Stats.GPU.Levels counts them), and
-// the policy is not consulted inside it.
+// trace record, Levels, covers several; Stats.GPU.Levels counts them);
+// the policy is not consulted inside it, and the engine samples the
+// working set after it (LevelFuser).
 func WithFusedLevels(limit int) CUDAOption {
 	return func(c *cudaConfig) {
 		if limit >= 0 {
