@@ -112,10 +112,9 @@ struct BFSPersist {
     u32 nl;   // the depth this level assigns
     __device__ void level(u32 done) { nl = cur + done + 1; }
     __device__ S vertex(u32, u32) { return 0; }
-    // The CAS alone, without a load of depth[u] first: a persistent level
-    // is latency-bound, and the load was one more round trip on its
-    // critical path.
-    __device__ bool visit(S, i64, u32 u) { return atomicCAS(&depth[u], INF32, nl) == INF32; }
+    __device__ bool visit(S, i64, u32 u) {
+        return depth[u] == INF32 && atomicCAS(&depth[u], INF32, nl) == INF32;
+    }
     __device__ void finish(const u32*, u32) {}
 };
 
