@@ -4,6 +4,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"time"
 	"unsafe"
 
@@ -161,10 +162,15 @@ var _ LevelFuser = (*CUDATraversal)(nil)
 // and urand:22 made their adaptive BFS slower on the H100, 11.4 and 17.3
 // ms against 6.4 and 5.5: the policy chose variants for the large levels
 // from stale samples.)
+//
+// A frontier known to hold a vertex of more than kernels.PersistMaxDeg
+// out-edges is left to the ordinary kernels without a launch: the launch
+// would decline at once and hold launches off for the next iterations.
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
+	md := t.WS.maxDeg // math.MaxInt64: unknown
 	return lim > 0 && rep == decider.Queue && t.Iter >= t.FuseAfter && t.WS.Size() <= lim &&
-		t.WS.Degree() <= t.PersistEdges()
+		t.WS.Degree() <= t.PersistEdges() && (md == math.MaxInt64 || md <= kernels.PersistMaxDeg)
 }
 
 // PersistEdges is the most out-edges a persistent launch expands in one

@@ -632,8 +632,11 @@ func TestCUDAFusedHubs(t *testing.T) {
 		if c.all && levels != tail+3 {
 			t.Errorf("%s: %d levels ran in persistent launches, want all %d", c.name, levels, tail+3)
 		}
-		if !c.all && (levels == 0 || levels >= tail+3) {
-			t.Errorf("%s: %d levels ran in persistent launches, want some but not all %d", c.name, levels, tail+3)
+		// too-heavy: the hub level runs on the ordinary kernels, without
+		// a launch that declines (which would hold launches off for the
+		// next iterations), and every other level in launches.
+		if !c.all && levels != tail+2 {
+			t.Errorf("%s: %d levels ran in persistent launches, want all but the hubs' (%d)", c.name, levels, tail+2)
 		}
 	}
 	// 70000 hubs of PersistGroupMaxDeg+1 out-edges in one frontier, under a
