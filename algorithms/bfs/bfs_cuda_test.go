@@ -595,11 +595,11 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 	}
 }
 
-// TestCUDAFusedHubs: a small graph fuses from its first level, and a
-// frontier of hubs of up to kernels.PersistMaxDeg out-edges stays in
-// the persistent launch (its block expands each), so every level of the BFS
-// runs in it; one more out-edge and the launch stops before that frontier.
-// Depths must match the CPU either way.
+// TestCUDAFusedHubs: a run fuses from its first level, and a frontier of
+// hubs of up to kernels.PersistMaxDeg out-edges stays in the persistent
+// launch (its block expands each), so every level of the BFS runs in it;
+// with one more out-edge that level runs on the ordinary kernels and the
+// rest in launches. Depths must match the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	fused := testgraphs.OpenCUDA(t)
 	const tail = 10

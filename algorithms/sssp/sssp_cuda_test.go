@@ -335,7 +335,7 @@ func TestCUDARelease(t *testing.T) {
 	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
 }
 
-// TestCUDAFusedHubs: unordered SSSP on a small graph runs in persistent
+// TestCUDAFusedHubs: unordered SSSP runs in persistent
 // launches from the first level, through frontiers of hubs of up to
 // kernels.PersistMaxDeg out-edges (its block expands each); one more
 // out-edge and a launch stops before that frontier. Distances must match
