@@ -83,15 +83,13 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		if err != nil {
 			return st, fmt.Errorf("%s: iteration %d (%v): generate: %w", name, it, v, err)
 		}
-		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg}
-		levels := 1
+		levels, hidden := 1, int64(0)
 		if fuser != nil {
-			var hidden int64
 			if l, h := fuser.Fused(); l > 1 {
 				levels, hidden = l, h
 			}
-			obs.HiddenDegree = hidden
 		}
+		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg, HiddenDegree: hidden}
 		if (sampler.Due(it) || levels > 1 && every > 0) && !op.Done() {
 			obs.Sampled = true
 			obs.Sample = sampler.Take(it, op.Inspect)

@@ -213,6 +213,15 @@ func Generated() []Case {
 	return out
 }
 
+// smallWeights returns m weights of 1..16 drawn from each arc's index.
+func smallWeights(m int) []uint32 {
+	w := make([]uint32, m)
+	for i := range w {
+		w[i] = uint32(1 + mix(uint64(i))%16)
+	}
+	return w
+}
+
 // Hubs returns a directed, weighted graph whose vertex 0 points to one hub
 // per entry of degrees, each hub to that many leaves of its own, every leaf
 // to the first vertex of a path of tail vertices; the levels from vertex 0
@@ -238,11 +247,7 @@ func Hubs(degrees []int, tail int) *graph.Graph {
 	for i := 0; i+1 < tail; i++ {
 		arcs = append(arcs, [2]uint32{uint32(t0 + i), uint32(t0 + i + 1)})
 	}
-	w := make([]uint32, len(arcs))
-	for i := range w {
-		w[i] = uint32(1 + mix(uint64(i))%16)
-	}
-	return MustBuild(t0+tail, false, arcs, w)
+	return MustBuild(t0+tail, false, arcs, smallWeights(len(arcs)))
 }
 
 // Fan returns a directed, weighted graph: vertex 0 points to mids
@@ -273,9 +278,5 @@ func Fan(mids, hubsPer, leaves, tail int) *graph.Graph {
 	for i := 0; i+1 < tail; i++ {
 		arcs = append(arcs, [2]uint32{uint32(t0 + i), uint32(t0 + i + 1)})
 	}
-	w := make([]uint32, len(arcs))
-	for i := range w {
-		w[i] = uint32(1 + mix(uint64(i))%16)
-	}
-	return MustBuild(t0+tail, false, arcs, w)
+	return MustBuild(t0+tail, false, arcs, smallWeights(len(arcs)))
 }
