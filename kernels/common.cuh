@@ -204,27 +204,48 @@ __device__ __forceinline__ void persist_flush(u32* s_q, u32* s_n, u32* s_base, u
     if (threadIdx.x == 0) *s_n = 0;
 }
 
+// Inclusive prefix sum of x over the warp's lanes. Called by all 32 lanes.
+__device__ __forceinline__ u32 warp_scan(u32 x) {
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL_MASK, x, o);
+        if (lane_id() >= (u32)o) x += t;
+    }
+    return x;
+}
+
+// Reserves c slots per lane of *count with one atomicAdd per warp (none
+// when the warp wants none) and returns the lane's first slot; slots follow
+// lane order. Called by all 32 lanes.
+__device__ __forceinline__ u32 warp_reserve(u32 c, u32* count) {
+    u32 incl = warp_scan(c);
+    u32 total = __shfl_sync(FULL_MASK, incl, 31);
+    u32 base = 0;
+    if (lane_id() == 31 && total) base = atomicAdd(count, total);
+    return __shfl_sync(FULL_MASK, base, 31) + incl - c;
+}
+
+// Thread 0 only, once the block's warps have put their totals in
+// s_warp[0..warps): turns them into their exclusive prefix and returns the
+// block's total.
+__device__ __forceinline__ u32 warp_offsets(u32* s_warp) {
+    u32 sum = 0;
+    for (u32 i = 0; i < (blockDim.x >> 5); i++) {
+        u32 t = s_warp[i];
+        s_warp[i] = sum;
+        sum += t;
+    }
+    return sum;
+}
+
 // Exclusive prefix sum of mine over the block (at most 32 warps); the
 // block's total goes to *total. Called by every thread of the block.
 __device__ __forceinline__ u32 block_scan(u32 mine, u32* total) {
     __shared__ u32 s_warp[33];
-    u32 incl = mine;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
-        if (lane_id() >= (u32)o) incl += t;
-    }
+    u32 incl = warp_scan(mine);
     const u32 wid = threadIdx.x >> 5;
     if (lane_id() == 31) s_warp[wid] = incl;
     __syncthreads();
-    if (threadIdx.x == 0) {
-        u32 sum = 0;
-        for (u32 i = 0; i < (blockDim.x >> 5); i++) {
-            u32 t = s_warp[i];
-            s_warp[i] = sum;
-            sum += t;
-        }
-        s_warp[32] = sum;
-    }
+    if (threadIdx.x == 0) s_warp[32] = warp_offsets(s_warp);
     __syncthreads();
     *total = s_warp[32];
     return s_warp[wid] + incl - mine;

@@ -55,18 +55,7 @@ __device__ __forceinline__ bool selected(const void* dist, u64 v, u64 m, u64 del
 // vertices v4+0..3): a warp prefix sum of the lanes' counts, one atomicAdd
 // per warp, ascending ids within the warp. Must be called by all 32 lanes.
 __device__ __forceinline__ void warp_push4(u32 nib, u64 v4, u32* queue, u32* count) {
-    u32 c = __popc(nib);
-    u32 incl = c;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
-        if (lane_id() >= (u32)o) incl += t;
-    }
-    u32 total = __shfl_sync(FULL_MASK, incl, 31);
-    if (total == 0) return;
-    u32 base = 0;
-    if (lane_id() == 31) base = atomicAdd(count, total);
-    base = __shfl_sync(FULL_MASK, base, 31);
-    u32 pos = base + incl - c;
+    u32 pos = warp_reserve(__popc(nib), count);
     for (int k = 0; k < 4; k++)
         if ((nib >> k) & 1u) queue[pos++] = (u32)(v4 + k);
 }
@@ -81,21 +70,12 @@ __device__ __forceinline__ void block_push4(u32 nib, u64 v4, u32* queue, u32* co
     __shared__ u32 s_warp[32];
     __shared__ u32 s_base;
     u32 c = __popc(nib);
-    u32 incl = c;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 t = __shfl_up_sync(FULL_MASK, incl, o);
-        if (lane_id() >= (u32)o) incl += t;
-    }
+    u32 incl = warp_scan(c);
     const u32 wid = threadIdx.x >> 5;
     if (lane_id() == 31) s_warp[wid] = incl;
     __syncthreads();
     if (threadIdx.x == 0) {
-        u32 sum = 0;
-        for (u32 i = 0; i < (blockDim.x >> 5); i++) {
-            u32 t = s_warp[i];
-            s_warp[i] = sum;  // exclusive prefix of the warps' counts
-            sum += t;
-        }
+        u32 sum = warp_offsets(s_warp);
         u32 base = INF32;
         if (sum && *(volatile u32*)count < cap) base = atomicAdd(count, sum);
         s_base = base;
@@ -223,17 +203,7 @@ extern "C" __global__ void __launch_bounds__(1024)
     u32* count = &ctrl->count[par];
     for (u64 w = gtid(); w < warp_round(nwords); w += gstride()) {
         u32 bits = w < nwords ? bm[w] : 0u;
-        u32 c = __popc(bits);
-        u32 incl = c;
-        for (int o = 1; o < 32; o <<= 1) {
-            u32 t = __shfl_up_sync(FULL_MASK, incl, o);
-            if (lane_id() >= (u32)o) incl += t;
-        }
-        u32 total = __shfl_sync(FULL_MASK, incl, 31);
-        u32 base = 0;
-        if (lane_id() == 31 && total) base = atomicAdd(count, total);
-        base = __shfl_sync(FULL_MASK, base, 31);
-        u32 pos = base + incl - c;
+        u32 pos = warp_reserve(__popc(bits), count);
         while (bits) {
             u32 b = __ffs(bits) - 1;
             bits &= bits - 1;
