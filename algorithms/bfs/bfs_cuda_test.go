@@ -22,7 +22,6 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
-	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -598,54 +597,24 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 // TestCUDAFusedHubs: a run fuses from its first level, and a frontier of
 // hubs of up to kernels.PersistMaxDeg out-edges stays in the persistent
 // launch (its block expands each), so every level of the BFS runs in it;
-// with one more out-edge that level runs on the ordinary kernels and the
-// rest in launches. Depths must match the CPU either way.
+// with one more out-edge that level runs on the ordinary kernels, without
+// a launch that declines (which would hold launches off for the next
+// iterations), and the rest in launches (testgraphs.HubCases). Depths must
+// match the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
-	fused := testgraphs.OpenCUDA(t)
-	const tail = 10
-	// 300 heavy and light vertices in one frontier, spread over many
-	// blocks' lists and groups (27840 leaves: under the default frontier
-	// limit, so that they stay in the launch too).
-	many := make([]int, 300)
-	for i := range many {
-		many[i] = 1 + i%3*kernels.PersistGroupMaxDeg/2 + i%7*20
-	}
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
-	for _, c := range []struct {
-		name    string
-		degrees []int
-		all     bool // every level in persistent launches
-	}{
-		{"groups", []int{3, 40, kernels.PersistGroupMaxDeg}, true},
-		{"blocks", []int{kernels.PersistGroupMaxDeg + 1, 1000, 4000, kernels.PersistMaxDeg}, true},
-		{"mixed", []int{1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg + 1, 7, 300, 2, 5000}, true},
-		{"many-blocks", many, true},
-		{"too-heavy", []int{600, kernels.PersistMaxDeg + 1}, false},
-	} {
-		g := testgraphs.Hubs(c.degrees, tail)
-		want := cpuBFS(t, g, 0)
-		if d := want.MaxDepth(); d != tail+2 {
-			t.Fatalf("%s: the CPU's deepest level is %d, want %d", c.name, d, tail+2)
+	backends := map[int]*runtime.CUDA{}
+	for _, c := range testgraphs.HubCases() {
+		if backends[c.Limit] == nil {
+			backends[c.Limit] = testgraphs.OpenCUDA(t, c.CUDAOptions()...)
 		}
-		got := compareBFS(t, c.name, g, 0, want, []runtime.Option{runtime.WithBackend(fused), oq})
-		levels := got.Stats().GPU.Levels
-		if c.all && levels != tail+3 {
-			t.Errorf("%s: %d levels ran in persistent launches, want all %d", c.name, levels, tail+3)
+		want := cpuBFS(t, c.G, 0)
+		if d := want.MaxDepth(); d != c.Levels-1 {
+			t.Fatalf("%s: the CPU's deepest level is %d, want %d", c.Name, d, c.Levels-1)
 		}
-		// too-heavy: the hub level runs on the ordinary kernels, without
-		// a launch that declines (which would hold launches off for the
-		// next iterations), and every other level in launches.
-		if !c.all && levels != tail+2 {
-			t.Errorf("%s: %d levels ran in persistent launches, want all but the hubs' (%d)", c.name, levels, tail+2)
+		got := compareBFS(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backends[c.Limit]), oq})
+		if levels, want := got.Stats().GPU.Levels, map[bool]int{true: c.Levels, false: c.Levels - 1}[c.All]; levels != int64(want) {
+			t.Errorf("%s: %d levels ran in persistent launches, want %d of %d", c.Name, levels, want, c.Levels)
 		}
-	}
-	// 70000 hubs of PersistGroupMaxDeg+1 out-edges in one frontier, under a
-	// frontier limit of 2^19: some blocks get more than PERSIST_HEAVY (512)
-	// of them, and their groups expand the rest themselves.
-	big := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1<<19))
-	g := testgraphs.Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail)
-	got := compareBFS(t, "fan", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(big), oq})
-	if levels := got.Stats().GPU.Levels; levels != tail+4 {
-		t.Errorf("fan: %d levels ran in persistent launches, want all %d", levels, tail+4)
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
-	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -335,52 +334,27 @@ func TestCUDARelease(t *testing.T) {
 	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
 }
 
-// TestCUDAFusedHubs: unordered SSSP runs in persistent
-// launches from the first level, through frontiers of hubs of up to
-// kernels.PersistMaxDeg out-edges (its block expands each); one more
-// out-edge and a launch stops before that frontier. Distances must match
+// TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the
+// first level, through frontiers of hubs of up to kernels.PersistMaxDeg
+// out-edges (its block expands each); one more out-edge and that level
+// runs on the ordinary kernels (testgraphs.HubCases). Distances must match
 // the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
-	fused := testgraphs.OpenCUDA(t)
-	const tail = 10
-	// 300 heavy and light vertices in one frontier, spread over many
-	// blocks' lists and groups (27840 leaves: under the default frontier
-	// limit, so that they stay in the launch too).
-	many := make([]int, 300)
-	for i := range many {
-		many[i] = 1 + i%3*kernels.PersistGroupMaxDeg/2 + i%7*20
-	}
 	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
-	for _, c := range []struct {
-		name    string
-		degrees []int
-		all     bool // every level in persistent launches
-	}{
-		{"groups", []int{3, 40, kernels.PersistGroupMaxDeg}, true},
-		{"blocks", []int{kernels.PersistGroupMaxDeg + 1, 1000, 4000, kernels.PersistMaxDeg}, true},
-		{"mixed", []int{1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg + 1, 7, 300, 2, 5000}, true},
-		{"many-blocks", many, true},
-		{"too-heavy", []int{600, kernels.PersistMaxDeg + 1}, false},
-	} {
-		g := testgraphs.Hubs(c.degrees, tail)
-		got := compareSSSP(t, c.name, g, 0, cpuSSSP(t, g, 0), []runtime.Option{runtime.WithBackend(fused), uq})
-		// The path's first vertex may improve over several levels, so
-		// unordered SSSP runs at least the BFS's tail+3.
+	backends := map[int]*runtime.CUDA{}
+	for _, c := range testgraphs.HubCases() {
+		if backends[c.Limit] == nil {
+			backends[c.Limit] = testgraphs.OpenCUDA(t, c.CUDAOptions()...)
+		}
+		got := compareSSSP(t, c.Name, c.G, 0, cpuSSSP(t, c.G, 0), []runtime.Option{runtime.WithBackend(backends[c.Limit]), uq})
+		// A vertex may improve over several levels, so unordered SSSP runs
+		// at least the BFS's levels.
 		levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations
-		if c.all && (levels < tail+3 || iters > 2) {
-			t.Errorf("%s: %d levels in persistent launches over %d iterations, want all (>= %d) in one", c.name, levels, iters, tail+3)
+		if c.All && (levels < int64(c.Levels) || iters > 2) {
+			t.Errorf("%s: %d levels in persistent launches over %d iterations, want all (>= %d) in one", c.Name, levels, iters, c.Levels)
 		}
-		if !c.all && levels == 0 {
-			t.Errorf("%s: no level ran in a persistent launch", c.name)
+		if !c.All && levels == 0 {
+			t.Errorf("%s: no level ran in a persistent launch", c.Name)
 		}
-	}
-	// 70000 hubs of PersistGroupMaxDeg+1 out-edges in one frontier, under a
-	// frontier limit of 2^19: some blocks get more than PERSIST_HEAVY (512)
-	// of them, and their groups expand the rest themselves.
-	big := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1<<19))
-	g := testgraphs.Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail)
-	got := compareSSSP(t, "fan", g, 0, cpuSSSP(t, g, 0), []runtime.Option{runtime.WithBackend(big), uq})
-	if levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations; levels < tail+4 || iters > 2 {
-		t.Errorf("fan: %d levels in persistent launches over %d iterations, want all (>= %d) in one", levels, iters, tail+4)
 	}
 }
