@@ -55,13 +55,17 @@ fatbin() {
 	OUT=$OUT STAGES=build bash gpu-session.sh . >"$R/build.txt" 2>&1
 	export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$D/datasets
 }
-# tests_and_overhead: builds the fatbin, runs every GPU test and the
-# overhead stage (calls 1 and ab).
-tests_and_overhead() {
+# tests: builds the fatbin and runs every GPU test (logs and the fatbin
+# kept under $R), then points the CLI at the fatbin.
+tests() {
 	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
-	grep -E 'rc=|nvcc' "$R/tests.txt"
+	grep -E 'rc=|nvcc|FAIL|panic' "$R/tests.txt"
 	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
 	fatbin
+}
+# tests_and_overhead: tests, then the overhead stage (calls 1 and ab).
+tests_and_overhead() {
+	tests
 	OUT=$R STAGES=overhead OVERHEAD_SOURCES=8 bash gpu-session.sh . >"$R/overhead-stage.txt" 2>&1
 	cat "$R/overhead.txt"
 }
@@ -87,11 +91,14 @@ G_SMALL=${G_SMALL:-datasets/wiki-Vote.txt datasets/p2p-Gnutella31.txt datasets/r
 # ab_loop GRAPHS: this tree ("new") against the bundled reference CLI
 # ("ref", its own embedded kernels; "ref-thr": this tree under the
 # reference's thresholds.toml, which separates the code's effect from the
-# thresholds'), `run --sources 8` alternated for AB_ROUNDS rounds. Real
-# graphs listed in G_UNDIRECTED are read undirected.
+# thresholds'; "limit=N": this tree with GEARBOX_FUSED_LEVELS=N), `run
+# --sources 8` alternated for AB_ROUNDS rounds (sides AB_SIDES), into
+# $R/ab.txt. Real graphs listed in G_UNDIRECTED are read undirected.
 ab_loop() {
-	gunzip -kf gearbox-ref.gz
-	echo "reference: $(cat gearbox-ref.commit)" | tee "$R/ab.txt"
+	if [ -f gearbox-ref.gz ]; then
+		gunzip -kf gearbox-ref.gz
+		echo "reference: $(cat gearbox-ref.commit)" | tee "$R/ab.txt"
+	fi
 	for round in $(seq "${AB_ROUNDS:-3}"); do
 		for g in $1; do
 			in="--gen $g"; [ -f "$g" ] && in="--graph $g"
@@ -102,6 +109,7 @@ ab_loop() {
 					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
 					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
 					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1) ;;
+					limit=*) line=$(GEARBOX_FUSED_LEVELS=${side#limit=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
 					esac
 					echo "round $round $side $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/ab.txt"
 				done
@@ -178,10 +186,7 @@ bucket)
 	# SSSP's work-targeted buckets (bucket_edges) against fixed deltas: the
 	# shipped file plus an SSSP section with buckets of 2^20 out-edges over
 	# width-2 bins, ordered on every graph of 8+ arcs per vertex.
-	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
-	grep -E 'rc=|nvcc' "$R/tests.txt"
-	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
-	fatbin
+	tests
 	thr "$R/thr-bucket.toml" "${B_DELTA:-2}" "${B_EDGES:-1048576}" $'ordered_min_vertices = 0\n'
 	bench bucket22 150 --graphs "$G_22" --algorithms sssp --delta 1,2,4,8,16,32,64,256 --thresholds "$R/thr-bucket.toml" --verify=false
 	bench bucket20 100 --graphs kron:20,kron:18,urand:20 --algorithms sssp --delta 1,2,4,8,16,32,64,256 --thresholds "$R/thr-bucket.toml"
@@ -252,17 +257,10 @@ limit)
 		./$p.test -test.run CUDA -test.v -test.timeout 300s >"$R/test-$p.log" 2>&1
 		echo "$p tests: rc=$? passed $(grep -c '^--- PASS' "$R/test-$p.log") failed $(grep -c '^--- FAIL' "$R/test-$p.log")"
 	done
-	for round in $(seq "${AB_ROUNDS:-2}"); do
-		for g in ${G_LIMIT:-grid:2048:2048 kron:20 datasets/email-Enron.txt datasets/p2p-Gnutella31.txt}; do
-			in="--gen $g"; [ -f "$g" ] && in="--graph $g"
-			for alg in ${AB_ALGS:-sssp bfs}; do
-				for lim in ${LIMITS:-32768 131072 524288}; do
-					line=$(GEARBOX_FUSED_LEVELS=$lim ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1)
-					echo "round $round $lim $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/limit.txt"
-				done
-			done
-		done
-	done
+	sides=""
+	for lim in ${LIMITS:-32768 131072 524288}; do sides="$sides limit=$lim"; done
+	AB_ROUNDS=${AB_ROUNDS:-2} AB_ALGS=${AB_ALGS:-sssp bfs} AB_SIDES=$sides \
+		ab_loop "${G_LIMIT:-grid:2048:2048 kron:20 datasets/email-Enron.txt datasets/p2p-Gnutella31.txt}"
 	;;
 ab)
 	tests_and_overhead
@@ -274,10 +272,7 @@ fuse)
 	# reference CLI (REF=<commit> bash kernels/gpu-bundle.sh) on the small
 	# real graphs, the grid and kron:20, then the BFS and SSSP bench over
 	# the small real graphs.
-	OUT=$OUT STAGES="build test" bash gpu-session.sh . >"$R/tests.txt" 2>&1
-	grep -E 'rc=|nvcc|FAIL|panic' "$R/tests.txt"
-	cp "$OUT"/test-*.log "$OUT/gearbox.fatbin" "$R/" 2>/dev/null
-	fatbin
+	tests
 	AB_SIDES=${AB_SIDES:-ref new} ab_loop "${G_AB:-$G_SMALL ${G_UNDIRECTED//,/ } grid:2048:2048 kron:20}"
 	[ -n "${NO_SMALL_BENCH:-}" ] || bench small 120 --graphs "${G_SMALL// /,}" --algorithms bfs,sssp
 	[ -n "${NO_SMALL_BENCH:-}" ] || bench small-undirected 90 $U --graphs "$G_UNDIRECTED" --algorithms bfs,sssp
