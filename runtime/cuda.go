@@ -153,6 +153,13 @@ func (c *CUDA) TotalMemory() int64 { return c.total }
 // FusedLevels returns WithFusedLevels' limit (0: off).
 func (c *CUDA) FusedLevels() int { return c.cfg.fusedLimit }
 
+// persistEdges is the most out-edges a persistent launch expands in one
+// level: PersistEdges, or 16 per vertex of a frontier limit above the
+// default.
+func (c *CUDA) persistEdges() int64 {
+	return max(PersistEdges, int64(c.cfg.fusedLimit)*(PersistEdges/DefaultFusedLevels))
+}
+
 // Headroom returns the bytes left free when checking that work fits.
 func (c *CUDA) Headroom() int64 { return c.cfg.headroom }
 

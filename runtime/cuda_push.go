@@ -170,13 +170,7 @@ func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
 	md := t.WS.maxDeg // math.MaxInt64: unknown
 	return lim > 0 && rep == decider.Queue && t.Iter >= t.FuseAfter && t.WS.Size() <= lim &&
-		t.WS.Degree() <= t.PersistEdges() && (md == math.MaxInt64 || md <= kernels.PersistMaxDeg)
-}
-
-// PersistEdges is the most out-edges a persistent launch expands in one
-// level: PersistEdges, or 16 per vertex of a larger frontier limit.
-func (t *CUDATraversal) PersistEdges() int64 {
-	return max(PersistEdges, int64(t.C.FusedLevels())*(PersistEdges/DefaultFusedLevels))
+		t.WS.Degree() <= t.C.persistEdges() && (md == math.MaxInt64 || md <= kernels.PersistMaxDeg)
 }
 
 // Fused implements LevelFuser: the levels the last iteration's persistent
@@ -205,7 +199,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	}
 	deg0 := ws.Degree()
 	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
-	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.PersistEdges()), t.PS)
+	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.persistEdges()), t.PS)
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}

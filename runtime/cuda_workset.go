@@ -405,7 +405,7 @@ func (d *Dev) PersistGrid() int { return d.c.sms }
 // PersistEdges bounds the out-edges of a frontier that a persistent launch
 // expands in one level (kernels then take over) at frontier limits up to
 // DefaultFusedLevels; above it the bound grows with the limit, 16 edges
-// per vertex (CUDATraversal.PersistEdges).
+// per vertex (CUDA.persistEdges).
 const PersistEdges = 1 << 19
 
 // AfterFused adopts the frontier a persistent multi-level launch left (it
