@@ -106,6 +106,7 @@ extern "C" __global__ void __launch_bounds__(1024)
 // queue once; cur is the current frontier's depth. The update vector is not
 // used.
 struct BFSPersist {
+    static constexpr bool kBuckets = false;
     typedef int S;
     u32* depth;
     u32 cur;  // the launch's first frontier's depth

@@ -130,11 +130,12 @@ __device__ __forceinline__ void block_sum64(u64 mine, u64* slot) {
 __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >> 5] >> (v & 31)) & 1u; }
 
 // Persist is the state of a persistent multi-level launch (bfs_persist_qu,
-// sssp_persist_qu): a grid barrier and rotating per-level counters. The
-// host zeroes it before each launch (64 bytes; the Go side mirrors it).
+// sssp_persist_{qu,nf}): a grid barrier and rotating per-level counters. The
+// host zeroes it before each launch (PERSIST_BYTES; the Go side mirrors it).
 // Level k reads its frontier's size from count[k%3], counts the next one
 // into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
 // was last read during level k-1, which every block has left.
+#define PERSIST_BYTES 80
 struct Persist {
     u32 bar_count;  // blocks arrived at the current barrier
     u32 bar_gen;    // barrier generation
@@ -142,8 +143,9 @@ struct Persist {
     u32 maxdeg[3];  // largest out-degree in the frontier
     u32 pad;
     u64 deg[3];     // summed out-degree of the frontier
-    u64 edges;      // edges examined, summed at the end
+    u64 nmin[2];    // bucketed SSSP: ~(smallest pending distance), two alternating slots (0: none)
 };
+static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by the host");
 
 // Grid-wide barrier for a persistent launch. Every block must be resident
 // at once: the host launches at most one block per multiprocessor, with
@@ -263,4 +265,19 @@ __device__ __forceinline__ void block_max(u32 mine, u32* slot) {
     if (lane_id() == 0 && mine) atomicMax(&s_max, mine);
     __syncthreads();
     if (threadIdx.x == 0 && s_max) atomicMax(slot, s_max);
+}
+
+// 64-bit block-wide maximum folded into a global slot with one atomic per
+// block (a minimum as the maximum of complements, into a zeroed slot).
+__device__ __forceinline__ void block_max64(u64 mine, u64* slot) {
+    __shared__ u64 s_max64;
+    if (threadIdx.x == 0) s_max64 = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        u64 other = __shfl_down_sync(FULL_MASK, mine, o);
+        mine = other > mine ? other : mine;
+    }
+    if (lane_id() == 0 && mine) atomicMax(&s_max64, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && s_max64) atomicMax(slot, s_max64);
 }

@@ -64,7 +64,7 @@ func TestKernelNamesDefined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|WS_GEN_DUAL|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST)\((\w+),`)
+	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|WS_GEN_DUAL|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST|SSSP_PERSIST_NF)\((\w+),`)
 	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
 	for _, s := range srcs {
 		b, err := os.ReadFile(s)
@@ -113,7 +113,7 @@ func TestKernelConstants(t *testing.T) {
 	for name, want := range map[string]int{
 		"PIECE": PieceEdges, "HEAVY_T": HeavyThread, "HEAVY_B": HeavyBlock,
 		"PERSIST_THREADS": PersistThreads, "PERSIST_MAXDEG": PersistMaxDeg,
-		"PERSIST_GROUP_MAXDEG": PersistGroupMaxDeg,
+		"PERSIST_GROUP_MAXDEG": PersistGroupMaxDeg, "PERSIST_BYTES": PersistBytes,
 	} {
 		m := regexp.MustCompile(`(?m)^#define ` + name + ` (\d+)`).FindStringSubmatch(src.String())
 		if m == nil {

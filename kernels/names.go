@@ -20,8 +20,13 @@ func BFSPieces(ordered bool) string { return "bfs_pieces_" + pick(ordered, "o", 
 // SSSPPieces returns sssp_pieces_{d64,d32}.
 func SSSPPieces(d32 bool) string { return "sssp_pieces_" + dist(d32) }
 
-// SSSPPersist returns sssp_persist_qu_{d64,d32}.
+// SSSPPersist returns sssp_persist_qu_{d64,d32}, unordered levels.
 func SSSPPersist(d32 bool) string { return "sssp_persist_qu_" + dist(d32) }
+
+// SSSPPersistBuckets returns sssp_persist_nf_{d64,d32}, near-far
+// delta-stepping buckets; its arguments add (n uint32, delta uint64)
+// after the parity.
+func SSSPPersistBuckets(d32 bool) string { return "sssp_persist_nf_" + dist(d32) }
 
 func dist(d32 bool) string { return pick(d32, "d32", "d64") }
 
@@ -84,6 +89,8 @@ const (
 	PersistThreads     = 512
 	PersistGroupMaxDeg = 64
 	PersistMaxDeg      = 8192
+	// PersistBytes is the size of a launch's state (struct Persist).
+	PersistBytes = 80
 )
 
 // Single kernels.
@@ -119,7 +126,7 @@ var Names = func() []string {
 				n = append(n, SSSP(d32, b, bm))
 			}
 		}
-		n = append(n, FindMin(d32), Bucket(d32), SSSPPieces(d32), SSSPPersist(d32))
+		n = append(n, FindMin(d32), Bucket(d32), SSSPPieces(d32), SSSPPersist(d32), SSSPPersistBuckets(d32))
 	}
 	for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp, OutDual} {
 		n = append(n, Gen(out, SelectAll, false))

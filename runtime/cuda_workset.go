@@ -395,7 +395,7 @@ func (w *CUDAWorkset) setMaxDeg(md uint32) {
 
 // PersistBytes is the device memory of a persistent launch's state
 // (struct Persist in kernels/common.cuh).
-const PersistBytes = 64
+const PersistBytes = kernels.PersistBytes
 
 // PersistGrid returns the grid of a persistent launch: one block per
 // multiprocessor, so that every block is resident (its grid barriers

@@ -23,6 +23,9 @@ func init() { cudaOperator = newCUDAOp }
 // vertex. Each iteration is one handoff to the device goroutine and one
 // read of the control block. The adaptive policy's ordered iterations may
 // widen the bucket to a target of out-edges (kernels.SelectBucket).
+// Small queue frontiers run many levels in one persistent launch:
+// unordered ones as they come, ordered ones bucket after bucket
+// (near-far, kernels.SSSPPersistBuckets).
 type cudaOp struct {
 	*runtime.CUDATraversal
 	src     uint32
@@ -126,15 +129,16 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			wt = o.DG.W
 		}
 		lead := []any{o.DG.Off, o.DG.Adj, wt, o.distArg(), ws.Update()}
-		// A persistent launch cannot see vertices an ordered generation
-		// left pending in the update vector.
-		if v.Order == decider.Unordered && !o.pending && o.CanFuse(v.Rep) {
-			levels, err := o.Persist(d, kernels.SSSPPersist(o.d32), lead, nil)
+		if kernel, mid, ok := o.persistent(v); ok && o.CanFuse(v.Rep) {
+			levels, err := o.Persist(d, kernel, lead, mid)
 			if err != nil {
 				return err
 			}
 			if levels > 0 {
 				edges = ws.EdgesOut()
+				// A bucketed launch ends with an empty frontier only when
+				// nothing is pending; else it leaves flagged vertices.
+				o.pending = v.Order == decider.Ordered
 				o.Finished = ws.Size() == 0
 				return nil
 			}
@@ -163,6 +167,21 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		return nil
 	})
 	return edges, err
+}
+
+// persistent returns the persistent kernel for v's iterations and its
+// extra arguments, or false where none applies: unordered levels need an
+// update vector without pending vertices (an ordered generation's
+// leftovers would block their queue flags), ordered ones fixed-width
+// buckets (the work-targeted bucket is found by its own kernel).
+func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
+	switch {
+	case v.Order == decider.Unordered && !o.pending:
+		return kernels.SSSPPersist(o.d32), nil, true
+	case v.Order == decider.Ordered && o.target == 0:
+		return kernels.SSSPPersistBuckets(o.d32), []any{uint32(o.G.NumVertices()), o.delta}, true
+	}
+	return "", nil, false
 }
 
 // Close copies the distances to the host and releases the device state.

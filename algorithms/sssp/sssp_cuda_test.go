@@ -358,3 +358,50 @@ func TestCUDAFusedHubs(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDABucketedLaunch: ordered SSSP on a queue runs its delta buckets
+// inside persistent launches (kernels.SSSPPersistBuckets): on a weighted
+// grid every bucket is filled by the launch itself, so the run takes a
+// launch per runtime.MaxFusedLevels levels and at least a level per
+// non-empty bucket; on the hub graphs launches stop at hubs over
+// kernels.PersistMaxDeg and restart on an update vector the ordinary
+// kernels left pending vertices in. Distances must match the CPU.
+func TestCUDABucketedLaunch(t *testing.T) {
+	gpu := testgraphs.OpenCUDA(t)
+	g := testgraphs.Grid(120, 90).WithDerivedWeights(7)
+	src := uint32(4321)
+	want := cpuSSSP(t, g, src)
+	for _, m := range []decider.Mapping{decider.Thread, decider.Block} {
+		for _, delta := range []uint64{1, 16, 256, 1 << 40} {
+			v := decider.Variant{Order: decider.Ordered, Mapping: m, Rep: decider.Queue}
+			label := fmt.Sprintf("grid/%s/delta=%d", v, delta)
+			got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(gpu), runtime.WithVariant(v), sssp.WithDelta(delta)})
+			buckets := map[uint64]bool{}
+			for u := range g.NumVertices() {
+				if d, ok := got.Distance(uint32(u)); ok {
+					buckets[d/delta] = true
+				}
+			}
+			st := got.Stats()
+			maxIters := 1 + int(st.GPU.Levels/runtime.MaxFusedLevels) + 1
+			if st.GPU.Levels < int64(len(buckets)) || st.Iterations > maxIters {
+				t.Errorf("%s: %d levels over %d iterations for %d buckets, want every bucket in launches (at most %d iterations)",
+					label, st.GPU.Levels, st.Iterations, len(buckets), maxIters)
+			}
+		}
+	}
+	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
+	backends := map[int]*runtime.CUDA{}
+	for _, c := range testgraphs.HubCases() {
+		if backends[c.Limit] == nil {
+			backends[c.Limit] = testgraphs.OpenCUDA(t, c.CUDAOptions()...)
+		}
+		for _, delta := range []uint64{1, 8} {
+			got := compareSSSP(t, fmt.Sprintf("%s/delta=%d", c.Name, delta), c.G, 0, cpuSSSP(t, c.G, 0),
+				[]runtime.Option{runtime.WithBackend(backends[c.Limit]), oq, sssp.WithDelta(delta)})
+			if got.Stats().GPU.Levels == 0 {
+				t.Errorf("%s/delta=%d: no level ran in a persistent launch", c.Name, delta)
+			}
+		}
+	}
+}
