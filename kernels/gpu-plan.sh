@@ -20,7 +20,7 @@
 #   bash .gpu/kernels/gpu-plan.sh fuse  # fatbin, GPU tests, A/B against REF on the small graphs, grid, kron:20;
 #                                       # the bench over the small real graphs
 #   bash .gpu/kernels/gpu-plan.sh limit  # bfs, sssp GPU tests; the persistent frontier limit swept
-#   bash .gpu/kernels/gpu-plan.sh nf  # fatbin, GPU tests, SSSP's section by tune (delta_factor, ordered on any
+#   bash .gpu/kernels/gpu-plan.sh nf  # fatbin (GPU tests with NF_TESTS=1), SSSP's section by tune (delta_factor, ordered on any
 #                                     # degree), the SSSP bench of the directed graphs under it
 #   NF_THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh nf2  # the undirected and scale-22 SSSP benches under f.toml
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
@@ -271,7 +271,7 @@ ab)
 	;;
 nf | nf2)
 	# Ordered SSSP's buckets in persistent launches (sssp_persist_nf). nf:
-	# the GPU tests, then SSSP's own H100 section by tune, from ordered
+	# the fatbin (and the GPU tests with NF_TESTS=1), then SSSP's own H100 section by tune, from ordered
 	# buckets on graphs of any degree (ordered_min_degree 0), over graphs
 	# outside the bench's list, sweeping delta_factor; then the SSSP bench
 	# of the directed graphs under it. nf2: the undirected and scale-22
@@ -279,7 +279,7 @@ nf | nf2)
 	DEV_NAME=${DEV_NAME:-NVIDIA H100 80GB HBM3}
 	DELTAS=${DELTAS:-32,256,4096}
 	if [ "$CALL" = nf ]; then
-		tests
+		if [ -n "${NF_TESTS:-}" ]; then tests; else fatbin; fi
 		TH=$R/thresholds-tuned.toml
 		cp thresholds.toml "$TH"
 		printf '\n[gpu."%s".sssp]\nordered_min_degree = 0.0\n' "$DEV_NAME" >>"$TH"
@@ -287,7 +287,7 @@ nf | nf2)
 		timeout "${TUNE_LIMIT:-240}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "${G_TUNE_NF:-grid:1536:1536,urand:21,kron:21}" \
 			--algorithms sssp --section sssp --score device --sources 4 --repeats 3 --passes 1 \
 			--delta-factor "${FACTORS:-8,16,32,64,128}" --t3 '' --sample-every '' --t2 '' --t1 '' --alpha '' --beta '' --delta '' \
-			--threads-per-block '' --out-dir "$R/tune-sssp" --thresholds-out "$TH" >"$R/tune-sssp.txt" 2>&1
+			--threads-per-block '' --out-dir "$R/tune-sssp" --thresholds "$TH" --thresholds-out "$TH" >"$R/tune-sssp.txt" 2>&1
 		echo "tune-sssp: rc=$? in $(($(date +%s) - t0)) s"
 		tail -12 "$R/tune-sssp.txt"
 		bench sssp-directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms sssp --delta "$DELTAS" --thresholds "$TH"
