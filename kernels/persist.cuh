@@ -109,7 +109,6 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
             vis.end = e < base ? INF64 : e;  // saturate
         }
     }
-    vis.set_end(~nm);
     const u32 k1 = k == 2 ? 0 : k + 1;
     u64 mydeg = 0;
     u32 mymax = 0;
