@@ -40,6 +40,7 @@
 #include "common.cuh"
 
 static_assert(PERSIST_HEAVY <= PERSIST_THREADS, "a block scans its heavy list one entry per thread");
+static_assert(BUCKET_BINS == 64, "persist_refill's first warp reads the near bins two per lane");
 
 // Bucketed SSSP: the next bucket, once a level left the frontier empty:
 // the smallest pending distance over the update vector's flagged vertices,
@@ -94,18 +95,31 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
     if (nm == 0) return false;
     vis.set_end(~nm);
     if (vis.widen) {
+        // The first warp of each block reads the 63 near bins at once (lane
+        // l: bins l and 32+l), scans them, and picks the first bin at which
+        // the running count reaches widen, else the last non-empty one.
         // Every block reads the same counts after the barrier, so all pick
-        // the same end.
-        u32 sum = 0, last = BUCKET_BINS;
-        for (u32 i = 0; i < BUCKET_BINS - 1; i++) {
-            u32 c = *(volatile u32*)&hist[i];
-            if (!c) continue;
-            sum += c;
-            last = i;
-            if (sum >= vis.widen) break;
+        // the same end. (A loop of dependent reads cost ~40 us per refill.)
+        __shared__ int s_last;
+        if (threadIdx.x < 32) {
+            const u32 l = threadIdx.x;
+            const u32 c0 = __ldcg(hist + l);
+            const u32 c1 = l < BUCKET_BINS - 33 ? __ldcg(hist + 32 + l) : 0u;
+            const u32 i0 = warp_scan(c0);
+            const u32 i1 = warp_scan(c1) + __shfl_sync(FULL_MASK, i0, 31);
+            const u32 reach0 = __ballot_sync(FULL_MASK, i0 >= vis.widen);
+            const u32 reach1 = __ballot_sync(FULL_MASK, i1 >= vis.widen);
+            const u32 nz0 = __ballot_sync(FULL_MASK, c0 != 0), nz1 = __ballot_sync(FULL_MASK, c1 != 0);
+            int last = -1;
+            if (reach0) last = __ffs(reach0) - 1;
+            else if (reach1) last = 32 + __ffs(reach1) - 1;
+            else if (nz1) last = 63 - __clz(nz1);
+            else if (nz0) last = 31 - __clz(nz0);
+            if (l == 0) s_last = last;
         }
-        if (last < BUCKET_BINS) {
-            u64 e = base + vis.delta * (u64)(last + 1) - 1;
+        __syncthreads();
+        if (s_last >= 0) {
+            u64 e = base + vis.delta * (u64)(s_last + 1) - 1;
             vis.end = e < base ? INF64 : e;  // saturate
         }
     }
