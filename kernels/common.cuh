@@ -135,7 +135,7 @@ __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >>
 // Level k reads its frontier's size from count[k%3], counts the next one
 // into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
 // was last read during level k-1, which every block has left.
-#define PERSIST_BYTES 592
+#define PERSIST_BYTES 80
 struct Persist {
     u32 bar_count;  // blocks arrived at the current barrier
     u32 bar_gen;    // barrier generation
@@ -144,7 +144,6 @@ struct Persist {
     u32 pad;
     u64 deg[3];     // summed out-degree of the frontier
     u64 nmin[2];    // bucketed SSSP: ~(smallest pending distance), two alternating slots (0: none)
-    u32 hist[2][BUCKET_BINS];  // bucketed SSSP: pending vertices per delta-wide bin past the bucket
 };
 static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by the host");
 

@@ -24,8 +24,8 @@ func SSSPPieces(d32 bool) string { return "sssp_pieces_" + dist(d32) }
 func SSSPPersist(d32 bool) string { return "sssp_persist_qu_" + dist(d32) }
 
 // SSSPPersistBuckets returns sssp_persist_nf_{d64,d32}, near-far
-// delta-stepping buckets; its arguments add (n uint32, delta uint64,
-// widen uint32) after the parity.
+// delta-stepping buckets; its arguments add (n uint32, delta uint64)
+// after the parity.
 func SSSPPersistBuckets(d32 bool) string { return "sssp_persist_nf_" + dist(d32) }
 
 func dist(d32 bool) string { return pick(d32, "d32", "d64") }
@@ -87,11 +87,10 @@ func Bucket(d32 bool) string { return pick(d32, "sssp_bucket_u32", "sssp_bucket_
 // expand at all.
 const (
 	PersistThreads     = 512
-	PersistGroup       = 8 // lanes per frontier vertex
 	PersistGroupMaxDeg = 64
 	PersistMaxDeg      = 8192
 	// PersistBytes is the size of a launch's state (struct Persist).
-	PersistBytes = 592
+	PersistBytes = 80
 )
 
 // Single kernels.

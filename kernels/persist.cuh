@@ -40,39 +40,26 @@
 #include "common.cuh"
 
 static_assert(PERSIST_HEAVY <= PERSIST_THREADS, "a block scans its heavy list one entry per thread");
-static_assert(BUCKET_BINS == 64, "persist_refill's first warp reads the near bins two per lane");
 
 // Bucketed SSSP: the next bucket, once a level left the frontier empty:
 // the smallest pending distance over the update vector's flagged vertices,
 // then every flagged vertex of its bucket, unflagged and queued into in.
-// Every flagged distance is past vis.end, so the first pass also counts
-// the flagged vertices per delta-wide bin from vis.end+1 (the last bin
-// takes the rest): where vis.widen > 0 the bucket then spans whole bins
-// until it holds at least widen vertices (all the bins before the last
-// when they hold fewer), else it is the minimum's delta bucket. Called by
-// every thread of the grid with the same arguments; returns false when
-// nothing is pending (the run is over). k is the slot the last level
-// counted into (its successor was cleared at that level's start); r
-// numbers the refills from 1 (nmin[0] took the first frontier's minimum).
-// Flags and distances are read past L1 (__ldcg): other blocks set them
-// during the last level.
+// Called by every thread of the grid with the same arguments; returns
+// false when nothing is pending (the run is over). k is the slot the last
+// level counted into (its successor was cleared at that level's start);
+// r numbers the refills from 1 (nmin[0] took the first frontier's
+// minimum). Flags and distances are read past L1 (__ldcg): other blocks
+// set them during the last level.
 template <typename V>
 __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ off, u32* in, u32* s_q, u32* s_n,
                                                u32* s_base, Persist* ps, u32& k, u32 r, u32& count, u64& deg,
                                                u32& maxdeg) {
-    __shared__ u32 s_hist[BUCKET_BINS];
     const u64 gid = gtid();
     u64* slot = &ps->nmin[r & 1];
-    u32* hist = ps->hist[r & 1];
-    // Refill r+1's slots; refill r-1 read them before the last level's barrier.
+    // Refill r+1's slot; refill r-1 read it before the last level's barrier.
     if (gid == 0) ps->nmin[(r + 1) & 1] = 0;
-    if (vis.widen && gid < BUCKET_BINS) ps->hist[(r + 1) & 1][gid] = 0;
-    if (vis.widen)
-        for (u32 i = threadIdx.x; i < BUCKET_BINS; i += blockDim.x) s_hist[i] = 0;
-    __syncthreads();
     const u32* upd4 = (const u32*)vis.upd;
     const u64 nq = ((u64)vis.n + 3) >> 2;  // the update vector is padded with zeros
-    const u64 base = vis.end + 1;           // vis.end < every pending distance, so no wrap
     u64 mn = INF64;
     for (u64 q = gid; q < nq; q += gstride()) {
         u32 w = __ldcg(upd4 + q);
@@ -80,49 +67,13 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
             if (w & 0xFFu) {
                 u64 d = vis.dist_of((u32)(q * 4 + b));
                 mn = d < mn ? d : mn;
-                if (vis.widen) {
-                    u64 bin = (d - base) / vis.delta;
-                    atomicAdd(&s_hist[bin < BUCKET_BINS - 1 ? bin : BUCKET_BINS - 1], 1u);
-                }
             }
     }
-    block_max64(~mn, slot);  // its barriers also order the shared histogram's adds
-    if (vis.widen)
-        for (u32 i = threadIdx.x; i < BUCKET_BINS; i += blockDim.x)
-            if (s_hist[i]) atomicAdd(&hist[i], s_hist[i]);
+    block_max64(~mn, slot);
     grid_sync(ps);
     const u64 nm = *(volatile u64*)slot;
     if (nm == 0) return false;
     vis.set_end(~nm);
-    if (vis.widen) {
-        // The first warp of each block reads the 63 near bins at once (lane
-        // l: bins l and 32+l), scans them, and picks the first bin at which
-        // the running count reaches widen, else the last non-empty one.
-        // Every block reads the same counts after the barrier, so all pick
-        // the same end. (A loop of dependent reads cost ~40 us per refill.)
-        __shared__ int s_last;
-        if (threadIdx.x < 32) {
-            const u32 l = threadIdx.x;
-            const u32 c0 = __ldcg(hist + l);
-            const u32 c1 = l < BUCKET_BINS - 33 ? __ldcg(hist + 32 + l) : 0u;
-            const u32 i0 = warp_scan(c0);
-            const u32 i1 = warp_scan(c1) + __shfl_sync(FULL_MASK, i0, 31);
-            const u32 reach0 = __ballot_sync(FULL_MASK, i0 >= vis.widen);
-            const u32 reach1 = __ballot_sync(FULL_MASK, i1 >= vis.widen);
-            const u32 nz0 = __ballot_sync(FULL_MASK, c0 != 0), nz1 = __ballot_sync(FULL_MASK, c1 != 0);
-            int last = -1;
-            if (reach0) last = __ffs(reach0) - 1;
-            else if (reach1) last = 32 + __ffs(reach1) - 1;
-            else if (nz1) last = 63 - __clz(nz1);
-            else if (nz0) last = 31 - __clz(nz0);
-            if (l == 0) s_last = last;
-        }
-        __syncthreads();
-        if (s_last >= 0) {
-            u64 e = base + vis.delta * (u64)(s_last + 1) - 1;
-            vis.end = e < base ? INF64 : e;  // saturate
-        }
-    }
     const u32 k1 = k == 2 ? 0 : k + 1;
     u64 mydeg = 0;
     u32 mymax = 0;

@@ -247,9 +247,7 @@ SSSP_PERSIST(sssp_persist_qu_d32, u32)
 // that an ordered generation left pending vertices in. A vertex clears its
 // queue's bit and the pending bit when it is expanded: its distance is
 // then in the current bucket and can only fall. Buckets are delta wide and
-// aligned as SEL_DELTA's (delta 1: SEL_MIN's minimum); with widen > 0
-// (the adaptive policy) a bucket after the first spans as many of them as
-// it takes to hold widen pending vertices (persist_refill).
+// aligned as SEL_DELTA's (delta 1: SEL_MIN's minimum).
 template <typename D>
 struct SSSPBuckets {
     static constexpr bool kBuckets = true;
@@ -261,9 +259,8 @@ struct SSSPBuckets {
     u8* upd;
     u32 n;
     u64 delta;
-    u32 widen;  // persist_refill: the fewest pending vertices a bucket takes (0: one delta bucket)
-    u64 end;    // the current bucket's last distance
-    u32 qbit;   // flag of the queue being built
+    u64 end;   // the current bucket's last distance
+    u32 qbit;  // flag of the queue being built
     __device__ u64 dist_of(u32 v) const { return (u64)__ldcg(dist + v); }
     __device__ void set_end(u64 m) {
         u64 lo = m - m % delta;
@@ -295,9 +292,9 @@ struct SSSPBuckets {
 #define SSSP_PERSIST_NF(NAME, D)                                                                                 \
     extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
         NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
-             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n, u64 delta, u32 widen, u32 max_levels,        \
-             u32 cap, u64 edge_cap, Persist* ps) {                                                               \
-        SSSPBuckets<D> vis{wt, dist, upd, n, delta, widen, INF64, 0};                                           \
+             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n, u64 delta, u32 max_levels, u32 cap,          \
+             u64 edge_cap, Persist* ps) {                                                                        \
+        SSSPBuckets<D> vis{wt, dist, upd, n, delta, INF64, 0};                                                  \
         persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
     }
 

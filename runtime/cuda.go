@@ -93,20 +93,10 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 		}
 		cfg.fusedLimit = n
 	}
-	if v := os.Getenv(EnvLaunchBucket); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("cuda: %s=%q: want an integer", EnvLaunchBucket, v)
-		}
-		cfg.launchBucket = n
-	}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
-	}
-	if cfg.launchBucket > MaxLaunchBucket {
-		return nil, fmt.Errorf("cuda: launch bucket of %d vertices, want at most %d", cfg.launchBucket, MaxLaunchBucket)
 	}
 	if cfg.fusedLimit > MaxFusedLimit { // a frontier count is 32 bits on the device
 		return nil, fmt.Errorf("cuda: persistent-launch frontier limit %d exceeds %d", cfg.fusedLimit, MaxFusedLimit)
@@ -162,15 +152,6 @@ func (c *CUDA) TotalMemory() int64 { return c.total }
 
 // FusedLevels returns WithFusedLevels' limit (0: off).
 func (c *CUDA) FusedLevels() int { return c.cfg.fusedLimit }
-
-// LaunchBucket returns WithLaunchBucket's number of vertices, the device's
-// default resolved.
-func (c *CUDA) LaunchBucket() int {
-	if c.cfg.launchBucket < 0 {
-		return c.sms * kernels.PersistThreads / kernels.PersistGroup
-	}
-	return c.cfg.launchBucket
-}
 
 // persistEdges is the most out-edges a persistent launch expands in one
 // level: PersistEdges, or 16 per vertex of a frontier limit above the

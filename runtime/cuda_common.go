@@ -130,12 +130,10 @@ type cudaConfig struct {
 	syncEach   bool
 	spin       time.Duration
 	fusedLimit int
-	// launchBucket: WithLaunchBucket (negative: the device's default).
-	launchBucket int
 }
 
 func defaultCUDAConfig() cudaConfig {
-	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: time.Millisecond, fusedLimit: DefaultFusedLevels, launchBucket: -1}
+	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: time.Millisecond, fusedLimit: DefaultFusedLevels}
 }
 
 // WithCUDADevice selects the GPU by ordinal (default 0).
@@ -186,28 +184,6 @@ const MaxFusedLimit = 1 << 30
 // EnvFusedLevels names an environment variable overriding the default of
 // WithFusedLevels (a number; 0 disables; for measurements).
 const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
-
-// EnvLaunchBucket names an environment variable overriding the default of
-// WithLaunchBucket (a number; for measurements).
-const EnvLaunchBucket = "GEARBOX_LAUNCH_BUCKET"
-
-// MaxLaunchBucket is the largest value WithLaunchBucket and EnvLaunchBucket
-// accept.
-const MaxLaunchBucket = 1 << 30
-
-// WithLaunchBucket sets the fewest pending vertices a bucket of the
-// adaptive SSSP holds inside a persistent launch: where the launch fills
-// its next bucket itself, it takes whole delta-wide bins until they hold
-// this many (0: one delta bucket, as static variants always do). Default
-// (negative): one per group of lanes of the launch, Multiprocessors x
-// kernels.PersistThreads / kernels.PersistGroup (8448 on the H100), so a
-// bucket's first level has work for every group. Buckets of a derived
-// delta suit either high-diameter graphs, where the levels are the cost,
-// or graphs whose buckets are full anyway, not both; this widens only the
-// nearly empty ones.
-func WithLaunchBucket(vertices int) CUDAOption {
-	return func(c *cudaConfig) { c.launchBucket = vertices }
-}
 
 // WithFusedLevels lets BFS (push variants over a queue) and unordered SSSP
 // (push over a queue) run consecutive levels inside one persistent launch

@@ -568,46 +568,6 @@ func TestCUDAFusedLimit(t *testing.T) {
 	}
 }
 
-// TestCUDALaunchBucket: a launch bucket past MaxLaunchBucket, from the
-// option or the environment, is refused with the limit and the value, and
-// a malformed environment value is refused; the default is one vertex per
-// lane group of a persistent launch.
-func TestCUDALaunchBucket(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	if want := c.Multiprocessors() * kernels.PersistThreads / kernels.PersistGroup; c.LaunchBucket() != want {
-		t.Errorf("default launch bucket %d, want %d", c.LaunchBucket(), want)
-	}
-	want := fmt.Sprint(runtime.MaxLaunchBucket + 1)
-	for name, open := range map[string]func() (*runtime.CUDA, error){
-		"option": func() (*runtime.CUDA, error) {
-			return runtime.NewCUDA(runtime.WithLaunchBucket(runtime.MaxLaunchBucket + 1))
-		},
-		"env": func() (*runtime.CUDA, error) {
-			t.Setenv(runtime.EnvLaunchBucket, want)
-			return runtime.NewCUDA()
-		},
-		"env-malformed": func() (*runtime.CUDA, error) {
-			t.Setenv(runtime.EnvLaunchBucket, "many")
-			return runtime.NewCUDA()
-		},
-	} {
-		c, err := open()
-		if err == nil {
-			c.Close()
-			t.Fatalf("%s: accepted", name)
-		}
-		if name == "env-malformed" {
-			if !strings.Contains(err.Error(), runtime.EnvLaunchBucket) || !strings.Contains(err.Error(), "many") {
-				t.Errorf("%s: %v: want the variable and its value", name, err)
-			}
-			continue
-		}
-		if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprint(runtime.MaxLaunchBucket)) {
-			t.Errorf("%s: %v: want the value and the limit", name, err)
-		}
-	}
-}
-
 // TestCUDAHostPool: freed page-locked buffers are reused by size (a fresh
 // cuMemAllocHost per run cost about a millisecond) and Trim releases them.
 func TestCUDAHostPool(t *testing.T) {

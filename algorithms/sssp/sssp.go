@@ -133,9 +133,7 @@ type operator interface {
 }
 
 // cudaOperator is set by sssp_cuda.go (build tag cuda).
-// adaptive: the adaptive policy runs it (its buckets may widen inside
-// persistent launches, runtime.WithLaunchBucket).
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, adaptive bool) (operator, bool)
+var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64) (operator, bool)
 
 // CheckGraph returns the error Run gives for a graph SSSP cannot use: nil,
 // unweighted or float-weighted.
@@ -196,7 +194,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	default:
 		ok := false
 		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, src, delta, target, cfg.Adaptive())
+			op, ok = cudaOperator(b, g, src, delta, target)
 		}
 		if !ok {
 			return nil, fmt.Errorf("sssp: backend %s: %w", b.Name(), runtime.ErrUnsupported)

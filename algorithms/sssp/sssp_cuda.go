@@ -30,8 +30,7 @@ type cudaOp struct {
 	*runtime.CUDATraversal
 	src     uint32
 	delta   uint64
-	target  int64  // bucket_edges: work-targeted buckets (0: fixed)
-	widen   uint32 // buckets inside persistent launches take at least this many vertices (0: one delta bucket)
+	target  int64 // bucket_edges: work-targeted buckets (0: fixed)
 	hist    runtime.DeviceSlice[uint64]
 	d32     bool
 	dist    runtime.DeviceSlice[uint64] // d32 false
@@ -43,16 +42,13 @@ type cudaOp struct {
 	res32   []uint32
 }
 
-func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, adaptive bool) (operator, bool) {
+func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64) (operator, bool) {
 	c, ok := b.(*runtime.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
 	o := &cudaOp{src: src, delta: max(delta, 1), target: target}
-	if adaptive { // a static variant keeps its delta
-		o.widen = uint32(c.LaunchBucket())
-	}
 	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		var err error
@@ -183,7 +179,7 @@ func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
 	case v.Order == decider.Unordered && !o.pending:
 		return kernels.SSSPPersist(o.d32), nil, true
 	case v.Order == decider.Ordered && o.target == 0:
-		return kernels.SSSPPersistBuckets(o.d32), []any{uint32(o.G.NumVertices()), o.delta, o.widen}, true
+		return kernels.SSSPPersistBuckets(o.d32), []any{uint32(o.G.NumVertices()), o.delta}, true
 	}
 	return "", nil, false
 }

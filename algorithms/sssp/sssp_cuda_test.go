@@ -360,8 +360,7 @@ func TestCUDAFusedHubs(t *testing.T) {
 }
 
 // TestCUDABucketedLaunch: ordered SSSP on a queue runs its delta buckets
-// inside persistent launches (kernels.SSSPPersistBuckets), the adaptive
-// policy's widened to runtime.WithLaunchBucket's vertices: on a weighted
+// inside persistent launches (kernels.SSSPPersistBuckets): on a weighted
 // grid every bucket is filled by the launch itself, so the run takes a
 // launch per runtime.MaxFusedLevels levels and at least a level per
 // non-empty bucket; on the hub graphs launches stop at hubs over
@@ -390,26 +389,6 @@ func TestCUDABucketedLaunch(t *testing.T) {
 					label, st.GPU.Levels, st.Iterations, len(buckets), maxIters)
 			}
 		}
-	}
-	// The adaptive policy's buckets widen inside the launch to hold at
-	// least the launch-bucket's vertices: with room for every vertex, delta
-	// 1 runs all but its first bucket as one, in fewer levels than one
-	// bucket per distance.
-	levels := map[int]int64{}
-	for _, lb := range []int{0, 64, g.NumVertices()} {
-		be := testgraphs.OpenCUDA(t, runtime.WithLaunchBucket(lb))
-		for _, delta := range []uint64{1, 16, 256} {
-			label := fmt.Sprintf("grid/adaptive-ordered/launch-bucket=%d/delta=%d", lb, delta)
-			got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(be), runtime.WithOrder(decider.Ordered), sssp.WithDelta(delta)})
-			if st := got.Stats(); st.GPU.Levels == 0 {
-				t.Errorf("%s: no level ran in a persistent launch", label)
-			} else if delta == 1 {
-				levels[lb] = st.GPU.Levels
-			}
-		}
-	}
-	if levels[g.NumVertices()] >= levels[0] {
-		t.Errorf("delta 1: %d levels with buckets widened to every vertex, %d without: want fewer", levels[g.NumVertices()], levels[0])
 	}
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backends := map[int]*runtime.CUDA{}
