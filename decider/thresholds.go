@@ -92,6 +92,15 @@ type Thresholds struct {
 	// (skew ~2) 1.39x slower, where merged buckets re-relax vertices whose
 	// distances are still falling (0: no floor).
 	BucketMinSkew float64 `toml:"bucket_min_skew"`
+	// BucketDeltaFactor, when > 0, derives the narrowest bucket of
+	// work-targeted buckets (BucketEdges) as DeltaFactor derives delta,
+	// with this factor instead: such buckets widen over whole delta-wide
+	// bins by themselves, so their bins can be finer than the fixed buckets
+	// of graphs without them (0: the graph's delta). On the H100, kron:22
+	// took 4.0 ms on the device with bins of 32 and 5.1-5.4 with 64-128,
+	// while the 2048x2048 grid's fixed buckets ran 3x faster at 1024 than
+	// at 256 (results/h100-2026-11-22-s10/).
+	BucketDeltaFactor float64 `toml:"bucket_delta_factor"`
 	// ThreadsPerBlock is the GPU block size of thread-mapped kernels (a
 	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
 	// backend ignores it.
@@ -151,6 +160,15 @@ func (t Thresholds) DeltaForGraph(g *graph.Graph) uint64 {
 	return t.DeltaFor(g.MeanWeight(), float64(g.NumEdges())/float64(max(g.NumVertices(), 1)))
 }
 
+// BucketDeltaForGraph is DeltaForGraph for work-targeted buckets: with
+// BucketDeltaFactor in place of DeltaFactor where it is > 0.
+func (t Thresholds) BucketDeltaForGraph(g *graph.Graph) uint64 {
+	if t.BucketDeltaFactor > 0 {
+		t.DeltaFactor = t.BucketDeltaFactor
+	}
+	return t.DeltaForGraph(g)
+}
+
 // ErrThresholds is wrapped by every thresholds-file error.
 var ErrThresholds = errors.New("invalid thresholds")
 
@@ -183,6 +201,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: bucket_edges = %d, want >= 0 (0 = fixed buckets)", ErrThresholds, t.BucketEdges)
 	case !finiteNonNeg(t.BucketMinSkew):
 		return fmt.Errorf("%w: bucket_min_skew = %v, want a finite value >= 0", ErrThresholds, t.BucketMinSkew)
+	case !finiteNonNeg(t.BucketDeltaFactor):
+		return fmt.Errorf("%w: bucket_delta_factor = %v, want a finite value >= 0 (0 = the graph's delta)", ErrThresholds, t.BucketDeltaFactor)
 	case t.OrderedMinVertices < 0:
 		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
 	case !(t.OrderedMinDegree >= 0):
@@ -510,6 +530,7 @@ type section struct {
 	OrderedMinD float64 `toml:"ordered_min_degree"`
 	BucketEdges int64   `toml:"bucket_edges"`
 	BucketSkew  float64 `toml:"bucket_min_skew"`
+	BucketDF    float64 `toml:"bucket_delta_factor"`
 	TPB         int64   `toml:"threads_per_block"`
 	AffMinD     float64 `toml:"afforest_min_degree"`
 	AffMinArcs  int64   `toml:"afforest_min_arcs"`
@@ -531,7 +552,7 @@ func sectionKeys() []string {
 func sectionOf(t Thresholds) section {
 	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
 		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
-		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, TPB: int64(t.ThreadsPerBlock),
+		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, TPB: int64(t.ThreadsPerBlock),
 		AffMinD: t.AfforestMinDegree, AffMinArcs: t.AfforestMinArcs, AffMinSkew: t.AfforestMinSkew}
 }
 
@@ -546,7 +567,7 @@ func (s section) thresholds() (Thresholds, error) {
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
 		AfforestMinDegree: s.AffMinD, AfforestMinArcs: s.AffMinArcs, AfforestMinSkew: s.AffMinSkew}, nil
 }
 

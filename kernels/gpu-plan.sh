@@ -8,7 +8,7 @@
 #   bash .gpu/kernels/gpu-plan.sh 2   # bench over the undirected real graphs and the scale-22 graphs (BFS, CC)
 #   bash .gpu/kernels/gpu-plan.sh 3   # SSSP at scale 22, and the H100 A/B of delta_factor and jump_factor
 #   bash .gpu/kernels/gpu-plan.sh sssp22  # SSSP at scale 22 only
-#   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only
+#   ALGS=sssp bash .gpu/kernels/gpu-plan.sh algs  # the benches of calls 1-3 for ALGS only (statics at DELTAS)
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs  # fatbin, GPU tests, overhead, BFS's own section by tune --section bfs
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-floors  # BFS's pull and bitmap floors by tune, then the BFS bench under them
 #   bash .gpu/kernels/gpu-plan.sh tune-bfs-device  # GPU tests, overhead, BFS's section by tune --score device
@@ -247,9 +247,10 @@ sssp22)
 	;;
 algs)
 	fatbin
-	bench directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta 32,64,256
-	bench undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta 32,64,256
-	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta 32,64,256 --verify=false
+	DELTAS=${DELTAS:-32,64,256}
+	bench directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta "$DELTAS"
+	bench undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta "$DELTAS"
+	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta "$DELTAS" --verify=false
 	;;
 limit)
 	# The persistent launches' frontier limit (GEARBOX_FUSED_LEVELS) swept

@@ -160,6 +160,15 @@ func (c *Config) DeltaFor(g *graph.Graph) uint64 {
 	return c.Thresholds().DeltaForGraph(g)
 }
 
+// BucketDeltaFor is DeltaFor for work-targeted buckets (the thresholds'
+// bucket_delta_factor; WithDelta still overrides).
+func (c *Config) BucketDeltaFor(g *graph.Graph) uint64 {
+	if c.delta > 0 {
+		return c.delta
+	}
+	return c.Thresholds().BucketDeltaForGraph(g)
+}
+
 // Forced reports whether the caller fixed the policy, variant or order
 // (WithPolicy, WithVariant, WithOrder), so an algorithm must not choose its
 // own order.

@@ -179,7 +179,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	// keeps fixed ones.
 	var target int64
 	if th := cfg.Thresholds(); cfg.Adaptive() && th.BucketEdges > 0 && g.DegreeSkew() >= th.BucketMinSkew {
-		target = th.BucketEdges
+		target, delta = th.BucketEdges, cfg.BucketDeltaFor(g)
 	}
 	if n == 0 {
 		return &Result{src: src, delta: delta}, nil

@@ -301,6 +301,39 @@ func TestBucketEdges(t *testing.T) {
 		t.Errorf("bucket_min_skew above the grid's skew: %d iterations, want the fixed buckets' %d", got, fixed)
 	}
 	v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
+	// bucket_delta_factor derives the narrowest work-targeted bucket; the
+	// fixed buckets of a graph below the skew floor, and static variants,
+	// keep the graph's delta.
+	df := bucketed(th, 256)
+	df.DeltaFactor, df.BucketDeltaFactor = 64, 1
+	dfFloor := df
+	dfFloor.BucketMinSkew = 2
+	for _, c := range []struct {
+		name string
+		th   decider.Thresholds
+		v    []runtime.Option
+		want uint64
+	}{
+		{"bucket_delta_factor=1", df, nil, df.BucketDeltaForGraph(g)},
+		{"bucket_delta_factor=1, skew floor", dfFloor, nil, df.DeltaForGraph(g)},
+		{"bucket_delta_factor=1, static", df, []runtime.Option{runtime.WithVariant(v)}, df.DeltaForGraph(g)},
+	} {
+		res, err := sssp.Run(context.Background(), g, 0, append(c.v, runtime.WithWorkers(1), runtime.WithThresholds(c.th))...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.Delta() != c.want {
+			t.Errorf("%s: delta %d, want %d", c.name, res.Delta(), c.want)
+		}
+		for u, w := range want {
+			if d, ok := res.Distance(uint32(u)); !ok || d != w {
+				t.Fatalf("%s: vertex %d: %d (%v), want %d", c.name, u, d, ok, w)
+			}
+		}
+	}
+	if df.BucketDeltaForGraph(g) >= df.DeltaForGraph(g) {
+		t.Fatalf("factors 1 and 64 give deltas %d and %d: the test cannot tell them apart", df.BucketDeltaForGraph(g), df.DeltaForGraph(g))
+	}
 	st := run("static", runtime.WithThresholds(bucketed(th, 256)), runtime.WithVariant(v))
 	stFixed := run("static fixed", runtime.WithThresholds(th), runtime.WithVariant(v))
 	if st != stFixed {
