@@ -55,11 +55,14 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	// Structure changes at samples only, as measured on the H100: the
 	// CPU's jump_factor has not been measured on a GPU.
 	t.JumpFactor = 0
-	// Below 2^21 vertices or 8 arcs per vertex an ordered SSSP pays the
-	// per-iteration cost too often (measured on the H100: unordered won on
-	// the 2048x2048 grid and the real graphs, ordered on kron/urand:22).
+	// Below 2^21 vertices an ordered SSSP pays the per-iteration cost too
+	// often (measured on the H100: unordered won on the real graphs,
+	// ordered on kron/urand:22). At any degree above it: once ordered
+	// buckets ran inside persistent launches, the 2048x2048 grid (4 arcs
+	// per vertex) ran 65 ms ordered at delta 256 against 99 unordered
+	// (results/h100-2026-11-22-s10/).
 	t.OrderedMinVertices = 1 << 21
-	t.OrderedMinDegree = 8
+	t.OrderedMinDegree = 0
 	// An iteration costs ~30 µs however small (H100), the time to relax
 	// about a million edges: pull only for frontiers worth half that.
 	t.PullMinEdges = 1 << 19
