@@ -23,6 +23,7 @@
 #   bash .gpu/kernels/gpu-plan.sh nf  # fatbin (GPU tests with NF_TESTS=1), SSSP's section by tune (delta_factor, ordered on any
 #                                     # degree), the SSSP bench of the directed graphs under it
 #   NF_THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh nf2  # the undirected and scale-22 SSSP benches under f.toml
+#   bash .gpu/kernels/gpu-plan.sh tune-sssp  # GPU tests, SSSP's T3/T2/T1/threads per block by tune, directed SSSP bench
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -248,9 +249,31 @@ sssp22)
 algs)
 	fatbin
 	DELTAS=${DELTAS:-32,64,256}
-	bench directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta "$DELTAS"
-	bench undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta "$DELTAS"
-	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta "$DELTAS" --verify=false
+	TH=()
+	[ -n "${THRESHOLDS:-}" ] && TH=(--thresholds "$THRESHOLDS")
+	[ -z "${SKIP_DIRECTED:-}" ] && bench directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms "${ALGS:?}" --delta "$DELTAS" "${TH[@]}"
+	bench undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms "$ALGS" --delta "$DELTAS" "${TH[@]}"
+	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta "$DELTAS" --verify=false "${TH[@]}"
+	;;
+tune-sssp)
+	# SSSP's own section's structure knobs (T3, T2, T1, threads per block)
+	# by tune --score device over graphs outside the bench's list, from the
+	# shipped section, after the GPU tests; then the directed SSSP bench
+	# under the result (the rest: THRESHOLDS=... SKIP_DIRECTED=1 ALGS=sssp
+	# gpu-plan.sh algs).
+	tests
+	TH=$R/thresholds-tuned.toml
+	cp thresholds.toml "$TH"
+	t0=$(date +%s)
+	timeout "${TUNE_LIMIT:-240}" ./gearbox --log-level warn tune --device "$DEVICE" \
+		--graphs "${G_TUNE_SSSP:-kron:19,grid:1536:1536,urand:21,kron:21,datasets/PGPgiantcompo.graph,datasets/email-Eu-core.txt}" \
+		--algorithms sssp --section sssp --score device --sources 4 --repeats 3 --passes 1 \
+		--t3 "${T3S:-0.005,0.02,0.05,0.11}" --t2 "${T2S:-1024,8192,33792}" --t1 "${T1S:-8,32}" --threads-per-block "${TPBS:-64,256}" \
+		--sample-every '' --alpha '' --beta '' --delta '' --delta-factor '' \
+		--out-dir "$R/tune-sssp" --thresholds "$TH" --thresholds-out "$TH" >"$R/tune-sssp.txt" 2>&1
+	echo "tune-sssp: rc=$? in $(($(date +%s) - t0)) s"
+	grep -A12 '^pass' "$R/tune-sssp.txt"
+	bench directed "${T_DIRECTED:-260}" --graphs "$G_DIRECTED" --algorithms sssp --delta "${DELTAS:-32,256,4096}" --thresholds "$TH"
 	;;
 limit)
 	# The persistent launches' frontier limit (GEARBOX_FUSED_LEVELS) swept
