@@ -104,13 +104,15 @@ delta = 8
 		"aff type":      "[cpu]\nafforest_min_arcs = 1.5\n",
 		"bucket df":     "[gpu.\"x\"]\nT2 = 5\n[gpu.\"x\".sssp]\nbucket_delta_factor = -8.0\n",
 		"bucket df inf": "[cpu]\nbucket_delta_factor = inf\n",
+		"launch df":     "[cpu]\nlaunch_delta_factor = -4.0\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
 		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
 		"factor": "delta_factor", "factor inf": "delta_factor", "factor nan": "delta_factor",
 		"aff degree": "afforest_min_degree", "aff deg nan": "afforest_min_degree", "aff arcs": "afforest_min_arcs", "aff skew": "afforest_min_skew",
 		"aff skew inf": "afforest_min_skew", "aff cc": "[cpu.cc]: invalid thresholds: afforest_min_arcs", "aff type": "afforest_min_arcs",
-		"bucket df": "bucket_delta_factor", "bucket df inf": "bucket_delta_factor"}
+		"bucket df": "bucket_delta_factor", "bucket df inf": "bucket_delta_factor",
+		"launch df": "launch_delta_factor"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {
@@ -238,6 +240,22 @@ func TestParseAlgSectionErrors(t *testing.T) {
 
 // TestDeltaFor: a fixed delta unless delta_factor is set; then factor x
 // mean weight / mean degree, rounded to a power of two, within [1, 2^40].
+func TestLaunchDelta(t *testing.T) {
+	for _, tc := range []struct {
+		f     float64
+		delta uint64
+		want  uint64
+	}{
+		{0, 256, 256}, {1, 256, 256}, {0.5, 256, 256}, {4, 1024, 4096}, {3, 1024, 4096}, // 3072: 2^11.58
+		{2.5, 1024, 2048}, // 2560: 2^11.32
+		{4, 1000, 4000}, {1.001, 1, 1}, {8, 0, 0}, {1e30, 2, 1 << 40}, {4, 1 << 40, 1 << 40},
+	} {
+		if got := (decider.Thresholds{LaunchDeltaFactor: tc.f}).LaunchDelta(tc.delta); got != tc.want {
+			t.Errorf("LaunchDelta(%d) with factor %g = %d, want %d", tc.delta, tc.f, got, tc.want)
+		}
+	}
+}
+
 func TestDeltaFor(t *testing.T) {
 	fixed := decider.Thresholds{Delta: 32}
 	factor := decider.Thresholds{Delta: 32, DeltaFactor: 8}

@@ -101,6 +101,13 @@ type Thresholds struct {
 	// while the 2048x2048 grid's fixed buckets ran 3x faster at 1024 than
 	// at 256 (results/h100-2026-11-22-s10/).
 	BucketDeltaFactor float64 `toml:"bucket_delta_factor"`
+	// LaunchDeltaFactor, when > 1, widens the adaptive SSSP's fixed
+	// buckets inside persistent launches to delta x this factor (rounded to
+	// a power of two when delta is one): there a bucket costs two scans of
+	// the update vector, not a host iteration, and the levels are the cost,
+	// so wider buckets pay where narrow ones suit the ordinary kernels
+	// (0 or 1: delta). Static variants keep delta.
+	LaunchDeltaFactor float64 `toml:"launch_delta_factor"`
 	// ThreadsPerBlock is the GPU block size of thread-mapped kernels (a
 	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
 	// backend ignores it.
@@ -169,6 +176,25 @@ func (t Thresholds) BucketDeltaForGraph(g *graph.Graph) uint64 {
 	return t.DeltaForGraph(g)
 }
 
+// LaunchDelta returns the bucket width of the adaptive SSSP's buckets
+// inside persistent launches for a run of bucket width delta:
+// delta x LaunchDeltaFactor rounded to the nearest power of two on a log
+// scale where delta is a power of two (else to the nearest integer), within
+// [delta, 2^40]; delta where the factor is at most 1.
+func (t Thresholds) LaunchDelta(delta uint64) uint64 {
+	if !(t.LaunchDeltaFactor > 1) || delta == 0 {
+		return delta
+	}
+	d := float64(delta) * t.LaunchDeltaFactor
+	switch {
+	case d >= maxDelta:
+		return max(delta, maxDelta)
+	case delta&(delta-1) == 0:
+		return max(delta, 1<<uint(math.Round(math.Log2(d))))
+	}
+	return max(delta, uint64(math.Round(d)))
+}
+
 // ErrThresholds is wrapped by every thresholds-file error.
 var ErrThresholds = errors.New("invalid thresholds")
 
@@ -201,6 +227,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: bucket_edges = %d, want >= 0 (0 = fixed buckets)", ErrThresholds, t.BucketEdges)
 	case !finiteNonNeg(t.BucketMinSkew):
 		return fmt.Errorf("%w: bucket_min_skew = %v, want a finite value >= 0", ErrThresholds, t.BucketMinSkew)
+	case !finiteNonNeg(t.LaunchDeltaFactor):
+		return fmt.Errorf("%w: launch_delta_factor = %v, want a finite value >= 0 (0 or 1 = delta)", ErrThresholds, t.LaunchDeltaFactor)
 	case !finiteNonNeg(t.BucketDeltaFactor):
 		return fmt.Errorf("%w: bucket_delta_factor = %v, want a finite value >= 0 (0 = the graph's delta)", ErrThresholds, t.BucketDeltaFactor)
 	case t.OrderedMinVertices < 0:
@@ -531,6 +559,7 @@ type section struct {
 	BucketEdges int64   `toml:"bucket_edges"`
 	BucketSkew  float64 `toml:"bucket_min_skew"`
 	BucketDF    float64 `toml:"bucket_delta_factor"`
+	LaunchDF    float64 `toml:"launch_delta_factor"`
 	TPB         int64   `toml:"threads_per_block"`
 	AffMinD     float64 `toml:"afforest_min_degree"`
 	AffMinArcs  int64   `toml:"afforest_min_arcs"`
@@ -552,7 +581,7 @@ func sectionKeys() []string {
 func sectionOf(t Thresholds) section {
 	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
 		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
-		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, TPB: int64(t.ThreadsPerBlock),
+		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, LaunchDF: t.LaunchDeltaFactor, TPB: int64(t.ThreadsPerBlock),
 		AffMinD: t.AfforestMinDegree, AffMinArcs: t.AfforestMinArcs, AffMinSkew: t.AfforestMinSkew}
 }
 
@@ -567,7 +596,7 @@ func (s section) thresholds() (Thresholds, error) {
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, LaunchDeltaFactor: s.LaunchDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
 		AfforestMinDegree: s.AffMinD, AfforestMinArcs: s.AffMinArcs, AfforestMinSkew: s.AffMinSkew}, nil
 }
 

@@ -160,6 +160,9 @@ func (c *Config) DeltaFor(g *graph.Graph) uint64 {
 	return c.Thresholds().DeltaForGraph(g)
 }
 
+// DeltaSet returns WithDelta's bucket width (0: none given).
+func (c *Config) DeltaSet() uint64 { return c.delta }
+
 // BucketDeltaFor is DeltaFor for work-targeted buckets (the thresholds'
 // bucket_delta_factor; WithDelta still overrides).
 func (c *Config) BucketDeltaFor(g *graph.Graph) uint64 {

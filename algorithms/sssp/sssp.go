@@ -133,7 +133,8 @@ type operator interface {
 }
 
 // cudaOperator is set by sssp_cuda.go (build tag cuda).
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64) (operator, bool)
+// launchDelta is the bucket width inside persistent launches.
+var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool)
 
 // CheckGraph returns the error Run gives for a graph SSSP cannot use: nil,
 // unweighted or float-weighted.
@@ -194,7 +195,11 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	default:
 		ok := false
 		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, src, delta, target)
+			launchDelta := delta // static variants keep their delta
+			if cfg.Adaptive() && cfg.DeltaSet() == 0 {
+				launchDelta = cfg.Thresholds().LaunchDelta(delta)
+			}
+			op, ok = cudaOperator(b, g, src, delta, target, launchDelta)
 		}
 		if !ok {
 			return nil, fmt.Errorf("sssp: backend %s: %w", b.Name(), runtime.ErrUnsupported)

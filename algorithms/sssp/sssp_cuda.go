@@ -28,27 +28,31 @@ func init() { cudaOperator = newCUDAOp }
 // (near-far, kernels.SSSPPersistBuckets).
 type cudaOp struct {
 	*runtime.CUDATraversal
-	src     uint32
-	delta   uint64
-	target  int64 // bucket_edges: work-targeted buckets (0: fixed)
-	hist    runtime.DeviceSlice[uint64]
-	d32     bool
-	dist    runtime.DeviceSlice[uint64] // d32 false
-	dist32  runtime.DeviceSlice[uint32] // d32 true
-	pending bool                        // an ordered generation may have left vertices in the update vector
-	out     func() []uint64             // d32 false
-	out32   func() []uint32             // d32 true
-	res     []uint64
-	res32   []uint32
+	src    uint32
+	delta  uint64
+	target int64 // bucket_edges: work-targeted buckets (0: fixed)
+	// launchDelta is the bucket width inside persistent launches (the
+	// adaptive policy's may be wider than delta: thresholds'
+	// launch_delta_factor).
+	launchDelta uint64
+	hist        runtime.DeviceSlice[uint64]
+	d32         bool
+	dist        runtime.DeviceSlice[uint64] // d32 false
+	dist32      runtime.DeviceSlice[uint32] // d32 true
+	pending     bool                        // an ordered generation may have left vertices in the update vector
+	out         func() []uint64             // d32 false
+	out32       func() []uint32             // d32 true
+	res         []uint64
+	res32       []uint32
 }
 
-func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64) (operator, bool) {
+func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool) {
 	c, ok := b.(*runtime.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
-	o := &cudaOp{src: src, delta: max(delta, 1), target: target}
+	o := &cudaOp{src: src, delta: max(delta, 1), target: target, launchDelta: max(launchDelta, delta, 1)}
 	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		var err error
@@ -179,7 +183,7 @@ func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
 	case v.Order == decider.Unordered && !o.pending:
 		return kernels.SSSPPersist(o.d32), nil, true
 	case v.Order == decider.Ordered && o.target == 0:
-		return kernels.SSSPPersistBuckets(o.d32), []any{uint32(o.G.NumVertices()), o.delta}, true
+		return kernels.SSSPPersistBuckets(o.d32), []any{uint32(o.G.NumVertices()), o.launchDelta}, true
 	}
 	return "", nil, false
 }

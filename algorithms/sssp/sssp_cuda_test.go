@@ -360,7 +360,8 @@ func TestCUDAFusedHubs(t *testing.T) {
 }
 
 // TestCUDABucketedLaunch: ordered SSSP on a queue runs its delta buckets
-// inside persistent launches (kernels.SSSPPersistBuckets): on a weighted
+// inside persistent launches (kernels.SSSPPersistBuckets), the adaptive
+// policy's launch_delta_factor times wider: on a weighted
 // grid every bucket is filled by the launch itself, so the run takes a
 // launch per runtime.MaxFusedLevels levels and at least a level per
 // non-empty bucket; on the hub graphs launches stop at hubs over
@@ -389,6 +390,22 @@ func TestCUDABucketedLaunch(t *testing.T) {
 					label, st.GPU.Levels, st.Iterations, len(buckets), maxIters)
 			}
 		}
+	}
+	// The adaptive policy's buckets inside launches are launch_delta_factor
+	// times wider: with the widest, delta 1 takes fewer levels than with
+	// none.
+	levels := map[float64]int64{}
+	for _, f := range []float64{1, 8, 1 << 20} {
+		th := runtime.DefaultThresholdsFor(gpu, "sssp")
+		th.DeltaFactor, th.Delta, th.BucketEdges, th.LaunchDeltaFactor = 0, 1, 0, f
+		label := fmt.Sprintf("grid/adaptive-ordered/launch_delta_factor=%g", f)
+		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(gpu), runtime.WithOrder(decider.Ordered), runtime.WithThresholds(th)})
+		if levels[f] = got.Stats().GPU.Levels; levels[f] == 0 {
+			t.Errorf("%s: no level ran in a persistent launch", label)
+		}
+	}
+	if levels[1<<20] >= levels[1] {
+		t.Errorf("delta 1: %d levels in launch buckets 2^20 wide, %d in buckets of 1: want fewer", levels[1<<20], levels[1])
 	}
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backends := map[int]*runtime.CUDA{}
