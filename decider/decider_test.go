@@ -244,14 +244,23 @@ func TestLaunchDelta(t *testing.T) {
 	for _, tc := range []struct {
 		f     float64
 		delta uint64
+		deg   float64
 		want  uint64
 	}{
-		{0, 256, 256}, {1, 256, 256}, {0.5, 256, 256}, {4, 1024, 4096}, {3, 1024, 4096}, // 3072: 2^11.58
-		{2.5, 1024, 2048}, // 2560: 2^11.32
-		{4, 1000, 4000}, {1.001, 1, 1}, {8, 0, 0}, {1e30, 2, 1 << 40}, {4, 1 << 40, 1 << 40},
+		{0, 256, 4, 256},
+		{16, 1024, 4, 4096},  // grid: x4
+		{16, 1024, 32, 1024}, // urand: x0.5, so none
+		{16, 1024, 16, 1024}, // x1
+		{16, 1024, 0, 16384}, // no arcs: degree taken as 1
+		{12, 1024, 4, 4096},  // 3072: 2^11.58
+		{10, 1024, 4, 2048},  // 2560: 2^11.32
+		{16, 1000, 4, 4000},  // not a power of two
+		{16, 0, 4, 0},
+		{1e30, 2, 4, 1 << 40},
+		{16, 1 << 40, 4, 1 << 40},
 	} {
-		if got := (decider.Thresholds{LaunchDeltaFactor: tc.f}).LaunchDelta(tc.delta); got != tc.want {
-			t.Errorf("LaunchDelta(%d) with factor %g = %d, want %d", tc.delta, tc.f, got, tc.want)
+		if got := (decider.Thresholds{LaunchDeltaFactor: tc.f}).LaunchDelta(tc.delta, tc.deg); got != tc.want {
+			t.Errorf("LaunchDelta(%d, %g) with factor %g = %d, want %d", tc.delta, tc.deg, tc.f, got, tc.want)
 		}
 	}
 }

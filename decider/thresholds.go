@@ -101,12 +101,15 @@ type Thresholds struct {
 	// while the 2048x2048 grid's fixed buckets ran 3x faster at 1024 than
 	// at 256 (results/h100-2026-11-22-s10/).
 	BucketDeltaFactor float64 `toml:"bucket_delta_factor"`
-	// LaunchDeltaFactor, when > 1, widens the adaptive SSSP's fixed
-	// buckets inside persistent launches to delta x this factor (rounded to
-	// a power of two when delta is one): there a bucket costs two scans of
-	// the update vector, not a host iteration, and the levels are the cost,
-	// so wider buckets pay where narrow ones suit the ordinary kernels
-	// (0 or 1: delta). Static variants keep delta.
+	// LaunchDeltaFactor, when > 0, widens the adaptive SSSP's fixed
+	// buckets inside persistent launches on sparse graphs: to delta x
+	// LaunchDeltaFactor / mean out-degree where that exceeds delta (see
+	// LaunchDelta). Inside a launch a bucket costs two scans of the update
+	// vector, not a host iteration, and the levels are the cost: on the
+	// H100 the 2048x2048 grid (degree 4) ran 30.0 ms on the device with
+	// launch buckets 4x its delta against 37.5, while urand:21 and :22
+	// (degree 32) lost 6-10% with them, so the widening shrinks with the
+	// degree (results/h100-2026-11-22-s10/). Static variants keep delta.
 	LaunchDeltaFactor float64 `toml:"launch_delta_factor"`
 	// ThreadsPerBlock is the GPU block size of thread-mapped kernels (a
 	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
@@ -177,15 +180,17 @@ func (t Thresholds) BucketDeltaForGraph(g *graph.Graph) uint64 {
 }
 
 // LaunchDelta returns the bucket width of the adaptive SSSP's buckets
-// inside persistent launches for a run of bucket width delta:
-// delta x LaunchDeltaFactor rounded to the nearest power of two on a log
-// scale where delta is a power of two (else to the nearest integer), within
-// [delta, 2^40]; delta where the factor is at most 1.
-func (t Thresholds) LaunchDelta(delta uint64) uint64 {
-	if !(t.LaunchDeltaFactor > 1) || delta == 0 {
+// inside persistent launches on a graph of mean out-degree meanDegree, for
+// a run of bucket width delta: delta x LaunchDeltaFactor / meanDegree
+// where that factor exceeds 1, rounded to the nearest power of two on a log
+// scale where delta is a power of two (else to the nearest integer),
+// within [delta, 2^40]; else delta.
+func (t Thresholds) LaunchDelta(delta uint64, meanDegree float64) uint64 {
+	f := t.LaunchDeltaFactor / max(meanDegree, 1)
+	if !(f > 1) || delta == 0 {
 		return delta
 	}
-	d := float64(delta) * t.LaunchDeltaFactor
+	d := float64(delta) * f
 	switch {
 	case d >= maxDelta:
 		return max(delta, maxDelta)
@@ -228,7 +233,7 @@ func (t Thresholds) Validate() error {
 	case !finiteNonNeg(t.BucketMinSkew):
 		return fmt.Errorf("%w: bucket_min_skew = %v, want a finite value >= 0", ErrThresholds, t.BucketMinSkew)
 	case !finiteNonNeg(t.LaunchDeltaFactor):
-		return fmt.Errorf("%w: launch_delta_factor = %v, want a finite value >= 0 (0 or 1 = delta)", ErrThresholds, t.LaunchDeltaFactor)
+		return fmt.Errorf("%w: launch_delta_factor = %v, want a finite value >= 0 (0 = delta)", ErrThresholds, t.LaunchDeltaFactor)
 	case !finiteNonNeg(t.BucketDeltaFactor):
 		return fmt.Errorf("%w: bucket_delta_factor = %v, want a finite value >= 0 (0 = the graph's delta)", ErrThresholds, t.BucketDeltaFactor)
 	case t.OrderedMinVertices < 0:

@@ -197,7 +197,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		if cudaOperator != nil {
 			launchDelta := delta // static variants keep their delta
 			if cfg.Adaptive() && cfg.DeltaSet() == 0 {
-				launchDelta = cfg.Thresholds().LaunchDelta(delta)
+				launchDelta = cfg.Thresholds().LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 			}
 			op, ok = cudaOperator(b, g, src, delta, target, launchDelta)
 		}
