@@ -98,7 +98,7 @@ type Thresholds struct {
 	// bins by themselves, so their bins can be finer than the fixed buckets
 	// of graphs without them (0: the graph's delta). On the H100, kron:22
 	// took 4.0 ms on the device with bins of 32 and 5.1-5.4 with 64-128,
-	// while the 2048x2048 grid's fixed buckets ran 3x faster at 1024 than
+	// while the 2048x2048 grid's fixed buckets ran 1.7x faster at 1024 than
 	// at 256 (results/h100-2026-11-22-s10/).
 	BucketDeltaFactor float64 `toml:"bucket_delta_factor"`
 	// LaunchDeltaFactor, when > 0, widens the adaptive SSSP's fixed
