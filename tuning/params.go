@@ -72,6 +72,12 @@ const (
 	// BucketEdges is the out-edges the adaptive SSSP's work-targeted
 	// buckets take (0 = fixed delta buckets). Not swept by default.
 	BucketEdges Param = "bucket_edges"
+	// BucketDeltaFactor derives the narrowest work-targeted bucket (0 =
+	// the graph's delta); LaunchDeltaFactor widens the adaptive SSSP's
+	// buckets inside persistent launches on sparse graphs (0 = delta;
+	// decider.Thresholds.LaunchDelta). Not swept by default.
+	BucketDeltaFactor Param = "bucket_delta_factor"
+	LaunchDeltaFactor Param = "launch_delta_factor"
 )
 
 // Params lists every knob in the default coordinate-descent order: the
@@ -79,7 +85,8 @@ const (
 // and 14), then the direction and bucket parameters (delta_factor before
 // delta: delta only matters where the factor is 0).
 func Params() []Param {
-	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges}
+	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges,
+		BucketDeltaFactor, LaunchDeltaFactor}
 }
 
 // integer reports whether the knob takes whole numbers.
@@ -102,7 +109,7 @@ func (p Param) Affects(alg Algorithm) bool {
 	switch p {
 	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
-	case Delta, DeltaFactor, BucketEdges:
+	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, LaunchDeltaFactor:
 		return alg == SSSP
 	}
 	return true
@@ -143,6 +150,10 @@ func (s Setting) Get(p Param) float64 {
 		return s.JumpFactor
 	case BucketEdges:
 		return float64(s.BucketEdges)
+	case BucketDeltaFactor:
+		return s.BucketDeltaFactor
+	case LaunchDeltaFactor:
+		return s.LaunchDeltaFactor
 	}
 	return math.NaN()
 }
@@ -176,6 +187,10 @@ func (s Setting) With(p Param, v float64) Setting {
 		s.JumpFactor = v
 	case BucketEdges:
 		s.BucketEdges = int64(v)
+	case BucketDeltaFactor:
+		s.BucketDeltaFactor = v
+	case LaunchDeltaFactor:
+		s.LaunchDeltaFactor = v
 	}
 	return s
 }
@@ -232,6 +247,10 @@ func (p Param) Flag() string {
 		return "jump-factor"
 	case BucketEdges:
 		return "bucket-edges"
+	case BucketDeltaFactor:
+		return "bucket-delta-factor"
+	case LaunchDeltaFactor:
+		return "launch-delta-factor"
 	}
 	return strings.ToLower(string(p))
 }

@@ -101,9 +101,9 @@ const keepMargin = 0.01
 // product of the default ranges would be about 8x12x7x5x5x11 = 185,000
 // settings; the descent measures their sum, about 50 per pass.
 //
-// ThreadsPerBlock is swept only when the backend implements
-// ThreadsPerBlockSetter; otherwise its Step is Skipped and every row
-// records Start's value.
+// ThreadsPerBlock and LaunchDeltaFactor (GPU persistent launches) are
+// swept only when the backend implements ThreadsPerBlockSetter (a GPU);
+// otherwise their Steps are Skipped and every row records Start's values.
 //
 // On cancellation Tune returns the rows finished so far with Complete
 // false and the context's error.
@@ -137,7 +137,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	tpb, canTPB := cfg.Backend.(ThreadsPerBlockSetter)
 	total := 0
 	for _, s := range cfg.Sweeps {
-		if s.Param == ThreadsPerBlock && !canTPB {
+		if gpuOnly(s.Param) && !canTPB {
 			continue
 		}
 		total += len(s.Values) * len(pairs(cfg, s.Param))
@@ -157,9 +157,10 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	for pass := 1; pass <= cfg.Passes; pass++ {
 		for _, sw := range cfg.Sweeps {
 			step := Step{Pass: pass, Param: sw.Param, Values: sw.Values, Best: res.Best.Get(sw.Param)}
-			if sw.Param == ThreadsPerBlock && !canTPB || sw.Param == Delta && res.Best.DeltaFactor > 0 {
-				// No effect: a CPU backend has no blocks; with a
-				// delta_factor, delta is derived per graph.
+			if gpuOnly(sw.Param) && !canTPB || sw.Param == Delta && res.Best.DeltaFactor > 0 {
+				// No effect: a CPU backend has no blocks or persistent
+				// launches; with a delta_factor, delta is derived per
+				// graph.
 				step.Skipped = true
 				res.Steps = append(res.Steps, step)
 				if sw.Param == Delta {
@@ -269,7 +270,8 @@ func pairs(cfg TuneConfig, p Param) []pair {
 
 var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms", "bucket_edges"}
+	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms", "bucket_edges",
+	"bucket_delta_factor", "launch_delta_factor"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
@@ -278,7 +280,7 @@ func (r TuneRow) record() []string {
 		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
 		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
 		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor),
-		ms(r.Device), strconv.FormatInt(s.BucketEdges, 10)}
+		ms(r.Device), strconv.FormatInt(s.BucketEdges, 10), ftoa(s.BucketDeltaFactor), ftoa(s.LaunchDeltaFactor)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -292,7 +294,8 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	// Older files lack trailing columns: repeats (read as 1); the floors,
 	// delta_factor and jump_factor (their runs used a fixed delta and no
 	// jumps: 0); device_ms (0: none recorded); bucket_edges (fixed
-	// buckets: 0).
+	// buckets: 0); bucket_delta_factor and launch_delta_factor (the
+	// graph's delta: 0).
 	const oldest = 17 // pass .. max_ms
 	if len(recs) == 0 || len(recs[0]) < oldest || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
@@ -327,6 +330,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Setting.DeltaFactor, r.Setting.JumpFactor = pf(rec[20]), pf(rec[21])
 		r.Device = fromMs(pf(rec[22]))
 		r.Setting.BucketEdges = int64(pf(rec[23]))
+		r.Setting.BucketDeltaFactor, r.Setting.LaunchDeltaFactor = pf(rec[24]), pf(rec[25])
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}
@@ -386,3 +390,6 @@ func BestPerGraph(rows []TuneRow, pass int, p Param, s Score) []GraphBest {
 	}
 	return out
 }
+
+// gpuOnly reports whether the knob only affects GPU backends.
+func gpuOnly(p Param) bool { return p == ThreadsPerBlock || p == LaunchDeltaFactor }

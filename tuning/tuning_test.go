@@ -185,6 +185,47 @@ func tinyInputs(t *testing.T) []*tuning.Input {
 	return ins
 }
 
+// TestTuneGPUOnlyKnobs: on the CPU backend, which has no blocks or
+// persistent launches, threads per block and launch_delta_factor are not
+// swept (their steps are skipped, no rows run), while bucket_delta_factor,
+// an SSSP knob of every backend, runs on SSSP alone.
+func TestTuneGPUOnlyKnobs(t *testing.T) {
+	ld, err := tuning.NewSweep(tuning.LaunchDeltaFactor, "0,16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bd, err := tuning.NewSweep(tuning.BucketDeltaFactor, "0,8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tuning.NewSweep(tuning.LaunchDeltaFactor, "-1,4"); err == nil || !strings.Contains(err.Error(), "launch_delta_factor") {
+		t.Errorf("negative launch_delta_factor: %v, want an error naming the key", err)
+	}
+	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
+		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
+		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()},
+		Sweeps: []tuning.Sweep{ld, bd}, Backend: runtime.NewCPU(2),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := res.Steps[0]; st.Param != tuning.LaunchDeltaFactor || !st.Skipped {
+		t.Errorf("launch_delta_factor step %+v, want skipped on the CPU", st)
+	}
+	if st := res.Steps[1]; st.Param != tuning.BucketDeltaFactor || st.Skipped {
+		t.Errorf("bucket_delta_factor step %+v, want swept", st)
+	}
+	// 2 values x 2 graphs, SSSP only.
+	if len(res.Rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(res.Rows))
+	}
+	for _, r := range res.Rows {
+		if r.Param != tuning.BucketDeltaFactor || r.Algorithm != tuning.SSSP {
+			t.Errorf("row %s on %s, want bucket_delta_factor on sssp", r.Param, r.Algorithm)
+		}
+	}
+}
+
 func TestTuneAndReadBack(t *testing.T) {
 	var csvBuf bytes.Buffer
 	t3, _ := tuning.NewSweep(tuning.T3, "0.01,0.1")
