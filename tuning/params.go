@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -89,13 +90,24 @@ func Params() []Param {
 		BucketDeltaFactor, LaunchDeltaFactor}
 }
 
-// integer reports whether the knob takes whole numbers.
+// integer reports whether the knob takes whole numbers (its thresholds
+// field is an integer).
 func (p Param) integer() bool {
-	switch p {
-	case T2, SampleEvery, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, BucketEdges:
-		return true
+	f, ok := thresholdsField(p)
+	return ok && f.Type.Kind() != reflect.Float64
+}
+
+// thresholdsField returns the decider.Thresholds field the knob sets:
+// every Param is named by its field's thresholds-file key, so a new knob
+// needs no accessor of its own.
+func thresholdsField(p Param) (reflect.StructField, bool) {
+	t := reflect.TypeFor[decider.Thresholds]()
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("toml") == string(p) {
+			return f, true
+		}
 	}
-	return false
+	return reflect.StructField{}, false
 }
 
 // Affects reports whether the knob can change a run of alg: alpha and
@@ -121,76 +133,37 @@ type Setting struct {
 	decider.Thresholds
 }
 
-// Get returns the knob's value in s.
+// Get returns the knob's value in s (NaN for an unknown knob).
 func (s Setting) Get(p Param) float64 {
-	switch p {
-	case T1:
-		return s.T1
-	case T2:
-		return float64(s.T2)
-	case T3:
-		return s.T3
-	case SampleEvery:
-		return float64(s.SampleEvery)
-	case Alpha:
-		return s.Alpha
-	case Beta:
-		return s.Beta
-	case Delta:
-		return float64(s.Delta)
-	case DeltaFactor:
-		return s.DeltaFactor
-	case ThreadsPerBlock:
-		return float64(s.ThreadsPerBlock)
-	case PullMinEdges:
-		return float64(s.PullMinEdges)
-	case BitmapMinVertices:
-		return float64(s.BitmapMinVertices)
-	case JumpFactor:
-		return s.JumpFactor
-	case BucketEdges:
-		return float64(s.BucketEdges)
-	case BucketDeltaFactor:
-		return s.BucketDeltaFactor
-	case LaunchDeltaFactor:
-		return s.LaunchDeltaFactor
+	f, ok := thresholdsField(p)
+	if !ok {
+		return math.NaN()
 	}
-	return math.NaN()
+	v := reflect.ValueOf(s.Thresholds).FieldByIndex(f.Index)
+	switch v.Kind() {
+	case reflect.Float64:
+		return v.Float()
+	case reflect.Uint64:
+		return float64(v.Uint())
+	}
+	return float64(v.Int())
 }
 
-// With returns s with the knob set to v (integer knobs truncate v).
+// With returns s with the knob set to v (integer knobs truncate v; an
+// unsigned one takes at least 0; an unknown knob leaves s as it is).
 func (s Setting) With(p Param, v float64) Setting {
-	switch p {
-	case T1:
-		s.T1 = v
-	case T2:
-		s.T2 = int64(v)
-	case T3:
-		s.T3 = v
-	case SampleEvery:
-		s.SampleEvery = int(v)
-	case Alpha:
-		s.Alpha = v
-	case Beta:
-		s.Beta = v
-	case Delta:
-		s.Delta = uint64(max(v, 0))
-	case DeltaFactor:
-		s.DeltaFactor = v
-	case ThreadsPerBlock:
-		s.ThreadsPerBlock = int(v)
-	case PullMinEdges:
-		s.PullMinEdges = int64(v)
-	case BitmapMinVertices:
-		s.BitmapMinVertices = int64(v)
-	case JumpFactor:
-		s.JumpFactor = v
-	case BucketEdges:
-		s.BucketEdges = int64(v)
-	case BucketDeltaFactor:
-		s.BucketDeltaFactor = v
-	case LaunchDeltaFactor:
-		s.LaunchDeltaFactor = v
+	f, ok := thresholdsField(p)
+	if !ok {
+		return s
+	}
+	fv := reflect.ValueOf(&s.Thresholds).Elem().FieldByIndex(f.Index)
+	switch fv.Kind() {
+	case reflect.Float64:
+		fv.SetFloat(v)
+	case reflect.Uint64:
+		fv.SetUint(uint64(max(v, 0)))
+	default:
+		fv.SetInt(int64(v))
 	}
 	return s
 }
@@ -230,30 +203,9 @@ func NewSweep(p Param, spec string) (Sweep, error) {
 	return Sweep{Param: p, Values: vals}, nil
 }
 
-// Flag is the knob's command-line flag name (without dashes).
-func (p Param) Flag() string {
-	switch p {
-	case SampleEvery:
-		return "sample-every"
-	case ThreadsPerBlock:
-		return "threads-per-block"
-	case PullMinEdges:
-		return "pull-min-edges"
-	case BitmapMinVertices:
-		return "bitmap-min-vertices"
-	case DeltaFactor:
-		return "delta-factor"
-	case JumpFactor:
-		return "jump-factor"
-	case BucketEdges:
-		return "bucket-edges"
-	case BucketDeltaFactor:
-		return "bucket-delta-factor"
-	case LaunchDeltaFactor:
-		return "launch-delta-factor"
-	}
-	return strings.ToLower(string(p))
-}
+// Flag is the knob's command-line flag name (without the leading dashes):
+// its thresholds key in lower case, dashes for underscores.
+func (p Param) Flag() string { return strings.ReplaceAll(strings.ToLower(string(p)), "_", "-") }
 
 // formatValue prints a knob's value without float noise.
 func formatValue(p Param, v float64) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -52,6 +53,52 @@ func TestParseFloats(t *testing.T) {
 	}
 	if _, err := tuning.ParseInts("1:3:0.5"); !errors.Is(err, tuning.ErrRange) || !strings.Contains(err.Error(), "1.5") {
 		t.Errorf("ParseInts with a fractional step: %v", err)
+	}
+}
+
+// TestParamAccessors: every knob reads and writes the thresholds field
+// named by its key, integer knobs truncate (the unsigned delta at 0), an
+// unknown knob is NaN and changes nothing, and flags are the keys with
+// dashes.
+func TestParamAccessors(t *testing.T) {
+	base := tuning.Setting{Thresholds: decider.DefaultThresholds()}
+	ints := map[tuning.Param]bool{tuning.T2: true, tuning.SampleEvery: true, tuning.Delta: true, tuning.ThreadsPerBlock: true,
+		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.BucketEdges: true}
+	for _, p := range tuning.Params() {
+		v := 37.75
+		want := v
+		if ints[p] {
+			want = 37
+		}
+		s := base.With(p, v)
+		if got := s.Get(p); got != want {
+			t.Errorf("%s: With(%v) then Get = %v, want %v", p, v, got, want)
+		}
+		// Only that field changed.
+		if back := s.With(p, base.Get(p)); back != base {
+			t.Errorf("%s: setting it back gives %+v, want %+v", p, back.Thresholds, base.Thresholds)
+		}
+	}
+	if got := base.With(tuning.T1, 9).T1; got != 9 {
+		t.Errorf("T1 field %v, want 9", got)
+	}
+	if got := base.With(tuning.LaunchDeltaFactor, 16).LaunchDeltaFactor; got != 16 {
+		t.Errorf("launch_delta_factor field %v, want 16", got)
+	}
+	if got := base.With(tuning.Delta, -5).Delta; got != 0 {
+		t.Errorf("delta -5 gives %d, want 0", got)
+	}
+	if got := base.With(tuning.T2, 1<<20).T2; got != 1<<20 {
+		t.Errorf("T2 field %d, want 2^20", got)
+	}
+	if !math.IsNaN(base.Get("no_such_knob")) || base.With("no_such_knob", 3) != base {
+		t.Error("an unknown knob must read NaN and change nothing")
+	}
+	for p, want := range map[tuning.Param]string{tuning.T3: "t3", tuning.SampleEvery: "sample-every",
+		tuning.ThreadsPerBlock: "threads-per-block", tuning.BucketDeltaFactor: "bucket-delta-factor"} {
+		if got := p.Flag(); got != want {
+			t.Errorf("%s: flag %q, want %q", p, got, want)
+		}
 	}
 }
 
