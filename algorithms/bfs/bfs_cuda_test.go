@@ -603,16 +603,13 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 // match the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
-	backends := map[int]*runtime.CUDA{}
+	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		if backends[c.Limit] == nil {
-			backends[c.Limit] = testgraphs.OpenCUDA(t, c.CUDAOptions()...)
-		}
 		want := cpuBFS(t, c.G, 0)
 		if d := want.MaxDepth(); d != c.Levels-1 {
 			t.Fatalf("%s: the CPU's deepest level is %d, want %d", c.Name, d, c.Levels-1)
 		}
-		got := compareBFS(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backends[c.Limit]), oq})
+		got := compareBFS(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backend(c)), oq})
 		if levels, want := got.Stats().GPU.Levels, map[bool]int{true: c.Levels, false: c.Levels - 1}[c.All]; levels != int64(want) {
 			t.Errorf("%s: %d levels ran in persistent launches, want %d of %d", c.Name, levels, want, c.Levels)
 		}

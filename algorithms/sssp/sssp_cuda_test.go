@@ -341,12 +341,9 @@ func TestCUDARelease(t *testing.T) {
 // the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
-	backends := map[int]*runtime.CUDA{}
+	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		if backends[c.Limit] == nil {
-			backends[c.Limit] = testgraphs.OpenCUDA(t, c.CUDAOptions()...)
-		}
-		got := compareSSSP(t, c.Name, c.G, 0, cpuSSSP(t, c.G, 0), []runtime.Option{runtime.WithBackend(backends[c.Limit]), uq})
+		got := compareSSSP(t, c.Name, c.G, 0, cpuSSSP(t, c.G, 0), []runtime.Option{runtime.WithBackend(backend(c)), uq})
 		// A vertex may improve over several levels, so unordered SSSP runs
 		// at least the BFS's levels.
 		levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations
@@ -408,14 +405,11 @@ func TestCUDABucketedLaunch(t *testing.T) {
 		t.Errorf("delta 1: %d levels in launch buckets 2^18 wide, %d in buckets of 1: want fewer", levels[1<<20], levels[0])
 	}
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
-	backends := map[int]*runtime.CUDA{}
+	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		if backends[c.Limit] == nil {
-			backends[c.Limit] = testgraphs.OpenCUDA(t, c.CUDAOptions()...)
-		}
 		for _, delta := range []uint64{1, 8} {
 			got := compareSSSP(t, fmt.Sprintf("%s/delta=%d", c.Name, delta), c.G, 0, cpuSSSP(t, c.G, 0),
-				[]runtime.Option{runtime.WithBackend(backends[c.Limit]), oq, sssp.WithDelta(delta)})
+				[]runtime.Option{runtime.WithBackend(backend(c)), oq, sssp.WithDelta(delta)})
 			if got.Stats().GPU.Levels == 0 {
 				t.Errorf("%s/delta=%d: no level ran in a persistent launch", c.Name, delta)
 			}

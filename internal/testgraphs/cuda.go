@@ -26,3 +26,16 @@ func OpenCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
 	})
 	return c
 }
+
+// HubBackends returns each hub case's backend (HubCase.CUDAOptions): one
+// per frontier limit, opened by OpenCUDA on first use and shared by the
+// cases that have that limit.
+func HubBackends(tb testing.TB) func(HubCase) *runtime.CUDA {
+	open := map[int]*runtime.CUDA{}
+	return func(c HubCase) *runtime.CUDA {
+		if open[c.Limit] == nil {
+			open[c.Limit] = OpenCUDA(tb, c.CUDAOptions()...)
+		}
+		return open[c.Limit]
+	}
+}
