@@ -20,10 +20,10 @@
 #   bash .gpu/kernels/gpu-plan.sh fuse  # fatbin, GPU tests, A/B against REF on the small graphs, grid, kron:20;
 #                                       # the bench over the small real graphs
 #   bash .gpu/kernels/gpu-plan.sh limit  # bfs, sssp GPU tests; the persistent frontier limit swept
-#   bash .gpu/kernels/gpu-plan.sh nf  # fatbin (GPU tests with NF_TESTS=1), SSSP's section by tune (delta_factor, ordered on any
-#                                     # degree), the SSSP bench of the directed graphs under it
-#   NF_THRESHOLDS=f.toml bash .gpu/kernels/gpu-plan.sh nf2  # the undirected and scale-22 SSSP benches under f.toml
 #   bash .gpu/kernels/gpu-plan.sh tune-sssp  # GPU tests, SSSP's T3/T2/T1/threads per block by tune, directed SSSP bench
+#                                            # (T3S, T2S, T1S, TPBS, FACTORS: the ranges; empty = not swept)
+#   THRESHOLDS=f.toml SKIP_DIRECTED=1 ALGS=sssp DELTAS=32,256,4096 bash .gpu/kernels/gpu-plan.sh algs
+#                                            # the undirected and scale-22 SSSP benches under f.toml
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -256,11 +256,13 @@ algs)
 	bench scale22 "${T_22:-300}" --graphs "$G_22" --algorithms "$ALGS" --delta "$DELTAS" --verify=false "${TH[@]}"
 	;;
 tune-sssp)
-	# SSSP's own section's structure knobs (T3, T2, T1, threads per block)
-	# by tune --score device over graphs outside the bench's list, from the
-	# shipped section, after the GPU tests; then the directed SSSP bench
-	# under the result (the rest: THRESHOLDS=... SKIP_DIRECTED=1 ALGS=sssp
-	# gpu-plan.sh algs).
+	# SSSP's own section by tune --score device over graphs outside the
+	# bench's list, from the shipped section, after the GPU tests: the
+	# structure knobs (T3, T2, T1, threads per block) by default; T3S, T2S,
+	# T1S, TPBS and FACTORS (delta_factor) set the ranges, empty for none
+	# (session 10 swept delta_factor with T3S= T2S= T1S= TPBS=
+	# FACTORS=8,16,32,64,128). Then the directed SSSP bench under the result
+	# (the rest: THRESHOLDS=... SKIP_DIRECTED=1 ALGS=sssp gpu-plan.sh algs).
 	tests
 	TH=$R/thresholds-tuned.toml
 	cp thresholds.toml "$TH"
@@ -268,8 +270,8 @@ tune-sssp)
 	timeout "${TUNE_LIMIT:-240}" ./gearbox --log-level warn tune --device "$DEVICE" \
 		--graphs "${G_TUNE_SSSP:-kron:19,grid:1536:1536,urand:21,kron:21,datasets/PGPgiantcompo.graph,datasets/email-Eu-core.txt}" \
 		--algorithms sssp --section sssp --score device --sources 4 --repeats 3 --passes 1 \
-		--t3 "${T3S:-0.005,0.02,0.05,0.11}" --t2 "${T2S:-1024,8192,33792}" --t1 "${T1S:-8,32}" --threads-per-block "${TPBS:-64,256}" \
-		--sample-every '' --alpha '' --beta '' --delta '' --delta-factor '' \
+		--t3 "${T3S-0.005,0.02,0.05,0.11}" --t2 "${T2S-1024,8192,33792}" --t1 "${T1S-8,32}" --threads-per-block "${TPBS-64,256}" \
+		--delta-factor "${FACTORS-}" --sample-every '' --alpha '' --beta '' --delta '' \
 		--out-dir "$R/tune-sssp" --thresholds "$TH" --thresholds-out "$TH" >"$R/tune-sssp.txt" 2>&1
 	echo "tune-sssp: rc=$? in $(($(date +%s) - t0)) s"
 	grep -A12 '^pass' "$R/tune-sssp.txt"
@@ -292,35 +294,6 @@ limit)
 ab)
 	tests_and_overhead
 	ab_loop "${G_AB:-kron:20 kron:22 urand:22}"
-	;;
-nf | nf2)
-	# Ordered SSSP's buckets in persistent launches (sssp_persist_nf). nf:
-	# the fatbin (and the GPU tests with NF_TESTS=1), then SSSP's own H100 section by tune, from ordered
-	# buckets on graphs of any degree (ordered_min_degree 0), over graphs
-	# outside the bench's list, sweeping delta_factor; then the SSSP bench
-	# of the directed graphs under it. nf2: the undirected and scale-22
-	# SSSP benches under the section nf wrote (NF_THRESHOLDS).
-	DEV_NAME=${DEV_NAME:-NVIDIA H100 80GB HBM3}
-	DELTAS=${DELTAS:-32,256,4096}
-	if [ "$CALL" = nf ]; then
-		if [ -n "${NF_TESTS:-}" ]; then tests; else fatbin; fi
-		TH=$R/thresholds-tuned.toml
-		cp thresholds.toml "$TH"
-		printf '\n[gpu."%s".sssp]\nordered_min_degree = 0.0\n' "$DEV_NAME" >>"$TH"
-		t0=$(date +%s)
-		timeout "${TUNE_LIMIT:-240}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "${G_TUNE_NF:-grid:1536:1536,urand:21,kron:21}" \
-			--algorithms sssp --section sssp --score device --sources 4 --repeats 3 --passes 1 \
-			--delta-factor "${FACTORS:-8,16,32,64,128}" --t3 '' --sample-every '' --t2 '' --t1 '' --alpha '' --beta '' --delta '' \
-			--threads-per-block '' --out-dir "$R/tune-sssp" --thresholds "$TH" --thresholds-out "$TH" >"$R/tune-sssp.txt" 2>&1
-		echo "tune-sssp: rc=$? in $(($(date +%s) - t0)) s"
-		tail -12 "$R/tune-sssp.txt"
-		bench sssp-directed "${T_DIRECTED:-300}" --graphs "$G_DIRECTED" --algorithms sssp --delta "$DELTAS" --thresholds "$TH"
-	else
-		fatbin
-		TH=${NF_THRESHOLDS:?the thresholds file call nf wrote}
-		bench sssp-undirected "${T_UNDIRECTED:-100}" $U --graphs "$G_UNDIRECTED" --algorithms sssp --delta "$DELTAS" --thresholds "$TH"
-		bench sssp-scale22 "${T_22:-400}" --graphs "$G_22" --algorithms sssp --delta "$DELTAS" --thresholds "$TH" --verify=false
-	fi
 	;;
 fuse)
 	# Persistent launches from the first level, hubs expanded by their
