@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,6 +105,11 @@ type Summary struct {
 	// wall time; BestDevice and WorstDevice by device time (GPU runs).
 	Best, Worst             BenchRow
 	BestDevice, WorstDevice BenchRow
+	// Same is the static configuration whose variant the adaptive policy
+	// ran on every iteration of its counted runs (for ordered SSSP, the
+	// one at the adaptive row's delta), if any: the two ran the same
+	// kernel sequence, so their ratio is the policy's overhead plus noise.
+	Same BenchRow
 }
 
 // BenchResult holds every row and the per-graph summaries, in run order.
@@ -331,7 +337,12 @@ func speedup(base, t time.Duration) float64 {
 	return float64(base) / float64(t)
 }
 
-var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial", "repeats", "device_ms"}
+// benchHeader names the CSV's columns. The last three hold a row's
+// per-source wall and device times (ms, ';'-separated, in source order)
+// and its iterations per variant ("name:count;..."), for paired
+// comparisons and the adaptive policy's choices when a report is redrawn.
+var benchHeader = []string{"algorithm", "graph", "variant", "delta", "sources", "median_ms", "min_ms", "max_ms", "speedup_vs_serial", "repeats", "device_ms",
+	"per_source_ms", "per_source_device_ms", "variants"}
 
 func (r BenchRow) record() []string {
 	d := ""
@@ -339,7 +350,64 @@ func (r BenchRow) record() []string {
 		d = strconv.FormatUint(r.Delta, 10)
 	}
 	return []string{string(r.Algorithm), r.Graph, r.Variant, d, itoa(r.Runs),
-		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64), itoa(r.Repeats), ms(r.Device)}
+		ms(r.Median), ms(r.Min), ms(r.Max), strconv.FormatFloat(r.Speedup, 'f', 3, 64), itoa(r.Repeats), ms(r.Device),
+		joinMs(r.PerSource), joinMs(r.PerSourceDevice), formatVariants(r.Variants)}
+}
+
+func joinMs(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = ms(d)
+	}
+	return strings.Join(parts, ";")
+}
+
+func splitMs(s string) ([]time.Duration, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []time.Duration
+	for _, f := range strings.Split(s, ";") {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fromMs(v))
+	}
+	return out, nil
+}
+
+// formatVariants writes iterations per variant as "name:count;...", the
+// most used first (ties by name).
+func formatVariants(m map[string]int) string {
+	names := slices.Collect(maps.Keys(m))
+	slices.SortFunc(names, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + ":" + itoa(m[n])
+	}
+	return strings.Join(parts, ";")
+}
+
+func parseVariants(s string) (map[string]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	m := map[string]int{}
+	for _, f := range strings.Split(s, ";") {
+		name, count, ok := strings.Cut(f, ":")
+		k, err := strconv.Atoi(count)
+		if !ok || name == "" || err != nil || k < 0 {
+			return nil, fmt.Errorf("variants %q: want name:count", f)
+		}
+		m[name] += k
+	}
+	return m, nil
 }
 
 // WriteMarkdown writes the report: the environment, per algorithm a table
@@ -415,6 +483,7 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 		}
 		res.compareTable(&b, alg, false)
 		res.compareTable(&b, alg, true)
+		res.choicesTable(&b, alg)
 		res.defaultsTable(&b, alg)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -431,9 +500,11 @@ func (res *BenchResult) compareTable(b *strings.Builder, alg Algorithm, device b
 	for _, s := range res.Summaries {
 		a, best, worst := s.Adaptive.Median, s.Best, s.Worst
 		val := func(r BenchRow) time.Duration { return r.Median }
+		per := func(r BenchRow) []time.Duration { return r.PerSource }
 		if device {
 			a, best, worst = s.Adaptive.Device, s.BestDevice, s.WorstDevice
 			val = func(r BenchRow) time.Duration { return r.Device }
+			per = func(r BenchRow) []time.Duration { return r.PerSourceDevice }
 		}
 		if s.Algorithm != alg || s.Adaptive.Runs == 0 || a == 0 || best.Variant == "" {
 			continue
@@ -446,11 +517,59 @@ func (res *BenchResult) compareTable(b *strings.Builder, alg Algorithm, device b
 			} else {
 				fmt.Fprintf(b, "\n## %s: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
 			}
-			b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive |\n")
-			b.WriteString("|---|---:|---|---:|---|---:|---:|---:|\n")
+			b.WriteString("adaptive / best per source: the range over the sources of the ratio of their times (each source's fastest run).\n\n")
+			b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive | adaptive / best per source |\n")
+			b.WriteString("|---|---:|---|---:|---|---:|---:|---:|---:|\n")
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n", s.Graph, fmtMs(a),
-			best.Label(), fmtMs(val(best)), worst.Label(), fmtMs(val(worst)), ratio(a, val(best)), ratio(val(worst), a))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f | %s |\n", s.Graph, fmtMs(a),
+			best.Label(), fmtMs(val(best)), worst.Label(), fmtMs(val(worst)), ratio(a, val(best)), ratio(val(worst), a),
+			fmtPaired(per(s.Adaptive), per(best)))
+	}
+}
+
+// choicesTable writes what the adaptive policy ran per graph (its
+// iterations' variants) and, where it ran one static variant throughout,
+// its time against that static configuration's: the same kernels, so the
+// ratio is the policy's own cost (inspection, decisions) plus noise. The
+// best static is the fastest of many noisy medians, which biases it low;
+// the same static is one configuration, measured as the adaptive was.
+func (res *BenchResult) choicesTable(b *strings.Builder, alg Algorithm) {
+	header := false
+	device := false // a device column where any adaptive row has device times
+	for _, s := range res.Summaries {
+		device = device || (s.Algorithm == alg && s.Adaptive.Device > 0)
+	}
+	for _, s := range res.Summaries {
+		if s.Algorithm != alg || s.Adaptive.Runs == 0 || len(s.Adaptive.Variants) == 0 {
+			continue
+		}
+		if !header {
+			header = true
+			fmt.Fprintf(b, "\n## %s: what the adaptive policy ran\n\n", strings.ToUpper(string(alg)))
+			b.WriteString("Variants: shares of the counted runs' iterations (a persistent GPU launch of several levels is one). " +
+				"Same static: the static configuration of the one variant the policy ran throughout, if it did " +
+				"(the same kernels; an ordered SSSP's buckets may still differ in width).\n\n")
+			b.WriteString("| graph | variants | same static | adaptive / same | per source |")
+			if device {
+				b.WriteString(" device time: adaptive / same |\n|---|---|---|---:|---:|---:|\n")
+			} else {
+				b.WriteString("\n|---|---|---|---:|---:|\n")
+			}
+		}
+		same, wall, paired, dev := "-", "-", "-", "-"
+		if r := s.Same; r.Variant != "" {
+			same = r.Label()
+			wall = fmt.Sprintf("%.2f", ratio(s.Adaptive.Median, r.Median))
+			paired = fmtPaired(s.Adaptive.PerSource, r.PerSource)
+			if s.Adaptive.Device > 0 && r.Device > 0 {
+				dev = fmt.Sprintf("%.2f", ratio(s.Adaptive.Device, r.Device))
+			}
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |", s.Graph, fmtShares(s.Adaptive.Variants), same, wall, paired)
+		if device {
+			fmt.Fprintf(b, " %s |", dev)
+		}
+		b.WriteString("\n")
 	}
 }
 
@@ -508,17 +627,17 @@ func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Older files lack the trailing repeats and device_ms columns.
-	if len(recs) == 0 || len(recs[0]) < len(benchHeader)-2 || recs[0][0] != benchHeader[0] {
+	// Older files lack the trailing columns from repeats on.
+	if len(recs) == 0 || len(recs[0]) < 9 || recs[0][0] != benchHeader[0] {
 		return nil, errors.New("not a gearbox bench CSV (header missing)")
 	}
 	res := &BenchResult{Complete: true}
 	for i, rec := range recs[1:] {
-		if len(rec) < len(benchHeader)-1 {
+		if len(rec) < 10 {
 			rec = append(rec, "1") // written before the repeats column
 		}
-		if len(rec) < len(benchHeader) {
-			rec = append(rec, "") // written before the device_ms column
+		for len(rec) < len(benchHeader) {
+			rec = append(rec, "") // written before device_ms and the per-source columns
 		}
 		var errs []error
 		pf := func(s string) float64 {
@@ -535,6 +654,13 @@ func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
 		r.Speedup = pf(rec[8])
 		r.Repeats = int(pf(rec[9]))
 		r.Device = fromMs(pf(rec[10]))
+		var err error
+		r.PerSource, err = splitMs(rec[11])
+		errs = append(errs, err)
+		r.PerSourceDevice, err = splitMs(rec[12])
+		errs = append(errs, err)
+		r.Variants, err = parseVariants(rec[13])
+		errs = append(errs, err)
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}
@@ -571,7 +697,76 @@ func summaries(rows []BenchRow) []Summary {
 			}
 		}
 	}
+	for i := range out {
+		s := &out[i]
+		v, ok := only(s.Adaptive.Variants)
+		if !ok {
+			continue
+		}
+		for _, r := range rows {
+			if r.Algorithm == s.Algorithm && r.Graph == s.Graph && r.Variant == v && (r.Delta == 0 || r.Delta == s.Adaptive.Delta) {
+				s.Same = r
+			}
+		}
+	}
 	return out
+}
+
+// only returns the variant of a row's iterations when they all ran one.
+func only(variants map[string]int) (string, bool) {
+	if len(variants) != 1 {
+		return "", false
+	}
+	for v := range variants {
+		return v, true
+	}
+	return "", false
+}
+
+// pairedRange returns the smallest and largest ratio a[s]/b[s] over the
+// sources both were timed from; ok is false when either lacks per-source
+// times or they differ in number (rows of different source lists).
+func pairedRange(a, b []time.Duration) (lo, hi float64, ok bool) {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0, 0, false
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := range a {
+		if a[i] <= 0 || b[i] <= 0 {
+			return 0, 0, false
+		}
+		r := float64(a[i]) / float64(b[i])
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	return lo, hi, true
+}
+
+// fmtPaired formats pairedRange as "lo-hi", "-" when unknown.
+func fmtPaired(a, b []time.Duration) string {
+	lo, hi, ok := pairedRange(a, b)
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f-%.2f", lo, hi)
+}
+
+// fmtShares formats iterations per variant as shares, the most used
+// first.
+func fmtShares(m map[string]int) string {
+	total := 0
+	for _, k := range m {
+		total += k
+	}
+	if total == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, f := range strings.Split(formatVariants(m), ";") {
+		name, count, _ := strings.Cut(f, ":")
+		k, _ := strconv.Atoi(count)
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, 100*float64(k)/float64(total)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // extremes widens best..worst to take in r, comparing the times t gives.

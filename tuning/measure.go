@@ -101,10 +101,23 @@ type Measurement struct {
 	// Runs is the number of sources timed (the warm-up run is not
 	// counted); Repeats the runs per source, of which the fastest counts.
 	Runs, Repeats int
+	// PerSource and PerSourceDevice are the counted runs' wall and device
+	// times, one per source in Input.Sources order, for comparisons paired
+	// by source (a source's time depends on its reach far more than on
+	// the configuration; nil when not known, e.g. read from an old CSV,
+	// and PerSourceDevice nil without device times).
+	PerSource, PerSourceDevice []time.Duration
+	// Variants counts the iterations the counted runs ran per variant
+	// name (what an adaptive policy chose; nil when not known).
+	Variants map[string]int
 }
 
-// sample is one timed run: its wall time and, on a GPU, its device time.
-type sample struct{ wall, device time.Duration }
+// sample is one timed run: its wall time, on a GPU its device time, and
+// its iterations per variant.
+type sample struct {
+	wall, device time.Duration
+	variants     map[string]int
+}
 
 func summarize(ts []time.Duration) Measurement {
 	s := slices.Clone(ts)
@@ -169,7 +182,7 @@ func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src ui
 		err = verify()
 	}
 	res.Release()
-	smp := sample{wall: el}
+	smp := sample{wall: el, variants: st.Variants}
 	if st.GPU != nil {
 		smp.device = st.GPU.Kernels
 	}
@@ -267,6 +280,18 @@ func timeInterleaved(ctx context.Context, in *Input, repeats int, runs []func(sr
 		ms[c] = summarize(ts)
 		ms[c].Device = summarize(dev).Median
 		ms[c].Repeats = repeats
+		ms[c].PerSource = ts
+		if ms[c].Device > 0 || slices.ContainsFunc(dev, func(d time.Duration) bool { return d > 0 }) {
+			ms[c].PerSourceDevice = dev
+		}
+		for _, b := range best[c] {
+			for v, k := range b.variants {
+				if ms[c].Variants == nil {
+					ms[c].Variants = map[string]int{}
+				}
+				ms[c].Variants[v] += k
+			}
+		}
 	}
 	return ms, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -211,7 +212,7 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 				}
 				want.Setting.OrderedMinVertices, want.Setting.OrderedMinDegree = 0, 0 // not in the CSV
 				want.Setting.AfforestMinDegree, want.Setting.AfforestMinArcs, want.Setting.AfforestMinSkew = 0, 0, 0
-				if g != want {
+				if !reflect.DeepEqual(g, want) {
 					t.Errorf("row %d read back as %+v, want %+v", i, g, want)
 				}
 			}

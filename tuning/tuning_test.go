@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -428,15 +430,48 @@ func TestThreadsPerBlockSweptWhereSupported(t *testing.T) {
 }
 
 func TestBenchSummaries(t *testing.T) {
-	var md bytes.Buffer
+	var md, csvBuf bytes.Buffer
 	def := decider.DefaultThresholds()
 	def.T2 = 1 << 20 // a different policy: block mapping and queues throughout
 	res, err := tuning.Bench(context.Background(), tuning.BenchConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.SSSP}, Deltas: []uint64{4, 64},
-		Backend: runtime.NewCPU(2), Verify: true, Defaults: &def,
+		Backend: runtime.NewCPU(2), Verify: true, Defaults: &def, CSV: &csvBuf,
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every row keeps its per-source times; every configuration its
+	// iterations per variant (a static one: its own variant only).
+	for _, r := range res.Rows {
+		if len(r.PerSource) != r.Runs || r.PerSourceDevice != nil || slices.Contains(r.PerSource, 0) {
+			t.Errorf("%s %s: per-source times %v for %d sources", r.Graph, r.Label(), r.PerSource, r.Runs)
+		}
+		iters := 0
+		for _, k := range r.Variants {
+			iters += k
+		}
+		switch {
+		case r.Variant == tuning.Serial && r.Variants != nil:
+			t.Errorf("serial row with variants %v", r.Variants)
+		case r.Variant != tuning.Serial && iters < r.Runs:
+			t.Errorf("%s %s: %d iterations counted over %d runs (%v)", r.Graph, r.Label(), iters, r.Runs, r.Variants)
+		case r.Variant != tuning.Serial && r.Variant != tuning.Adaptive && r.Variant != tuning.AdaptiveDefaults && r.Variants[r.Variant] != iters:
+			t.Errorf("static %s ran %v", r.Label(), r.Variants)
+		}
+	}
+	// The CSV keeps them (in ms to 4 decimals).
+	back, err := tuning.ReadBenchCSV(&csvBuf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b []time.Duration) bool {
+		return slices.EqualFunc(a, b, func(x, y time.Duration) bool { return (x - y).Abs() <= 50*time.Nanosecond })
+	}
+	for i, r := range back.Rows {
+		w := res.Rows[i]
+		if !near(r.PerSource, w.PerSource) || r.PerSourceDevice != nil || !maps.Equal(r.Variants, w.Variants) {
+			t.Errorf("row %d read back as %v %v %v, want %v %v %v", i, r.PerSource, r.PerSourceDevice, r.Variants, w.PerSource, w.PerSourceDevice, w.Variants)
+		}
 	}
 	// The ordered statics run at 4, 64 and the delta the adaptive row
 	// derived for the graph (the CPU thresholds have a delta_factor).
@@ -725,12 +760,16 @@ func TestWriteAlgSectionErrors(t *testing.T) {
 // older one without it: the device comparison picks its own best and
 // worst, and appears in the report only when device times exist.
 func TestBenchDeviceSummary(t *testing.T) {
-	gpu := `algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial,repeats,device_ms
-bfs,g,serial,,4,100,90,110,1,1,0
-bfs,g,U_B_QU,,4,2.0,1.9,2.1,50,3,1.50
-bfs,g,pull,,4,3.0,2.9,3.1,33.3,3,0.40
-bfs,g,U_T_BM,,4,2.5,2.4,2.6,40,3,2.00
-bfs,g,adaptive,,4,2.1,2.0,2.2,47.6,3,0.30
+	gpu := `algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial,repeats,device_ms,per_source_ms,per_source_device_ms,variants
+bfs,g,serial,,2,100,90,110,1,1,0,90;110,,
+bfs,g,U_B_QU,,2,2.0,1.9,2.1,50,3,1.50,1.9;2.1,1.4;1.6,U_B_QU:10
+bfs,g,pull,,2,3.0,2.9,3.1,33.3,3,0.40,2.9;3.1,0.5;0.3,pull:10
+bfs,g,U_T_BM,,2,2.5,2.4,2.6,40,3,2.00,2.4;2.6,1.9;2.1,U_T_BM:10
+bfs,g,adaptive,,2,2.1,2.0,2.2,47.6,3,0.30,2.0;2.2,0.25;0.35,pull:6;U_B_QU:2
+sssp,h,serial,,2,100,90,110,1,1,0,90;110,,
+sssp,h,O_B_QU,16,2,2.0,1.9,2.1,50,3,1.50,1.9;2.1,1.4;1.6,O_B_QU:10
+sssp,h,O_B_QU,64,2,3.0,2.9,3.1,33.3,3,2.40,2.9;3.1,2.3;2.5,O_B_QU:8
+sssp,h,adaptive,64,2,3.3,3.1,3.5,30.3,3,2.52,3.1;3.5,2.5;2.54,O_B_QU:9
 `
 	res, err := tuning.ReadBenchCSV(strings.NewReader(gpu))
 	if err != nil {
@@ -747,9 +786,26 @@ bfs,g,adaptive,,4,2.1,2.0,2.2,47.6,3,0.30
 	}
 	// A CSV does not say how it was timed: the report must not claim
 	// interleaving for it.
-	if !strings.Contains(md.String(), "## BFS on the device") || !strings.Contains(md.String(), "| g | 0.300 | pull | 0.400 | U_T_BM | 2.000 | 0.75 | 6.67 |") ||
-		strings.Contains(md.String(), "interleaved") {
-		t.Errorf("markdown:\n%s", md.String())
+	// Per source on the device: 0.25/0.5 and 0.35/0.3. The adaptive SSSP
+	// ran O_B_QU only: its same static is the one at its delta, 64.
+	for _, w := range []string{
+		"| g | 0.300 | pull | 0.400 | U_T_BM | 2.000 | 0.75 | 6.67 | 0.50-1.17 |",
+		"| g | pull 75%, U_B_QU 25% | - | - | - | - |",
+		"| h | O_B_QU 100% | O_B_QU/d=64 | 1.10 | 1.07-1.13 | 1.05 |",
+	} {
+		if !strings.Contains(md.String(), w) {
+			t.Errorf("markdown lacks %q:\n%s", w, md.String())
+		}
+	}
+	if strings.Contains(md.String(), "interleaved") {
+		t.Errorf("markdown claims interleaving:\n%s", md.String())
+	}
+	if s := res.Summaries[1]; s.Same.Label() != "O_B_QU/d=64" || res.Summaries[0].Same.Variant != "" {
+		t.Errorf("same static: %q, %q", s.Same.Label(), res.Summaries[0].Same.Label())
+	}
+	bad := strings.Replace(gpu, "pull:6;U_B_QU:2", "pull6", 1)
+	if _, err := tuning.ReadBenchCSV(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "line 6") {
+		t.Errorf("bad variants column: err = %v, want line 6", err)
 	}
 	old := "algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial\nbfs,g,serial,,4,100,90,110,1\nbfs,g,pull,,4,3,2.9,3.1,33.3\nbfs,g,adaptive,,4,2,2,2,50\n"
 	res, err = tuning.ReadBenchCSV(strings.NewReader(old))
