@@ -45,6 +45,12 @@ type BenchConfig struct {
 	Verify bool
 	// Repeats is the runs per source, the fastest counting (default 1).
 	Repeats int
+	// Confirm re-times, per graph, the adaptive policy and the best
+	// static configuration (by wall time, and on a GPU by device time) in
+	// a round of their own after the choice (rows named Confirm+variant).
+	// The best static is the fastest of many noisy medians, which favours
+	// it; in the confirmation round it is measured as the adaptive is.
+	Confirm bool
 	// CSV, when set, receives a header and one row per measurement,
 	// flushed as each graph completes.
 	CSV io.Writer
@@ -60,11 +66,14 @@ const (
 	Serial           = "serial"
 	Adaptive         = "adaptive"
 	AdaptiveDefaults = "adaptive_defaults"
+	// Confirm prefixes the variant of a row re-timed in the confirmation
+	// round (BenchConfig.Confirm): "confirm:adaptive", "confirm:U_B_QU".
+	Confirm = "confirm:"
 )
 
 // isStatic reports whether a row's variant is a static configuration.
 func isStatic(variant string) bool {
-	return variant != Serial && variant != Adaptive && variant != AdaptiveDefaults
+	return variant != Serial && variant != Adaptive && variant != AdaptiveDefaults && !strings.HasPrefix(variant, Confirm)
 }
 
 // BenchRow is one configuration measured on one graph.
@@ -110,6 +119,20 @@ type Summary struct {
 	// one at the adaptive row's delta), if any: the two ran the same
 	// kernel sequence, so their ratio is the policy's overhead plus noise.
 	Same BenchRow
+	// Confirmed are the rows of the confirmation round (variant
+	// Confirm+name), if it ran.
+	Confirmed []BenchRow
+}
+
+// confirmed returns the confirmation round's row of the configuration of
+// r (its variant and delta).
+func (s Summary) confirmed(r BenchRow) (BenchRow, bool) {
+	for _, c := range s.Confirmed {
+		if c.Variant == Confirm+r.Variant && c.Delta == r.Delta {
+			return c, true
+		}
+	}
+	return BenchRow{}, false
 }
 
 // BenchResult holds every row and the per-graph summaries, in run order.
@@ -245,10 +268,14 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	// Progress counts runs: per configuration a warm-up and a run per
 	// source and repeat.
 	runsOf := func(in *Input) int { return 1 + len(in.Sources)*repeats }
+	confirmed := 0 // configurations of a confirmation round, at most
+	if cfg.Confirm {
+		confirmed = 3
+	}
 	total := 0
 	for _, a := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
-			total += (1 + len(cfg.configs(a, in))) * runsOf(in)
+			total += (1 + len(cfg.configs(a, in)) + confirmed) * runsOf(in)
 		}
 	}
 	var cw *csv.Writer
@@ -282,7 +309,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	for _, alg := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
 			configs := cfg.configs(alg, in)
-			groupEnd := done + (1+len(configs))*runsOf(in)
+			groupEnd := done + (1+len(configs)+confirmed)*runsOf(in)
 			m, err := measureSerial(ctx, alg, in, repeats)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -322,12 +349,62 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 					return res, err
 				}
 			}
+			if cfg.Confirm {
+				pick := confirmPicks(configs, ms)
+				sub := make([]func(uint32, bool) (sample, error), len(pick))
+				for j, i := range pick {
+					sub[j] = runs[i]
+				}
+				cms, err := timeInterleaved(ctx, in, repeats, sub)
+				if err != nil {
+					if ctx.Err() != nil {
+						return res, ctx.Err()
+					}
+					return res, err
+				}
+				for j, i := range pick {
+					c := configs[i]
+					row := BenchRow{Algorithm: alg, Graph: in.Name, Variant: Confirm + c.variant, Delta: c.delta,
+						Measurement: cms[j], Speedup: speedup(serial.Median, cms[j].Median)}
+					if err := emit(row); err != nil {
+						return res, err
+					}
+				}
+			}
 			tick(groupEnd) // runs over noRepeat skipped their repeats
 		}
 	}
 	res.Summaries = summaries(res.Rows)
 	res.Complete = true
 	return res, nil
+}
+
+// confirmPicks returns the indices of the configurations a confirmation
+// round re-times: the adaptive policy, the fastest static by wall time and,
+// where device times exist, the fastest by device time.
+func confirmPicks(configs []benchConfigRun, ms []Measurement) []int {
+	adaptive, wall, dev := -1, -1, -1
+	for i, c := range configs {
+		switch {
+		case c.variant == Adaptive:
+			adaptive = i
+		case !isStatic(c.variant):
+		default:
+			if wall < 0 || ms[i].Median < ms[wall].Median {
+				wall = i
+			}
+			if ms[i].Device > 0 && (dev < 0 || ms[i].Device < ms[dev].Device) {
+				dev = i
+			}
+		}
+	}
+	var out []int
+	for _, i := range []int{adaptive, wall, dev} {
+		if i >= 0 && !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func speedup(base, t time.Duration) float64 {
@@ -438,7 +515,7 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 		seen := map[string]bool{}
 		cell := map[[2]string]BenchRow{}
 		for _, r := range res.Rows {
-			if r.Algorithm != alg {
+			if r.Algorithm != alg || strings.HasPrefix(r.Variant, Confirm) {
 				continue
 			}
 			if !seen[r.Variant] {
@@ -517,13 +594,21 @@ func (res *BenchResult) compareTable(b *strings.Builder, alg Algorithm, device b
 			} else {
 				fmt.Fprintf(b, "\n## %s: adaptive vs best and worst static\n\n", strings.ToUpper(string(alg)))
 			}
-			b.WriteString("adaptive / best per source: the range over the sources of the ratio of their times (each source's fastest run).\n\n")
-			b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive | adaptive / best per source |\n")
-			b.WriteString("|---|---:|---|---:|---|---:|---:|---:|---:|\n")
+			b.WriteString("adaptive / best per source: the range over the sources of the ratio of their times (each source's fastest run). " +
+				"Confirmed: the adaptive policy and that best static re-timed in a round of their own after the choice, " +
+				"as the ratio of medians (per-source range), where the bench ran one: the best static is the fastest of many noisy medians, which favours it.\n\n")
+			b.WriteString("| graph | adaptive ms | best static | best ms | worst static | worst ms | adaptive / best | worst / adaptive | adaptive / best per source | confirmed |\n")
+			b.WriteString("|---|---:|---|---:|---|---:|---:|---:|---:|---:|\n")
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f | %s |\n", s.Graph, fmtMs(a),
+		conf := "-"
+		ca, okA := s.confirmed(s.Adaptive)
+		cb, okB := s.confirmed(best)
+		if okA && okB && val(ca) > 0 && val(cb) > 0 {
+			conf = fmt.Sprintf("%.2f (%s)", ratio(val(ca), val(cb)), fmtPaired(per(ca), per(cb)))
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f | %s | %s |\n", s.Graph, fmtMs(a),
 			best.Label(), fmtMs(val(best)), worst.Label(), fmtMs(val(worst)), ratio(a, val(best)), ratio(val(worst), a),
-			fmtPaired(per(s.Adaptive), per(best)))
+			fmtPaired(per(s.Adaptive), per(best)), conf)
 	}
 }
 
@@ -684,6 +769,8 @@ func summaries(rows []BenchRow) []Summary {
 		}
 		s := &out[i]
 		switch {
+		case strings.HasPrefix(r.Variant, Confirm):
+			s.Confirmed = append(s.Confirmed, r)
 		case r.Variant == Serial:
 			s.Serial = r
 		case r.Variant == Adaptive:

@@ -435,7 +435,7 @@ func TestBenchSummaries(t *testing.T) {
 	def.T2 = 1 << 20 // a different policy: block mapping and queues throughout
 	res, err := tuning.Bench(context.Background(), tuning.BenchConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.SSSP}, Deltas: []uint64{4, 64},
-		Backend: runtime.NewCPU(2), Verify: true, Defaults: &def, CSV: &csvBuf,
+		Backend: runtime.NewCPU(2), Verify: true, Defaults: &def, CSV: &csvBuf, Confirm: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -455,7 +455,8 @@ func TestBenchSummaries(t *testing.T) {
 			t.Errorf("serial row with variants %v", r.Variants)
 		case r.Variant != tuning.Serial && iters < r.Runs:
 			t.Errorf("%s %s: %d iterations counted over %d runs (%v)", r.Graph, r.Label(), iters, r.Runs, r.Variants)
-		case r.Variant != tuning.Serial && r.Variant != tuning.Adaptive && r.Variant != tuning.AdaptiveDefaults && r.Variants[r.Variant] != iters:
+		case r.Variant != tuning.Serial && r.Variant != tuning.Adaptive && r.Variant != tuning.AdaptiveDefaults &&
+			!strings.HasPrefix(r.Variant, tuning.Confirm) && r.Variants[r.Variant] != iters:
 			t.Errorf("static %s ran %v", r.Label(), r.Variants)
 		}
 	}
@@ -490,13 +491,19 @@ func TestBenchSummaries(t *testing.T) {
 			if d := deltas[r.Graph]; r.Delta == 0 || !d[4] || !d[64] || !d[r.Delta] {
 				t.Errorf("%s: adaptive delta %d, statics' deltas %v", r.Graph, r.Delta, d)
 			}
-			want += 1 + 4*len(deltas[r.Graph]) + 4 + 1 + 1
+			want += 1 + 4*len(deltas[r.Graph]) + 4 + 1 + 1 + 2 // + the confirmation round: adaptive and the best static
 		}
 	}
 	if len(res.Rows) != want || len(res.Summaries) != 2 {
 		t.Fatalf("%d rows, %d summaries; want %d, 2", len(res.Rows), len(res.Summaries), want)
 	}
 	for _, s := range res.Summaries {
+		// The confirmation round re-timed the adaptive row and the best
+		// static (the CPU has no device times: no third).
+		if len(s.Confirmed) != 2 || s.Confirmed[0].Variant != tuning.Confirm+tuning.Adaptive || s.Confirmed[0].Delta != s.Adaptive.Delta ||
+			s.Confirmed[1].Variant != tuning.Confirm+s.Best.Variant || s.Confirmed[1].Delta != s.Best.Delta || s.Confirmed[1].Runs != s.Best.Runs {
+			t.Errorf("%s: confirmation rows %+v, want adaptive and %s", s.Graph, s.Confirmed, s.Best.Label())
+		}
 		if s.Best.Median > s.Worst.Median || s.Best.Variant == tuning.Adaptive || s.Worst.Variant == tuning.Serial ||
 			s.Adaptive.Variant != tuning.Adaptive || s.Serial.Speedup != 1 || s.Defaults.Variant != tuning.AdaptiveDefaults ||
 			s.Best.Variant == tuning.AdaptiveDefaults || s.Worst.Variant == tuning.AdaptiveDefaults {
@@ -507,7 +514,7 @@ func TestBenchSummaries(t *testing.T) {
 			t.Errorf("CPU summary with device times: %+v", s)
 		}
 		for _, r := range res.Rows {
-			if r.Graph == s.Graph && r.Variant != tuning.Serial && r.Variant != tuning.Adaptive && r.Variant != tuning.AdaptiveDefaults &&
+			if r.Graph == s.Graph && r.Variant != tuning.Serial && r.Variant != tuning.Adaptive && r.Variant != tuning.AdaptiveDefaults && !strings.HasPrefix(r.Variant, tuning.Confirm) &&
 				(r.Median < s.Best.Median || r.Median > s.Worst.Median) {
 				t.Errorf("%s %s (%v) outside best %v .. worst %v", r.Graph, r.Label(), r.Median, s.Best.Median, s.Worst.Median)
 			}
@@ -770,6 +777,8 @@ sssp,h,serial,,2,100,90,110,1,1,0,90;110,,
 sssp,h,O_B_QU,16,2,2.0,1.9,2.1,50,3,1.50,1.9;2.1,1.4;1.6,O_B_QU:10
 sssp,h,O_B_QU,64,2,3.0,2.9,3.1,33.3,3,2.40,2.9;3.1,2.3;2.5,O_B_QU:8
 sssp,h,adaptive,64,2,3.3,3.1,3.5,30.3,3,2.52,3.1;3.5,2.5;2.54,O_B_QU:9
+sssp,h,confirm:adaptive,64,2,3.0,2.9,3.1,33.3,3,1.55,2.9;3.1,1.5;1.6,O_B_QU:9
+sssp,h,confirm:O_B_QU,16,2,2.9,2.8,3.0,34.5,3,1.50,2.8;3.0,1.5;1.5,O_B_QU:10
 `
 	res, err := tuning.ReadBenchCSV(strings.NewReader(gpu))
 	if err != nil {
@@ -789,7 +798,10 @@ sssp,h,adaptive,64,2,3.3,3.1,3.5,30.3,3,2.52,3.1;3.5,2.5;2.54,O_B_QU:9
 	// Per source on the device: 0.25/0.5 and 0.35/0.3. The adaptive SSSP
 	// ran O_B_QU only: its same static is the one at its delta, 64.
 	for _, w := range []string{
-		"| g | 0.300 | pull | 0.400 | U_T_BM | 2.000 | 0.75 | 6.67 | 0.50-1.17 |",
+		"| g | 0.300 | pull | 0.400 | U_T_BM | 2.000 | 0.75 | 6.67 | 0.50-1.17 | - |",
+		// Confirmed: 3.0/2.9 by wall (2.9/2.8, 3.1/3.0); 1.55/1.50 on the device.
+		"| h | 3.300 | O_B_QU/d=16 | 2.000 | O_B_QU/d=64 | 3.000 | 1.65 | 0.91 | 1.63-1.67 | 1.03 (1.03-1.04) |",
+		"| h | 2.520 | O_B_QU/d=16 | 1.500 | O_B_QU/d=64 | 2.400 | 1.68 | 0.95 | 1.59-1.79 | 1.03 (1.00-1.07) |",
 		"| g | pull 75%, U_B_QU 25% | - | - | - | - |",
 		"| h | O_B_QU 100% | O_B_QU/d=64 | 1.10 | 1.07-1.13 | 1.05 |",
 	} {

@@ -29,9 +29,11 @@ Measures, per algorithm and graph, the serial reference, every static variant
 --delta and at the graph's derived delta) and the adaptive policy (thresholds
 from --thresholds): one warm-up run each, then rounds in which every
 configuration runs from each source in turn (interleaved), the fastest of
---repeats per source, medians. Writes bench.csv (a graph's rows flushed when
-it finishes), bench.md (speedups over serial; adaptive vs best and worst static per
-graph, with device, driver, commit, date, Go version and GOMAXPROCS) and
+--repeats per source, medians; then (--confirm) the adaptive policy and the
+best static re-timed in a round of their own. Writes bench.csv (a graph's rows
+flushed when it finishes), bench.md (speedups over serial; adaptive vs best and
+worst static per graph, per source and confirmed; what the adaptive policy ran;
+with device, driver, commit, date, Go version and GOMAXPROCS) and
 bench-<algorithm>.png.
 
 flags:
@@ -42,6 +44,8 @@ flags:
 	fs.StringVar(&f.thresholds, "thresholds", "", "run the adaptive policy with the backend's section of thresholds `FILE`, or an algorithm's own section of it where there is one (default: built-in defaults)")
 	var plotCSV string
 	var compareDefaults bool
+	confirm := true
+	fs.BoolVar(&confirm, "confirm", true, "after each graph, re-time the adaptive policy and the best static configuration (by wall and by device time) in a round of their own, so that the best static is not favoured by having been picked as the fastest of many noisy medians (rows confirm:*)")
 	fs.BoolVar(&compareDefaults, "compare-defaults", false, "also run the adaptive policy with the backend's device-derived default thresholds (row adaptive_defaults), to measure what tuning gained")
 	fs.StringVar(&plotCSV, "plot-only", "", "run nothing: redraw the plots and markdown report of a saved benchmark `CSV` (a bench.csv, e.g. of an interrupted run) into --out-dir")
 	fs.StringVar(&deltas, "delta", "", "SSSP bucket widths for the ordered static variants: `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR (default: 1,16,256 and the thresholds' delta; with a delta_factor, each graph's derived delta is added)")
@@ -127,7 +131,7 @@ flags:
 	bar, finish := progress(e, "bench")
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
 		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Defaults: defaults, Backend: backend,
-		Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
+		Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
 	})
 	finish()
 	if cerr := csvFile.Close(); cerr != nil && err == nil {

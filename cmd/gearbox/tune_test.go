@@ -388,8 +388,10 @@ func TestBenchTiny(t *testing.T) {
 		ordered += len(deltas[g])
 	}
 	// Per graph: BFS serial + 8 push + pull + adaptive = 11; SSSP serial +
-	// 4 ordered x its deltas + 4 unordered + adaptive.
-	if want := 2*11 + 2*6 + 4*ordered; len(rows) != want {
+	// 4 ordered x its deltas + 4 unordered + adaptive; each then 2 rows of
+	// the confirmation round (the adaptive and the best static; the CPU has
+	// no device times).
+	if want := 2*11 + 2*6 + 4*ordered + 4*2; len(rows) != want {
 		t.Errorf("%d CSV rows, want %d", len(rows), want)
 	}
 	count := map[string]int{}
@@ -402,7 +404,8 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("row %v: speedup %q", r, r[sc])
 		}
 	}
-	if count["serial"] != 4 || count["adaptive"] != 4 || count["pull"] != 2 || count["O_T_BM"] != 2+ordered || count["U_B_QU"] != 4 {
+	if count["serial"] != 4 || count["adaptive"] != 4 || count["pull"] != 2 || count["O_T_BM"] != 2+ordered || count["U_B_QU"] != 4 ||
+		count["confirm:adaptive"] != 4 {
 		t.Errorf("variant counts %v", count)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
@@ -410,7 +413,8 @@ func TestBenchTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"## BFS: speedup over the serial reference", "| graph | serial ms | O_T_BM |",
-		"## SSSP: adaptive vs best and worst static", "| kron:8 |", "| grid:8:8 |", "- driver: n/a", "- GOMAXPROCS:", "- commit:"} {
+		"## SSSP: adaptive vs best and worst static", "| kron:8 |", "| grid:8:8 |", "- driver: n/a", "- GOMAXPROCS:", "- commit:",
+		"## SSSP: what the adaptive policy ran", "adaptive / best per source | confirmed |"} {
 		if !bytes.Contains(md, []byte(w)) {
 			t.Errorf("bench.md lacks %q:\n%s", w, md)
 		}
@@ -426,7 +430,7 @@ func TestBenchTiny(t *testing.T) {
 	// --compare-defaults adds the adaptive policy under the built-in
 	// defaults, reported against the tuned thresholds.
 	cd := t.TempDir()
-	if _, stderr, err := gearbox(t, "bench", "--graphs", "kron:7", "--algorithms", "bfs", "--sources", "2", "--compare-defaults",
+	if _, stderr, err := gearbox(t, "bench", "--graphs", "kron:7", "--algorithms", "bfs", "--sources", "2", "--compare-defaults", "--confirm=false",
 		"--out-dir", cd, "--log-level", "warn"); err != nil {
 		t.Fatalf("--compare-defaults: %v\n%s", err, stderr)
 	}
