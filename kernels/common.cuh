@@ -253,31 +253,19 @@ __device__ __forceinline__ u32 block_scan(u32 mine, u32* total) {
     return s_warp[wid] + incl - mine;
 }
 
-// Block-wide maximum folded into a global slot with one atomic per block.
-__device__ __forceinline__ void block_max(u32 mine, u32* slot) {
-    __shared__ u32 s_max;
+// Block-wide maximum (u32 or u64) folded into a global slot with one
+// atomic per block; a minimum is the maximum of complements, into a zeroed
+// slot.
+template <typename T>
+__device__ __forceinline__ void block_max(T mine, T* slot) {
+    __shared__ T s_max;
     if (threadIdx.x == 0) s_max = 0;
     __syncthreads();
     for (int o = 16; o > 0; o >>= 1) {
-        u32 other = __shfl_down_sync(FULL_MASK, mine, o);
+        T other = __shfl_down_sync(FULL_MASK, mine, o);
         mine = other > mine ? other : mine;
     }
     if (lane_id() == 0 && mine) atomicMax(&s_max, mine);
     __syncthreads();
     if (threadIdx.x == 0 && s_max) atomicMax(slot, s_max);
-}
-
-// 64-bit block-wide maximum folded into a global slot with one atomic per
-// block (a minimum as the maximum of complements, into a zeroed slot).
-__device__ __forceinline__ void block_max64(u64 mine, u64* slot) {
-    __shared__ u64 s_max64;
-    if (threadIdx.x == 0) s_max64 = 0;
-    __syncthreads();
-    for (int o = 16; o > 0; o >>= 1) {
-        u64 other = __shfl_down_sync(FULL_MASK, mine, o);
-        mine = other > mine ? other : mine;
-    }
-    if (lane_id() == 0 && mine) atomicMax(&s_max64, mine);
-    __syncthreads();
-    if (threadIdx.x == 0 && s_max64) atomicMax(slot, s_max64);
 }

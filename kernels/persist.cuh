@@ -29,10 +29,12 @@
 // queues only vertices of the current bucket (distance <= vis.end) and
 // flags later ones in the update vector; when a level leaves the frontier
 // empty, persist_refill fills the next bucket from those flags in the same
-// launch, so a bucket costs two scans of the update vector and two grid
+// launch, so a bucket costs one scan of the update vector and two grid
 // barriers, not an iteration of the host's (kernels, findmin, generation
 // and a control-block read, ~40 us on the H100). They also supply
 //   u8* upd; u32 n; u64 end;          update vector, its length, bucket end
+//   u64 far;                          this thread's smallest distance sent
+//                                     beyond the bucket (visit lowers it)
 //   u64 dist_of(u32 v);               v's distance, read past L1
 //   void set_end(u64 m);              end of m's bucket
 // The first frontier's bucket is that of its smallest distance.
@@ -42,67 +44,87 @@
 static_assert(PERSIST_HEAVY <= PERSIST_THREADS, "a block scans its heavy list one entry per thread");
 
 // Bucketed SSSP: the next bucket, once a level left the frontier empty:
-// the smallest pending distance over the update vector's flagged vertices,
-// then every flagged vertex of its bucket, unflagged and queued into in.
-// Called by every thread of the grid with the same arguments; returns
-// false when nothing is pending (the run is over). k is the slot the last
-// level counted into (its successor was cleared at that level's start);
-// r numbers the refills from 1 (nmin[0] took the first frontier's
-// minimum). Flags and distances are read past L1 (__ldcg): other blocks
-// set them during the last level.
+// the smallest pending distance, then every flagged vertex of its bucket,
+// unflagged and queued into in. Called by every thread of the grid with
+// the same arguments; returns false when nothing is pending (the run is
+// over). k is the slot the last level counted into (its successor was
+// cleared at that level's start); refills numbers the refills (nmin[0]
+// took the first frontier's minimum; two slots alternate).
+//
+// The smallest pending distance comes without a scan: each thread keeps
+// the smallest distance it sent beyond the bucket (vis.far, lowered by
+// visit) and the smallest it kept flagged in the last refill's scan. That
+// is at most the true minimum: a kept or sent vertex may since have been
+// lowered into a bucket and expanded. If that leaves the next bucket
+// empty, the scan's own minimum (exact: no visit runs during a refill)
+// picks again. Only the launch's first refill scans for it, for the
+// vertices an ordinary ordered iteration left pending. Flags and
+// distances are read past L1 (__ldcg): other blocks set them during the
+// last level.
 template <typename V>
 __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ off, u32* in, u32* s_q, u32* s_n,
-                                               u32* s_base, Persist* ps, u32& k, u32 r, u32& count, u64& deg,
+                                               u32* s_base, Persist* ps, u32& k, u32& refills, u32& count, u64& deg,
                                                u32& maxdeg) {
     const u64 gid = gtid();
-    u64* slot = &ps->nmin[r & 1];
-    // Refill r+1's slot; refill r-1 read it before the last level's barrier.
-    if (gid == 0) ps->nmin[(r + 1) & 1] = 0;
     const u32* upd4 = (const u32*)vis.upd;
     const u64 nq = ((u64)vis.n + 3) >> 2;  // the update vector is padded with zeros
-    u64 mn = INF64;
-    for (u64 q = gid; q < nq; q += gstride()) {
-        u32 w = __ldcg(upd4 + q);
-        for (int b = 0; w && b < 4; b++, w >>= 8)
-            if (w & 0xFFu) {
-                u64 d = vis.dist_of((u32)(q * 4 + b));
-                mn = d < mn ? d : mn;
-            }
-    }
-    block_max64(~mn, slot);
-    grid_sync(ps);
-    const u64 nm = *(volatile u64*)slot;
-    if (nm == 0) return false;
-    vis.set_end(~nm);
     const u32 k1 = k == 2 ? 0 : k + 1;
-    u64 mydeg = 0;
-    u32 mymax = 0;
-    for (u64 q = gid; q < nq; q += gstride()) {
-        const u32 w = __ldcg(upd4 + q);
-        if (!w) continue;
-        u32 keep = w;
-        for (int b = 0; b < 4; b++) {
-            if (!((w >> (8 * b)) & 0xFFu)) continue;
-            const u32 v = (u32)(q * 4 + b);
-            if (vis.dist_of(v) > vis.end) continue;
-            keep &= ~(0xFFu << (8 * b));
-            u32 d = (u32)(off[v + 1] - off[v]);
-            mydeg += d;
-            mymax = d > mymax ? d : mymax;
-            persist_push(v, s_q, s_n, in, &ps->count[k1]);
+    for (;;) {
+        const u32 r = ++refills;
+        u64* slot = &ps->nmin[r & 1];
+        // Refill r+1's slot; refill r-1 read it before a later barrier.
+        if (gid == 0) ps->nmin[(r + 1) & 1] = 0;
+        u64 mn = vis.far;
+        if (r == 1) {
+            for (u64 q = gid; q < nq; q += gstride()) {
+                u32 w = __ldcg(upd4 + q);
+                for (int b = 0; w && b < 4; b++, w >>= 8)
+                    if (w & 0xFFu) {
+                        u64 d = vis.dist_of((u32)(q * 4 + b));
+                        mn = d < mn ? d : mn;
+                    }
+            }
         }
-        // One thread owns the word: no visit runs during a refill.
-        if (keep != w) ((u32*)vis.upd)[q] = keep;
+        block_max(~mn, slot);
+        grid_sync(ps);
+        const u64 nm = *(volatile u64*)slot;
+        if (nm == 0) return false;
+        vis.set_end(~nm);
+        vis.far = INF64;
+        u64 mydeg = 0;
+        u32 mymax = 0;
+        for (u64 q = gid; q < nq; q += gstride()) {
+            const u32 w = __ldcg(upd4 + q);
+            if (!w) continue;
+            u32 keep = w;
+            for (int b = 0; b < 4; b++) {
+                if (!((w >> (8 * b)) & 0xFFu)) continue;
+                const u32 v = (u32)(q * 4 + b);
+                const u64 dv = vis.dist_of(v);
+                if (dv > vis.end) {
+                    vis.far = dv < vis.far ? dv : vis.far;
+                    continue;
+                }
+                keep &= ~(0xFFu << (8 * b));
+                u32 d = (u32)(off[v + 1] - off[v]);
+                mydeg += d;
+                mymax = d > mymax ? d : mymax;
+                persist_push(v, s_q, s_n, in, &ps->count[k1]);
+            }
+            // One thread owns the word: no visit runs during a refill.
+            if (keep != w) ((u32*)vis.upd)[q] = keep;
+        }
+        persist_flush(s_q, s_n, s_base, in, &ps->count[k1]);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        grid_sync(ps);
+        count = *(volatile u32*)&ps->count[k1];
+        if (count == 0) continue;  // nothing was pushed: slot k1 is still clear
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
+        k = k1;
+        return true;
     }
-    persist_flush(s_q, s_n, s_base, in, &ps->count[k1]);
-    block_sum64(mydeg, &ps->deg[k1]);
-    block_max(mymax, &ps->maxdeg[k1]);
-    grid_sync(ps);
-    count = *(volatile u32*)&ps->count[k1];
-    deg = *(volatile u64*)&ps->deg[k1];
-    maxdeg = *(volatile u32*)&ps->maxdeg[k1];
-    k = k1;
-    return true;
 }
 
 template <typename V>
@@ -145,7 +167,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         }
     }
     block_max(md, &ps->maxdeg[0]);
-    if constexpr (V::kBuckets) block_max64(~mn, &ps->nmin[0]);
+    if constexpr (V::kBuckets) block_max(~mn, &ps->nmin[0]);
     grid_sync(ps);
     u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
     if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
@@ -230,7 +252,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         done++;
         k = k1;
         if constexpr (V::kBuckets) {
-            if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, ++refills, count, deg, maxdeg))
+            if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, refills, count, deg, maxdeg))
                 break;
         }
     }

@@ -185,72 +185,31 @@ extern "C" __global__ void __launch_bounds__(1024)
     bucket_bound<u32>(dist, upd, n, off, ctrl, hist, unit, target);
 }
 
-// sssp_persist_qu_{d64,d32}: unordered SSSP levels in one persistent launch,
-// the counterpart of bfs_persist_qu
-// (same launch shape, exits and ctrl report). A vertex whose distance
-// drops enters the next queue once: its update-vector byte holds two
-// flags, bit 1<<p meaning "in the queue built at a level of parity p"
-// (atomicOr on the byte's word decides who pushes), and a vertex clears
-// the flag of its own queue when it is expanded. On entry the update
-// vector is all zero (unordered generation selects every updated vertex)
-// and on exit the final frontier's bytes are cleared, so it is all zero
-// again.
+// sssp_persist_{qu,nf}_{d64,d32}: SSSP levels in one persistent launch, the
+// counterpart of bfs_persist_qu (same launch shape, exits and ctrl report):
+// qu unordered; nf ordered, near-far delta-stepping (Davidson et al.,
+// "Work-efficient parallel GPU methods for single-source shortest paths",
+// IPDPS 2014) with the far pile kept as flags in the update vector
+// (persist.cuh: bucketed visitors).
+//
+// A vertex lowered into the current bucket (distance <= end; unordered:
+// every lowered vertex, end = INF64) enters the next queue once: bit
+// 2 << p of its update-vector byte means "in the queue built at a level of
+// parity p" (atomicOr on the byte's word decides who pushes). One lowered
+// beyond the bucket gets bit 1, the pending flag of the ordinary kernels,
+// so that an ordered launch may start on, and leave, an update vector that
+// an ordered generation left pending vertices in. A vertex clears its
+// queue's bit and the pending bit when it is expanded: its distance is
+// then in the current bucket and can only fall. On exit the final
+// frontier's bytes are cleared, so an unordered launch, which starts on an
+// all-zero update vector (unordered generation selects every updated
+// vertex), leaves it all zero. Buckets are delta wide and aligned as
+// SEL_DELTA's (delta 1: SEL_MIN's minimum).
 __device__ __forceinline__ u32* upd_word(u8* upd, u32 v) { return (u32*)(upd + (v & ~3u)); }
 
-template <typename D>
-struct SSSPPersist {
-    static constexpr bool kBuckets = false;
-    struct S {
-        D dv;
-    };
-    const u32* wt;
-    D* dist;
-    u8* upd;
-    u32 qbit;  // flag of the queue being built
-    __device__ void level(u32 done) { qbit = (1u << (done & 1u)) ^ 3u; }
-    __device__ S vertex(u32 v, u32 sub) {
-        // Clear the flag of the queue being expanded (the other one).
-        if (sub == 0) atomicAnd(upd_word(upd, v), ~((qbit ^ 3u) << (8 * (v & 3u))));
-        return S{dist[v]};
-    }
-    __device__ bool visit(S s, i64 e, u32 u) {
-        D nd = s.dv + (D)(wt ? wt[e] : 1u);
-        if (!(dist[u] > nd && atomicMin(&dist[u], nd) > nd)) return false;
-        u32 sh = 8 * (u & 3u);
-        return !((atomicOr(upd_word(upd, u), qbit << sh) >> sh) & qbit);
-    }
-    // The frontier left for the ordinary kernels: update flags back to zero.
-    __device__ void finish(const u32* in, u32 count) {
-        for (u64 i = gtid(); i < count; i += gstride()) upd[in[i]] = 0;
-    }
-};
-
-#define SSSP_PERSIST(NAME, D)                                                                                   \
-    extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
-        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
-             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) { \
-        SSSPPersist<D> vis{wt, dist, upd, 0};                                                                   \
-        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
-    }
-
-SSSP_PERSIST(sssp_persist_qu_d64, u64)
-SSSP_PERSIST(sssp_persist_qu_d32, u32)
-
-// sssp_persist_nf_{d64,d32}: ordered SSSP in one persistent launch, near-far
-// delta-stepping (Davidson et al., "Work-efficient parallel GPU methods for
-// single-source shortest paths", IPDPS 2014) with the far pile kept as
-// flags in the update vector (persist.cuh: bucketed visitors). A vertex
-// lowered into the current bucket (distance <= end) enters the next queue
-// once, as in sssp_persist_qu but with flag bits 2 and 4 (2 << parity);
-// one lowered beyond it gets flag bit 1, the pending flag of the ordinary
-// kernels, so that the launch may start on, and leave, an update vector
-// that an ordered generation left pending vertices in. A vertex clears its
-// queue's bit and the pending bit when it is expanded: its distance is
-// then in the current bucket and can only fall. Buckets are delta wide and
-// aligned as SEL_DELTA's (delta 1: SEL_MIN's minimum).
-template <typename D>
-struct SSSPBuckets {
-    static constexpr bool kBuckets = true;
+template <typename D, bool Buckets>
+struct SSSPLevels {
+    static constexpr bool kBuckets = Buckets;
     struct S {
         D dv;
     };
@@ -261,6 +220,7 @@ struct SSSPBuckets {
     u64 delta;
     u64 end;   // the current bucket's last distance
     u32 qbit;  // flag of the queue being built
+    u64 far;   // bucketed: smallest distance this thread sent beyond a bucket
     __device__ u64 dist_of(u32 v) const { return (u64)__ldcg(dist + v); }
     __device__ void set_end(u64 m) {
         u64 lo = m - m % delta;
@@ -277,6 +237,7 @@ struct SSSPBuckets {
         if (!(dist[u] > nd && atomicMin(&dist[u], nd) > nd)) return false;
         u32 sh = 8 * (u & 3u);
         if ((u64)nd > end) {
+            far = (u64)nd < far ? (u64)nd : far;
             // A stale 1 is harmless: a cleared flag is never needed again.
             if (!(upd[u] & 1u)) atomicOr(upd_word(upd, u), 1u << sh);
             return false;
@@ -289,12 +250,23 @@ struct SSSPBuckets {
     }
 };
 
+#define SSSP_PERSIST(NAME, D)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
+        NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
+             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) { \
+        SSSPLevels<D, false> vis{wt, dist, upd, 0, 1, INF64, 0, INF64};                                                 \
+        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
+    }
+
+SSSP_PERSIST(sssp_persist_qu_d64, u64)
+SSSP_PERSIST(sssp_persist_qu_d32, u32)
+
 #define SSSP_PERSIST_NF(NAME, D)                                                                                 \
     extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
         NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
              u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n, u64 delta, u32 max_levels, u32 cap,          \
              u64 edge_cap, Persist* ps) {                                                                        \
-        SSSPBuckets<D> vis{wt, dist, upd, n, delta, INF64, 0};                                                  \
+        SSSPLevels<D, true> vis{wt, dist, upd, n, delta, INF64, 0, INF64};                                              \
         persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
     }
 
