@@ -79,6 +79,11 @@ const (
 	// decider.Thresholds.LaunchDelta). Not swept by default.
 	BucketDeltaFactor Param = "bucket_delta_factor"
 	LaunchDeltaFactor Param = "launch_delta_factor"
+	// OrderedMinVertices and OrderedMinDegree are the adaptive SSSP's
+	// order rule: ordered buckets on graphs of at least this many vertices
+	// and this average out-degree, unordered below. Not swept by default.
+	OrderedMinVertices Param = "ordered_min_vertices"
+	OrderedMinDegree   Param = "ordered_min_degree"
 )
 
 // Params lists every knob in the default coordinate-descent order: the
@@ -87,7 +92,7 @@ const (
 // delta: delta only matters where the factor is 0).
 func Params() []Param {
 	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges,
-		BucketDeltaFactor, LaunchDeltaFactor}
+		BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree}
 }
 
 // integer reports whether the knob takes whole numbers (its thresholds
@@ -121,7 +126,7 @@ func (p Param) Affects(alg Algorithm) bool {
 	switch p {
 	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
-	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, LaunchDeltaFactor:
+	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree:
 		return alg == SSSP
 	}
 	return true

@@ -147,15 +147,17 @@ func TestTallyScoresByDevice(t *testing.T) {
 	}
 }
 
-// TestTuneCSVDeviceColumn writes rows with device times and bucket
-// targets, reads them back, and reads the same file without the trailing
-// delta factor, bucket_edges and device_ms columns (older files).
+// TestTuneCSVDeviceColumn writes rows with device times, bucket targets
+// and an order rule, reads them back, and reads the same file without the
+// trailing order rule, delta factor, bucket_edges and device_ms columns
+// (older files).
 func TestTuneCSVDeviceColumn(t *testing.T) {
 	set := Setting{Thresholds: decider.DefaultThresholds()}
 	rows := []TuneRow{
 		{Pass: 1, Param: T3, Value: 0.01, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.01),
 			Measurement: Measurement{Median: fromMs(1.25), Min: fromMs(1), Max: fromMs(2), Device: fromMs(0.3125), Runs: 2, Repeats: 3}},
-		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05).With(BucketEdges, 1<<20).With(BucketDeltaFactor, 8).With(LaunchDeltaFactor, 16),
+		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05).With(BucketEdges, 1<<20).With(BucketDeltaFactor, 8).With(LaunchDeltaFactor, 16).
+			With(OrderedMinVertices, 1<<21).With(OrderedMinDegree, 4),
 			Measurement: Measurement{Median: fromMs(1.5), Min: fromMs(1), Max: fromMs(2), Runs: 2, Repeats: 3}},
 	}
 	var buf bytes.Buffer
@@ -165,8 +167,9 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if h := tuneHeader[len(tuneHeader)-4:]; h[0] != "device_ms" || h[1] != "bucket_edges" || h[2] != "bucket_delta_factor" || h[3] != "launch_delta_factor" {
-		t.Fatalf("last columns %q, want device_ms, bucket_edges, bucket_delta_factor, launch_delta_factor", h)
+	if h := tuneHeader[len(tuneHeader)-6:]; h[0] != "device_ms" || h[1] != "bucket_edges" || h[2] != "bucket_delta_factor" || h[3] != "launch_delta_factor" ||
+		h[4] != "ordered_min_vertices" || h[5] != "ordered_min_degree" {
+		t.Fatalf("last columns %q, want device_ms, bucket_edges, bucket_delta_factor, launch_delta_factor, ordered_min_vertices, ordered_min_degree", h)
 	}
 	full := buf.String()
 	// strip drops the last k columns of every line.
@@ -188,11 +191,13 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 		device []time.Duration
 		bucket []int64
 		factor bool // the bucket and launch delta factors are in the file
+		order  bool // the order rule is
 	}{
-		{"whole", full, []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true},
-		{"without the delta factors", strip(2), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, false},
-		{"without bucket_edges", strip(3), []time.Duration{fromMs(0.3125), 0}, []int64{0, 0}, false},
-		{"without device_ms", strip(4), []time.Duration{0, 0}, []int64{0, 0}, false},
+		{"whole", full, []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, true},
+		{"without the order rule", strip(2), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, false},
+		{"without the delta factors", strip(4), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, false, false},
+		{"without bucket_edges", strip(5), []time.Duration{fromMs(0.3125), 0}, []int64{0, 0}, false, false},
+		{"without device_ms", strip(6), []time.Duration{0, 0}, []int64{0, 0}, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,7 +215,9 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 				if !tc.factor {
 					want.Setting.BucketDeltaFactor, want.Setting.LaunchDeltaFactor = 0, 0
 				}
-				want.Setting.OrderedMinVertices, want.Setting.OrderedMinDegree = 0, 0 // not in the CSV
+				if !tc.order {
+					want.Setting.OrderedMinVertices, want.Setting.OrderedMinDegree = 0, 0
+				}
 				want.Setting.AfforestMinDegree, want.Setting.AfforestMinArcs, want.Setting.AfforestMinSkew = 0, 0, 0
 				if !reflect.DeepEqual(g, want) {
 					t.Errorf("row %d read back as %+v, want %+v", i, g, want)

@@ -65,7 +65,7 @@ func TestParseFloats(t *testing.T) {
 func TestParamAccessors(t *testing.T) {
 	base := tuning.Setting{Thresholds: decider.DefaultThresholds()}
 	ints := map[tuning.Param]bool{tuning.T2: true, tuning.SampleEvery: true, tuning.Delta: true, tuning.ThreadsPerBlock: true,
-		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.BucketEdges: true}
+		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.BucketEdges: true, tuning.OrderedMinVertices: true}
 	for _, p := range tuning.Params() {
 		v := 37.75
 		want := v
@@ -869,5 +869,41 @@ func TestTuneDeltaFactor(t *testing.T) {
 	rows, err := tuning.ReadTuneCSV(strings.NewReader(old))
 	if err != nil || len(rows) != 1 || rows[0].Setting.DeltaFactor != 0 || rows[0].Setting.Delta != 16 {
 		t.Errorf("old CSV: %+v, %v", rows, err)
+	}
+}
+
+// TestTuneOrderRule: ordered_min_vertices is swept on SSSP only, and each
+// value takes effect: above the graphs' sizes the adaptive policy ran
+// unordered variants only, at 0 ordered ones only.
+func TestTuneOrderRule(t *testing.T) {
+	sw, err := tuning.NewSweep(tuning.OrderedMinVertices, "0,1000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := decider.DefaultThresholds()
+	start.OrderedMinDegree = 0
+	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
+		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
+		Start: tuning.Setting{Thresholds: start}, Sweeps: []tuning.Sweep{sw}, Backend: runtime.NewCPU(2), Verify: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 4 { // 2 values x 2 graphs, SSSP only
+		t.Fatalf("%d rows, want 4", len(res.Rows))
+	}
+	for _, r := range res.Rows {
+		want := "O_"
+		if r.Value > 0 {
+			want = "U_"
+		}
+		if r.Algorithm != tuning.SSSP || r.Setting.OrderedMinVertices != int64(r.Value) || len(r.Variants) == 0 {
+			t.Errorf("row %+v", r)
+		}
+		for v := range r.Variants {
+			if !strings.HasPrefix(v, want) {
+				t.Errorf("%s at ordered_min_vertices %v ran %v, want %s* only", r.Graph, r.Value, r.Variants, want)
+			}
+		}
 	}
 }
