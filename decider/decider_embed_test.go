@@ -36,18 +36,19 @@ func TestEmbeddedThresholds(t *testing.T) {
 }
 
 func TestOrderRuleKeys(t *testing.T) {
-	s, err := ParseThresholds("[gpu.\"X\"]\nordered_min_vertices = 2097152\nordered_min_degree = 8.0\n")
+	s, err := ParseThresholds("[gpu.\"X\"]\nordered_min_vertices = 2097152\nordered_min_degree = 8.0\nordered_min_vertices_skewed = 4194304\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.GPU["X"]; got.OrderedMinVertices != 1<<21 || got.OrderedMinDegree != 8 {
+	if got := s.GPU["X"]; got.OrderedMinVertices != 1<<21 || got.OrderedMinDegree != 8 || got.OrderedMinVerticesSkewed != 1<<22 {
 		t.Fatalf("section X = %+v", got)
 	}
 	s, err = ParseThresholds("[gpu.\"X\"]\nthreads_per_block = 64\n")
 	if err != nil || s.GPU["X"].ThreadsPerBlock != 64 || s.CPU.ThreadsPerBlock != 0 {
 		t.Fatalf("threads_per_block: %+v, %v", s, err)
 	}
-	for _, bad := range []string{"[cpu]\nordered_min_vertices = -1\n", "[cpu]\nordered_min_degree = -0.5\n", "[cpu]\nordered_min_degree = \"8\"\n"} {
+	for _, bad := range []string{"[cpu]\nordered_min_vertices = -1\n", "[cpu]\nordered_min_degree = -0.5\n", "[cpu]\nordered_min_degree = \"8\"\n",
+		"[cpu]\nordered_min_vertices_skewed = -1\n"} {
 		if _, err := ParseThresholds(bad); err == nil || !strings.Contains(err.Error(), "ordered_min_") {
 			t.Errorf("%q: err = %v, want one naming the key", bad, err)
 		}

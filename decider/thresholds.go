@@ -74,6 +74,16 @@ type Thresholds struct {
 	// on the CPU (0, 0) keeps every graph ordered.
 	OrderedMinVertices int64   `toml:"ordered_min_vertices"`
 	OrderedMinDegree   float64 `toml:"ordered_min_degree"`
+	// OrderedMinVerticesSkewed, when above OrderedMinVertices, is the
+	// order rule's vertex floor for graphs of degree skew at least
+	// BucketMinSkew (those whose ordered buckets are work-targeted): a
+	// hub relaxes much of such a graph at once, and unordered rounds
+	// converge in a few iterations where ordered buckets take many. On
+	// the H100 unordered SSSP was 1.1-1.5x faster on kron:18-20 (skew in
+	// the thousands) and 3.5x on email-Enron (skew 138), ordered 1.2-1.8x
+	// on urand:18-20 (skew 2; results/h100-2026-11-22-s11/tune-order/).
+	// 0: no separate floor.
+	OrderedMinVerticesSkewed int64 `toml:"ordered_min_vertices_skewed"`
 	// BucketEdges, when > 0 (and the graph's degree skew is at least
 	// BucketMinSkew), makes the adaptive SSSP's ordered buckets
 	// work-targeted: each iteration takes the minimum's bucket and the
@@ -240,6 +250,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
 	case !(t.OrderedMinDegree >= 0):
 		return fmt.Errorf("%w: ordered_min_degree = %v, want >= 0", ErrThresholds, t.OrderedMinDegree)
+	case t.OrderedMinVerticesSkewed < 0:
+		return fmt.Errorf("%w: ordered_min_vertices_skewed = %d, want >= 0", ErrThresholds, t.OrderedMinVerticesSkewed)
 	case t.ThreadsPerBlock < 0 || t.ThreadsPerBlock > 1024 || t.ThreadsPerBlock%32 != 0:
 		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = the backend's default)", ErrThresholds, t.ThreadsPerBlock)
 	// Finite, as the renderer writes floats in a form TOML reads back; a
@@ -561,6 +573,7 @@ type section struct {
 	DeltaF      float64 `toml:"delta_factor"`
 	OrderedMinV int64   `toml:"ordered_min_vertices"`
 	OrderedMinD float64 `toml:"ordered_min_degree"`
+	OrderedMinS int64   `toml:"ordered_min_vertices_skewed"`
 	BucketEdges int64   `toml:"bucket_edges"`
 	BucketSkew  float64 `toml:"bucket_min_skew"`
 	BucketDF    float64 `toml:"bucket_delta_factor"`
@@ -586,7 +599,7 @@ func sectionKeys() []string {
 func sectionOf(t Thresholds) section {
 	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
 		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
-		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, LaunchDF: t.LaunchDeltaFactor, TPB: int64(t.ThreadsPerBlock),
+		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, OrderedMinS: t.OrderedMinVerticesSkewed, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, LaunchDF: t.LaunchDeltaFactor, TPB: int64(t.ThreadsPerBlock),
 		AffMinD: t.AfforestMinDegree, AffMinArcs: t.AfforestMinArcs, AffMinSkew: t.AfforestMinSkew}
 }
 
@@ -601,7 +614,7 @@ func (s section) thresholds() (Thresholds, error) {
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, LaunchDeltaFactor: s.LaunchDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, OrderedMinVerticesSkewed: s.OrderedMinS, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, LaunchDeltaFactor: s.LaunchDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
 		AfforestMinDegree: s.AffMinD, AfforestMinArcs: s.AffMinArcs, AfforestMinSkew: s.AffMinSkew}, nil
 }
 

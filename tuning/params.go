@@ -84,6 +84,8 @@ const (
 	// and this average out-degree, unordered below. Not swept by default.
 	OrderedMinVertices Param = "ordered_min_vertices"
 	OrderedMinDegree   Param = "ordered_min_degree"
+	// OrderedMinVerticesSkewed is the rule's floor for skewed graphs.
+	OrderedMinVerticesSkewed Param = "ordered_min_vertices_skewed"
 )
 
 // Params lists every knob in the default coordinate-descent order: the
@@ -92,7 +94,7 @@ const (
 // delta: delta only matters where the factor is 0).
 func Params() []Param {
 	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges,
-		BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree}
+		BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed}
 }
 
 // integer reports whether the knob takes whole numbers (its thresholds
@@ -126,7 +128,7 @@ func (p Param) Affects(alg Algorithm) bool {
 	switch p {
 	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
-	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree:
+	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed:
 		return alg == SSSP
 	}
 	return true

@@ -66,6 +66,7 @@ func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...stri
 	fmt.Fprintf(&b, "delta_factor = %s\n", tomlFloat(t.DeltaFactor))
 	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
+	fmt.Fprintf(&b, "ordered_min_vertices_skewed = %d\n", t.OrderedMinVerticesSkewed)
 	// Always written: a section that left it out would take [cpu]'s.
 	fmt.Fprintf(&b, "bucket_edges = %d\n", t.BucketEdges)
 	fmt.Fprintf(&b, "bucket_min_skew = %s\n", tomlFloat(t.BucketMinSkew))

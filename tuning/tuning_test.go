@@ -65,7 +65,8 @@ func TestParseFloats(t *testing.T) {
 func TestParamAccessors(t *testing.T) {
 	base := tuning.Setting{Thresholds: decider.DefaultThresholds()}
 	ints := map[tuning.Param]bool{tuning.T2: true, tuning.SampleEvery: true, tuning.Delta: true, tuning.ThreadsPerBlock: true,
-		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.BucketEdges: true, tuning.OrderedMinVertices: true}
+		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.BucketEdges: true, tuning.OrderedMinVertices: true,
+		tuning.OrderedMinVerticesSkewed: true}
 	for _, p := range tuning.Params() {
 		v := 37.75
 		want := v

@@ -152,10 +152,14 @@ func CheckGraph(g *graph.Graph) error {
 }
 
 // orderedFits applies the thresholds' order rule for the adaptive policy:
-// ordered buckets on graphs large and dense enough, unordered otherwise.
+// ordered buckets on graphs large and dense enough (skewed graphs, larger
+// still), unordered otherwise.
 func orderedFits(g *graph.Graph, t decider.Thresholds) bool {
 	n := int64(g.NumVertices())
-	return n >= t.OrderedMinVertices && float64(g.NumEdges()) >= t.OrderedMinDegree*float64(n)
+	if n < t.OrderedMinVertices || float64(g.NumEdges()) < t.OrderedMinDegree*float64(n) {
+		return false
+	}
+	return n >= t.OrderedMinVerticesSkewed || g.DegreeSkew() < t.BucketMinSkew
 }
 
 // Run computes shortest-path distances from src. The graph must have

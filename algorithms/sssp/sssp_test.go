@@ -152,9 +152,10 @@ func TestAllIteratesReached(t *testing.T) {
 }
 
 // TestOrderRule: the adaptive policy runs unordered on graphs below the
-// thresholds' ordered_min_vertices / ordered_min_degree, ordered otherwise,
-// and a forced order or variant overrides the rule. Distances are exact
-// either way.
+// thresholds' ordered_min_vertices / ordered_min_degree (skewed ones, of
+// skew at least bucket_min_skew: below ordered_min_vertices_skewed too),
+// ordered otherwise, and a forced order or variant overrides the rule.
+// Distances are exact either way.
 func TestOrderRule(t *testing.T) {
 	g := testgraphs.Grid(20, 20).WithDerivedWeights(3)
 	want, _, err := sssp.Reference(g, 0)
@@ -165,17 +166,23 @@ func TestOrderRule(t *testing.T) {
 		name      string
 		minV      int64
 		minDeg    float64
+		minSkewed int64   // ordered_min_vertices_skewed
+		skew      float64 // bucket_min_skew (the grid's skew is 1.05)
 		extra     []runtime.Option
 		wantOrder string
 	}{
-		{"large enough", 100, 2, nil, "O_"},
-		{"too few vertices", 1000, 0, nil, "U_"},
-		{"too sparse", 0, 8, nil, "U_"},
-		{"forced order", 1000, 0, []runtime.Option{runtime.WithOrder(decider.Ordered)}, "O_"},
+		{"large enough", 100, 2, 0, 0, nil, "O_"},
+		{"too few vertices", 1000, 0, 0, 0, nil, "U_"},
+		{"too sparse", 0, 8, 0, 0, nil, "U_"},
+		{"skewed, too few vertices", 100, 0, 1000, 1, nil, "U_"},
+		{"not skewed", 100, 0, 1000, 2, nil, "O_"},
+		{"skewed, large enough", 100, 0, 400, 1, nil, "O_"},
+		{"forced order", 1000, 0, 0, 0, []runtime.Option{runtime.WithOrder(decider.Ordered)}, "O_"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			th := decider.DefaultThresholds()
 			th.OrderedMinVertices, th.OrderedMinDegree = tc.minV, tc.minDeg
+			th.OrderedMinVerticesSkewed, th.BucketMinSkew = tc.minSkewed, tc.skew
 			res, err := sssp.Run(context.Background(), g, 0, append([]runtime.Option{runtime.WithThresholds(th)}, tc.extra...)...)
 			if err != nil {
 				t.Fatal(err)
