@@ -114,8 +114,9 @@ type Thresholds struct {
 	// LaunchDeltaFactor, when > 0, widens the adaptive SSSP's fixed
 	// buckets inside persistent launches on sparse graphs: to delta x
 	// LaunchDeltaFactor / mean out-degree where that exceeds delta (see
-	// LaunchDelta). Inside a launch a bucket costs two scans of the update
-	// vector, not a host iteration, and the levels are the cost: on the
+	// LaunchDelta). Inside a launch a bucket costs a scan of the update
+	// vector (two before session 11), not a host iteration, and the levels
+	// are the cost: on the
 	// H100 the 2048x2048 grid (degree 4) ran 30.0 ms on the device with
 	// launch buckets 4x its delta against 37.5, while urand:21 and :22
 	// (degree 32) lost 6-10% with them, so the widening shrinks with the
