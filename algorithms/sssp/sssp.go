@@ -166,7 +166,8 @@ func orderedFits(g *graph.Graph, t decider.Thresholds) bool {
 // integer weights (see CheckGraph). Options choose the policy (default
 // adaptive: ordered delta-stepping, or unordered where the thresholds'
 // ordered_min_vertices/ordered_min_degree say the graph is too small or
-// sparse for buckets), Delta (WithDelta; else the thresholds' delta, or
+// sparse for buckets, or ordered_min_vertices_skewed too small for a
+// skewed graph), Delta (WithDelta; else the thresholds' delta, or
 // one derived from the graph where their delta_factor is set), thresholds,
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
