@@ -55,14 +55,17 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	// Structure changes at samples only, as measured on the H100: the
 	// CPU's jump_factor has not been measured on a GPU.
 	t.JumpFactor = 0
-	// Below 2^21 vertices an ordered SSSP pays the per-iteration cost too
-	// often (measured on the H100: unordered won on the real graphs,
-	// ordered on kron/urand:22). At any degree above it: once ordered
-	// buckets ran inside persistent launches, the 2048x2048 grid (4 arcs
-	// per vertex) ran 65 ms ordered at delta 256 against 99 unordered
-	// (results/h100-2026-11-22-s10/).
-	t.OrderedMinVertices = 1 << 21
+	// The order rule measured on the H100 (results/h100-2026-11-22-s10/
+	// and -s11/tune-order/): ordered SSSP from 2^18 vertices at any
+	// degree (urand:18-20 ran 1.2-1.8x faster ordered; the 2048x2048 grid,
+	// 4 arcs per vertex, 65 ms ordered at delta 256 against 99 unordered),
+	// but on graphs of degree skew at least bucket_min_skew only from
+	// 2^21: a hub relaxes much of such a graph at once, and unordered
+	// rounds won on kron:18-20 (1.1-1.5x) and email-Enron (3.5x).
+	t.OrderedMinVertices = 1 << 18
 	t.OrderedMinDegree = 0
+	t.OrderedMinVerticesSkewed = 1 << 21
+	t.BucketMinSkew = 64 // what counts as skewed (work-targeted buckets stay off: bucket_edges 0)
 	// An iteration costs ~30 µs however small (H100), the time to relax
 	// about a million edges: pull only for frontiers worth half that.
 	t.PullMinEdges = 1 << 19
