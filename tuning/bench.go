@@ -335,40 +335,41 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 					return t, nil
 				}
 			}
-			ms, err := timeInterleaved(ctx, in, repeats, runs)
-			if err != nil {
-				if ctx.Err() != nil {
-					return res, ctx.Err()
-				}
-				return res, err
-			}
-			for i, c := range configs {
-				row := BenchRow{Algorithm: alg, Graph: in.Name, Variant: c.variant, Delta: c.delta,
-					Measurement: ms[i], Speedup: speedup(serial.Median, ms[i].Median)}
-				if err := emit(row); err != nil {
-					return res, err
-				}
-			}
-			if cfg.Confirm {
-				pick := confirmPicks(configs, ms)
+			// round times the configurations pick interleaved and emits
+			// a row for each, its variant prefixed with prefix.
+			round := func(pick []int, prefix string) ([]Measurement, error) {
 				sub := make([]func(uint32, bool) (sample, error), len(pick))
 				for j, i := range pick {
 					sub[j] = runs[i]
 				}
-				cms, err := timeInterleaved(ctx, in, repeats, sub)
+				ms, err := timeInterleaved(ctx, in, repeats, sub)
 				if err != nil {
 					if ctx.Err() != nil {
-						return res, ctx.Err()
+						return nil, ctx.Err()
 					}
-					return res, err
+					return nil, err
 				}
 				for j, i := range pick {
 					c := configs[i]
-					row := BenchRow{Algorithm: alg, Graph: in.Name, Variant: Confirm + c.variant, Delta: c.delta,
-						Measurement: cms[j], Speedup: speedup(serial.Median, cms[j].Median)}
+					row := BenchRow{Algorithm: alg, Graph: in.Name, Variant: prefix + c.variant, Delta: c.delta,
+						Measurement: ms[j], Speedup: speedup(serial.Median, ms[j].Median)}
 					if err := emit(row); err != nil {
-						return res, err
+						return nil, err
 					}
+				}
+				return ms, nil
+			}
+			all := make([]int, len(configs))
+			for i := range all {
+				all[i] = i
+			}
+			ms, err := round(all, "")
+			if err != nil {
+				return res, err
+			}
+			if cfg.Confirm {
+				if _, err := round(confirmPicks(configs, ms), Confirm); err != nil {
+					return res, err
 				}
 			}
 			tick(groupEnd) // runs over noRepeat skipped their repeats
@@ -454,9 +455,8 @@ func splitMs(s string) ([]time.Duration, error) {
 	return out, nil
 }
 
-// formatVariants writes iterations per variant as "name:count;...", the
-// most used first (ties by name).
-func formatVariants(m map[string]int) string {
+// byUse returns the variants of m, the most used first (ties by name).
+func byUse(m map[string]int) []string {
 	names := slices.Collect(maps.Keys(m))
 	slices.SortFunc(names, func(a, b string) int {
 		if m[a] != m[b] {
@@ -464,6 +464,13 @@ func formatVariants(m map[string]int) string {
 		}
 		return strings.Compare(a, b)
 	})
+	return names
+}
+
+// formatVariants writes iterations per variant as "name:count;...", the
+// most used first.
+func formatVariants(m map[string]int) string {
+	names := byUse(m)
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = n + ":" + itoa(m[n])
@@ -848,10 +855,8 @@ func fmtShares(m map[string]int) string {
 		return "-"
 	}
 	var parts []string
-	for _, f := range strings.Split(formatVariants(m), ";") {
-		name, count, _ := strings.Cut(f, ":")
-		k, _ := strconv.Atoi(count)
-		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, 100*float64(k)/float64(total)))
+	for _, name := range byUse(m) {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, 100*float64(m[name])/float64(total)))
 	}
 	return strings.Join(parts, ", ")
 }
