@@ -1,5 +1,5 @@
 // Package kernels holds gearbox's CUDA C sources (one .cu file per kernel
-// family: bfs.cu, sssp.cu, workset.cu, with shared conventions in
+// family: bfs.cu, sssp.cu, workset.cu, cc.cu, narrow.cu, with shared conventions in
 // common.cuh), the fatbin nvcc builds from them (gearbox.fatbin: sm_80 and
 // sm_90 machine code plus compute_80 PTX), embedded with go:embed under the
 // cuda build tag, the manifest of SHA-256 hashes that keeps fatbin and

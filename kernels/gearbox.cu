@@ -4,3 +4,4 @@
 #include "sssp.cu"
 #include "workset.cu"
 #include "cc.cu"
+#include "narrow.cu"

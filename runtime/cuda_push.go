@@ -256,15 +256,112 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 	if len(dst) != n {
 		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
 	}
+	es := elemSize[T]()
+	return d.staged(src.ptr, es, n, int(max(StageBytes/es, 1)), func(lo, hi int, stage unsafe.Pointer) {
+		s := unsafe.Slice((*T)(stage), hi-lo)
+		out := dst[lo:hi]
+		par.For(hi-lo, 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
+	})
+}
+
+// NarrowMin is the smallest array ReadNarrow narrows (below it the copy is
+// a few microseconds either way); a variable for tests.
+var NarrowMin = 1 << 16
+
+// ReadNarrow copies src to dst like ReadStaged when every value of src is
+// at most bound or math.MaxUint32 (unreached), as a BFS's depths are at
+// most its level count. When bound allows, a kernel first narrows src to 8
+// or 16 bits per value in scratch (at least 2*len(src) bytes, free during
+// the copy: an idle working-set buffer), so a quarter or half of the bytes
+// cross the link, and the host widens them, all-ones back to
+// math.MaxUint32. The kernel checks the promise: a value that does not fit
+// the width bound chose makes it copy src unnarrowed, so a wrong bound
+// costs time, never a wrong value. It reports which width crossed (32 when
+// it did not narrow).
+func ReadNarrow(d *Dev, src, scratch DeviceSlice[uint32], bound uint32, dst []uint32) (int, error) {
+	n := src.Len()
+	if len(dst) != n {
+		return 0, fmt.Errorf("cuda: narrowed read of %d elements into %d", n, len(dst))
+	}
+	var kernel string
+	var es int64
+	switch {
+	case n < NarrowMin || int64(scratch.Len()) < int64(n)/2+2:
+	case bound < math.MaxUint8:
+		kernel, es = kernels.Narrow8, 1
+	case bound < math.MaxUint16:
+		kernel, es = kernels.Narrow16, 2
+	}
+	if kernel == "" {
+		return 32, ReadStaged(d, src, dst)
+	}
+	// The overflow flag sits in scratch after the narrowed values.
+	flagOff := (int64(n)*es + 7) &^ 7
+	if err := d.Memset32(scratch, flagOff, 0, 1); err != nil {
+		return 0, err
+	}
+	flag := uint64(scratch.ptr) + uint64(flagOff)
+	if err := d.Launch(kernel, d.Grid(int64(n)/4+1, 256), 256, src, scratch, uint32(n), flag); err != nil {
+		return 0, err
+	}
+	// Widening chunks of StageBytes/4 values write StageBytes into dst,
+	// as ReadStaged's chunks do.
+	per := int(max(StageBytes/4, 1))
+	err := d.staged(scratch.ptr, es, n, per, func(lo, hi int, stage unsafe.Pointer) {
+		out := dst[lo:hi]
+		if es == 1 {
+			in := unsafe.Slice((*uint8)(stage), hi-lo)
+			par.For(hi-lo, 1<<16, func(a, b int) { widen8(out[a:b], in[a:b]) })
+			return
+		}
+		in := unsafe.Slice((*uint16)(stage), hi-lo)
+		par.For(hi-lo, 1<<16, func(a, b int) { widen16(out[a:b], in[a:b]) })
+	})
+	if err != nil {
+		return 0, err
+	}
+	// The copies above waited for the kernel; the flag is its last word.
+	var over [1]uint32
+	if err := scratch.Read(d, int(flagOff/4), over[:]); err != nil {
+		return 0, err
+	}
+	if over[0] != 0 {
+		d.c.cfg.logger.Warn().Uint32("bound", bound).Msg("cuda: a value above the narrowed copy's bound; copying unnarrowed")
+		return 32, ReadStaged(d, src, dst)
+	}
+	return int(es * 8), nil
+}
+
+// widen8 and widen16 widen narrowed values, all-ones to math.MaxUint32
+// (without a branch: x+1 carries out of the narrow width only for
+// all-ones, and the negated carry is the mask).
+func widen8(dst []uint32, src []uint8) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		x := uint32(b)
+		dst[i] = x | -((x + 1) >> 8)
+	}
+}
+
+func widen16(dst []uint32, src []uint16) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		x := uint32(b)
+		dst[i] = x | -((x + 1) >> 16)
+	}
+}
+
+// staged copies n elements of es bytes from device address src through
+// the two page-locked staging buffers, per elements at a time (per*es at
+// most StageBytes), and calls out for each chunk, in order, with the
+// staged bytes while the next chunk's DMA runs.
+func (d *Dev) staged(src uintptr, es int64, n, per int, out func(lo, hi int, stage unsafe.Pointer)) error {
 	if n == 0 {
 		return nil
 	}
-	es := elemSize[T]()
-	stage := StageBytes
-	per := int(max(stage/es, 1))
 	var buf [2]unsafe.Pointer
 	for i := range buf {
-		p, err := d.AllocHost(stage)
+		p, err := d.AllocHost(StageBytes)
 		if err != nil {
 			return err
 		}
@@ -279,7 +376,7 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 		lo := k * per
 		hi := min(n, lo+per)
 		return d.guard("cuMemcpyDtoHAsync", func() {
-			cu.MemcpyDtoHAsync(buf[k%2], cu.DevicePtr(src.ptr+uintptr(int64(lo)*es)), int64(hi-lo)*es, d.streams[k%2])
+			cu.MemcpyDtoHAsync(buf[k%2], cu.DevicePtr(src+uintptr(int64(lo)*es)), int64(hi-lo)*es, d.streams[k%2])
 		})
 	}
 	if err := issue(0); err != nil {
@@ -295,10 +392,7 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 			return err
 		}
 		lo := k * per
-		hi := min(n, lo+per)
-		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
-		out := dst[lo:hi]
-		par.For(hi-lo, 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
+		out(lo, min(n, lo+per), buf[k%2])
 	}
 	return nil
 }

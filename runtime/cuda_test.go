@@ -630,6 +630,71 @@ func TestCUDAReadStaged(t *testing.T) {
 	}
 }
 
+// TestCUDAReadNarrow copies arrays through ReadNarrow: narrowed to 8 and
+// 16 bits where the bound allows (unreached values included, lengths not a
+// multiple of four, several chunks), not narrowed above 16 bits or below
+// NarrowMin, and unnarrowed when a value does not fit the width the bound
+// chose.
+func TestCUDAReadNarrow(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	defer func(s int64) { runtime.StageBytes = s }(runtime.StageBytes)
+	runtime.StageBytes = 1 << 20 // several chunks at these sizes
+	cases := []struct {
+		name     string
+		n        int
+		bound    uint32
+		max      uint32 // values are below max, or MaxUint32
+		wantBits int
+	}{
+		{"u8", 3<<20 + 13, 254, 255, 8},
+		{"u8-short", 1<<16 + 3, 17, 18, 8},
+		{"u16", 1<<20 + 5, 4094, 4095, 16},
+		{"u16-top", 1<<18 + 1, 65534, 65535, 16},
+		{"u32", 1<<18 + 2, 70000, 70001, 32},
+		{"small", 1000, 5, 6, 32},
+		{"u8-broken", 1<<18 + 7, 100, 300, 32}, // values above the bound
+		{"u16-broken", 1<<18 + 7, 1000, 70000, 32},
+	}
+	for _, tc := range cases {
+		src := make([]uint32, tc.n)
+		for i := range src {
+			src[i] = uint32(i*2654435761) % tc.max
+			if i%7 == 3 {
+				src[i] = math.MaxUint32
+			}
+		}
+		src[tc.n-1] = tc.max - 1
+		got := runtime.HostSlice[uint32](tc.n)()
+		var bits int
+		if err := c.Do(func(d *runtime.Dev) error {
+			s, err := runtime.UploadSlice(d, src)
+			if err != nil {
+				return err
+			}
+			defer s.Free(d)
+			scratch, err := runtime.AllocSlice[uint32](d, tc.n)
+			if err != nil {
+				return err
+			}
+			defer scratch.Free(d)
+			bits, err = runtime.ReadNarrow(d, s, scratch, tc.bound, got)
+			return err
+		}); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if bits != tc.wantBits {
+			t.Errorf("%s: copied %d bits per value, want %d", tc.name, bits, tc.wantBits)
+		}
+		if !slices.Equal(got, src) {
+			i := 0
+			for i < tc.n && got[i] == src[i] {
+				i++
+			}
+			t.Fatalf("%s: narrowed copy differs at %d: %d, want %d", tc.name, i, got[i], src[i])
+		}
+	}
+}
+
 // TestCUDAWorksetDual checks that a dual generation leaves both
 // representations, so that converting launches nothing, and that a bitmap
 // too large for its queue's cap, or a generation that SetDualFrom left
@@ -869,6 +934,43 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkCUDAReadNarrow measures a result copy of n uint32 of values
+// below bound through ReadNarrow (bound 200: 8 bits, 4000: 16, 70000: 32,
+// the plain staged copy) into a prepared HostSlice.
+func BenchmarkCUDAReadNarrow(b *testing.B) {
+	c := testgraphs.OpenCUDA(b)
+	for _, n := range []int{1 << 20, 1 << 22} {
+		var src, scratch runtime.DeviceSlice[uint32]
+		if err := c.Do(func(d *runtime.Dev) error {
+			var err error
+			if src, err = runtime.UploadSlice(d, make([]uint32, n)); err != nil {
+				return err
+			}
+			scratch, err = runtime.AllocSlice[uint32](d, n)
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		dst := runtime.HostSlice[uint32](n)()
+		for _, bound := range []uint32{200, 4000, 70000} {
+			b.Run(fmt.Sprintf("n=%d/bound=%d", n, bound), func(b *testing.B) {
+				b.SetBytes(int64(4 * n))
+				for i := 0; i < b.N; i++ {
+					if err := c.Do(func(d *runtime.Dev) error {
+						_, err := runtime.ReadNarrow(d, src, scratch, bound, dst)
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		if err := c.Do(func(d *runtime.Dev) error { src.Free(d); scratch.Free(d); return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkCUDAReadStaged measures a result copy of n uint32 into Go

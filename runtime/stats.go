@@ -65,6 +65,10 @@ type GPUTimes struct {
 	// persistent multi-level launches (BFS, SSSP on small frontiers).
 	Launches int64 `json:"launches"`
 	Levels   int64 `json:"device_levels"`
+	// ResultBits is the width in bits of each value of the result's copy
+	// to the host: below 32 where the operator narrowed it on the device
+	// (BFS depths below 255 levels cross as 8 bits).
+	ResultBits int `json:"result_bits,omitempty"`
 }
 
 // GPUTimer is implemented by operators that run on a GPU. Run asks for

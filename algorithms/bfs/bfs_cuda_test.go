@@ -62,7 +62,36 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 	if err := bfs.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
+	if gt := got.Stats().GPU; gt != nil {
+		checkResultBits(t, label, got.NumVertices(), got.MaxDepth(), gt.ResultBits)
+	}
 	return got
+}
+
+// checkResultBits checks the width of a GPU run's depth copy: 8 bits when
+// the depths fit with a level to spare (the bound the copy gets is the
+// level count), 16 likewise, 32 below runtime.NarrowMin vertices, and
+// never narrower than the deepest level needs (all-ones is unreached).
+func checkResultBits(t *testing.T, label string, n, maxDepth, bits int) {
+	t.Helper()
+	var want []int
+	switch {
+	case n < runtime.NarrowMin:
+		want = []int{32}
+	case maxDepth+2 < 0xFF:
+		want = []int{8}
+	case maxDepth < 0xFF:
+		want = []int{8, 16}
+	case maxDepth+2 < 0xFFFF:
+		want = []int{16}
+	case maxDepth < 0xFFFF:
+		want = []int{16, 32}
+	default:
+		want = []int{32}
+	}
+	if !slices.Contains(want, bits) {
+		t.Fatalf("%s: depths copied as %d bits (%d vertices, deepest level %d), want one of %v", label, bits, n, maxDepth, want)
+	}
 }
 
 func TestCUDASharedTable(t *testing.T) {
@@ -127,10 +156,14 @@ func TestCUDADatasets(t *testing.T) {
 }
 
 // TestCUDADeepLevels runs directed paths of up to 65536 levels (depths
-// past one and two bytes, the longest taking 16 persistent launches of
+// past one and two bytes, in the result and in its narrowed copy, the longest taking 16 persistent launches of
 // MaxFusedLevels), with unreached vertices beside them, against the CPU,
 // with and without persistent launches.
 func TestCUDADeepLevels(t *testing.T) {
+	// Narrow these small results too, so the copy's 8- and 16-bit
+	// boundaries are crossed (compareBFS checks the width).
+	defer func(m int) { runtime.NarrowMin = m }(runtime.NarrowMin)
+	runtime.NarrowMin = 1
 	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t)
 	for _, length := range []int{251, 252, 253, 254, 255, 256, 65533, 65534, 65535, 65536} {

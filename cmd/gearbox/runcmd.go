@@ -345,8 +345,12 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
 		fmt.Fprintf(e.stdout, "variants: %s\n", variantSummary(st))
 		if g := st.GPU; g != nil {
-			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels\n",
-				ms(g.Kernels), ms(g.Transfers), ms(g.Setup), ms(g.Upload), g.Launches, g.Levels)
+			width := ""
+			if g.ResultBits > 0 {
+				width = fmt.Sprintf(" (result copied as %d-bit values)", g.ResultBits)
+			}
+			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels\n",
+				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels)
 		}
 		if st.Wall > 0 {
 			fmt.Fprintf(e.stdout, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
