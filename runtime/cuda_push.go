@@ -264,92 +264,68 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 	})
 }
 
-// NarrowMin is the smallest array ReadNarrow narrows (below it the copy is
-// a few microseconds either way); a variable for tests.
+// NarrowMin is the smallest result the operators narrow for its copy to
+// the host (below it the copy is a few microseconds either way); a
+// variable for tests.
 var NarrowMin = 1 << 16
 
-// ReadNarrow copies src to dst like ReadStaged when every value of src is
-// at most bound or math.MaxUint32 (unreached), as a BFS's depths are at
-// most its level count. When bound allows, a kernel first narrows src to 8
-// or 16 bits per value in scratch (at least 2*len(src) bytes, free during
-// the copy: an idle working-set buffer), so a quarter or half of the bytes
-// cross the link, and the host widens them, all-ones back to
-// math.MaxUint32. The kernel checks the promise: a value that does not fit
-// the width bound chose makes it copy src unnarrowed, so a wrong bound
-// costs time, never a wrong value. It reports which width crossed (32 when
-// it did not narrow).
-func ReadNarrow(d *Dev, src, scratch DeviceSlice[uint32], bound uint32, dst []uint32) (int, error) {
+// ReadNarrow copies src to dst (same length) narrowed on the device to N:
+// values below N's all-ones as they are, math.MaxUint32 (unreached) as
+// all-ones. A BFS's depths of fewer than 255 levels then cross the link,
+// and sit in host memory, as a quarter of the bytes; the host does no
+// widening (on the lent H100's host, widening in Go ran no faster than
+// the DMA it saved). The narrowed array is built in scratch (at least
+// len(src)*sizeof(N)+8 bytes, unused during the copy: an idle working-set
+// buffer). When a value of src does not fit N, ReadNarrow returns false
+// and dst holds nothing useful: the caller copies src at a wider type, so
+// a wrong guess costs time, never a wrong value.
+func ReadNarrow[N uint8 | uint16](d *Dev, src, scratch DeviceSlice[uint32], dst []N) (bool, error) {
 	n := src.Len()
 	if len(dst) != n {
-		return 0, fmt.Errorf("cuda: narrowed read of %d elements into %d", n, len(dst))
+		return false, fmt.Errorf("cuda: narrowed read of %d elements into %d", n, len(dst))
 	}
-	var kernel string
-	var es int64
-	switch {
-	case n < NarrowMin || int64(scratch.Len()) < int64(n)/2+2:
-	case bound < math.MaxUint8:
-		kernel, es = kernels.Narrow8, 1
-	case bound < math.MaxUint16:
-		kernel, es = kernels.Narrow16, 2
+	if n == 0 {
+		return true, nil
 	}
-	if kernel == "" {
-		return 32, ReadStaged(d, src, dst)
+	es := int64(unsafe.Sizeof(dst[0]))
+	kernel := kernels.Narrow8
+	if es == 2 {
+		kernel = kernels.Narrow16
 	}
 	// The overflow flag sits in scratch after the narrowed values.
 	flagOff := (int64(n)*es + 7) &^ 7
+	if flagOff+4 > scratch.Bytes() {
+		return false, fmt.Errorf("cuda: narrowed read of %d elements needs %d bytes of scratch, has %d", n, flagOff+4, scratch.Bytes())
+	}
 	if err := d.Memset32(scratch, flagOff, 0, 1); err != nil {
-		return 0, err
+		return false, err
 	}
-	flag := uint64(scratch.ptr) + uint64(flagOff)
-	if err := d.Launch(kernel, d.Grid(int64(n)/4+1, 256), 256, src, scratch, uint32(n), flag); err != nil {
-		return 0, err
+	if err := d.Launch(kernel, d.Grid(int64(n)/4+1, 256), 256, src, scratch, uint32(n), uint64(scratch.ptr)+uint64(flagOff)); err != nil {
+		return false, err
 	}
-	// Widening chunks of StageBytes/4 values write StageBytes into dst,
-	// as ReadStaged's chunks do.
-	per := int(max(StageBytes/4, 1))
-	err := d.staged(scratch.ptr, es, n, per, func(lo, hi int, stage unsafe.Pointer) {
+	err := d.staged(scratch.ptr, es, n, int(max(StageBytes/es, 1)), func(lo, hi int, stage unsafe.Pointer) {
+		s := unsafe.Slice((*N)(stage), hi-lo)
 		out := dst[lo:hi]
-		if es == 1 {
-			in := unsafe.Slice((*uint8)(stage), hi-lo)
-			par.For(hi-lo, 1<<16, func(a, b int) { widen8(out[a:b], in[a:b]) })
-			return
-		}
-		in := unsafe.Slice((*uint16)(stage), hi-lo)
-		par.For(hi-lo, 1<<16, func(a, b int) { widen16(out[a:b], in[a:b]) })
+		par.For(hi-lo, int(256<<10/es), func(a, b int) { copy(out[a:b], s[a:b]) })
 	})
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	// The copies above waited for the kernel; the flag is its last word.
-	var over [1]uint32
-	if err := scratch.Read(d, int(flagOff/4), over[:]); err != nil {
-		return 0, err
+	flag, err := d.AllocHost(64)
+	if err != nil {
+		return false, err
 	}
-	if over[0] != 0 {
-		d.c.cfg.logger.Warn().Uint32("bound", bound).Msg("cuda: a value above the narrowed copy's bound; copying unnarrowed")
-		return 32, ReadStaged(d, src, dst)
+	defer d.FreeHost(flag)
+	if err := d.ReadRaw(flag, DevicePointer(devAddr(scratch.ptr+uintptr(flagOff))), 4); err != nil {
+		return false, err
 	}
-	return int(es * 8), nil
+	return *(*uint32)(flag) == 0, nil
 }
 
-// widen8 and widen16 widen narrowed values, all-ones to math.MaxUint32
-// (without a branch: x+1 carries out of the narrow width only for
-// all-ones, and the negated carry is the mask).
-func widen8(dst []uint32, src []uint8) {
-	dst = dst[:len(src)]
-	for i, b := range src {
-		x := uint32(b)
-		dst[i] = x | -((x + 1) >> 8)
-	}
-}
+// devAddr is a bare device address.
+type devAddr uintptr
 
-func widen16(dst []uint32, src []uint16) {
-	dst = dst[:len(src)]
-	for i, b := range src {
-		x := uint32(b)
-		dst[i] = x | -((x + 1) >> 16)
-	}
-}
+func (a devAddr) DevicePtr() uintptr { return uintptr(a) }
 
 // staged copies n elements of es bytes from device address src through
 // the two page-locked staging buffers, per elements at a time (per*es at

@@ -21,7 +21,7 @@ const unreached = math.MaxUint32
 // Result holds the depths of one BFS.
 type Result struct {
 	src   uint32
-	depth []uint32
+	depth depths
 	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
@@ -33,17 +33,21 @@ func (r *Result) Source() uint32 { return r.src }
 // NumVertices returns the number of vertices of the graph searched.
 func (r *Result) NumVertices() int {
 	r.live()
-	return len(r.depth)
+	return r.depth.len()
 }
 
 // Depth returns v's hop distance from the source and whether v was
 // reached. Vertices outside the graph are unreached.
 func (r *Result) Depth(v uint32) (int, bool) {
 	r.live()
-	if int64(v) >= int64(len(r.depth)) || r.depth[v] == unreached {
+	if int64(v) >= int64(r.depth.len()) {
 		return 0, false
 	}
-	return int(r.depth[v]), true
+	d := r.depth.at(v)
+	if d == unreached {
+		return 0, false
+	}
+	return int(d), true
 }
 
 // Reached reports whether v was reached from the source.
@@ -56,11 +60,7 @@ func (r *Result) Reached(v uint32) bool {
 func (r *Result) NumReached() int {
 	r.live()
 	c := 0
-	for _, d := range r.depth {
-		if d != unreached {
-			c++
-		}
-	}
+	r.depth.each(func(uint32, uint32) bool { c++; return true })
 	return c
 }
 
@@ -69,11 +69,7 @@ func (r *Result) NumReached() int {
 func (r *Result) MaxDepth() int {
 	r.live()
 	m := -1
-	for _, d := range r.depth {
-		if d != unreached && int(d) > m {
-			m = int(d)
-		}
-	}
+	r.depth.each(func(_, d uint32) bool { m = max(m, int(d)); return true })
 	return m
 }
 
@@ -82,11 +78,7 @@ func (r *Result) MaxDepth() int {
 func (r *Result) All() iter.Seq2[uint32, int] {
 	r.live()
 	return func(yield func(uint32, int) bool) {
-		for v, d := range r.depth {
-			if d != unreached && !yield(uint32(v), int(d)) {
-				return
-			}
-		}
+		r.depth.each(func(v, d uint32) bool { return yield(v, int(d)) })
 	}
 }
 
@@ -100,9 +92,8 @@ var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32) (operator, 
 // operator is the runtime operator plus access to its depths.
 type operator interface {
 	runtime.Operator
-	// Depths returns the final depths (unreached = MaxUint32), valid after
-	// the run.
-	Depths() []uint32
+	// Depths returns the final depths, valid after the run.
+	Depths() depths
 }
 
 // Run computes BFS depths from src. Options choose the policy (default
@@ -150,8 +141,8 @@ func (r *Result) Release() {
 		return
 	}
 	r.released = true
-	runtime.Recycle(r.depth)
-	r.depth = nil
+	r.depth.release()
+	r.depth = depths{}
 }
 
 func (r *Result) live() {

@@ -26,8 +26,11 @@ type cudaOp struct {
 	level   runtime.DeviceSlice[uint32]
 	canPull bool
 	cur     uint32 // depth of the current frontier
-	out     func() []uint32
-	depth   []uint32
+	// out8 or out32 is the host memory for the depths, prepared while the
+	// GPU runs: bytes when the result is large enough to narrow.
+	out8  func() []uint8
+	out32 func() []uint32
+	depth depths
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
@@ -59,15 +62,19 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	if v.Direction == decider.Pull {
 		rep = decider.Bitmap
 	}
-	if o.InitErr == nil {
-		o.out = runtime.HostSlice[uint32](o.G.NumVertices())
+	if n := o.G.NumVertices(); o.InitErr == nil {
+		if n >= runtime.NarrowMin {
+			o.out8 = runtime.HostSlice[uint8](n)
+		} else {
+			o.out32 = runtime.HostSlice[uint32](n)
+		}
 	}
 	// An asynchronous memset, not a synchronous copy, sets the source's
 	// level.
 	return o.StartSingle(o.src, rep, func(d *runtime.Dev) error { return d.Memset32(o.level, 4*int64(o.src), 0, 1) })
 }
 
-func (o *cudaOp) Depths() []uint32 { return o.depth }
+func (o *cudaOp) Depths() depths { return o.depth }
 
 // Compute runs one iteration (or, with WithFusedLevels, up to
 // runtime.MaxFusedLevels levels in one launch) and generates the next
@@ -153,13 +160,40 @@ func (o *cudaOp) push(d *runtime.Dev, v decider.Variant) error {
 // graph stays cached in the backend).
 func (o *cudaOp) Close() error {
 	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
-		if o.out == nil {
+		if o.out8 == nil && o.out32 == nil {
 			return nil // never started
 		}
-		o.depth = o.out()
-		// Depths are at most the level count: the copy narrows them.
-		bits, err := runtime.ReadNarrow(d, o.level, o.WS.Scratch(), o.cur, o.depth)
-		o.Times.ResultBits = bits
-		return err
+		return o.readDepths(d)
 	}, func(d *runtime.Dev) { o.level.Free(d) })
+}
+
+// readDepths copies the depths to the host at the narrowest width that
+// holds them: every depth is below the level count o.cur, and ReadNarrow
+// declines (the next width is tried) should one not fit.
+func (o *cudaOp) readDepths(d *runtime.Dev) error {
+	n := o.G.NumVertices()
+	if o.out8 != nil {
+		dst := o.out8()
+		if o.cur < math.MaxUint8 {
+			ok, err := runtime.ReadNarrow(d, o.level, o.WS.Scratch(), dst)
+			if err != nil || ok {
+				o.depth, o.Times.ResultBits = depths{w8: dst}, 8
+				return err
+			}
+		}
+		runtime.Recycle(dst)
+		if o.cur < math.MaxUint16 {
+			dst := runtime.HostSlice[uint16](n)()
+			ok, err := runtime.ReadNarrow(d, o.level, o.WS.Scratch(), dst)
+			if err != nil || ok {
+				o.depth, o.Times.ResultBits = depths{w16: dst}, 16
+				return err
+			}
+			runtime.Recycle(dst)
+		}
+		o.out32 = runtime.HostSlice[uint32](n)
+	}
+	dst := o.out32()
+	o.depth, o.Times.ResultBits = depths{w32: dst}, 32
+	return runtime.ReadStaged(d, o.level, dst)
 }

@@ -71,8 +71,8 @@ func Verify(g *graph.Graph, r *Result) error {
 		}
 	}
 	for v := 0; v < n; v++ {
-		if r.Reached(uint32(v)) && uint32(v) != src && !tight[v] {
-			return fmt.Errorf("%w: vertex %d reached but no in-arc from depth %d", ErrMismatch, v, r.depth[v]-1)
+		if d, ok := r.Depth(uint32(v)); ok && uint32(v) != src && !tight[v] {
+			return fmt.Errorf("%w: vertex %d reached but no in-arc from depth %d", ErrMismatch, v, d-1)
 		}
 	}
 	ref, err := Reference(g, src)
