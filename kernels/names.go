@@ -99,8 +99,10 @@ const (
 	BFSPersist = "bfs_persist_qu"
 	BitmapToQu = "ws_bm_to_qu"
 	QueueToBm  = "ws_qu_to_bm"
-	// Narrow8 and Narrow16 narrow a uint32 array for its copy to the host
-	// (narrow.cu): (in, out, n uint32, overflow *uint32).
+	// MaxBelow finds a uint32 array's largest value below MaxUint32, and
+	// Narrow8 and Narrow16 narrow it for its copy to the host (narrow.cu):
+	// (in, n uint32, out *uint32) and (in, out, n uint32).
+	MaxBelow = "max_below_u32"
 	Narrow8  = "narrow_u8"
 	Narrow16 = "narrow_u16"
 )
@@ -138,5 +140,5 @@ var Names = func() []string {
 			n = append(n, Gen(out, sel, false), Gen(out, sel, true))
 		}
 	}
-	return append(n, BFSPull, BFSPersist, BitmapToQu, QueueToBm, Narrow8, Narrow16)
+	return append(n, BFSPull, BFSPersist, BitmapToQu, QueueToBm, MaxBelow, Narrow8, Narrow16)
 }()

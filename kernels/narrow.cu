@@ -1,28 +1,45 @@
 // narrow.cu: narrowing a uint32 result before it crosses PCIe.
 //
-// narrow_u8 / narrow_u16: out[i] = min(in[i], all-ones of the narrow type),
-// so unreached (0xFFFFFFFF) becomes all-ones and the host widens it back.
-// A BFS's depths are below its level count: on kron:22 a 16 MB depth array
-// crosses as 4 MB (the copy, not the traversal, was most of the wall time).
-// A value that does not fit (all-ones or more, other than 0xFFFFFFFF) sets
-// *overflow, and the host copies the array unnarrowed: the bound the host
-// passes is a promise the device checks, never a silent clamp.
+// max_below_u32: the largest value of in other than 0xFFFFFFFF (a vertex
+//     with no value) into *out, which must be zero on entry; the host picks
+//     the copy's width from it.
+// narrow_u8 / narrow_u16: out[i] = min(in[i], all-ones of the narrow
+//     type), so 0xFFFFFFFF becomes all-ones, the host's mark for no value,
+//     and every other value, below all-ones as max_below_u32 showed, stays
+//     as it is. A BFS's depths on kron:22 cross as 4 MB instead of 16 (the
+//     copy, not the traversal, was most of its wall time).
 // Four elements per thread per trip (16-byte loads); in and out are
 // cuMemAlloc'd (256-byte aligned).
 #include "common.cuh"
 
+extern "C" __global__ void __launch_bounds__(256) max_below_u32(const u32* __restrict__ in, u32 n, u32* out) {
+    u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    u64 stride = (u64)gridDim.x * blockDim.x;
+    u64 n4 = n / 4;
+    u32 m = 0;
+    for (u64 k = i; k < n4; k += stride) {
+        uint4 v = ((const uint4*)in)[k];
+        m = max(m, v.x == 0xFFFFFFFFu ? 0u : v.x);
+        m = max(m, v.y == 0xFFFFFFFFu ? 0u : v.y);
+        m = max(m, v.z == 0xFFFFFFFFu ? 0u : v.z);
+        m = max(m, v.w == 0xFFFFFFFFu ? 0u : v.w);
+    }
+    for (u64 k = n4 * 4 + i; k < n; k += stride) {
+        u32 v = in[k];
+        m = max(m, v == 0xFFFFFFFFu ? 0u : v);
+    }
+    m = __reduce_max_sync(0xFFFFFFFFu, m);
+    if ((threadIdx.x & 31) == 0 && m != 0) atomicMax(out, m);
+}
+
 template <typename N, typename N4>
-__device__ __forceinline__ void narrow(const u32* __restrict__ in, N* __restrict__ out, u32 n,
-                                       u32* overflow) {
+__device__ __forceinline__ void narrow(const u32* __restrict__ in, N* __restrict__ out, u32 n) {
     const u32 top = (u32)(N)~(N)0;  // all-ones of N
     u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
     u64 stride = (u64)gridDim.x * blockDim.x;
     u64 n4 = n / 4;
-    bool bad = false;
     for (u64 k = i; k < n4; k += stride) {
         uint4 v = ((const uint4*)in)[k];
-        bad |= (v.x >= top && v.x != 0xFFFFFFFFu) | (v.y >= top && v.y != 0xFFFFFFFFu) |
-               (v.z >= top && v.z != 0xFFFFFFFFu) | (v.w >= top && v.w != 0xFFFFFFFFu);
         N4 o;
         o.x = (N)min(v.x, top);
         o.y = (N)min(v.y, top);
@@ -30,19 +47,14 @@ __device__ __forceinline__ void narrow(const u32* __restrict__ in, N* __restrict
         o.w = (N)min(v.w, top);
         ((N4*)out)[k] = o;
     }
-    for (u64 k = n4 * 4 + i; k < n; k += stride) {
-        u32 v = in[k];
-        bad |= v >= top && v != 0xFFFFFFFFu;
-        out[k] = (N)min(v, top);
-    }
-    if (bad) *overflow = 1;
+    for (u64 k = n4 * 4 + i; k < n; k += stride) out[k] = (N)min(in[k], top);
 }
 
-extern "C" __global__ void __launch_bounds__(256) narrow_u8(const u32* __restrict__ in, u8* __restrict__ out, u32 n, u32* overflow) {
-    narrow<u8, uchar4>(in, out, n, overflow);
+extern "C" __global__ void __launch_bounds__(256) narrow_u8(const u32* __restrict__ in, u8* __restrict__ out, u32 n) {
+    narrow<u8, uchar4>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(256) narrow_u16(const u32* __restrict__ in, unsigned short* __restrict__ out, u32 n,
-                                      u32* overflow) {
-    narrow<unsigned short, ushort4>(in, out, n, overflow);
+extern "C" __global__ void __launch_bounds__(256) narrow_u16(const u32* __restrict__ in, unsigned short* __restrict__ out,
+                                                             u32 n) {
+    narrow<unsigned short, ushort4>(in, out, n);
 }

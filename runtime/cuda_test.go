@@ -630,107 +630,73 @@ func TestCUDAReadStaged(t *testing.T) {
 	}
 }
 
-// TestCUDAReadNarrow copies arrays through ReadNarrow at 8 and 16 bits
-// (unreached values included, lengths not a multiple of four, several
-// staging chunks), and checks that it declines arrays with a value that
-// does not fit.
-func TestCUDAReadNarrow(t *testing.T) {
+// TestCUDAReadValues copies arrays through ReadValues: each at the fewest
+// bits its largest value needs (8, 16, 32 at and around the boundaries;
+// values of MaxUint32 as no value; lengths not a multiple of four; several
+// staging chunks), in prepared memory of the right or the wrong width, and
+// unnarrowed below NarrowMin.
+func TestCUDAReadValues(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	defer func(s int64) { runtime.StageBytes = s }(runtime.StageBytes)
 	runtime.StageBytes = 1 << 20 // several chunks at these sizes
 	cases := []struct {
-		name string
-		n    int
-		max  uint32 // values are below max, or MaxUint32
-		bits int
-		fits bool
+		name     string
+		n        int
+		max      uint32 // the largest value other than MaxUint32
+		prepared int    // width of the prepared memory (0: none)
+		bits     int
 	}{
-		{"u8", 3<<20 + 13, 255, 8, true},
-		{"u8-one", 1, 3, 8, true},
-		{"u16", 1<<20 + 5, 4095, 16, true},
-		{"u16-top", 1<<18 + 1, 65535, 16, true},
-		{"u8-overflow", 1<<18 + 7, 300, 8, false},
-		{"u8-overflow-255", 1<<18 + 7, 256, 8, false},
-		{"u16-overflow", 1<<18 + 7, 70000, 16, false},
+		{"u8", 3<<20 + 13, 254, 8, 8},
+		{"u8-unprepared", 1<<16 + 1, 7, 0, 8},
+		{"u16-at-255", 1<<18 + 3, 255, 8, 16},
+		{"u16", 1<<20 + 5, 4095, 16, 16},
+		{"u16-top", 1<<18 + 1, 65534, 32, 16},
+		{"u32-at-65535", 1<<18 + 2, 65535, 8, 32},
+		{"u32", 1<<18 + 2, math.MaxUint32 - 1, 32, 32},
+		{"small", 1000, 3, 8, 32},
+		{"none", 1<<16 + 9, 0, 8, 8}, // nothing but unreached and zeros
 	}
 	for _, tc := range cases {
 		src := make([]uint32, tc.n)
 		for i := range src {
-			src[i] = uint32(i*2654435761) % tc.max
+			src[i] = uint32(uint64(i)*2654435761%uint64(tc.max+1)) // up to max
 			if i%7 == 3 {
 				src[i] = math.MaxUint32
 			}
 		}
-		src[tc.n-1] = tc.max - 1
-		var got []uint32
-		var fits bool
+		src[tc.n-1] = tc.max
+		var got runtime.Values
 		if err := c.Do(func(d *runtime.Dev) error {
 			s, err := runtime.UploadSlice(d, src)
 			if err != nil {
 				return err
 			}
 			defer s.Free(d)
-			scratch, err := runtime.AllocSlice[uint32](d, tc.n/2+3)
+			scratch, err := runtime.AllocSlice[uint32](d, tc.n/2+1)
 			if err != nil {
 				return err
 			}
 			defer scratch.Free(d)
-			if tc.bits == 8 {
-				dst := make([]uint8, tc.n)
-				fits, err = runtime.ReadNarrow(d, s, scratch, dst)
-				got = widen(dst)
-			} else {
-				dst := make([]uint16, tc.n)
-				fits, err = runtime.ReadNarrow(d, s, scratch, dst)
-				got = widen(dst)
+			var prep runtime.Values
+			if tc.prepared > 0 {
+				prep = runtime.HostValues(tc.prepared, tc.n)
 			}
+			got, err = runtime.ReadValues(d, s, scratch, prep)
 			return err
 		}); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if fits != tc.fits {
-			t.Fatalf("%s: ReadNarrow reported fits=%v, want %v", tc.name, fits, tc.fits)
+		if got.Bits() != tc.bits || got.Len() != tc.n {
+			t.Fatalf("%s: %d values of %d bits, want %d of %d", tc.name, got.Len(), got.Bits(), tc.n, tc.bits)
 		}
-		if !fits {
-			continue
-		}
-		for i := range src {
-			if got[i] != src[i] {
-				t.Fatalf("%s: narrowed copy differs at %d: %d, want %d", tc.name, i, got[i], src[i])
+		for i, want := range src {
+			x, ok := got.At(uint32(i))
+			if ok != (want != math.MaxUint32) || (ok && x != uint64(want)) {
+				t.Fatalf("%s: value %d is %d (has %v), want %d", tc.name, i, x, ok, want)
 			}
 		}
+		got.Release()
 	}
-	// Scratch too small for the narrowed array and its flag: an error.
-	if err := c.Do(func(d *runtime.Dev) error {
-		s, err := runtime.AllocSlice[uint32](d, 1000)
-		if err != nil {
-			return err
-		}
-		defer s.Free(d)
-		scratch, err := runtime.AllocSlice[uint32](d, 100)
-		if err != nil {
-			return err
-		}
-		defer scratch.Free(d)
-		if _, err := runtime.ReadNarrow(d, s, scratch, make([]uint8, 1000)); err == nil {
-			return errors.New("a scratch of 400 bytes for 1000 narrowed values: no error")
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// widen reads narrowed values back, all-ones as math.MaxUint32.
-func widen[N uint8 | uint16](s []N) []uint32 {
-	out := make([]uint32, len(s))
-	for i, x := range s {
-		out[i] = uint32(x)
-		if x == ^N(0) {
-			out[i] = math.MaxUint32
-		}
-	}
-	return out
 }
 
 // TestCUDAWorksetDual checks that a dual generation leaves both
@@ -974,47 +940,41 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 	})
 }
 
-// BenchmarkCUDAReadNarrow measures a result copy of n uint32 narrowed to
-// 8 or 16 bits (bits=32: ReadStaged, for comparison) into prepared host
-// memory.
-func BenchmarkCUDAReadNarrow(b *testing.B) {
+// BenchmarkCUDAReadValues measures a result copy of n uint32 through
+// ReadValues into prepared memory, with values that fit 8, 16 or 32 bits.
+func BenchmarkCUDAReadValues(b *testing.B) {
 	c := testgraphs.OpenCUDA(b)
 	for _, n := range []int{1 << 20, 1 << 22} {
-		var src, scratch runtime.DeviceSlice[uint32]
-		if err := c.Do(func(d *runtime.Dev) error {
-			var err error
-			if src, err = runtime.UploadSlice(d, make([]uint32, n)); err != nil {
-				return err
-			}
-			scratch, err = runtime.AllocSlice[uint32](d, n)
-			return err
-		}); err != nil {
-			b.Fatal(err)
-		}
-		d8, d16, d32 := runtime.HostSlice[uint8](n)(), runtime.HostSlice[uint16](n)(), runtime.HostSlice[uint32](n)()
 		for _, bits := range []int{8, 16, 32} {
+			src := make([]uint32, n)
+			src[n/2] = 1<<(bits-1) + 1
+			var dsrc, scratch runtime.DeviceSlice[uint32]
+			if err := c.Do(func(d *runtime.Dev) error {
+				var err error
+				if dsrc, err = runtime.UploadSlice(d, src); err != nil {
+					return err
+				}
+				scratch, err = runtime.AllocSlice[uint32](d, n)
+				return err
+			}); err != nil {
+				b.Fatal(err)
+			}
+			prep := runtime.HostValues(bits, n)
 			b.Run(fmt.Sprintf("n=%d/bits=%d", n, bits), func(b *testing.B) {
 				b.SetBytes(int64(4 * n))
 				for i := 0; i < b.N; i++ {
 					if err := c.Do(func(d *runtime.Dev) error {
 						var err error
-						switch bits {
-						case 8:
-							_, err = runtime.ReadNarrow(d, src, scratch, d8)
-						case 16:
-							_, err = runtime.ReadNarrow(d, src, scratch, d16)
-						default:
-							err = runtime.ReadStaged(d, src, d32)
-						}
+						prep, err = runtime.ReadValues(d, dsrc, scratch, prep)
 						return err
 					}); err != nil {
 						b.Fatal(err)
 					}
 				}
 			})
-		}
-		if err := c.Do(func(d *runtime.Dev) error { src.Free(d); scratch.Free(d); return nil }); err != nil {
-			b.Fatal(err)
+			if err := c.Do(func(d *runtime.Dev) error { dsrc.Free(d); scratch.Free(d); return nil }); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -20,8 +20,10 @@ const unreached = math.MaxUint32
 
 // Result holds the depths of one BFS.
 type Result struct {
-	src   uint32
-	depth depths
+	src uint32
+	// depth is held at the width the run produced (8 bits from a GPU run
+	// of fewer than 255 levels; runtime.Values).
+	depth runtime.Values
 	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
@@ -33,21 +35,15 @@ func (r *Result) Source() uint32 { return r.src }
 // NumVertices returns the number of vertices of the graph searched.
 func (r *Result) NumVertices() int {
 	r.live()
-	return r.depth.len()
+	return r.depth.Len()
 }
 
 // Depth returns v's hop distance from the source and whether v was
 // reached. Vertices outside the graph are unreached.
 func (r *Result) Depth(v uint32) (int, bool) {
 	r.live()
-	if int64(v) >= int64(r.depth.len()) {
-		return 0, false
-	}
-	d := r.depth.at(v)
-	if d == unreached {
-		return 0, false
-	}
-	return int(d), true
+	d, ok := r.depth.At(v)
+	return int(d), ok
 }
 
 // Reached reports whether v was reached from the source.
@@ -60,7 +56,9 @@ func (r *Result) Reached(v uint32) bool {
 func (r *Result) NumReached() int {
 	r.live()
 	c := 0
-	r.depth.each(func(uint32, uint32) bool { c++; return true })
+	for range r.depth.All() {
+		c++
+	}
 	return c
 }
 
@@ -69,7 +67,9 @@ func (r *Result) NumReached() int {
 func (r *Result) MaxDepth() int {
 	r.live()
 	m := -1
-	r.depth.each(func(_, d uint32) bool { m = max(m, int(d)); return true })
+	for _, d := range r.depth.All() {
+		m = max(m, int(d))
+	}
 	return m
 }
 
@@ -78,7 +78,11 @@ func (r *Result) MaxDepth() int {
 func (r *Result) All() iter.Seq2[uint32, int] {
 	r.live()
 	return func(yield func(uint32, int) bool) {
-		r.depth.each(func(v, d uint32) bool { return yield(v, int(d)) })
+		for v, d := range r.depth.All() {
+			if !yield(v, int(d)) {
+				return
+			}
+		}
 	}
 }
 
@@ -93,7 +97,7 @@ var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32) (operator, 
 type operator interface {
 	runtime.Operator
 	// Depths returns the final depths, valid after the run.
-	Depths() depths
+	Depths() runtime.Values
 }
 
 // Run computes BFS depths from src. Options choose the policy (default
@@ -141,8 +145,8 @@ func (r *Result) Release() {
 		return
 	}
 	r.released = true
-	r.depth.release()
-	r.depth = depths{}
+	r.depth.Release()
+	r.depth = runtime.Values{}
 }
 
 func (r *Result) live() {

@@ -80,7 +80,7 @@ func (o *cpuOp) Start(v decider.Variant) error {
 
 func (o *cpuOp) Done() bool { return o.done }
 
-func (o *cpuOp) Depths() depths { return depths{w32: o.depth} }
+func (o *cpuOp) Depths() runtime.Values { return runtime.ValuesOf(o.depth) }
 
 func (o *cpuOp) Close() error {
 	o.pool.Close()

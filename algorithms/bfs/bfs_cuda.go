@@ -30,7 +30,7 @@ type cudaOp struct {
 	// GPU runs: bytes when the result is large enough to narrow.
 	out8  func() []uint8
 	out32 func() []uint32
-	depth depths
+	depth runtime.Values
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
@@ -74,7 +74,7 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	return o.StartSingle(o.src, rep, func(d *runtime.Dev) error { return d.Memset32(o.level, 4*int64(o.src), 0, 1) })
 }
 
-func (o *cudaOp) Depths() depths { return o.depth }
+func (o *cudaOp) Depths() runtime.Values { return o.depth }
 
 // Compute runs one iteration (or, with WithFusedLevels, up to
 // runtime.MaxFusedLevels levels in one launch) and generates the next
@@ -167,33 +167,16 @@ func (o *cudaOp) Close() error {
 	}, func(d *runtime.Dev) { o.level.Free(d) })
 }
 
-// readDepths copies the depths to the host at the narrowest width that
-// holds them: every depth is below the level count o.cur, and ReadNarrow
-// declines (the next width is tried) should one not fit.
-func (o *cudaOp) readDepths(d *runtime.Dev) error {
-	n := o.G.NumVertices()
+// readDepths copies the depths to the host at the fewest bits that hold
+// them (runtime.ReadValues).
+func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
+	var prepared runtime.Values
 	if o.out8 != nil {
-		dst := o.out8()
-		if o.cur < math.MaxUint8 {
-			ok, err := runtime.ReadNarrow(d, o.level, o.WS.Scratch(), dst)
-			if err != nil || ok {
-				o.depth, o.Times.ResultBits = depths{w8: dst}, 8
-				return err
-			}
-		}
-		runtime.Recycle(dst)
-		if o.cur < math.MaxUint16 {
-			dst := runtime.HostSlice[uint16](n)()
-			ok, err := runtime.ReadNarrow(d, o.level, o.WS.Scratch(), dst)
-			if err != nil || ok {
-				o.depth, o.Times.ResultBits = depths{w16: dst}, 16
-				return err
-			}
-			runtime.Recycle(dst)
-		}
-		o.out32 = runtime.HostSlice[uint32](n)
+		prepared = runtime.ValuesOf(o.out8())
+	} else {
+		prepared = runtime.ValuesOf(o.out32())
 	}
-	dst := o.out32()
-	o.depth, o.Times.ResultBits = depths{w32: dst}, 32
-	return runtime.ReadStaged(d, o.level, dst)
+	o.depth, err = runtime.ReadValues(d, o.level, o.WS.Scratch(), prepared)
+	o.Times.ResultBits = o.depth.Bits()
+	return err
 }

@@ -68,29 +68,21 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 	return got
 }
 
-// checkResultBits checks the width of a GPU run's depth copy: 8 bits when
-// the depths fit with a level to spare (the bound the copy gets is the
-// level count), 16 likewise, 32 below runtime.NarrowMin vertices, and
-// never narrower than the deepest level needs (all-ones is unreached).
+// checkResultBits checks the width of a GPU run's depth copy: the fewest
+// of 8, 16 and 32 bits whose all-ones (unreached) lies above the deepest
+// level, and 32 below runtime.NarrowMin vertices.
 func checkResultBits(t *testing.T, label string, n, maxDepth, bits int) {
 	t.Helper()
-	var want []int
+	want := 32
 	switch {
 	case n < runtime.NarrowMin:
-		want = []int{32}
-	case maxDepth+2 < 0xFF:
-		want = []int{8}
 	case maxDepth < 0xFF:
-		want = []int{8, 16}
-	case maxDepth+2 < 0xFFFF:
-		want = []int{16}
+		want = 8
 	case maxDepth < 0xFFFF:
-		want = []int{16, 32}
-	default:
-		want = []int{32}
+		want = 16
 	}
-	if !slices.Contains(want, bits) {
-		t.Fatalf("%s: depths copied as %d bits (%d vertices, deepest level %d), want one of %v", label, bits, n, maxDepth, want)
+	if bits != want {
+		t.Fatalf("%s: depths copied as %d bits (%d vertices, deepest level %d), want %d", label, bits, n, maxDepth, want)
 	}
 }
 

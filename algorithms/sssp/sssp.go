@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math"
 	"slices"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -22,10 +21,6 @@ var (
 	ErrRealWeights = errors.New("graph has real (float) weights")
 )
 
-// inf is the internal distance of an unreached vertex; it never leaves the
-// package (Distance reports ok=false instead).
-const inf = math.MaxUint64
-
 // WithDelta sets the bucket width of ordered variants (delta-stepping);
 // it is runtime.WithDelta.
 func WithDelta(d uint64) runtime.Option { return runtime.WithDelta(d) }
@@ -33,13 +28,12 @@ func WithDelta(d uint64) runtime.Option { return runtime.WithDelta(d) }
 // Result holds the distances of one SSSP run.
 type Result struct {
 	src uint32
-	// One of dist and dist32 holds the distances: dist32 (unreached =
-	// MaxUint32) when the run used 32-bit distances, so the result is
-	// neither widened nor twice the size.
-	dist   []uint64
-	dist32 []uint32
-	delta  uint64
-	stats  runtime.Stats
+	// dist is held at the width the run produced: 64 or 32 bits as it
+	// computed them, or narrower where a GPU run's largest distance allowed
+	// (runtime.Values), so the result is never widened.
+	dist  runtime.Values
+	delta uint64
+	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -50,10 +44,7 @@ func (r *Result) Source() uint32 { return r.src }
 // NumVertices returns the number of vertices of the graph.
 func (r *Result) NumVertices() int {
 	r.live()
-	if r.dist32 != nil {
-		return len(r.dist32)
-	}
-	return len(r.dist)
+	return r.dist.Len()
 }
 
 // Delta returns the bucket width the run used.
@@ -63,16 +54,7 @@ func (r *Result) Delta() uint64 { return r.delta }
 // v was reached. Vertices outside the graph are unreached.
 func (r *Result) Distance(v uint32) (uint64, bool) {
 	r.live()
-	if r.dist32 != nil {
-		if int64(v) >= int64(len(r.dist32)) || r.dist32[v] == math.MaxUint32 {
-			return 0, false
-		}
-		return uint64(r.dist32[v]), true
-	}
-	if int64(v) >= int64(len(r.dist)) || r.dist[v] == inf {
-		return 0, false
-	}
-	return r.dist[v], true
+	return r.dist.At(v)
 }
 
 // Reached reports whether v was reached from the source.
@@ -107,18 +89,7 @@ func (r *Result) MaxDistance() (uint64, bool) {
 // (unreached vertices are skipped, never given a sentinel distance).
 func (r *Result) All() iter.Seq2[uint32, uint64] {
 	r.live()
-	return func(yield func(uint32, uint64) bool) {
-		for v, d := range r.dist32 {
-			if d != math.MaxUint32 && !yield(uint32(v), uint64(d)) {
-				return
-			}
-		}
-		for v, d := range r.dist {
-			if d != inf && !yield(uint32(v), d) {
-				return
-			}
-		}
-	}
+	return r.dist.All()
 }
 
 // Stats returns the run's statistics.
@@ -126,10 +97,9 @@ func (r *Result) Stats() runtime.Stats { return r.stats }
 
 type operator interface {
 	runtime.Operator
-	// Distances returns the distances: 64-bit (unreached = inf) or, when
-	// the run used 32-bit distances, 32-bit (unreached = MaxUint32); the
-	// other is nil.
-	Distances() ([]uint64, []uint32)
+	// Distances returns the distances (all-ones of their width for
+	// unreached vertices), valid after the run.
+	Distances() runtime.Values
 }
 
 // cudaOperator is set by sssp_cuda.go (build tag cuda).
@@ -214,8 +184,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	d64, d32 := op.Distances()
-	return &Result{src: src, dist: d64, dist32: d32, delta: delta, stats: st}, nil
+	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st}, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's
@@ -228,9 +197,8 @@ func (r *Result) Release() {
 		return
 	}
 	r.released = true
-	runtime.Recycle(r.dist)
-	runtime.Recycle(r.dist32)
-	r.dist, r.dist32 = nil, nil
+	r.dist.Release()
+	r.dist = runtime.Values{}
 }
 
 func (r *Result) live() {

@@ -131,12 +131,12 @@ func (o *cpuOp[D]) Start(v decider.Variant) error {
 func (o *cpuOp[D]) Done() bool { return o.done }
 
 // Distances returns the distances in the width the run used.
-func (o *cpuOp[D]) Distances() ([]uint64, []uint32) {
+func (o *cpuOp[D]) Distances() runtime.Values {
 	switch d := any(o.dist).(type) {
 	case []uint32:
-		return nil, d
+		return runtime.ValuesOf(d)
 	case []uint64:
-		return d, nil
+		return runtime.ValuesOf(d)
 	}
 	panic("sssp: distance type") // D is uint32 or uint64
 }

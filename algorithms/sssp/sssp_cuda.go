@@ -40,10 +40,12 @@ type cudaOp struct {
 	dist        runtime.DeviceSlice[uint64] // d32 false
 	dist32      runtime.DeviceSlice[uint32] // d32 true
 	pending     bool                        // an ordered generation may have left vertices in the update vector
-	out         func() []uint64             // d32 false
-	out32       func() []uint32             // d32 true
-	res         []uint64
-	res32       []uint32
+	// out64 or out is the host memory for the distances, prepared while
+	// the GPU runs: for 32-bit distances 16 bits where the result is large
+	// enough to narrow (ReadValues narrows to what the largest needs).
+	out64 func() []uint64
+	out   func() runtime.Values
+	res   runtime.Values
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool) {
@@ -92,10 +94,15 @@ func (o *cudaOp) Info() decider.Info {
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {
-	if o.InitErr == nil && o.d32 {
-		o.out32 = runtime.HostSlice[uint32](o.G.NumVertices())
-	} else if o.InitErr == nil {
-		o.out = runtime.HostSlice[uint64](o.G.NumVertices())
+	if n := o.G.NumVertices(); o.InitErr == nil {
+		switch {
+		case !o.d32:
+			o.out64 = runtime.HostSlice[uint64](n)
+		case n >= runtime.NarrowMin:
+			o.out = prepare[uint16](n)
+		default:
+			o.out = prepare[uint32](n)
+		}
 	}
 	// Asynchronous memsets, not synchronous copies, set the source's
 	// distance.
@@ -107,7 +114,13 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	})
 }
 
-func (o *cudaOp) Distances() ([]uint64, []uint32) { return o.res, o.res32 }
+// prepare starts preparing host memory for n values of T (HostSlice).
+func prepare[T uint16 | uint32](n int) func() runtime.Values {
+	get := runtime.HostSlice[T](n)
+	return func() runtime.Values { return runtime.ValuesOf(get()) }
+}
+
+func (o *cudaOp) Distances() runtime.Values { return o.res }
 
 // distArg returns the distance array in use.
 func (o *cudaOp) distArg() runtime.DevicePointer {
@@ -191,15 +204,18 @@ func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
 // Close copies the distances to the host and releases the device state.
 func (o *cudaOp) Close() error {
 	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
+		var err error
 		switch {
-		case o.out32 != nil:
-			o.res32 = o.out32()
-			return runtime.ReadStaged(d, o.dist32, o.res32)
 		case o.out != nil:
-			o.res = o.out()
-			return runtime.ReadStaged(d, o.dist, o.res)
+			o.res, err = runtime.ReadValues(d, o.dist32, o.WS.Scratch(), o.out())
+		case o.out64 != nil:
+			dst := o.out64()
+			o.res, err = runtime.ValuesOf(dst), runtime.ReadStaged(d, o.dist, dst)
+		default:
+			return nil // never started
 		}
-		return nil // never started
+		o.Times.ResultBits = o.res.Bits()
+		return err
 	}, func(d *runtime.Dev) {
 		o.dist.Free(d)
 		o.dist32.Free(d)

@@ -59,7 +59,33 @@ func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *s
 	if err := sssp.Verify(g, got); err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
+	if gt := got.Stats().GPU; gt != nil {
+		checkResultBits(t, label, got, gt.ResultBits)
+	}
 	return got
+}
+
+// checkResultBits checks the width of a GPU run's distance copy: 64 bits
+// as computed, or the fewest of 8, 16 and 32 whose all-ones (unreached)
+// lies above the largest distance, and 32 below runtime.NarrowMin
+// vertices.
+func checkResultBits(t *testing.T, label string, r *sssp.Result, bits int) {
+	t.Helper()
+	if bits == 64 {
+		return // 64-bit distances are copied as they are
+	}
+	m, _ := r.MaxDistance()
+	want := 32
+	switch {
+	case r.NumVertices() < runtime.NarrowMin:
+	case m < 0xFF:
+		want = 8
+	case m < 0xFFFF:
+		want = 16
+	}
+	if bits != want {
+		t.Fatalf("%s: distances copied as %d bits (%d vertices, largest distance %d), want %d", label, bits, r.NumVertices(), m, want)
+	}
 }
 
 func TestCUDASharedTable(t *testing.T) {
@@ -331,7 +357,12 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
 func TestCUDARelease(t *testing.T) {
-	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
+	gpu := testgraphs.OpenCUDA(t)
+	checkRelease(t, runtime.WithBackend(gpu))
+	// Results narrowed to 16 bits are recycled as such.
+	defer func(m int) { runtime.NarrowMin = m }(runtime.NarrowMin)
+	runtime.NarrowMin = 1
+	checkRelease(t, runtime.WithBackend(gpu))
 }
 
 // TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the

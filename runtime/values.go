@@ -1,0 +1,131 @@
+package runtime
+
+import (
+	"iter"
+	"math"
+)
+
+// Values is a per-vertex result (BFS depths, SSSP distances) held at the
+// width its run produced: 8, 16, 32 or 64 bits per vertex, all-ones of the
+// width marking a vertex without a value. A GPU run copies its array to
+// the host at the fewest bits its largest value needs (ReadValues), so the
+// copy over PCIe and the host memory shrink with the values: a BFS of
+// fewer than 255 levels crosses as bytes. The zero Values is empty.
+type Values struct {
+	w8  []uint8
+	w16 []uint16
+	w32 []uint32
+	w64 []uint64
+}
+
+// ValuesOf wraps s (all-ones = no value); the Values owns it from then on.
+func ValuesOf[T uint8 | uint16 | uint32 | uint64](s []T) Values {
+	switch s := any(s).(type) {
+	case []uint8:
+		return Values{w8: s}
+	case []uint16:
+		return Values{w16: s}
+	case []uint32:
+		return Values{w32: s}
+	default:
+		return Values{w64: s.([]uint64)}
+	}
+}
+
+// Len returns the number of vertices.
+func (a Values) Len() int { return len(a.w8) + len(a.w16) + len(a.w32) + len(a.w64) }
+
+// Bits returns the width of each value (0 when empty).
+func (a Values) Bits() int {
+	switch {
+	case a.w8 != nil:
+		return 8
+	case a.w16 != nil:
+		return 16
+	case a.w32 != nil:
+		return 32
+	case a.w64 != nil:
+		return 64
+	}
+	return 0
+}
+
+// At returns v's value and whether it has one (false beyond Len too).
+func (a Values) At(v uint32) (uint64, bool) {
+	if int64(v) >= int64(a.Len()) {
+		return 0, false
+	}
+	switch {
+	case a.w8 != nil:
+		return at(a.w8, v)
+	case a.w16 != nil:
+		return at(a.w16, v)
+	case a.w32 != nil:
+		return at(a.w32, v)
+	}
+	return at(a.w64, v)
+}
+
+func at[T uint8 | uint16 | uint32 | uint64](s []T, v uint32) (uint64, bool) {
+	x := s[v]
+	return uint64(x), x != ^T(0)
+}
+
+// All yields every vertex that has a value, with it, in vertex order.
+func (a Values) All() iter.Seq2[uint32, uint64] {
+	return func(yield func(uint32, uint64) bool) {
+		switch {
+		case a.w8 != nil:
+			all(a.w8, yield)
+		case a.w16 != nil:
+			all(a.w16, yield)
+		case a.w32 != nil:
+			all(a.w32, yield)
+		default:
+			all(a.w64, yield)
+		}
+	}
+}
+
+func all[T uint8 | uint16 | uint32 | uint64](s []T, yield func(uint32, uint64) bool) {
+	for v, x := range s {
+		if x != ^T(0) && !yield(uint32(v), uint64(x)) {
+			return
+		}
+	}
+}
+
+// Release gives the memory back for reuse by a later HostSlice (Recycle);
+// a must not be used afterwards.
+func (a Values) Release() {
+	Recycle(a.w8)
+	Recycle(a.w16)
+	Recycle(a.w32)
+	Recycle(a.w64)
+}
+
+// BitsFor returns the fewest bits, of 8, 16 and 32, whose all-ones lies
+// above every value up to max.
+func BitsFor(max uint32) int {
+	switch {
+	case max < math.MaxUint8:
+		return 8
+	case max < math.MaxUint16:
+		return 16
+	}
+	return 32
+}
+
+// HostValues returns host memory for n values of the given width (8, 16,
+// 32 or 64), reusing a released result's where one fits (HostSlice).
+func HostValues(bits, n int) Values {
+	switch bits {
+	case 8:
+		return ValuesOf(HostSlice[uint8](n)())
+	case 16:
+		return ValuesOf(HostSlice[uint16](n)())
+	case 32:
+		return ValuesOf(HostSlice[uint32](n)())
+	}
+	return ValuesOf(HostSlice[uint64](n)())
+}
