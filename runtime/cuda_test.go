@@ -659,7 +659,7 @@ func TestCUDAReadValues(t *testing.T) {
 	for _, tc := range cases {
 		src := make([]uint32, tc.n)
 		for i := range src {
-			src[i] = uint32(uint64(i)*2654435761%uint64(tc.max+1)) // up to max
+			src[i] = uint32(uint64(i) * 2654435761 % uint64(tc.max+1)) // up to max
 			if i%7 == 3 {
 				src[i] = math.MaxUint32
 			}
