@@ -745,6 +745,29 @@ type graphEntry struct {
 	g, t *DeviceGraph // t: transpose, uploaded on demand (nil when undirected: g serves)
 	refs int
 	used time.Time
+	// bits is the width of the last result per operator (ResultBits).
+	bits map[string]int
+}
+
+// ResultBits returns the width (runtime.Values) of the last result that
+// the operator named key copied for g while g stayed on the device, or 0.
+// Operators prepare the next run's host memory at that width: runs on one
+// graph, from several sources, mostly need the same.
+func (d *Dev) ResultBits(g *graph.Graph, key string) int {
+	if e := d.graphs[g]; e != nil {
+		return e.bits[key]
+	}
+	return 0
+}
+
+// NoteResultBits records the width of a result for ResultBits.
+func (d *Dev) NoteResultBits(g *graph.Graph, key string, bits int) {
+	if e := d.graphs[g]; e != nil {
+		if e.bits == nil {
+			e.bits = map[string]int{}
+		}
+		e.bits[key] = bits
+	}
 }
 
 // GraphBytes returns the device memory a graph's CSR takes.

@@ -50,7 +50,8 @@ func (a Values) Bits() int {
 	return 0
 }
 
-// At returns v's value and whether it has one (false beyond Len too).
+// At returns v's value and whether it has one (0 and false when it has
+// none, and beyond Len).
 func (a Values) At(v uint32) (uint64, bool) {
 	if int64(v) >= int64(a.Len()) {
 		return 0, false
@@ -67,8 +68,10 @@ func (a Values) At(v uint32) (uint64, bool) {
 }
 
 func at[T uint8 | uint16 | uint32 | uint64](s []T, v uint32) (uint64, bool) {
-	x := s[v]
-	return uint64(x), x != ^T(0)
+	if x := s[v]; x != ^T(0) {
+		return uint64(x), true
+	}
+	return 0, false
 }
 
 // All yields every vertex that has a value, with it, in vertex order.
@@ -116,16 +119,24 @@ func BitsFor(max uint32) int {
 	return 32
 }
 
-// HostValues returns host memory for n values of the given width (8, 16,
-// 32 or 64), reusing a released result's where one fits (HostSlice).
-func HostValues(bits, n int) Values {
+// PrepareValues starts preparing host memory for n values of the given
+// width in the background (HostSlice); call the result for it.
+func PrepareValues(bits, n int) func() Values {
 	switch bits {
 	case 8:
-		return ValuesOf(HostSlice[uint8](n)())
+		get := HostSlice[uint8](n)
+		return func() Values { return ValuesOf(get()) }
 	case 16:
-		return ValuesOf(HostSlice[uint16](n)())
+		get := HostSlice[uint16](n)
+		return func() Values { return ValuesOf(get()) }
 	case 32:
-		return ValuesOf(HostSlice[uint32](n)())
+		get := HostSlice[uint32](n)
+		return func() Values { return ValuesOf(get()) }
 	}
-	return ValuesOf(HostSlice[uint64](n)())
+	get := HostSlice[uint64](n)
+	return func() Values { return ValuesOf(get()) }
 }
+
+// HostValues returns host memory for n values of the given width (8, 16,
+// 32 or 64), reusing a released result's where one fits (HostSlice).
+func HostValues(bits, n int) Values { return PrepareValues(bits, n)() }

@@ -26,10 +26,11 @@ type cudaOp struct {
 	level   runtime.DeviceSlice[uint32]
 	canPull bool
 	cur     uint32 // depth of the current frontier
-	// out8 or out32 is the host memory for the depths, prepared while the
-	// GPU runs: bytes when the result is large enough to narrow.
-	out8  func() []uint8
-	out32 func() []uint32
+	// out is the host memory for the depths, prepared while the GPU runs
+	// at the width of the last result on this graph, else bytes when the
+	// result is large enough to narrow (ReadValues picks the width).
+	out   func() runtime.Values
+	bits  int // the last result's width on this graph (0: none yet)
 	depth runtime.Values
 }
 
@@ -43,6 +44,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
 	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 4*int64(n), func(d *runtime.Dev, _ *runtime.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil
+		o.bits = d.ResultBits(g, "bfs")
 		var err error
 		if o.level, err = runtime.AllocSlice[uint32](d, n); err != nil {
 			return err
@@ -63,11 +65,14 @@ func (o *cudaOp) Start(v decider.Variant) error {
 		rep = decider.Bitmap
 	}
 	if n := o.G.NumVertices(); o.InitErr == nil {
-		if n >= runtime.NarrowMin {
-			o.out8 = runtime.HostSlice[uint8](n)
-		} else {
-			o.out32 = runtime.HostSlice[uint32](n)
+		bits := o.bits
+		switch {
+		case n < runtime.NarrowMin:
+			bits = 32
+		case bits == 0:
+			bits = 8
 		}
+		o.out = runtime.PrepareValues(bits, n)
 	}
 	// An asynchronous memset, not a synchronous copy, sets the source's
 	// level.
@@ -160,7 +165,7 @@ func (o *cudaOp) push(d *runtime.Dev, v decider.Variant) error {
 // graph stays cached in the backend).
 func (o *cudaOp) Close() error {
 	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
-		if o.out8 == nil && o.out32 == nil {
+		if o.out == nil {
 			return nil // never started
 		}
 		return o.readDepths(d)
@@ -170,13 +175,8 @@ func (o *cudaOp) Close() error {
 // readDepths copies the depths to the host at the fewest bits that hold
 // them (runtime.ReadValues).
 func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
-	var prepared runtime.Values
-	if o.out8 != nil {
-		prepared = runtime.ValuesOf(o.out8())
-	} else {
-		prepared = runtime.ValuesOf(o.out32())
-	}
-	o.depth, err = runtime.ReadValues(d, o.level, o.WS.Scratch(), prepared)
+	o.depth, err = runtime.ReadValues(d, o.level, o.WS.Scratch(), o.out())
 	o.Times.ResultBits = o.depth.Bits()
+	d.NoteResultBits(o.G, "bfs", o.depth.Bits())
 	return err
 }

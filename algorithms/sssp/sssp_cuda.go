@@ -41,10 +41,12 @@ type cudaOp struct {
 	dist32      runtime.DeviceSlice[uint32] // d32 true
 	pending     bool                        // an ordered generation may have left vertices in the update vector
 	// out64 or out is the host memory for the distances, prepared while
-	// the GPU runs: for 32-bit distances 16 bits where the result is large
-	// enough to narrow (ReadValues narrows to what the largest needs).
+	// the GPU runs; for 32-bit distances at the width of the last result
+	// on this graph, else 16 bits where the result is large enough to
+	// narrow (ReadValues picks the width).
 	out64 func() []uint64
 	out   func() runtime.Values
+	bits  int // the last result's width on this graph (0: none yet)
 	res   runtime.Values
 }
 
@@ -57,6 +59,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, targ
 	o := &cudaOp{src: src, delta: max(delta, 1), target: target, launchDelta: max(launchDelta, delta, 1)}
 	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
+		o.bits = d.ResultBits(g, "sssp")
 		var err error
 		if target > 0 {
 			if o.hist, err = runtime.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
@@ -95,13 +98,17 @@ func (o *cudaOp) Info() decider.Info {
 
 func (o *cudaOp) Start(v decider.Variant) error {
 	if n := o.G.NumVertices(); o.InitErr == nil {
+		bits := o.bits
 		switch {
-		case !o.d32:
+		case n < runtime.NarrowMin:
+			bits = 32
+		case bits == 0:
+			bits = 16
+		}
+		if o.d32 {
+			o.out = runtime.PrepareValues(bits, n)
+		} else {
 			o.out64 = runtime.HostSlice[uint64](n)
-		case n >= runtime.NarrowMin:
-			o.out = prepare[uint16](n)
-		default:
-			o.out = prepare[uint32](n)
 		}
 	}
 	// Asynchronous memsets, not synchronous copies, set the source's
@@ -112,12 +119,6 @@ func (o *cudaOp) Start(v decider.Variant) error {
 		}
 		return d.Memset32(o.dist, 8*int64(o.src), 0, 2)
 	})
-}
-
-// prepare starts preparing host memory for n values of T (HostSlice).
-func prepare[T uint16 | uint32](n int) func() runtime.Values {
-	get := runtime.HostSlice[T](n)
-	return func() runtime.Values { return runtime.ValuesOf(get()) }
 }
 
 func (o *cudaOp) Distances() runtime.Values { return o.res }
@@ -208,6 +209,7 @@ func (o *cudaOp) Close() error {
 		switch {
 		case o.out != nil:
 			o.res, err = runtime.ReadValues(d, o.dist32, o.WS.Scratch(), o.out())
+			d.NoteResultBits(o.G, "sssp", o.res.Bits())
 		case o.out64 != nil:
 			dst := o.out64()
 			o.res, err = runtime.ValuesOf(dst), runtime.ReadStaged(d, o.dist, dst)
