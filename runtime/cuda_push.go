@@ -252,21 +252,11 @@ var StageBytes int64 = 4 << 20
 // previous one. Copies into page-locked memory run at the link's speed;
 // the driver's own path for pageable memory is several times slower.
 func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
-	n := src.Len()
-	if len(dst) != n {
-		return fmt.Errorf("cuda: staged read of %d elements into %d", n, len(dst))
+	if len(dst) != src.Len() {
+		return fmt.Errorf("cuda: staged read of %d elements into %d", src.Len(), len(dst))
 	}
-	es := elemSize[T]()
-	return d.staged(src.ptr, es, n, int(max(StageBytes/es, 1)), func(lo, hi int, stage unsafe.Pointer) {
-		s := unsafe.Slice((*T)(stage), hi-lo)
-		out := dst[lo:hi]
-		par.For(hi-lo, 1<<16, func(a, b int) { copy(out[a:b], s[a:b]) })
-	})
+	return readStaged(d, src.ptr, dst)
 }
-
-// NarrowMin is the smallest result ReadValues narrows (below it the copy
-// is a few microseconds either way); a variable for tests.
-var NarrowMin = 1 << 16
 
 // ReadValues copies src, a uint32 per vertex (math.MaxUint32 = no value),
 // to the host at the fewest bits its largest value needs (see Values): a
@@ -346,21 +336,19 @@ func readNarrow[N uint8 | uint16](d *Dev, src, scratch DeviceSlice[uint32], dst 
 	if err := d.Launch(kernel, d.Grid(int64(n)/4+1, 256), 256, src, scratch, uint32(n)); err != nil {
 		return err
 	}
-	return d.staged(scratch.ptr, es, n, int(max(StageBytes/es, 1)), func(lo, hi int, stage unsafe.Pointer) {
-		s := unsafe.Slice((*N)(stage), hi-lo)
-		out := dst[lo:hi]
-		par.For(hi-lo, int(256<<10/es), func(a, b int) { copy(out[a:b], s[a:b]) })
-	})
+	return readStaged(d, scratch.ptr, dst)
 }
 
-// staged copies n elements of es bytes from device address src through
-// the two page-locked staging buffers, per elements at a time (per*es at
-// most StageBytes), and calls out for each chunk, in order, with the
-// staged bytes while the next chunk's DMA runs.
-func (d *Dev) staged(src uintptr, es int64, n, per int, out func(lo, hi int, stage unsafe.Pointer)) error {
+// readStaged copies len(dst) elements from device address src into dst
+// through the two page-locked staging buffers, StageBytes at a time: the
+// host copies one chunk out, in parallel, while the next one's DMA runs.
+func readStaged[T any](d *Dev, src uintptr, dst []T) error {
+	n := len(dst)
 	if n == 0 {
 		return nil
 	}
+	es := elemSize[T]()
+	per := int(max(StageBytes/es, 1))
 	var buf [2]unsafe.Pointer
 	for i := range buf {
 		p, err := d.AllocHost(StageBytes)
@@ -394,7 +382,10 @@ func (d *Dev) staged(src uintptr, es int64, n, per int, out func(lo, hi int, sta
 			return err
 		}
 		lo := k * per
-		out(lo, min(n, lo+per), buf[k%2])
+		hi := min(n, lo+per)
+		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
+		out := dst[lo:hi]
+		par.For(hi-lo, int(max(256<<10/es, 1)), func(a, b int) { copy(out[a:b], s[a:b]) })
 	}
 	return nil
 }

@@ -65,9 +65,11 @@ type GPUTimes struct {
 	// persistent multi-level launches (BFS, SSSP on small frontiers).
 	Launches int64 `json:"launches"`
 	Levels   int64 `json:"device_levels"`
-	// ResultBits is the width in bits of each value of the result's copy
-	// to the host: below 32 where the operator narrowed it on the device
-	// (BFS depths below 255 levels cross as 8 bits).
+	// ResultBits is the width in bits of each value of the result as
+	// copied to, and kept on, the host (runtime.Values): the fewest of 8,
+	// 16 and 32 that its largest value needs (BFS depths of fewer than 255
+	// levels are bytes), 32 for results under NarrowMin values, 64 for
+	// 64-bit SSSP distances.
 	ResultBits int `json:"result_bits,omitempty"`
 }
 

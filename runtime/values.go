@@ -119,6 +119,25 @@ func BitsFor(max uint32) int {
 	return 32
 }
 
+// NarrowMin is the smallest result ReadValues narrows (below it the copy
+// is a few microseconds either way); a variable for tests.
+var NarrowMin = 1 << 16
+
+// PrepareResult starts preparing host memory for a GPU result of n values
+// (PrepareValues) at the width ReadValues will most likely pick: last, the
+// width of the previous result on the same graph (Dev.ResultBits; 0 for
+// none), else guess; 32 bits below NarrowMin.
+func PrepareResult(n, last, guess int) func() Values {
+	bits := last
+	switch {
+	case n < NarrowMin:
+		bits = 32
+	case bits == 0:
+		bits = guess
+	}
+	return PrepareValues(bits, n)
+}
+
 // PrepareValues starts preparing host memory for n values of the given
 // width in the background (HostSlice); call the result for it.
 func PrepareValues(bits, n int) func() Values {

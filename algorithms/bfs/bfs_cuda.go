@@ -64,15 +64,8 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	if v.Direction == decider.Pull {
 		rep = decider.Bitmap
 	}
-	if n := o.G.NumVertices(); o.InitErr == nil {
-		bits := o.bits
-		switch {
-		case n < runtime.NarrowMin:
-			bits = 32
-		case bits == 0:
-			bits = 8
-		}
-		o.out = runtime.PrepareValues(bits, n)
+	if o.InitErr == nil {
+		o.out = runtime.PrepareResult(o.G.NumVertices(), o.bits, 8)
 	}
 	// An asynchronous memset, not a synchronous copy, sets the source's
 	// level.

@@ -97,19 +97,10 @@ func (o *cudaOp) Info() decider.Info {
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {
-	if n := o.G.NumVertices(); o.InitErr == nil {
-		bits := o.bits
-		switch {
-		case n < runtime.NarrowMin:
-			bits = 32
-		case bits == 0:
-			bits = 16
-		}
-		if o.d32 {
-			o.out = runtime.PrepareValues(bits, n)
-		} else {
-			o.out64 = runtime.HostSlice[uint64](n)
-		}
+	if n := o.G.NumVertices(); o.InitErr == nil && o.d32 {
+		o.out = runtime.PrepareResult(n, o.bits, 16)
+	} else if o.InitErr == nil {
+		o.out64 = runtime.HostSlice[uint64](n)
 	}
 	// Asynchronous memsets, not synchronous copies, set the source's
 	// distance.
