@@ -430,6 +430,43 @@ func TestAdaptiveDirection(t *testing.T) {
 	}
 }
 
+// TestAdaptivePullLoss: a pull step that examined more than PullLossFactor
+// times its frontier's out-edges goes back to push, and the run pulls again
+// only for a frontier of more than twice those out-edges; a pull within
+// the factor goes on pulling.
+func TestAdaptivePullLoss(t *testing.T) {
+	th := decider.DefaultThresholds() // alpha 15, beta 18
+	pull := decider.PullVariant
+	for _, tc := range []struct {
+		edges int64
+		want  decider.Direction
+	}{{decider.PullLossFactor * 13000, decider.Pull}, {decider.PullLossFactor*13000 + 1, decider.Push}} {
+		d := decider.Adaptive(th, decider.Ordered).Begin(info(1800, 180000))
+		// 13000 > 180000/15: pull.
+		if v := d.Next(decider.Observation{Iteration: 0, Size: 400, Degree: 13000}); v != pull {
+			t.Fatalf("want pull, got %v", v)
+		}
+		// The pull expanded that frontier (13000 out-edges).
+		v := d.Next(decider.Observation{Iteration: 1, Current: pull, Size: 900, Degree: 20000, Edges: tc.edges})
+		if v.Direction != tc.want {
+			t.Fatalf("pull of %d arcs for 13000 out-edges: %v, want %v", tc.edges, v, tc.want)
+		}
+	}
+	d := decider.Adaptive(th, decider.Ordered).Begin(info(1800, 180000))
+	d.Next(decider.Observation{Iteration: 0, Size: 400, Degree: 13000})
+	if v := d.Next(decider.Observation{Iteration: 1, Current: pull, Size: 900, Degree: 20000, Edges: 60000}); v.Direction != decider.Push {
+		t.Fatalf("a pull of 60000 arcs for 13000 out-edges went on: %v", v)
+	}
+	// Beamer's test alone would pull for 20000 and 26000 out-edges; the
+	// lost pull raised the bar to 2 x 13000.
+	if v := d.Next(decider.Observation{Iteration: 2, Current: decider.Variant{}, Size: 1000, Degree: 26000}); v.Direction != decider.Push {
+		t.Fatalf("pulled again at 26000 out-edges: %v", v)
+	}
+	if v := d.Next(decider.Observation{Iteration: 3, Size: 1200, Degree: 26001}); v != pull {
+		t.Fatalf("want pull above twice the lost frontier's out-edges, got %v", v)
+	}
+}
+
 func TestStatic(t *testing.T) {
 	v, _ := decider.ParseVariant("U_T_BM")
 	p := decider.Static(v)

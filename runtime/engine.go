@@ -89,7 +89,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 				levels, hidden = l, h
 			}
 		}
-		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg, HiddenDegree: hidden}
+		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg, HiddenDegree: hidden, Edges: edges}
 		if (sampler.Due(it) || levels > 1 && every > 0) && !op.Done() {
 			obs.Sampled = true
 			obs.Sample = sampler.Take(it, op.Inspect)
