@@ -41,6 +41,9 @@ type cpuOp struct {
 	cnt         []counters
 	pref        []int64
 	done        bool
+	// deg is the current working set's summed out-degree: a bitmap's
+	// thread mapping splits its words by it (forFrontier).
+	deg int64
 }
 
 func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
@@ -70,6 +73,7 @@ func (o *cpuOp) Info() decider.Info {
 func (o *cpuOp) Start(v decider.Variant) error {
 	o.depth[o.src] = 0
 	o.rep = v.Rep
+	o.deg = o.off[o.src+1] - o.off[o.src]
 	if v.Rep == decider.Queue {
 		o.curQ.Push(o.src)
 	} else {
@@ -158,6 +162,7 @@ func (o *cpuOp) Generate(r decider.Rep) (int64, int64, error) {
 	}
 	o.level++
 	o.done = size == 0
+	o.deg = deg
 	if err := o.Convert(r); err != nil {
 		return 0, 0, err
 	}

@@ -84,7 +84,7 @@ func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs []u
 		})
 	case m == decider.Thread:
 		words := o.curB.Words()
-		o.pool.Thread(len(words), wordGrain, func(w, lo, hi int) {
+		o.pool.Thread(len(words), o.wordGrain(len(words)), func(w, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				for b := words[i]; b != 0; b &= b - 1 {
 					u := uint32(i*64 + trailingZeros(b))
@@ -128,3 +128,14 @@ func (o *cpuOp) grain(min int) int {
 }
 
 func (o *cpuOp) adjLen() int64 { return int64(len(o.adj)) }
+
+// wordGrain returns the thread-mapping chunk size over a bitmap of words
+// words: at least wordGrain, and the whole bitmap when the working set has
+// at most edgeGrain out-edges, so that a small frontier in a bitmap (on a
+// small graph, a bitmap from a few dozen vertices) runs on the caller. On
+// rome99 on two cores, waking the pool for 53 words made each bitmap level
+// 5.2 µs against 2.8 for a queue's.
+func (o *cpuOp) wordGrain(words int) int {
+	chunks := o.deg/edgeGrain + 1
+	return max(wordGrain, int(int64(words)/chunks))
+}
