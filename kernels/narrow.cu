@@ -1,8 +1,8 @@
 // narrow.cu: narrowing a uint32 result before it crosses PCIe.
 //
 // max_below_u32: the largest value of in other than 0xFFFFFFFF (a vertex
-//     with no value) into *out, which must be zero on entry; the host picks
-//     the copy's width from it.
+//     with no value) into *out (block_max: one atomic per block), which
+//     must be zero on entry; the host picks the copy's width from it.
 // narrow_u8 / narrow_u16: out[i] = min(in[i], all-ones of the narrow
 //     type), so 0xFFFFFFFF becomes all-ones, the host's mark for no value,
 //     and every other value, below all-ones as max_below_u32 showed, stays
@@ -13,8 +13,7 @@
 #include "common.cuh"
 
 extern "C" __global__ void __launch_bounds__(256) max_below_u32(const u32* __restrict__ in, u32 n, u32* out) {
-    u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-    u64 stride = (u64)gridDim.x * blockDim.x;
+    const u64 i = gtid(), stride = gstride();
     u64 n4 = n / 4;
     u32 m = 0;
     for (u64 k = i; k < n4; k += stride) {
@@ -28,15 +27,13 @@ extern "C" __global__ void __launch_bounds__(256) max_below_u32(const u32* __res
         u32 v = in[k];
         m = max(m, v == 0xFFFFFFFFu ? 0u : v);
     }
-    m = __reduce_max_sync(0xFFFFFFFFu, m);
-    if ((threadIdx.x & 31) == 0 && m != 0) atomicMax(out, m);
+    block_max(m, out);
 }
 
 template <typename N, typename N4>
 __device__ __forceinline__ void narrow(const u32* __restrict__ in, N* __restrict__ out, u32 n) {
     const u32 top = (u32)(N)~(N)0;  // all-ones of N
-    u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-    u64 stride = (u64)gridDim.x * blockDim.x;
+    const u64 i = gtid(), stride = gstride();
     u64 n4 = n / 4;
     for (u64 k = i; k < n4; k += stride) {
         uint4 v = ((const uint4*)in)[k];

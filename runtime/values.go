@@ -143,16 +143,17 @@ func PrepareResult(n, last, guess int) func() Values {
 func PrepareValues(bits, n int) func() Values {
 	switch bits {
 	case 8:
-		get := HostSlice[uint8](n)
-		return func() Values { return ValuesOf(get()) }
+		return prepare[uint8](n)
 	case 16:
-		get := HostSlice[uint16](n)
-		return func() Values { return ValuesOf(get()) }
+		return prepare[uint16](n)
 	case 32:
-		get := HostSlice[uint32](n)
-		return func() Values { return ValuesOf(get()) }
+		return prepare[uint32](n)
 	}
-	get := HostSlice[uint64](n)
+	return prepare[uint64](n)
+}
+
+func prepare[T uint8 | uint16 | uint32 | uint64](n int) func() Values {
+	get := HostSlice[T](n)
 	return func() Values { return ValuesOf(get()) }
 }
 
