@@ -116,11 +116,11 @@ type Thresholds struct {
 	// LaunchDeltaFactor / mean out-degree where that exceeds delta (see
 	// LaunchDelta). Inside a launch a bucket costs a scan of the update
 	// vector (two before session 11), not a host iteration, and the levels
-	// are the cost: on the
-	// H100 the 2048x2048 grid (degree 4) ran 30.0 ms on the device with
-	// launch buckets 4x its delta against 37.5, while urand:21 and :22
-	// (degree 32) lost 6-10% with them, so the widening shrinks with the
-	// degree (results/h100-2026-11-22-s10/). Static variants keep delta.
+	// are the cost: on the H100 the 2048x2048 grid (degree 4) ran 30.0 ms
+	// on the device with launch buckets 4x its delta against 37.5, while
+	// urand:21 and :22 (degree 32) lost 6-10% with them, so the widening
+	// shrinks with the degree (results/h100-2026-11-22-s10/). Static
+	// variants keep delta.
 	LaunchDeltaFactor float64 `toml:"launch_delta_factor"`
 	// ThreadsPerBlock is the GPU block size of thread-mapped kernels (a
 	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
