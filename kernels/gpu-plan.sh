@@ -25,6 +25,7 @@
 #                                            # (T3S, T2S, T1S, TPBS, FACTORS: the ranges; empty = not swept)
 #   THRESHOLDS=f.toml SKIP_DIRECTED=1 ALGS=sssp DELTAS=32,256,4096 bash .gpu/kernels/gpu-plan.sh algs
 #                                            # the undirected and scale-22 SSSP benches under f.toml
+#   bash .gpu/kernels/gpu-plan.sh ab-quick  # the A/B of `ab` alone (a fatbin copied into $OUT skips nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
 #                                     # `run --sources 8` alternated, AB_ROUNDS rounds, per graph and algorithm
@@ -300,6 +301,11 @@ ab)
 	tests_and_overhead
 	ab_loop "${G_AB:-kron:20 kron:22 urand:22}"
 	;;
+ab-quick)
+	# The A/B alone, with the fatbin in $OUT when one was put there.
+	fatbin
+	ab_loop "${G_AB:-kron:20 kron:22 urand:22}"
+	;;
 fuse)
 	# Persistent launches from the first level, hubs expanded by their
 	# blocks inside them: GPU tests, this tree against the
@@ -313,7 +319,7 @@ fuse)
 	[ -z "${BENCH_BFS_GRAPHS:-}" ] || bench bfs 150 --graphs "$BENCH_BFS_GRAPHS" --algorithms bfs --verify=false
 	;;
 *)
-	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, fuse, limit, tune-bfs or tune-bfs-floors)" >&2
+	echo "gpu-plan.sh: no call $CALL (1, 2, 3, sssp22, algs, ab, ab-quick, fuse, limit, tune-bfs or tune-bfs-floors)" >&2
 	exit 2
 	;;
 esac

@@ -75,8 +75,9 @@ type Dev struct {
 	uploadTime time.Duration // time spent uploading graphs so far
 	args       []uint64
 	params     []unsafe.Pointer
-	streams    [2]cu.Stream // ReadStaged's copy streams, created on first use
-	tpb        int          // thread-mapped block size (SetThreadsPerBlock; 0: default)
+	streams    [2]cu.Stream         // ReadStaged's copy streams, created on first use
+	regs       map[uintptr]*hostReg // Go memory registered for direct copies, by address
+	tpb        int                  // thread-mapped block size (SetThreadsPerBlock; 0: default)
 }
 
 // CUDABuilt reports whether this build includes the cuda backend.
@@ -109,6 +110,7 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	c.spin = cfg.spin > 0 && goruntime.GOMAXPROCS(0) > 1
 	c.d = Dev{c: c, funcs: map[string]cu.Function{}, allocs: map[cu.DevicePtr]int64{},
 		pool: map[int64][]cu.DevicePtr{}, hostAllocs: map[unsafe.Pointer]int64{}, hostPool: map[int64][]unsafe.Pointer{},
+		regs:   map[uintptr]*hostReg{},
 		graphs: map[*graph.Graph]*graphEntry{}, syncEach: cfg.syncEach}
 	ready := make(chan error, 1)
 	go c.loop(ready)
@@ -445,6 +447,7 @@ func (d *Dev) destroy() error {
 		delete(d.hostAllocs, p)
 	}
 	clear(d.hostPool)
+	d.unregisterAll()
 	for i := range d.streams {
 		if d.streams[i] != 0 {
 			if err := d.guard("cuStreamDestroy", d.streams[i].Destroy); err != nil && first == nil {

@@ -268,9 +268,26 @@ func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
 // is host memory made ready while the GPU ran, used when its width and
 // length match and released otherwise; it may be empty.
 func ReadValues(d *Dev, src, scratch DeviceSlice[uint32], prepared Values) (Values, error) {
+	return readValues(d, src, scratch, prepared, nil)
+}
+
+// ReadValuesUpTo is ReadValues for an array whose values below
+// math.MaxUint32 are known to be at most bound (a BFS's depths: the
+// number of levels run), which spares the kernel for the largest value
+// and the round trip that reads it. A bound below the true largest value
+// would lose values: they would read as having none.
+func ReadValuesUpTo(d *Dev, src, scratch DeviceSlice[uint32], prepared Values, bound uint32) (Values, error) {
+	return readValues(d, src, scratch, prepared, &bound)
+}
+
+func readValues(d *Dev, src, scratch DeviceSlice[uint32], prepared Values, bound *uint32) (Values, error) {
 	n := src.Len()
 	bits := 32
-	if n >= NarrowMin {
+	switch {
+	case n < NarrowMin:
+	case bound != nil:
+		bits = BitsFor(*bound)
+	default:
 		m, err := d.maxBelow(src, scratch)
 		if err != nil {
 			return Values{}, err
@@ -339,15 +356,19 @@ func readNarrow[N uint8 | uint16](d *Dev, src, scratch DeviceSlice[uint32], dst 
 	return readStaged(d, scratch.ptr, dst)
 }
 
-// readStaged copies len(dst) elements from device address src into dst
-// through the two page-locked staging buffers, StageBytes at a time: the
-// host copies one chunk out, in parallel, while the next one's DMA runs.
+// readStaged copies len(dst) elements from device address src into dst:
+// in one DMA where dst is registered (directTarget), else through the two
+// page-locked staging buffers, StageBytes at a time, the host copying one
+// chunk out, in parallel, while the next one's DMA runs.
 func readStaged[T any](d *Dev, src uintptr, dst []T) error {
 	n := len(dst)
 	if n == 0 {
 		return nil
 	}
 	es := elemSize[T]()
+	if directTarget(d, dst) {
+		return d.guard("cuMemcpyDtoH", func() { cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), cu.DevicePtr(src), int64(n)*es) })
+	}
 	per := int(max(StageBytes/es, 1))
 	var buf [2]unsafe.Pointer
 	for i := range buf {

@@ -12,9 +12,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -634,7 +636,9 @@ func TestCUDAReadStaged(t *testing.T) {
 // bits its largest value needs (8, 16, 32 at and around the boundaries;
 // values of MaxUint32 as no value; lengths not a multiple of four; several
 // staging chunks), in prepared memory of the right or the wrong width, and
-// unnarrowed below NarrowMin.
+// unnarrowed below NarrowMin; then again through ReadValuesUpTo with the
+// largest value as the bound, into the first copy's released memory
+// (reused: registered and copied in one DMA).
 func TestCUDAReadValues(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	defer func(s int64) { runtime.StageBytes = s }(runtime.StageBytes)
@@ -665,6 +669,24 @@ func TestCUDAReadValues(t *testing.T) {
 			}
 		}
 		src[tc.n-1] = tc.max
+		readValuesTwice(t, c, tc.name, src, tc.prepared, tc.bits)
+	}
+}
+
+func readValuesTwice(t *testing.T, c *runtime.CUDA, name string, src []uint32, prepared, bits int) {
+	t.Helper()
+	n := len(src)
+	for _, upTo := range []bool{false, true} {
+		tc := struct {
+			name           string
+			n              int
+			max            uint32
+			prepared, bits int
+		}{name, n, src[n-1], prepared, bits}
+		if upTo {
+			tc.name += "/up-to"
+			tc.prepared = bits // the first copy's released memory
+		}
 		var got runtime.Values
 		if err := c.Do(func(d *runtime.Dev) error {
 			s, err := runtime.UploadSlice(d, src)
@@ -681,7 +703,11 @@ func TestCUDAReadValues(t *testing.T) {
 			if tc.prepared > 0 {
 				prep = runtime.HostValues(tc.prepared, tc.n)
 			}
-			got, err = runtime.ReadValues(d, s, scratch, prep)
+			if upTo {
+				got, err = runtime.ReadValuesUpTo(d, s, scratch, prep, tc.max)
+			} else {
+				got, err = runtime.ReadValues(d, s, scratch, prep)
+			}
 			return err
 		}); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -696,6 +722,98 @@ func TestCUDAReadValues(t *testing.T) {
 			}
 		}
 		got.Release()
+	}
+}
+
+// TestCUDADirectRead follows host memory registered for direct copies:
+// a slice is copied into by staging when new, registered when HostSlice
+// hands it out again, copied into directly from then on (the contents
+// checked each time), unregistered by its cleanup once unreachable, and a
+// registered slice outlives the backend that registered it.
+func TestCUDADirectRead(t *testing.T) {
+	const n = 1<<18 + 5
+	src := make([]uint32, n)
+	for i := range src {
+		src[i] = uint32(i) * 2654435761
+	}
+	c := testgraphs.OpenCUDA(t)
+	var dsrc runtime.DeviceSlice[uint32]
+	if err := c.Do(func(d *runtime.Dev) (err error) { dsrc, err = runtime.UploadSlice(d, src); return err }); err != nil {
+		t.Fatal(err)
+	}
+	read := func(dst []uint32, round int) {
+		t.Helper()
+		clear(dst)
+		if err := c.Do(func(d *runtime.Dev) error { return runtime.ReadStaged(d, dsrc, dst) }); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if !slices.Equal(dst, src) {
+			t.Fatalf("round %d: the copy differs", round)
+		}
+	}
+	registered := func() int64 {
+		t.Helper()
+		b, err := c.RegisteredBytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	base := registered()
+	dst := runtime.HostSlice[uint32](n)()
+	read(dst, 0)
+	if got := registered(); got != base {
+		t.Fatalf("a new slice was registered: %d bytes, want %d", got, base)
+	}
+	for round := 1; round <= 3; round++ {
+		runtime.Recycle(dst)
+		dst = runtime.HostSlice[uint32](n)()
+		read(dst, round)
+		if got := registered(); got != base+4*n {
+			t.Fatalf("round %d: %d bytes registered, want %d", round, got, base+4*n)
+		}
+	}
+	dst = nil
+	deadline := time.Now().Add(10 * time.Second)
+	for registered() != base {
+		if time.Now().After(deadline) {
+			t.Fatalf("the unreachable slice is still registered (%d bytes)", registered())
+		}
+		goruntime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	// Registered when the backend closes: the memory stays the caller's.
+	c2, err := runtime.NewCUDA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s2 runtime.DeviceSlice[uint32]
+	keep := runtime.HostSlice[uint32](n)()
+	runtime.Recycle(keep)
+	keep = runtime.HostSlice[uint32](n)()
+	if err := c2.Do(func(d *runtime.Dev) (err error) {
+		if s2, err = runtime.UploadSlice(d, src); err != nil {
+			return err
+		}
+		return runtime.ReadStaged(d, s2, keep)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c2.RegisteredBytes(); err != nil || b != 4*n {
+		t.Fatalf("second backend: %d bytes registered (%v), want %d", b, err, 4*n)
+	}
+	if err := c2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(keep, src) {
+		t.Fatal("the copy differs after the backend closed")
+	}
+	keep[0]++ // still ours to write
+	keep = nil
+	goruntime.GC() // its cleanup was stopped when the backend closed
+	if err := c.Do(func(d *runtime.Dev) error { dsrc.Free(d); return nil }); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -83,8 +83,28 @@ func reuse[T any](n int) ([]T, bool) {
 	free[len(free)-1] = nil
 	recycled.m[k] = free[:len(free)-1]
 	recycled.bytes -= int64(n) * int64(unsafe.Sizeof(s[0]))
+	if recycled.reused == nil || len(recycled.reused) >= reusedMax {
+		recycled.reused = map[uintptr]struct{}{} // marks never taken (CPU results) go
+	}
+	recycled.reused[uintptr(unsafe.Pointer(&s[0]))] = struct{}{}
 	return s, true
 }
+
+// takeReused reports whether p is the first element of a slice that
+// HostSlice handed out again, and forgets it. Its caller releases its
+// results, so a GPU backend registers such memory for direct DMA: the
+// registration, which costs about as much as one staged copy, then pays
+// off over the reuses.
+func takeReused(p unsafe.Pointer) bool {
+	recycled.Lock()
+	defer recycled.Unlock()
+	_, ok := recycled.reused[uintptr(p)]
+	delete(recycled.reused, uintptr(p))
+	return ok
+}
+
+// reusedMax bounds the marks of takeReused.
+const reusedMax = 256
 
 // recycleMax bounds the memory Recycle keeps (1 GiB: a few results of the
 // largest graphs that fit on a GPU).
@@ -99,4 +119,6 @@ var recycled struct {
 	sync.Mutex
 	m     map[recycleKey][]any
 	bytes int64
+	// reused marks the slices reuse handed out (takeReused), by address.
+	reused map[uintptr]struct{}
 }

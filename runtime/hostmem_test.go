@@ -63,3 +63,24 @@ func BenchmarkHostSlice(b *testing.B) {
 		})
 	}
 }
+
+// TestTakeReused checks the marks a GPU backend registers memory by: only
+// a slice HostSlice handed out again is marked, and a mark is taken once.
+func TestTakeReused(t *testing.T) {
+	const n = 12345
+	fresh := runtime.HostSlice[uint16](n)()
+	if runtime.TakeReused(unsafe.Pointer(&fresh[0])) {
+		t.Fatal("a new slice is marked as reused")
+	}
+	runtime.Recycle(fresh)
+	again := runtime.HostSlice[uint16](n)()
+	if &again[0] != &fresh[0] {
+		t.Fatal("the released slice was not handed out again")
+	}
+	if !runtime.TakeReused(unsafe.Pointer(&again[0])) {
+		t.Fatal("a slice handed out again is not marked")
+	}
+	if runtime.TakeReused(unsafe.Pointer(&again[0])) {
+		t.Fatal("a mark was taken twice")
+	}
+}

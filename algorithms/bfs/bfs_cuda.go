@@ -166,9 +166,11 @@ func (o *cudaOp) Close() error {
 }
 
 // readDepths copies the depths to the host at the fewest bits that hold
-// them (runtime.ReadValues).
+// them: every level run set depths of at most o.cur (the depth of the
+// frontier after it), so no kernel has to find the largest
+// (runtime.ReadValuesUpTo).
 func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
-	o.depth, err = runtime.ReadValues(d, o.level, o.WS.Scratch(), o.out())
+	o.depth, err = runtime.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), o.cur)
 	o.Times.ResultBits = o.depth.Bits()
 	d.NoteResultBits(o.G, "bfs", o.depth.Bits())
 	return err

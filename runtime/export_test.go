@@ -1,0 +1,4 @@
+package runtime
+
+// TakeReused exposes takeReused to the external tests.
+var TakeReused = takeReused
