@@ -166,11 +166,16 @@ func (o *cudaOp) Close() error {
 }
 
 // readDepths copies the depths to the host at the fewest bits that hold
-// them: every level run set depths of at most o.cur (the depth of the
-// frontier after it), so no kernel has to find the largest
-// (runtime.ReadValuesUpTo).
+// them, with no kernel to find the largest (runtime.ReadValuesUpTo): each
+// level run set depths of at most o.cur, the depth of the frontier it
+// generated, and a finished run's last level generated nothing, so its
+// depths stop at o.cur-1 (254 levels' depths are bytes).
 func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
-	o.depth, err = runtime.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), o.cur)
+	bound := o.cur
+	if o.Finished && bound > 0 {
+		bound--
+	}
+	o.depth, err = runtime.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), bound)
 	o.Times.ResultBits = o.depth.Bits()
 	d.NoteResultBits(o.G, "bfs", o.depth.Bits())
 	return err
