@@ -511,7 +511,7 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 	}
 	how := ""
 	if res.Interleaved {
-		how = "; a graph's configurations interleaved, round by round"
+		how = "; a graph's configurations interleaved, round by round, the turn rotated per source and round"
 	}
 	fmt.Fprintf(&b, "\nTimes are medians over the sources (one warm-up run first; per source the fastest of %d runs, or one run when it takes over a second%s), "+
 		"wall time around the whole call (each result released before the next run, so its host memory is reused). Speedup = serial reference time / time.\n", repeats, how)
