@@ -32,12 +32,18 @@ import (
 // loaded kernels and a cache of graphs uploaded to the device (reused across
 // runs and sources until Evict or Close). Its methods are safe for
 // concurrent use; device work is serialised.
+//
+// Device work runs on the calling goroutine, its OS thread locked and the
+// context made current on it for the call (Do). An earlier design ran it on
+// one goroutine that owned the context, at the price of two goroutine
+// handoffs per call: 3 µs while both sides busy-waited, and ~0.2 ms for
+// the first call after a few idle milliseconds on the lent H100's VM, when
+// the owner's thread had gone to sleep (results/h100-2026-11-23-s13).
 type CUDA struct {
 	cfg      cudaConfig
-	cmds     chan func()
-	mu       sync.RWMutex // closed; held for reading while sending
+	mu       sync.RWMutex // closed; held for reading until exec is taken
 	closed   bool
-	done     chan struct{}
+	exec     sync.Mutex // held while device work runs
 	name     string
 	device   string
 	total    int64
@@ -46,13 +52,12 @@ type CUDA struct {
 	major    int
 	minor    int
 	kernFrom string
-	spin     bool
 
-	d Dev // used only on the device goroutine
+	d Dev // used only under exec
 }
 
 // Dev is the device-side handle passed to functions run by CUDA.Do. It is
-// valid only inside that function, on the device goroutine.
+// valid only inside that function.
 type Dev struct {
 	c      *CUDA
 	ctx    cu.Context
@@ -106,15 +111,17 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 		cfg.syncEach = true
 	}
 
-	c := &CUDA{cfg: cfg, cmds: make(chan func(), 4), done: make(chan struct{})}
-	c.spin = cfg.spin > 0 && goruntime.GOMAXPROCS(0) > 1
+	c := &CUDA{cfg: cfg}
 	c.d = Dev{c: c, funcs: map[string]cu.Function{}, allocs: map[cu.DevicePtr]int64{},
 		pool: map[int64][]cu.DevicePtr{}, hostAllocs: map[unsafe.Pointer]int64{}, hostPool: map[int64][]unsafe.Pointer{},
 		regs:   map[uintptr]*hostReg{},
 		graphs: map[*graph.Graph]*graphEntry{}, syncEach: cfg.syncEach}
-	ready := make(chan error, 1)
-	go c.loop(ready)
-	if err := <-ready; err != nil {
+	// The context is created current on this thread; Do makes it current
+	// on whichever thread runs device work later.
+	goruntime.LockOSThread()
+	err := c.start()
+	goruntime.UnlockOSThread()
+	if err != nil {
 		return nil, err
 	}
 	cfg.logger.Info().Str("device", c.device).Int("sms", c.sms).Str("cc", fmt.Sprintf("%d.%d", c.major, c.minor)).
@@ -167,43 +174,6 @@ func (c *CUDA) Headroom() int64 { return c.cfg.headroom }
 
 // Logger returns the backend's logger.
 func (c *CUDA) Logger() zerolog.Logger { return c.cfg.logger }
-
-func (c *CUDA) loop(ready chan<- error) {
-	goruntime.LockOSThread() // never unlocked: the thread exits with the goroutine
-	defer close(c.done)
-	err := c.start()
-	ready <- err
-	if err != nil {
-		return
-	}
-	for {
-		f, ok := c.next()
-		if !ok {
-			return
-		}
-		f()
-	}
-}
-
-// next returns the next command, busy-waiting for up to cfg.spin before
-// blocking: an iteration's handoff then costs no thread wake-up.
-func (c *CUDA) next() (func(), bool) {
-	if c.spin {
-		deadline := time.Now().Add(c.cfg.spin)
-		for i := 1; ; i++ {
-			select {
-			case f, ok := <-c.cmds:
-				return f, ok
-			default:
-			}
-			if i%64 == 0 && time.Now().After(deadline) {
-				break
-			}
-		}
-	}
-	f, ok := <-c.cmds
-	return f, ok
-}
 
 func (c *CUDA) start() (err error) {
 	d := &c.d
@@ -272,69 +242,34 @@ func (c *CUDA) start() (err error) {
 	return nil
 }
 
-// panicked carries a non-CUDA panic from the device goroutine back to the
-// caller, where it is re-raised.
-type panicked struct{ v any }
-
-// Do runs f on the device goroutine and waits for it. A CUDA failure inside
-// f (the binding panics) becomes a *CUDAError; other panics are re-raised in
-// the caller.
+// Do runs f as device work and waits for it: on the calling goroutine, its
+// OS thread locked and the context current for the call, one call at a
+// time. A CUDA failure inside f (the binding panics) becomes a *CUDAError;
+// other panics go on up the caller's stack. f must not call Do.
 func (c *CUDA) Do(f func(d *Dev) error) error {
-	reply := make(chan any, 1)
-	job := func() {
-		var err error
-		defer func() {
-			if r := recover(); r != nil {
-				if res, ok := r.(cu.Result); ok {
-					reply <- c.d.cudaError("driver call", res)
-					return
-				}
-				reply <- panicked{r}
-				return
-			}
-			reply <- err
-		}()
-		err = f(&c.d)
-	}
 	c.mu.RLock()
 	if c.closed {
 		c.mu.RUnlock()
 		return ErrClosed
 	}
-	c.cmds <- job
+	c.exec.Lock()
 	c.mu.RUnlock()
-	var r any
-	if c.spin {
-		deadline := time.Now().Add(c.cfg.spin)
-	wait:
-		for i := 1; ; i++ {
-			select {
-			case r = <-reply:
-				break wait
-			default:
-			}
-			if i%64 == 0 && time.Now().After(deadline) {
-				r = <-reply
-				break
-			}
-		}
-	} else {
-		r = <-reply
-	}
-	switch v := r.(type) {
-	case nil:
-		return nil
-	case error:
-		return v
-	case panicked:
-		panic(v.v)
-	}
-	return fmt.Errorf("cuda: unexpected reply %T", r)
+	defer c.exec.Unlock()
+	return c.run("driver call", f)
 }
 
-// Close frees every device allocation (cached graphs included), destroys
-// the context and stops the device goroutine. Later calls return ErrClosed;
-// Close itself is idempotent.
+// run runs f with c's context current on the locked thread (exec held).
+func (c *CUDA) run(op string, f func(d *Dev) error) (err error) {
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	defer c.d.recoverTo(&err, op)
+	cu.CtxSetCurrent(c.d.ctx)
+	return f(&c.d)
+}
+
+// Close frees every device allocation (cached graphs included) and
+// destroys the context, after the device work in flight. Later calls
+// return ErrClosed; Close itself is idempotent.
 func (c *CUDA) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -342,26 +277,11 @@ func (c *CUDA) Close() error {
 		return nil
 	}
 	c.closed = true
-	reply := make(chan error, 1)
-	c.cmds <- func() {
-		var err error
-		defer func() {
-			if r := recover(); r != nil {
-				if res, ok := r.(cu.Result); ok {
-					err = c.d.cudaError("close", res)
-				} else {
-					err = fmt.Errorf("cuda: close: %v", r)
-				}
-			}
-			reply <- err
-		}()
-		err = c.d.destroy()
-	}
-	close(c.cmds)
 	c.mu.Unlock()
-	err := <-reply
-	<-c.done
-	return err
+	// Every Do that got past the check holds exec or waits for it.
+	c.exec.Lock()
+	defer c.exec.Unlock()
+	return c.run("close", func(d *Dev) error { return d.destroy() })
 }
 
 // MemInfo returns the device's free and total memory.
@@ -424,7 +344,7 @@ func (c *CUDA) Evict(g *graph.Graph) error {
 	})
 }
 
-// destroy frees everything and destroys the context (device goroutine).
+// destroy frees everything and destroys the context (under exec).
 func (d *Dev) destroy() error {
 	var first error
 	for g, e := range d.graphs {

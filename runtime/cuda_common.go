@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/rs/zerolog"
 )
@@ -128,12 +127,11 @@ type cudaConfig struct {
 	kernels    string
 	headroom   int64
 	syncEach   bool
-	spin       time.Duration
 	fusedLimit int
 }
 
 func defaultCUDAConfig() cudaConfig {
-	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, spin: time.Millisecond, fusedLimit: DefaultFusedLevels}
+	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, fusedLimit: DefaultFusedLevels}
 }
 
 // WithCUDADevice selects the GPU by ordinal (default 0).
@@ -160,19 +158,6 @@ func WithMemoryHeadroom(bytes int64) CUDAOption {
 // asynchronous failure names exactly the kernel that caused it (debugging;
 // slower). The environment variable GEARBOX_CUDA_SYNC=1 does the same.
 func WithSyncEachLaunch(on bool) CUDAOption { return func(c *cudaConfig) { c.syncEach = on } }
-
-// WithHandoffSpin sets how long the device goroutine busy-waits for the
-// next command, and a caller for the device's reply, before sleeping
-// (default 1ms; only with GOMAXPROCS > 1). Per-iteration handoffs then skip
-// OS thread wake-ups: on the H100 machine an empty handoff took 3µs
-// spinning and 27µs sleeping. 0 always sleeps.
-func WithHandoffSpin(d time.Duration) CUDAOption {
-	return func(c *cudaConfig) {
-		if d >= 0 {
-			c.spin = d
-		}
-	}
-}
 
 // DefaultFusedLevels is WithFusedLevels' default frontier limit.
 const DefaultFusedLevels = 1 << 15

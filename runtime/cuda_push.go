@@ -45,7 +45,7 @@ type CUDATraversal struct {
 	hiddenDegree           int64
 }
 
-// NewCUDATraversal sets up the shared state on the device goroutine: the
+// NewCUDATraversal sets up the shared state as device work (Do): the
 // graph (uploaded on first use and pinned), the working set and the
 // persistent-launch state, after checking that they and state more bytes
 // fit; then alloc allocates the operator's own arrays (t is the traversal
@@ -143,7 +143,7 @@ func (t *CUDATraversal) Inspect(bool) (int64, int64) { return t.WS.Size(), t.WS.
 
 // Convert implements Operator.
 func (t *CUDATraversal) Convert(r decider.Rep) error {
-	// A swap needs no round trip to the device goroutine.
+	// A swap needs no device work.
 	if t.WS != nil && t.WS.Swap(r) {
 		return nil
 	}

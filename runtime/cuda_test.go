@@ -951,25 +951,19 @@ type bogus uintptr
 func (b bogus) DevicePtr() uintptr { return uintptr(b) }
 
 // BenchmarkCUDAOverhead measures the fixed costs of one iteration's parts:
-// a handoff to the device goroutine, a launch plus synchronisation, the
+// an empty Do (lock, thread and current context), a launch plus synchronisation, the
 // control block's read (page-locked or pageable), a generation pass over
 // 4M vertices, and an allocation.
 func BenchmarkCUDAOverhead(b *testing.B) {
 	const n = 1 << 22
-	for _, spin := range []bool{true, false} {
-		b.Run("op=do-empty/spin="+map[bool]string{true: "default", false: "0"}[spin], func(b *testing.B) {
-			opts := []runtime.CUDAOption{}
-			if !spin {
-				opts = append(opts, runtime.WithHandoffSpin(0))
+	b.Run("op=do-empty", func(b *testing.B) {
+		c := testgraphs.OpenCUDA(b)
+		for i := 0; i < b.N; i++ {
+			if err := c.Do(func(*runtime.Dev) error { return nil }); err != nil {
+				b.Fatal(err)
 			}
-			c := testgraphs.OpenCUDA(b, opts...)
-			for i := 0; i < b.N; i++ {
-				if err := c.Do(func(*runtime.Dev) error { return nil }); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+		}
+	})
 	c := testgraphs.OpenCUDA(b)
 	var (
 		upd  runtime.DeviceSlice[uint8]

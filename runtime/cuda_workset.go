@@ -49,8 +49,8 @@ type CUDASelect struct {
 // current set's other representation, each large enough for a queue of n
 // ids or a bitmap of n bits) and the control block
 // through which kernels report the working set's size and degree, and the
-// piece list of push expansions (kernels/expand.cuh). Methods run on the
-// device goroutine (inside CUDA.Do).
+// piece list of push expansions (kernels/expand.cuh). Methods run inside
+// CUDA.Do.
 type CUDAWorkset struct {
 	n      int
 	rep    decider.Rep
@@ -428,7 +428,7 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 
 // Swap makes rep current without a kernel where a dual generation left the
 // working set in both representations, and reports whether it did. It
-// touches no device state, so it may run off the device goroutine while
+// touches no device state, so it may run outside CUDA.Do while
 // no device work of this workset is in flight.
 func (w *CUDAWorkset) Swap(rep decider.Rep) bool {
 	if rep == w.rep || !w.altOK {

@@ -71,7 +71,7 @@ func directTarget[T any](d *Dev, dst []T) bool {
 	}
 	// Go's collector does not move heap memory; the cleanup (which must not
 	// keep dst reachable: it gets the address as an integer) unregisters it
-	// on the device goroutine once dst is unreachable.
+	// as device work once dst is unreachable.
 	c := d.c
 	d.regs[uintptr(p)] = &hostReg{
 		first: weak.Make(first),
@@ -83,7 +83,7 @@ func directTarget[T any](d *Dev, dst []T) bool {
 	return true
 }
 
-// unregister ends the registration at base (device goroutine).
+// unregister ends the registration at base (inside Do).
 func (d *Dev) unregister(base uintptr) {
 	if _, ok := d.regs[base]; !ok {
 		return

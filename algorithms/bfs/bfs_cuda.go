@@ -14,7 +14,7 @@ import (
 func init() { cudaOperator = newCUDAOp }
 
 // cudaOp is the BFS operator on the cuda backend. Each iteration is one
-// handoff to the device goroutine: the computation kernel (plus the pieces
+// CUDA.Do: the computation kernel (plus the pieces
 // of heavy vertices), the generation kernel and one read of the control
 // block (size and degree of the next frontier, which the inspector and
 // decider use). BFS working sets always hold exactly one level (every

@@ -20,7 +20,7 @@ func init() { cudaOperator = newCUDAOp }
 // weight below 2^32). Ordered iterations select the updated vertices of
 // the minimum's delta bucket (findmin, then generation with that bound;
 // the rest stay in the update vector), unordered ones every updated
-// vertex. Each iteration is one handoff to the device goroutine and one
+// vertex. Each iteration is one CUDA.Do and one
 // read of the control block. The adaptive policy's ordered iterations may
 // widen the bucket to a target of out-edges (kernels.SelectBucket).
 // Small queue frontiers run many levels in one persistent launch:
