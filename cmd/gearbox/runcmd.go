@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -293,10 +292,6 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	// Collect the loader's garbage (a generated kron:22 leaves gigabytes)
-	// now: a collection running during the first runs slows their set-up
-	// and handoffs to the GPU's goroutine (the bench does the same).
-	goruntime.GC()
 	var times, mteps, kernels, transfers, setups, inspect, convert []float64
 	var last *outcome
 	for i, src := range srcs {
