@@ -673,52 +673,52 @@ func TestCUDAReadValues(t *testing.T) {
 	}
 }
 
+// readValuesTwice copies src (its last value the largest) through
+// ReadValues into memory prepared at width prepared (0: none), then
+// through ReadValuesUpTo into the first copy's released memory, and
+// checks each copy's width and values.
 func readValuesTwice(t *testing.T, c *runtime.CUDA, name string, src []uint32, prepared, bits int) {
 	t.Helper()
 	n := len(src)
+	var s, scratch runtime.DeviceSlice[uint32]
+	if err := c.Do(func(d *runtime.Dev) (err error) {
+		if s, err = runtime.UploadSlice(d, src); err != nil {
+			return err
+		}
+		scratch, err = runtime.AllocSlice[uint32](d, n/2+1)
+		return err
+	}); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer c.Do(func(d *runtime.Dev) error { s.Free(d); scratch.Free(d); return nil })
 	for _, upTo := range []bool{false, true} {
-		tc := struct {
-			name           string
-			n              int
-			max            uint32
-			prepared, bits int
-		}{name, n, src[n-1], prepared, bits}
+		label := name
 		if upTo {
-			tc.name += "/up-to"
-			tc.prepared = bits // the first copy's released memory
+			label += "/up-to"
+			prepared = bits // the first copy's released memory
+		}
+		var prep runtime.Values
+		if prepared > 0 {
+			prep = runtime.HostValues(prepared, n)
 		}
 		var got runtime.Values
-		if err := c.Do(func(d *runtime.Dev) error {
-			s, err := runtime.UploadSlice(d, src)
-			if err != nil {
-				return err
-			}
-			defer s.Free(d)
-			scratch, err := runtime.AllocSlice[uint32](d, tc.n/2+1)
-			if err != nil {
-				return err
-			}
-			defer scratch.Free(d)
-			var prep runtime.Values
-			if tc.prepared > 0 {
-				prep = runtime.HostValues(tc.prepared, tc.n)
-			}
+		if err := c.Do(func(d *runtime.Dev) (err error) {
 			if upTo {
-				got, err = runtime.ReadValuesUpTo(d, s, scratch, prep, tc.max)
+				got, err = runtime.ReadValuesUpTo(d, s, scratch, prep, src[n-1])
 			} else {
 				got, err = runtime.ReadValues(d, s, scratch, prep)
 			}
 			return err
 		}); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+			t.Fatalf("%s: %v", label, err)
 		}
-		if got.Bits() != tc.bits || got.Len() != tc.n {
-			t.Fatalf("%s: %d values of %d bits, want %d of %d", tc.name, got.Len(), got.Bits(), tc.n, tc.bits)
+		if got.Bits() != bits || got.Len() != n {
+			t.Fatalf("%s: %d values of %d bits, want %d of %d", label, got.Len(), got.Bits(), n, bits)
 		}
 		for i, want := range src {
 			x, ok := got.At(uint32(i))
 			if ok != (want != math.MaxUint32) || (ok && x != uint64(want)) {
-				t.Fatalf("%s: value %d is %d (has %v), want %d", tc.name, i, x, ok, want)
+				t.Fatalf("%s: value %d is %d (has %v), want %d", label, i, x, ok, want)
 			}
 		}
 		got.Release()

@@ -105,15 +105,3 @@ func (d *Dev) unregisterAll() {
 		d.unregister(base)
 	}
 }
-
-// RegisteredBytes returns the bytes of Go memory registered for direct
-// copies (for tests).
-func (c *CUDA) RegisteredBytes() (n int64, err error) {
-	err = c.Do(func(d *Dev) error {
-		for _, r := range d.regs {
-			n += r.bytes
-		}
-		return nil
-	})
-	return
-}
