@@ -121,7 +121,7 @@ struct BFSPersist {
 
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
     bfs_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb,
-                   Ctrl* ctrl, u32 par, u32 cur, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) {
+                   Ctrl* ctrl, u32 par, u32 cur, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps) {
     BFSPersist vis{level, cur, 0};
-    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);
+    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps);
 }

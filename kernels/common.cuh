@@ -99,6 +99,8 @@ struct Ctrl {
     u64 edges_out;    // edges moved here by the generation kernel
     u32 pieces;       // heavy-vertex pieces listed by a computation kernel (expand.cuh)
     u32 maxdeg;       // largest out-degree in the working set the generation kernel built
+    u32 local_levels; // persistent launches: levels of those run by one block alone
+    u32 pad;
 };
 
 // Per-iteration bookkeeping done by thread 0 of block 0 of a computation
@@ -135,7 +137,7 @@ __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >>
 // Level k reads its frontier's size from count[k%3], counts the next one
 // into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
 // was last read during level k-1, which every block has left.
-#define PERSIST_BYTES 80
+#define PERSIST_BYTES 112
 struct Persist {
     u32 bar_count;  // blocks arrived at the current barrier
     u32 bar_gen;    // barrier generation
@@ -144,6 +146,14 @@ struct Persist {
     u32 pad;
     u64 deg[3];     // summed out-degree of the frontier
     u64 nmin[2];    // bucketed SSSP: ~(smallest pending distance), two alternating slots (0: none)
+    // Small-frontier phases run by block 0 alone (persist_local): the
+    // phases it finished, and the state it leaves.
+    u32 lgen;
+    u32 lcount;
+    u32 lmax;
+    u32 ldone;
+    u64 ldeg;
+    u64 ledges;
 };
 static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by the host");
 
@@ -185,6 +195,12 @@ __device__ __forceinline__ void grid_sync(Persist* ps) {
 #define PERSIST_MAXDEG 8192
 // Block-local output queue before one global reservation per block.
 #define PERSIST_SQ 2048
+// A frontier of at most PERSIST_LOCAL_V vertices and local_e (a launch
+// argument, at most PERSIST_SQ) out-edges is expanded by block 0 alone,
+// its levels separated by __syncthreads instead of grid barriers
+// (persist_local).
+#define PERSIST_LOCAL_V 512
+static_assert(PERSIST_LOCAL_V <= PERSIST_THREADS && PERSIST_LOCAL_V <= PERSIST_HEAVY, "one list entry per thread");
 
 // Appends u to the level's output: a shared-memory queue, flushed by
 // persist_flush with one global atomic per block (overflow goes straight

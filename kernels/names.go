@@ -90,7 +90,12 @@ const (
 	PersistGroupMaxDeg = 64
 	PersistMaxDeg      = 8192
 	// PersistBytes is the size of a launch's state (struct Persist).
-	PersistBytes = 80
+	PersistBytes = 112
+	// A frontier of at most PersistLocalVertices vertices and the launch's
+	// local edge limit (at most PersistLocalMaxEdges, the block queue's
+	// length) out-edges is expanded by one block alone.
+	PersistLocalVertices = 512
+	PersistLocalMaxEdges = 2048
 )
 
 // Single kernels.

@@ -13,7 +13,9 @@
 // steps, not hundreds); on exit ctrl->count[par^1] and deg[par^1]
 // describe the frontier left, fused_levels counts the levels run,
 // fused_swap is 1 when that frontier is in qb, edges_out counts the edges
-// examined and maxdeg is the frontier's largest degree. ps is zeroed by the
+// examined, maxdeg is the frontier's largest degree and local_levels counts
+// the levels block 0 ran alone (persist_local: a frontier of at most
+// PERSIST_LOCAL_V vertices and local_e out-edges). ps is zeroed by the
 // host before the launch.
 //
 // A visitor V supplies the per-algorithm step:
@@ -69,6 +71,15 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
     const u32* upd4 = (const u32*)vis.upd;
     const u64 nq = ((u64)vis.n + 3) >> 2;  // the update vector is padded with zeros
     const u32 k1 = k == 2 ? 0 : k + 1;
+    // The level after the refill counts into the slot after k1, as a
+    // level clears it for the next: every block read it before the last
+    // barrier.
+    if (gid == 0) {
+        const u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        ps->count[k2] = 0;
+        ps->deg[k2] = 0;
+        ps->maxdeg[k2] = 0;
+    }
     for (;;) {
         const u32 r = ++refills;
         u64* slot = &ps->nmin[r & 1];
@@ -127,10 +138,115 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
     }
 }
 
+// Levels of a small frontier, run by block 0 alone while the rest of the
+// grid waits: a level of a few hundred edges then costs one pass of the
+// block with __syncthreads between levels, not a grid barrier and the
+// global queue's round trips (on the H100 a persistent level cost ~5 us
+// even for a single vertex). Called by every thread of the grid with the
+// same state, when count <= PERSIST_LOCAL_V and deg <= local_e;
+// in holds the frontier. Block 0 expands it as its heavy list (a block
+// scan of the degrees, then every thread takes every blockDim-th edge),
+// queues what it finds in s_q, and goes on while the next frontier is as
+// small, done < max_levels and it is not empty. It then leaves that
+// frontier in in, publishes the state in ps and releases the others
+// (lphase numbers the phases; ps->lgen counts the finished ones), so every
+// thread returns with the same count, deg, maxdeg, done and edges. The
+// slots of ps->count etc. are untouched: the level after a phase finds
+// its slots as the level before left them.
+template <typename V>
+__device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
+                                              u32* in, u32* s_q, u32* s_n, u32* s_hv, u32* s_hx, i64* s_hb,
+                                              Persist* ps, u32 max_levels, u32 local_e, u32& lphase, u32& count,
+                                              u64& deg, u32& maxdeg, u32& done, u64& edges) {
+    __shared__ u64 s_ldeg;
+    __shared__ u32 s_lmax, s_lc, s_ldone;
+    __shared__ u64 s_ledges;
+    lphase++;
+    if (blockIdx.x != 0) {
+        if (threadIdx.x == 0) {
+            while (*(volatile u32*)&ps->lgen < lphase) __nanosleep(128);
+            __threadfence();
+            s_lc = *(volatile u32*)&ps->lcount;
+            s_lmax = *(volatile u32*)&ps->lmax;
+            s_ldone = *(volatile u32*)&ps->ldone;
+            s_ldeg = *(volatile u64*)&ps->ldeg;
+            s_ledges = *(volatile u64*)&ps->ledges;
+        }
+        __syncthreads();
+        count = s_lc, maxdeg = s_lmax, done = s_ldone, deg = s_ldeg, edges = s_ledges;
+        __syncthreads();  // the shared copies are read before any reuse
+        return;
+    }
+    u32 c = count;
+    const u32* src = in;
+    for (;;) {
+        vis.level(done);
+        // The frontier as a list: ids, first edges and the prefix of the
+        // degrees. A vertex without edges is still expanded (a visitor may
+        // clear its state on its first lane).
+        u32 d = 0;
+        if (threadIdx.x < c) {
+            const u32 v = src[threadIdx.x];
+            const i64 b = off[v];
+            d = (u32)(off[v + 1] - b);
+            s_hv[threadIdx.x] = v;
+            s_hb[threadIdx.x] = b;
+            if (d == 0) vis.vertex(v, 0);
+        }
+        u32 total;
+        const u32 ex = block_scan(d, &total);  // its barriers end the reads of src (s_q)
+        if (threadIdx.x < c) s_hx[threadIdx.x] = ex;
+        if (threadIdx.x == 0) *s_n = 0, s_ldeg = 0, s_lmax = 0;
+        __syncthreads();
+        u64 mydeg = 0;
+        u32 mymax = 0;
+        for (u32 j = threadIdx.x; j < total; j += blockDim.x) {
+            u32 lo = 0, hi = c - 1;  // the last k with s_hx[k] <= j: the vertex with edge j
+            while (lo < hi) {
+                const u32 mid = (lo + hi + 1) >> 1;
+                if (s_hx[mid] <= j) lo = mid;
+                else hi = mid - 1;
+            }
+            const u32 r = j - s_hx[lo];
+            const i64 e = s_hb[lo] + r;
+            const u32 u = adj[e];
+            if (vis.visit(vis.vertex(s_hv[lo], r), e, u)) {
+                const u32 ud = (u32)(off[u + 1] - off[u]);
+                mydeg += ud;
+                mymax = ud > mymax ? ud : mymax;
+                s_q[atomicAdd(s_n, 1u)] = u;  // at most total <= local_e <= PERSIST_SQ pushes
+            }
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            mydeg += __shfl_down_sync(FULL_MASK, mydeg, o);
+            const u32 m = __shfl_down_sync(FULL_MASK, mymax, o);
+            mymax = m > mymax ? m : mymax;
+        }
+        if (lane_id() == 0 && mydeg) atomicAdd(&s_ldeg, mydeg), atomicMax(&s_lmax, mymax);
+        __syncthreads();
+        done++;
+        edges += total;
+        c = *s_n, deg = s_ldeg, maxdeg = s_lmax;
+        src = s_q;
+        if (c == 0 || c > PERSIST_LOCAL_V || deg > local_e || done >= max_levels) break;
+        __syncthreads();  // every thread has read s_n and the sums before thread 0 clears them
+    }
+    for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = s_q[j];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *s_n = 0;  // the grid's levels push into an empty block queue
+        ps->lcount = c, ps->lmax = maxdeg, ps->ldone = done, ps->ldeg = deg, ps->ledges = edges;
+        __threadfence();
+        atomicExch(&ps->lgen, lphase);
+    }
+    count = c;
+    __syncthreads();
+}
+
 template <typename V>
 __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                                u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
-                                               u64 edge_cap, Persist* ps) {
+                                               u64 edge_cap, u32 local_e, Persist* ps) {
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
@@ -155,7 +271,14 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     // their vertices are found).
     u32 md = 0;
     u64 mn = INF64;  // bucketed: the first frontier's smallest distance
-    if (count <= cap && deg <= edge_cap) {
+    // A small first frontier starts in block 0 alone, without the scan and
+    // its barrier: its largest degree is at most its degree sum. Bucketed
+    // visitors need the scan's smallest distance for their first bucket.
+    local_e = local_e < PERSIST_SQ ? local_e : PERSIST_SQ;  // 0: no local phases
+    const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= PERSIST_LOCAL_V && deg <= local_e;
+    if (local0) {
+        md = (u32)deg;
+    } else if (count <= cap && deg <= edge_cap) {
         for (u64 i = gid; i < count; i += gstride()) {
             u32 v = in[i];
             u32 d = (u32)(off[v + 1] - off[v]);
@@ -166,14 +289,28 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
             }
         }
     }
-    block_max(md, &ps->maxdeg[0]);
-    if constexpr (V::kBuckets) block_max(~mn, &ps->nmin[0]);
-    grid_sync(ps);
-    u32 maxdeg = *(volatile u32*)&ps->maxdeg[0];
-    if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
-    u32 k = 0, done = 0, refills = 0;
+    u32 maxdeg = md;
+    if (!local0) {
+        block_max(md, &ps->maxdeg[0]);
+        if constexpr (V::kBuckets) block_max(~mn, &ps->nmin[0]);
+        grid_sync(ps);
+        maxdeg = *(volatile u32*)&ps->maxdeg[0];
+        if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
+    }
+    u32 k = 0, done = 0, refills = 0, lphase = 0, local = 0;
     u64 edges = 0;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+        if (local_e > 0 && count <= PERSIST_LOCAL_V && deg <= local_e) {
+            local -= done;
+            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_e, lphase, count, deg,
+                          maxdeg, done, edges);
+            local += done;
+            if constexpr (V::kBuckets) {
+                if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, refills, count, deg, maxdeg))
+                    break;
+            }
+            continue;
+        }
         // Three rotating slots: k is read, k1 written, k2 cleared for the
         // level after.
         u32 k1 = k == 2 ? 0 : k + 1;
@@ -261,6 +398,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         ctrl->count[par ^ 1] = count;
         ctrl->deg[par ^ 1] = deg;
         ctrl->fused_levels = done;
+        ctrl->local_levels = local;
         ctrl->fused_swap = (in == qb) ? 1u : 0u;
         ctrl->edges_out = edges;
         ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran

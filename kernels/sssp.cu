@@ -253,9 +253,10 @@ struct SSSPLevels {
 #define SSSP_PERSIST(NAME, D)                                                                                   \
     extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
         NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
-             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, Persist* ps) { \
+             u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e,   \
+             Persist* ps) {                                                                                      \
         SSSPLevels<D, false> vis{wt, dist, upd, 0, 1, INF64, 0, INF64};                                                 \
-        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
+        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps);                         \
     }
 
 SSSP_PERSIST(sssp_persist_qu_d64, u64)
@@ -265,9 +266,9 @@ SSSP_PERSIST(sssp_persist_qu_d32, u32)
     extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)                                            \
         NAME(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ wt, D* dist,     \
              u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n, u64 delta, u32 max_levels, u32 cap,          \
-             u64 edge_cap, Persist* ps) {                                                                        \
+             u64 edge_cap, u32 local_e, Persist* ps) {                                                           \
         SSSPLevels<D, true> vis{wt, dist, upd, n, delta, INF64, 0, INF64};                                              \
-        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, ps);                         \
+        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps);                         \
     }
 
 SSSP_PERSIST_NF(sssp_persist_nf_d64, u64)

@@ -99,10 +99,20 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 		}
 		cfg.fusedLimit = n
 	}
+	if v := os.Getenv(EnvLocalEdges); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", EnvLocalEdges, v)
+		}
+		cfg.localEdges = n
+	}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
+	}
+	if cfg.localEdges > kernels.PersistLocalMaxEdges {
+		return nil, fmt.Errorf("cuda: local-level edge limit %d exceeds %d", cfg.localEdges, kernels.PersistLocalMaxEdges)
 	}
 	if cfg.fusedLimit > MaxFusedLimit { // a frontier count is 32 bits on the device
 		return nil, fmt.Errorf("cuda: persistent-launch frontier limit %d exceeds %d", cfg.fusedLimit, MaxFusedLimit)
@@ -161,6 +171,9 @@ func (c *CUDA) TotalMemory() int64 { return c.total }
 
 // FusedLevels returns WithFusedLevels' limit (0: off).
 func (c *CUDA) FusedLevels() int { return c.cfg.fusedLimit }
+
+// LocalEdges returns WithLocalLevels' edge limit (0: off).
+func (c *CUDA) LocalEdges() int { return c.cfg.localEdges }
 
 // persistEdges is the most out-edges a persistent launch expands in one
 // level: PersistEdges, or 16 per vertex of a frontier limit above the

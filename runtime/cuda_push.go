@@ -99,6 +99,7 @@ func (t *CUDATraversal) GPUTimes() GPUTimes {
 		r.Transfers += w.Transfers
 		r.Launches += w.Launches
 		r.Levels += w.Levels
+		r.LocalLevels += w.LocalLevels
 	}
 	return r
 }
@@ -189,9 +190,9 @@ const MaxFusedLevels = 1 << 12
 
 // Persist runs a persistent multi-level launch of kernel, whose arguments
 // are lead followed by (current queue, scratch queue, ctrl, parity), mid,
-// then (max levels, frontier cap, edge cap, state). It returns the levels
-// run; 0 means the launch declined at once, and the next few iterations
-// are left to the ordinary kernels.
+// then (max levels, frontier cap, edge cap, local edge limit, state). It
+// returns the levels run; 0 means the launch declined at once, and the
+// next few iterations are left to the ordinary kernels.
 func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, error) {
 	ws := t.WS
 	if err := d.Memset32(t.PS, 0, 0, int64(t.PS.Len())); err != nil {
@@ -199,7 +200,8 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	}
 	deg0 := ws.Degree()
 	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
-	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.persistEdges()), t.PS)
+	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.persistEdges()),
+		uint32(t.C.LocalEdges()), t.PS)
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}

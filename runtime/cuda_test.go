@@ -570,6 +570,39 @@ func TestCUDAFusedLimit(t *testing.T) {
 	}
 }
 
+// TestCUDALocalLimit: a local-level edge limit past
+// kernels.PersistLocalMaxEdges (the block queue a local level pushes
+// into), from the option or the environment, is refused with the limit and
+// the value, as is a value that is not a number.
+func TestCUDALocalLimit(t *testing.T) {
+	over := fmt.Sprint(kernels.PersistLocalMaxEdges + 1)
+	for name, open := range map[string]func() (*runtime.CUDA, error){
+		"option": func() (*runtime.CUDA, error) {
+			return runtime.NewCUDA(runtime.WithLocalLevels(kernels.PersistLocalMaxEdges + 1))
+		},
+		"env": func() (*runtime.CUDA, error) {
+			t.Setenv(runtime.EnvLocalEdges, over)
+			return runtime.NewCUDA()
+		},
+	} {
+		c, err := open()
+		if err == nil {
+			c.Close()
+			t.Fatalf("%s: limit %s accepted", name, over)
+		}
+		if !strings.Contains(err.Error(), over) || !strings.Contains(err.Error(), fmt.Sprint(kernels.PersistLocalMaxEdges)) {
+			t.Errorf("%s: %v: want the value and the limit", name, err)
+		}
+	}
+	t.Setenv(runtime.EnvLocalEdges, "many")
+	if c, err := runtime.NewCUDA(); err == nil {
+		c.Close()
+		t.Fatal("GEARBOX_LOCAL_EDGES=many accepted")
+	} else if !strings.Contains(err.Error(), runtime.EnvLocalEdges) || !strings.Contains(err.Error(), "many") {
+		t.Errorf("%v: want the variable and its value", err)
+	}
+}
+
 // TestCUDAHostPool: freed page-locked buffers are reused by size (a fresh
 // cuMemAllocHost per run cost about a millisecond) and Trim releases them.
 func TestCUDAHostPool(t *testing.T) {

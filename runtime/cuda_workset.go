@@ -24,6 +24,8 @@ type cudaCtrl struct {
 	EdgesOut    uint64
 	Pieces      uint32
 	MaxDeg      uint32
+	LocalLevels uint32
+	_           uint32
 }
 
 // CUDASelect says which updated vertices a generation step selects.
@@ -423,6 +425,7 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	w.size, w.degree, w.edgesOut = int64(h.Count[w.par]), int64(h.Deg[w.par]), int64(h.EdgesOut)
 	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
+	w.Times.LocalLevels += int64(h.LocalLevels)
 	return int(h.FusedLevels), nil
 }
 

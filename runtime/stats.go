@@ -65,6 +65,9 @@ type GPUTimes struct {
 	// persistent multi-level launches (BFS, SSSP on small frontiers).
 	Launches int64 `json:"launches"`
 	Levels   int64 `json:"device_levels"`
+	// LocalLevels counts those of Levels that one block ran alone (small
+	// frontiers: runtime.WithLocalLevels).
+	LocalLevels int64 `json:"local_levels"`
 	// ResultBits is the width in bits of each value of the result as
 	// copied to, and kept on, the host (runtime.Values): the fewest of 8,
 	// 16 and 32 that its largest value needs (BFS depths of fewer than 255

@@ -645,3 +645,55 @@ func TestCUDAFusedHubs(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDALocalLevels: a persistent launch runs a frontier of at most
+// kernels.PersistLocalVertices vertices and the local edge limit in one
+// block, and hands larger ones back to the whole grid. On a path and a
+// 30x30 grid from a corner (at most 30 vertices a level) every level is
+// local; on an R-MAT graph the small first and last levels are; on the
+// beads graph the frontiers alternate between one
+// vertex of 600 out-edges (local) and 600 vertices (grid-wide), so the
+// launch changes hands at every level; with local levels off none is
+// local. Depths must match the CPU in every case.
+func TestCUDALocalLevels(t *testing.T) {
+	var beads *graph.Graph
+	for _, c := range testgraphs.Cases() {
+		if c.Name == "beads" {
+			beads = c.G
+		}
+	}
+	if beads == nil {
+		t.Fatal("no beads graph in the shared table")
+	}
+	path := testgraphs.MustBuild(300, false, func() (a [][2]uint32) {
+		for v := uint32(0); v+1 < 300; v++ {
+			a = append(a, [2]uint32{v, v + 1})
+		}
+		return a
+	}(), nil)
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
+	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+		all  bool // every level local
+	}{{"path300", path, true}, {"grid30x30", testgraphs.Grid(30, 30), true}, {"beads", beads, false}, {"rmat12", testgraphs.RMAT(12, 8, 3), false}} {
+		want := cpuBFS(t, c.g, 0)
+		levels := int64(want.MaxDepth() + 1)
+		for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
+			label := c.name + "/" + name
+			gt := compareBFS(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
+			if gt.Levels != levels {
+				t.Errorf("%s: %d levels in persistent launches, want all %d", label, gt.Levels, levels)
+			}
+			switch {
+			case name == "no-local" && gt.LocalLevels != 0:
+				t.Errorf("%s: %d local levels with local levels off", label, gt.LocalLevels)
+			case name == "local" && c.all && gt.LocalLevels != levels:
+				t.Errorf("%s: %d of %d levels local, want all", label, gt.LocalLevels, levels)
+			case name == "local" && !c.all && (gt.LocalLevels == 0 || gt.LocalLevels == levels):
+				t.Errorf("%s: %d of %d levels local, want some", label, gt.LocalLevels, levels)
+			}
+		}
+	}
+}

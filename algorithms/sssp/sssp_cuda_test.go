@@ -447,3 +447,41 @@ func TestCUDABucketedLaunch(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDALocalLevels: unordered and bucketed SSSP launches run small
+// frontiers in one block (runtime.WithLocalLevels) and hand larger ones,
+// and bucketed launches' refills, back to the whole grid: on the beads
+// graph (frontiers of one vertex and of 600 alternate) and a grid, with
+// local levels on and off, distances must match the CPU, and local levels
+// run only where they are on.
+func TestCUDALocalLevels(t *testing.T) {
+	var beads *graph.Graph
+	for _, c := range testgraphs.Cases() {
+		if c.Name == "beads" {
+			beads = c.Weighted()
+		}
+	}
+	if beads == nil {
+		t.Fatal("no beads graph in the shared table")
+	}
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+	}{{"beads", beads}, {"grid40x40", testgraphs.Grid(40, 40).WithDerivedWeights(3)}} {
+		want := cpuSSSP(t, c.g, 0)
+		for _, order := range []decider.Order{decider.Unordered, decider.Ordered} {
+			v := runtime.WithVariant(decider.Variant{Order: order, Mapping: decider.Thread, Rep: decider.Queue})
+			for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
+				label := fmt.Sprintf("%s/%s/%s", c.name, order, name)
+				gt := compareSSSP(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
+				if gt.Levels == 0 {
+					t.Errorf("%s: no level ran in a persistent launch", label)
+				}
+				if local := gt.LocalLevels > 0; local != (name == "local") {
+					t.Errorf("%s: %d of %d levels local", label, gt.LocalLevels, gt.Levels)
+				}
+			}
+		}
+	}
+}

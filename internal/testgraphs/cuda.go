@@ -28,14 +28,19 @@ func OpenCUDA(tb testing.TB, opts ...runtime.CUDAOption) *runtime.CUDA {
 }
 
 // HubBackends returns each hub case's backend (HubCase.CUDAOptions): one
-// per frontier limit, opened by OpenCUDA on first use and shared by the
-// cases that have that limit.
+// per frontier limit and local setting, opened by OpenCUDA on first use
+// and shared by the cases that have both.
 func HubBackends(tb testing.TB) func(HubCase) *runtime.CUDA {
-	open := map[int]*runtime.CUDA{}
+	type key struct {
+		limit   int
+		noLocal bool
+	}
+	open := map[key]*runtime.CUDA{}
 	return func(c HubCase) *runtime.CUDA {
-		if open[c.Limit] == nil {
-			open[c.Limit] = OpenCUDA(tb, c.CUDAOptions()...)
+		k := key{c.Limit, c.NoLocal}
+		if open[k] == nil {
+			open[k] = OpenCUDA(tb, c.CUDAOptions()...)
 		}
-		return open[c.Limit]
+		return open[k]
 	}
 }

@@ -11,21 +11,29 @@ import (
 // (0: the backend's default) every level should run inside persistent
 // launches when All is set, else every level but the one whose frontier
 // holds a hub of more than kernels.PersistMaxDeg out-edges.
+//
+// NoLocal turns a launch's local levels off (runtime.WithLocalLevels(0)),
+// so that small frontiers, hubs among them, are expanded grid-wide.
 type HubCase struct {
-	Name   string
-	G      *graph.Graph
-	Levels int
-	All    bool
-	Limit  int
+	Name    string
+	G       *graph.Graph
+	Levels  int
+	All     bool
+	Limit   int
+	NoLocal bool
 }
 
 // CUDAOptions returns the backend options the case needs: its frontier
-// limit, if any.
+// limit, if any, and no local levels where NoLocal is set.
 func (c HubCase) CUDAOptions() []runtime.CUDAOption {
-	if c.Limit == 0 {
-		return nil
+	var o []runtime.CUDAOption
+	if c.Limit != 0 {
+		o = append(o, runtime.WithFusedLevels(c.Limit))
 	}
-	return []runtime.CUDAOption{runtime.WithFusedLevels(c.Limit)}
+	if c.NoLocal {
+		o = append(o, runtime.WithLocalLevels(0))
+	}
+	return o
 }
 
 // HubCases returns hubs a group of lanes expands, hubs their block
@@ -44,7 +52,7 @@ func HubCases() []HubCase {
 	hubs := func(name string, all bool, degrees ...int) HubCase {
 		return HubCase{Name: name, G: Hubs(degrees, tail), Levels: tail + 3, All: all}
 	}
-	return []HubCase{
+	cases := []HubCase{
 		hubs("groups", true, 3, 40, kernels.PersistGroupMaxDeg),
 		hubs("blocks", true, kernels.PersistGroupMaxDeg+1, 1000, 4000, kernels.PersistMaxDeg),
 		hubs("mixed", true, 1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg+1, 7, 300, 2, 5000),
@@ -52,6 +60,14 @@ func HubCases() []HubCase {
 		hubs("too-heavy", false, 600, kernels.PersistMaxDeg+1),
 		{Name: "fan", G: Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
 	}
+	// Each again with every level grid-wide: small hub frontiers would
+	// otherwise run in one block's local levels.
+	for _, c := range cases[:len(cases):len(cases)] {
+		c.Name += "/no-local"
+		c.NoLocal = true
+		cases = append(cases, c)
+	}
+	return cases
 }
 
 // smallWeights returns m weights of 1..16 drawn from each arc's index.

@@ -103,6 +103,19 @@ func Cases() []Case {
 		hubs = append(hubs, [2]uint32{1, i})
 	}
 	hubs = append(hubs, path(5000)[3599:]...)
+	// Beads: 12 vertices in a directed chain, each with 600 arcs to its
+	// own 600 vertices, which all point to the next: a BFS's frontiers
+	// alternate between one vertex of 600 out-edges and 600 vertices, so
+	// a GPU persistent launch switches between one block's local levels
+	// and grid-wide ones at every level.
+	const beadFan = 600
+	var beads [][2]uint32
+	for b := uint32(0); b < 12; b++ {
+		head := b * (beadFan + 1)
+		for i := uint32(1); i <= beadFan; i++ {
+			beads = append(beads, [2]uint32{head, head + i}, [2]uint32{head + i, head + beadFan + 1})
+		}
+	}
 	return append([]Case{
 		{"empty", MustBuild(0, true, nil, nil), nil},
 		{"single", MustBuild(1, true, nil, nil), []uint32{0}},
@@ -116,6 +129,7 @@ func Cases() []Case {
 		{"huge-weights", huge, []uint32{0, 3}},
 		{"shortcut", sc, []uint32{0}},
 		{"hubs", MustBuild(5000, true, hubs, nil), []uint32{0, 4999}},
+		{"beads", MustBuild(12*(beadFan+1)+1, false, beads, nil), []uint32{0, 5 * (beadFan + 1), 3}},
 		{"grid30x30", Grid(30, 30), []uint32{0, 465}},
 		{"random-undirected", Random(3000, 6000, true, 7), []uint32{0, 1234}},
 		{"random-directed", Random(3000, 9000, false, 8), []uint32{0, 2999}},
