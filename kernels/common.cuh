@@ -102,6 +102,7 @@ struct Ctrl {
     u32 local_levels; // persistent launches: levels of those run by one block alone
     u32 pad;
 };
+static_assert(sizeof(Ctrl) == 72, "Ctrl's layout is mirrored by the host (runtime.cudaCtrl, TestCtrlLayout)");
 
 // Per-iteration bookkeeping done by thread 0 of block 0 of a computation
 // kernel: it clears the slots the following findmin and generation kernels
