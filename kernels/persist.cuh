@@ -143,7 +143,8 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
 // block with __syncthreads between levels, not a grid barrier and the
 // global queue's round trips (on the H100 a persistent level cost ~5 us
 // even for a single vertex). Called by every thread of the grid with the
-// same state, when count <= PERSIST_LOCAL_V and deg <= local_e;
+// same state, when count <= local_v (PERSIST_LOCAL_V, or the launch's
+// frontier cap where that is smaller) and deg <= local_e;
 // in holds the frontier. Block 0 expands it as its heavy list (a block
 // scan of the degrees, then every thread takes every blockDim-th edge),
 // queues what it finds in s_q, and goes on while the next frontier is as
@@ -156,8 +157,8 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
 template <typename V>
 __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                               u32* in, u32* s_q, u32* s_n, u32* s_hv, u32* s_hx, i64* s_hb,
-                                              Persist* ps, u32 max_levels, u32 local_e, u32& lphase, u32& count,
-                                              u64& deg, u32& maxdeg, u32& done, u64& edges) {
+                                              Persist* ps, u32 max_levels, u32 local_v, u32 local_e, u32& lphase,
+                                              u32& count, u64& deg, u32& maxdeg, u32& done, u64& edges) {
     __shared__ u64 s_ldeg;
     __shared__ u32 s_lmax, s_lc, s_ldone;
     __shared__ u64 s_ledges;
@@ -228,7 +229,7 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         edges += total;
         c = *s_n, deg = s_ldeg, maxdeg = s_lmax;
         src = s_q;
-        if (c == 0 || c > PERSIST_LOCAL_V || deg > local_e || done >= max_levels) break;
+        if (c == 0 || c > local_v || deg > local_e || done >= max_levels) break;
         __syncthreads();  // every thread has read s_n and the sums before thread 0 clears them
     }
     for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = s_q[j];
@@ -275,7 +276,8 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     // its barrier: its largest degree is at most its degree sum. Bucketed
     // visitors need the scan's smallest distance for their first bucket.
     local_e = local_e < PERSIST_SQ ? local_e : PERSIST_SQ;  // 0: no local phases
-    const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= PERSIST_LOCAL_V && deg <= local_e;
+    const u32 local_v = cap < PERSIST_LOCAL_V ? cap : PERSIST_LOCAL_V;
+    const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= local_v && deg <= local_e;
     if (local0) {
         md = (u32)deg;
     } else if (count <= cap && deg <= edge_cap) {
@@ -300,10 +302,10 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     u32 k = 0, done = 0, refills = 0, lphase = 0, local = 0;
     u64 edges = 0;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
-        if (local_e > 0 && count <= PERSIST_LOCAL_V && deg <= local_e) {
+        if (local_e > 0 && count <= local_v && deg <= local_e) {
             local -= done;
-            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_e, lphase, count, deg,
-                          maxdeg, done, edges);
+            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_v, local_e, lphase,
+                          count, deg, maxdeg, done, edges);
             local += done;
             if constexpr (V::kBuckets) {
                 if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, refills, count, deg, maxdeg))

@@ -654,7 +654,8 @@ func TestCUDAFusedHubs(t *testing.T) {
 // beads graph the frontiers alternate between one
 // vertex of 600 out-edges (local) and 600 vertices (grid-wide), so the
 // launch changes hands at every level; with local levels off none is
-// local. Depths must match the CPU in every case.
+// local; under a frontier limit below PersistLocalVertices, local levels
+// stop at the limit too. Depths must match the CPU in every case.
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
@@ -695,5 +696,15 @@ func TestCUDALocalLevels(t *testing.T) {
 				t.Errorf("%s: %d of %d levels local, want some", label, gt.LocalLevels, levels)
 			}
 		}
+	}
+	// Local levels keep the launch's frontier limit: under a limit of 8,
+	// the 30x30 grid from a corner (level d holds min(d+1, 59-d)
+	// vertices) runs its first and last 8 levels in launches, all of them
+	// local, and the rest on the ordinary kernels.
+	g := testgraphs.Grid(30, 30)
+	capped := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(8))
+	gt := compareBFS(t, "grid30x30/limit8", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
+	if gt.Levels != 16 || gt.LocalLevels != 16 {
+		t.Errorf("grid30x30/limit8: %d levels in launches, %d local, want 16 and 16", gt.Levels, gt.LocalLevels)
 	}
 }
