@@ -92,19 +92,15 @@ func CUDABuilt() bool { return true }
 // loads the kernels. Errors match ErrNoDriver, ErrNoDevice or ErrKernels.
 func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	cfg := defaultCUDAConfig()
-	if v := os.Getenv(EnvFusedLevels); v != "" { // the default; options still override it
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", EnvFusedLevels, v)
+	// The environment sets defaults; options still override them.
+	for name, dst := range map[string]*int{EnvFusedLevels: &cfg.fusedLimit, EnvLocalEdges: &cfg.localEdges} {
+		if v := os.Getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", name, v)
+			}
+			*dst = n
 		}
-		cfg.fusedLimit = n
-	}
-	if v := os.Getenv(EnvLocalEdges); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", EnvLocalEdges, v)
-		}
-		cfg.localEdges = n
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -172,8 +168,8 @@ func (c *CUDA) TotalMemory() int64 { return c.total }
 // FusedLevels returns WithFusedLevels' limit (0: off).
 func (c *CUDA) FusedLevels() int { return c.cfg.fusedLimit }
 
-// LocalEdges returns WithLocalLevels' edge limit (0: off).
-func (c *CUDA) LocalEdges() int { return c.cfg.localEdges }
+// localEdges returns WithLocalLevels' edge limit (0: off).
+func (c *CUDA) localEdges() int { return c.cfg.localEdges }
 
 // persistEdges is the most out-edges a persistent launch expands in one
 // level: PersistEdges, or 16 per vertex of a frontier limit above the
