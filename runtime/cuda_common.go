@@ -207,7 +207,7 @@ const EnvLocalEdges = "GEARBOX_LOCAL_EDGES"
 // of grid-wide ones (default DefaultLocalEdges, at most
 // kernels.PersistLocalMaxEdges; 0 disables). A grid-wide level cost ~5 us
 // on the H100 even for a single vertex: the global queue, the counters and
-// the barrier are each a round trip to L2; a local one ~2.3 us. Small
+// the barrier are each a round trip to L2; a local one ~2.4 us. Small
 // graphs and the first and last levels of most traversals run mostly in
 // such local levels (Stats.GPU.LocalLevels counts them).
 func WithLocalLevels(edges int) CUDAOption {
