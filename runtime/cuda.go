@@ -107,11 +107,11 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 			o(&cfg)
 		}
 	}
-	if cfg.localEdges > kernels.PersistLocalMaxEdges {
-		return nil, fmt.Errorf("cuda: local-level edge limit %d exceeds %d", cfg.localEdges, kernels.PersistLocalMaxEdges)
+	if cfg.localEdges < 0 || cfg.localEdges > kernels.PersistLocalMaxEdges {
+		return nil, fmt.Errorf("cuda: local-level edge limit %d: want 0 to %d", cfg.localEdges, kernels.PersistLocalMaxEdges)
 	}
-	if cfg.fusedLimit > MaxFusedLimit { // a frontier count is 32 bits on the device
-		return nil, fmt.Errorf("cuda: persistent-launch frontier limit %d exceeds %d", cfg.fusedLimit, MaxFusedLimit)
+	if cfg.fusedLimit < 0 || cfg.fusedLimit > MaxFusedLimit { // a frontier count is 32 bits on the device
+		return nil, fmt.Errorf("cuda: persistent-launch frontier limit %d: want 0 to %d", cfg.fusedLimit, MaxFusedLimit)
 	}
 	if os.Getenv("GEARBOX_CUDA_SYNC") == "1" {
 		cfg.syncEach = true

@@ -176,7 +176,8 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // while the frontier has at most limit vertices (at most MaxFusedLimit),
 // at most PersistEdges out-edges (16 per vertex of a larger limit) and no
 // vertex of more than kernels.PersistMaxDeg out-edges (default
-// DefaultFusedLevels; 0 disables). The launch has one block per
+// DefaultFusedLevels; 0 disables; NewCUDA refuses a limit out of range).
+// The launch has one block per
 // multiprocessor with grid-wide barriers between levels; a block expands
 // its frontier's vertices of more than kernels.PersistGroupMaxDeg
 // out-edges together. It saves each level's launches and host round
@@ -186,11 +187,7 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // the policy is not consulted inside it, and the engine samples the
 // working set after it (LevelFuser).
 func WithFusedLevels(limit int) CUDAOption {
-	return func(c *cudaConfig) {
-		if limit >= 0 {
-			c.fusedLimit = limit
-		}
-	}
+	return func(c *cudaConfig) { c.fusedLimit = limit }
 }
 
 // DefaultLocalEdges is WithLocalLevels' default edge limit.
@@ -205,17 +202,14 @@ const EnvLocalEdges = "GEARBOX_LOCAL_EDGES"
 // (and at most WithFusedLevels' limit) and at most edges out-edges in one
 // block while the others wait, with block barriers between levels instead
 // of grid-wide ones (default DefaultLocalEdges, at most
-// kernels.PersistLocalMaxEdges; 0 disables). A grid-wide level cost ~5 us
+// kernels.PersistLocalMaxEdges; 0 disables; NewCUDA refuses a limit out
+// of range). A grid-wide level cost ~5 us
 // on the H100 even for a single vertex: the global queue, the counters and
 // the barrier are each a round trip to L2; a local one ~2.4 us. Small
 // graphs and the first and last levels of most traversals run mostly in
 // such local levels (Stats.GPU.LocalLevels counts them).
 func WithLocalLevels(edges int) CUDAOption {
-	return func(c *cudaConfig) {
-		if edges >= 0 {
-			c.localEdges = edges
-		}
-	}
+	return func(c *cudaConfig) { c.localEdges = edges }
 }
 
 // cuNames names driver results the binding's table lacks (it predates them).

@@ -547,8 +547,15 @@ func TestCUDABadKernelsFile(t *testing.T) {
 }
 
 // TestCUDAFusedLimit: a frontier limit past MaxFusedLimit, from the option
-// or the environment, is refused with the limit and the value.
+// or the environment, is refused with the limit and the value, as is a
+// negative one.
 func TestCUDAFusedLimit(t *testing.T) {
+	if c, err := runtime.NewCUDA(runtime.WithFusedLevels(-1)); err == nil {
+		c.Close()
+		t.Fatal("frontier limit -1 accepted")
+	} else if !strings.Contains(err.Error(), "-1") {
+		t.Errorf("%v: want the value", err)
+	}
 	want := fmt.Sprint(runtime.MaxFusedLimit + 1)
 	for name, open := range map[string]func() (*runtime.CUDA, error){
 		"option": func() (*runtime.CUDA, error) {
@@ -573,8 +580,14 @@ func TestCUDAFusedLimit(t *testing.T) {
 // TestCUDALocalLimit: a local-level edge limit past
 // kernels.PersistLocalMaxEdges (the block queue a local level pushes
 // into), from the option or the environment, is refused with the limit and
-// the value, as is a value that is not a number.
+// the value, as are a negative limit and a value that is not a number.
 func TestCUDALocalLimit(t *testing.T) {
+	if c, err := runtime.NewCUDA(runtime.WithLocalLevels(-1)); err == nil {
+		c.Close()
+		t.Fatal("local edge limit -1 accepted")
+	} else if !strings.Contains(err.Error(), "-1") {
+		t.Errorf("%v: want the value", err)
+	}
 	over := fmt.Sprint(kernels.PersistLocalMaxEdges + 1)
 	for name, open := range map[string]func() (*runtime.CUDA, error){
 		"option": func() (*runtime.CUDA, error) {
