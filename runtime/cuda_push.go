@@ -43,6 +43,12 @@ type CUDATraversal struct {
 	// What the persistent launch of iteration fusedIter ran (Fused).
 	fusedIter, fusedLevels int
 	hiddenDegree           int64
+	// The result copied behind persistent launches (SpeculateOn): what,
+	// into which host memory, and the copy behind the last launch, kept
+	// while that launch finished the traversal.
+	specSrc DeviceSlice[uint32]
+	specOut func() Values
+	spec    *SpecRead
 }
 
 // NewCUDATraversal sets up the shared state as device work (Do): the
@@ -205,9 +211,22 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}
+	if t.specOut != nil && t.specSrc.Len() < NarrowMin && t.specSrc.Len() > 0 {
+		if t.spec != nil { // an earlier launch's copy, done: this one replaces it
+			t.spec.Drop(d)
+		}
+		var err error
+		if t.spec, err = SpeculateValues(d, t.specSrc, t.specOut()); err != nil {
+			return 0, err
+		}
+	}
 	levels, err := ws.AfterFused(d)
 	if err != nil {
 		return 0, err
+	}
+	if t.spec != nil && (levels == 0 || ws.Size() > 0) { // the traversal goes on
+		t.spec.Drop(d)
+		t.spec = nil
 	}
 	t.fusedIter, t.fusedLevels, t.hiddenDegree = t.Iter, levels, max(ws.EdgesOut()-deg0, 0)
 	if levels == 0 {
@@ -215,6 +234,29 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 		ws.Begin(d)
 	}
 	return levels, nil
+}
+
+// SpeculateOn makes each persistent launch copy src (a result of fewer
+// than NarrowMin values, read at 32 bits) into out's memory behind it
+// (SpeculateValues), so that a launch that finishes the traversal leaves
+// the result on the host when its control block arrives. Call it from
+// Start; TakeResult then returns that copy.
+func (t *CUDATraversal) SpeculateOn(src DeviceSlice[uint32], out func() Values) {
+	t.specSrc, t.specOut = src, out
+	t.spec = nil
+}
+
+// TakeResult returns the result a persistent launch copied behind itself
+// when that launch finished the traversal (SpeculateOn), and false where
+// the result must be read.
+func (t *CUDATraversal) TakeResult(d *Dev) (Values, bool) {
+	if t.spec == nil || !t.Finished {
+		return Values{}, false
+	}
+	v := t.spec.Finish(d)
+	t.spec = nil
+	t.Times.ResultBehindLaunch = true
+	return v, true
 }
 
 // Close copies the result with read (unless the set-up failed), then
@@ -231,6 +273,10 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 			t0 := time.Now()
 			err = read(d)
 			t.Times.Transfers += time.Since(t0)
+		}
+		if t.spec != nil { // not taken: a failed or cancelled run
+			t.spec.Drop(d)
+			t.spec = nil
 		}
 		free(d)
 		t.PS.Free(d)

@@ -68,6 +68,10 @@ type GPUTimes struct {
 	// LocalLevels counts those of Levels that one block ran alone (small
 	// frontiers: runtime.WithLocalLevels).
 	LocalLevels int64 `json:"local_levels"`
+	// ResultBehindLaunch reports that the result was copied behind the
+	// persistent launch that finished the traversal, with no read of its
+	// own (results under NarrowMin values: CUDATraversal.SpeculateOn).
+	ResultBehindLaunch bool `json:"result_behind_launch,omitempty"`
 	// ResultBits is the width in bits of each value of the result as
 	// copied to, and kept on, the host (runtime.Values): the fewest of 8,
 	// 16 and 32 that its largest value needs (BFS depths of fewer than 255

@@ -3,6 +3,7 @@ package runtime
 import (
 	"iter"
 	"math"
+	"sync"
 )
 
 // Values is a per-vertex result (BFS depths, SSSP distances) held at the
@@ -139,7 +140,8 @@ func PrepareResult(n, last, guess int) func() Values {
 }
 
 // PrepareValues starts preparing host memory for n values of the given
-// width in the background (HostSlice); call the result for it.
+// width in the background (HostSlice); call the result for it (every call
+// returns the same memory).
 func PrepareValues(bits, n int) func() Values {
 	switch bits {
 	case 8:
@@ -154,7 +156,9 @@ func PrepareValues(bits, n int) func() Values {
 
 func prepare[T uint8 | uint16 | uint32 | uint64](n int) func() Values {
 	get := HostSlice[T](n)
-	return func() Values { return ValuesOf(get()) }
+	// Callable more than once (a speculative read and the real one may
+	// both ask): the same memory each time.
+	return sync.OnceValue(func() Values { return ValuesOf(get()) })
 }
 
 // HostValues returns host memory for n values of the given width (8, 16,

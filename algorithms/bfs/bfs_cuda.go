@@ -66,6 +66,7 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	}
 	if o.InitErr == nil {
 		o.out = runtime.PrepareResult(o.G.NumVertices(), o.bits, 8)
+		o.SpeculateOn(o.level, o.out)
 	}
 	// An asynchronous memset, not a synchronous copy, sets the source's
 	// level.
@@ -175,7 +176,11 @@ func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
 	if o.Finished && bound > 0 {
 		bound--
 	}
-	o.depth, err = runtime.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), bound)
+	if v, ok := o.TakeResult(d); ok { // copied behind the last launch
+		o.depth = v
+	} else {
+		o.depth, err = runtime.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), bound)
+	}
 	o.Times.ResultBits = o.depth.Bits()
 	d.NoteResultBits(o.G, "bfs", o.depth.Bits())
 	return err

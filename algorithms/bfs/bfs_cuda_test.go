@@ -708,3 +708,52 @@ func TestCUDALocalLevels(t *testing.T) {
 		t.Errorf("grid30x30/limit8: %d levels in launches, %d local, want 16 and 16", gt.Levels, gt.LocalLevels)
 	}
 }
+
+// TestCUDAResultBehindLaunch: a result under runtime.NarrowMin values is
+// copied behind each persistent launch, and kept when that launch
+// finished the traversal: on paths (one launch; five, with a result large
+// enough to be registered when reused) and on a 30x30 grid
+// under a frontier limit of 8 (a launch that does not finish, ordinary
+// iterations, then one that does). Where the traversal ends on the
+// ordinary kernels (a star's 20 leaves over the limit, after a launch
+// that ran its centre; no launches at all) the result is read as before.
+// Depths must match the CPU in every case.
+func TestCUDAResultBehindLaunch(t *testing.T) {
+	star := make([][2]uint32, 0, 20)
+	for i := uint32(1); i <= 20; i++ {
+		star = append(star, [2]uint32{0, i})
+	}
+	pathOf := func(n int) *graph.Graph {
+		a := make([][2]uint32, 0, n-1)
+		for v := uint32(0); int(v)+1 < n; v++ {
+			a = append(a, [2]uint32{v, v + 1})
+		}
+		return testgraphs.MustBuild(n, false, a, nil)
+	}
+	on, capped, none := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithFusedLevels(8)),
+		testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
+	for _, c := range []struct {
+		name   string
+		g      *graph.Graph
+		be     *runtime.CUDA
+		behind bool
+	}{
+		{"path100", pathOf(100), on, true},
+		{"path20000", pathOf(20000), on, true}, // five launches; reused memory is registered, one DMA
+		{"grid30x30/limit8", testgraphs.Grid(30, 30), capped, true},
+		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
+		{"path100/no-launches", pathOf(100), none, false},
+	} {
+		want := cpuBFS(t, c.g, 0)
+		for rep := range 2 { // the second run reuses the first's released memory
+			got := compareBFS(t, c.name, c.g, 0, want, []runtime.Option{runtime.WithBackend(c.be), oq})
+			gt := got.Stats().GPU
+			if gt.ResultBehindLaunch != c.behind {
+				t.Errorf("%s/run%d: result copied behind the launch: %v, want %v (%d levels in launches)",
+					c.name, rep, gt.ResultBehindLaunch, c.behind, gt.Levels)
+			}
+			got.Release()
+		}
+	}
+}

@@ -452,8 +452,9 @@ func TestCUDABucketedLaunch(t *testing.T) {
 // frontiers in one block (runtime.WithLocalLevels) and hand larger ones,
 // and bucketed launches' refills, back to the whole grid: on the beads
 // graph (frontiers of one vertex and of 600 alternate) and a grid, with
-// local levels on and off, distances must match the CPU, and local levels
-// run only where they are on.
+// local levels on and off, distances must match the CPU, local levels
+// run only where they are on, and the distances are copied behind the
+// launch that finished the run (runtime.CUDATraversal.SpeculateOn).
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
@@ -480,6 +481,11 @@ func TestCUDALocalLevels(t *testing.T) {
 				}
 				if local := gt.LocalLevels > 0; local != (name == "local") {
 					t.Errorf("%s: %d of %d levels local", label, gt.LocalLevels, gt.Levels)
+				}
+				// One launch runs the whole traversal (its buckets too),
+				// so the distances are copied behind it.
+				if !gt.ResultBehindLaunch {
+					t.Errorf("%s: distances read after the launch, want them copied behind it", label)
 				}
 			}
 		}

@@ -347,7 +347,11 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		if g := st.GPU; g != nil {
 			width := ""
 			if g.ResultBits > 0 {
-				width = fmt.Sprintf(" (result copied as %d-bit values)", g.ResultBits)
+				behind := ""
+				if g.ResultBehindLaunch {
+					behind = ", behind the last launch"
+				}
+				width = fmt.Sprintf(" (result copied as %d-bit values%s)", g.ResultBits, behind)
 			}
 			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block)\n",
 				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels)
