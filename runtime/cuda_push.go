@@ -211,7 +211,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}
-	if t.specOut != nil && t.specSrc.Len() < NarrowMin && t.specSrc.Len() > 0 {
+	if n := int64(t.specSrc.Len()); t.specOut != nil && n > 0 && n*4 <= min(SpecMaxBytes, StageBytes) {
 		if t.spec != nil { // an earlier launch's copy, done: this one replaces it
 			t.spec.Drop(d)
 		}
@@ -236,8 +236,8 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	return levels, nil
 }
 
-// SpeculateOn makes each persistent launch copy src (a result of fewer
-// than NarrowMin values, read at 32 bits) into out's memory behind it
+// SpeculateOn makes each persistent launch copy src (a result of at most
+// SpecMaxBytes, read at 32 bits) into out's memory behind it
 // (SpeculateValues), so that a launch that finishes the traversal leaves
 // the result on the host when its control block arrives. Call it from
 // Start; TakeResult then returns that copy.

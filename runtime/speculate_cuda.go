@@ -17,34 +17,37 @@ import (
 // On the lent H100 a small result's own read cost ~10 µs of a 50-150 µs
 // run (results/h100-2026-11-23-s14/).
 //
-// Only results under NarrowMin values are copied this way: they cross at
-// 32 bits, so no largest value is needed first, and they are at most
-// 256 KB, so a copy that turns out useless costs a few microseconds.
+// Only results of at most SpecMaxBytes (16K values) are copied this way:
+// they cross at 32 bits, so no largest value is needed first, and a copy
+// that turns out useless costs a microsecond or two. Larger ones lost as
+// much as they won: on email-Enron and p2p-Gnutella31 (147 and 250 KB)
+// BFS gained 8-17 µs but SSSP lost 4-21 µs (results/h100-2026-11-23-s14/).
 type SpecRead struct {
 	dst Values
-	pin unsafe.Pointer // page-locked staging; nil when dst is registered
+	pin unsafe.Pointer // page-locked staging (StageBytes)
 }
 
-// SpeculateValues enqueues the copy of src (fewer than NarrowMin values,
+// SpecMaxBytes is the largest result (at 32 bits) that SpeculateOn copies
+// behind a launch.
+const SpecMaxBytes = 64 << 10
+
+// SpeculateValues enqueues the copy of src (at most SpecMaxBytes,
 // math.MaxUint32 = no value) into dst, 32-bit host memory of the same
-// length that Finish hands back: one DMA into dst where it is registered
-// (a released result's memory, reused), else into a page-locked buffer.
+// length that Finish hands back, through one of ReadStaged's page-locked
+// buffers (the pool's size: a new size would be a new cuMemAllocHost).
 func SpeculateValues(d *Dev, src DeviceSlice[uint32], dst Values) (*SpecRead, error) {
 	n := src.Len()
-	if n >= NarrowMin || dst.Bits() != 32 || dst.Len() != n || n == 0 {
+	if int64(n)*4 > min(SpecMaxBytes, StageBytes) || dst.Bits() != 32 || dst.Len() != n || n == 0 {
 		return nil, fmt.Errorf("cuda: speculative read of %d values into %d of %d bits", n, dst.Len(), dst.Bits())
 	}
 	s := &SpecRead{dst: dst}
-	target := unsafe.Pointer(&dst.w32[0])
-	if !directTarget(d, dst.w32) {
-		p, err := d.AllocHost(int64(n) * 4)
-		if err != nil {
-			return nil, err
-		}
-		s.pin, target = p, p
+	p, err := d.AllocHost(StageBytes)
+	if err != nil {
+		return nil, err
 	}
+	s.pin = p
 	if err := d.guard("cuMemcpyDtoHAsync", func() {
-		cu.MemcpyDtoHAsync(target, cu.DevicePtr(src.ptr), int64(n)*4, 0)
+		cu.MemcpyDtoHAsync(p, cu.DevicePtr(src.ptr), int64(n)*4, 0)
 	}); err != nil {
 		s.Drop(d)
 		return nil, err

@@ -70,7 +70,7 @@ type GPUTimes struct {
 	LocalLevels int64 `json:"local_levels"`
 	// ResultBehindLaunch reports that the result was copied behind the
 	// persistent launch that finished the traversal, with no read of its
-	// own (results under NarrowMin values: CUDATraversal.SpeculateOn).
+	// own (results of at most 16K values: CUDATraversal.SpeculateOn).
 	ResultBehindLaunch bool `json:"result_behind_launch,omitempty"`
 	// ResultBits is the width in bits of each value of the result as
 	// copied to, and kept on, the host (runtime.Values): the fewest of 8,

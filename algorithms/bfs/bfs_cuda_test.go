@@ -709,14 +709,15 @@ func TestCUDALocalLevels(t *testing.T) {
 	}
 }
 
-// TestCUDAResultBehindLaunch: a result under runtime.NarrowMin values is
+// TestCUDAResultBehindLaunch: a result of at most runtime.SpecMaxBytes is
 // copied behind each persistent launch, and kept when that launch
-// finished the traversal: on paths (one launch; five, with a result large
-// enough to be registered when reused) and on a 30x30 grid
+// finished the traversal: on paths (one launch; four, the last finishing)
+// and on a 30x30 grid
 // under a frontier limit of 8 (a launch that does not finish, ordinary
 // iterations, then one that does). Where the traversal ends on the
 // ordinary kernels (a star's 20 leaves over the limit, after a launch
-// that ran its centre; no launches at all) the result is read as before.
+// that ran its centre; no launches at all), and where it is too large, the
+// result is read as before.
 // Depths must match the CPU in every case.
 func TestCUDAResultBehindLaunch(t *testing.T) {
 	star := make([][2]uint32, 0, 20)
@@ -740,7 +741,8 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 		behind bool
 	}{
 		{"path100", pathOf(100), on, true},
-		{"path20000", pathOf(20000), on, true}, // five launches; reused memory is registered, one DMA
+		{"path16000", pathOf(16000), on, true},   // four launches, 64000 bytes of depths
+		{"path20000", pathOf(20000), on, false}, // 80000 bytes: over runtime.SpecMaxBytes
 		{"grid30x30/limit8", testgraphs.Grid(30, 30), capped, true},
 		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
 		{"path100/no-launches", pathOf(100), none, false},
