@@ -712,13 +712,12 @@ func TestCUDALocalLevels(t *testing.T) {
 // TestCUDAResultBehindLaunch: a result of at most runtime.SpecMaxBytes is
 // copied behind each persistent launch, and kept when that launch
 // finished the traversal: on paths (one launch; four, the last finishing)
-// and on a 30x30 grid
-// under a frontier limit of 8 (a launch that does not finish, ordinary
-// iterations, then one that does). Where the traversal ends on the
-// ordinary kernels (a star's 20 leaves over the limit, after a launch
-// that ran its centre; no launches at all), and where it is too large, the
-// result is read as before.
-// Depths must match the CPU in every case.
+// and on a 30x30 grid under a frontier limit of 8 (a launch that does not
+// finish, ordinary iterations, then one that does). Where the traversal
+// ends on the ordinary kernels (a star's 20 leaves over the limit, after
+// a launch that ran its centre; no launches at all), and where the result
+// is too large, it is read as before. Depths must match the CPU in every
+// case.
 func TestCUDAResultBehindLaunch(t *testing.T) {
 	star := make([][2]uint32, 0, 20)
 	for i := uint32(1); i <= 20; i++ {
@@ -741,7 +740,7 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 		behind bool
 	}{
 		{"path100", pathOf(100), on, true},
-		{"path16000", pathOf(16000), on, true},   // four launches, 64000 bytes of depths
+		{"path16000", pathOf(16000), on, true},  // four launches, 64000 bytes of depths
 		{"path20000", pathOf(20000), on, false}, // 80000 bytes: over runtime.SpecMaxBytes
 		{"grid30x30/limit8", testgraphs.Grid(30, 30), capped, true},
 		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
