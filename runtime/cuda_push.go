@@ -211,13 +211,17 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}
-	if n := int64(t.specSrc.Len()); t.specOut != nil && n > 0 && n*4 <= min(SpecMaxBytes, StageBytes) {
+	if n := t.specSrc.Len(); t.specOut != nil && n > 0 && n < NarrowMin && int64(n)*4 <= min(SpecMaxBytes, StageBytes) {
 		if t.spec != nil { // an earlier launch's copy, done: this one replaces it
 			t.spec.Drop(d)
+			t.spec = nil
 		}
-		var err error
-		if t.spec, err = SpeculateValues(d, t.specSrc, t.specOut()); err != nil {
-			return 0, err
+		// Prepared at 32 bits, as ReadValues reads results under NarrowMin.
+		if out := t.specOut(); out.Bits() == 32 && out.Len() == n {
+			var err error
+			if t.spec, err = SpeculateValues(d, t.specSrc, out); err != nil {
+				return 0, err
+			}
 		}
 	}
 	levels, err := ws.AfterFused(d)
@@ -237,7 +241,8 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 }
 
 // SpeculateOn makes each persistent launch copy src (a result of at most
-// SpecMaxBytes, read at 32 bits) into out's memory behind it
+// SpecMaxBytes and under NarrowMin values, so read at 32 bits) into out's
+// memory behind it
 // (SpeculateValues), so that a launch that finishes the traversal leaves
 // the result on the host when its control block arrives. Call it from
 // Start; TakeResult then returns that copy.

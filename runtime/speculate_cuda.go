@@ -11,8 +11,8 @@ import (
 
 // A SpecRead is a result copy issued behind a persistent launch, before
 // the host has read the control block that says whether the launch
-// finished the traversal. The control-block read waits for the copy (one
-// stream), so where the launch did finish, the result is on the host
+// finished the traversal. The control-block read waits for the copy, so
+// where the launch did finish, the result is on the host
 // with no round trip of its own; where it did not, the copy is dropped.
 // On the lent H100 a small result's own read cost ~10 µs of a 50-150 µs
 // run (results/h100-2026-11-23-s14/).
@@ -40,6 +40,14 @@ func SpeculateValues(d *Dev, src DeviceSlice[uint32], dst Values) (*SpecRead, er
 	if int64(n)*4 > min(SpecMaxBytes, StageBytes) || dst.Bits() != 32 || dst.Len() != n || n == 0 {
 		return nil, fmt.Errorf("cuda: speculative read of %d values into %d of %d bits", n, dst.Len(), dst.Bits())
 	}
+	// On ReadStaged's first copy stream, as its copies: a blocking stream,
+	// so the copy starts after the launch, and the control-block read on
+	// the default stream waits for it. (An asynchronous copy on the
+	// default stream itself left 2 MB of device memory taken after Trim:
+	// TestCUDANoLeak.)
+	if err := d.copyStreams(); err != nil {
+		return nil, err
+	}
 	s := &SpecRead{dst: dst}
 	p, err := d.AllocHost(StageBytes)
 	if err != nil {
@@ -47,7 +55,7 @@ func SpeculateValues(d *Dev, src DeviceSlice[uint32], dst Values) (*SpecRead, er
 	}
 	s.pin = p
 	if err := d.guard("cuMemcpyDtoHAsync", func() {
-		cu.MemcpyDtoHAsync(p, cu.DevicePtr(src.ptr), int64(n)*4, 0)
+		cu.MemcpyDtoHAsync(p, cu.DevicePtr(src.ptr), int64(n)*4, d.streams[0])
 	}); err != nil {
 		s.Drop(d)
 		return nil, err
