@@ -45,6 +45,24 @@
 
 static_assert(PERSIST_HEAVY <= PERSIST_THREADS, "a block scans its heavy list one entry per thread");
 
+// Calls f(k, r) for each of the total edges of a block's list of count
+// vertices, the edges spread evenly over the block's threads: k is the
+// edge's vertex in the list (found by binary search in s_hx, the exclusive
+// prefix of the vertices' degrees) and r its rank there (0 once per vertex
+// with edges). A hub's edges then cost a level a few steps, not hundreds.
+template <typename F>
+__device__ __forceinline__ void list_edges(const u32* s_hx, u32 count, u32 total, F f) {
+    for (u32 j = threadIdx.x; j < total; j += blockDim.x) {
+        u32 lo = 0, hi = count - 1;  // the last k with s_hx[k] <= j
+        while (lo < hi) {
+            const u32 mid = (lo + hi + 1) >> 1;
+            if (s_hx[mid] <= j) lo = mid;
+            else hi = mid - 1;
+        }
+        f(lo, j - s_hx[lo]);
+    }
+}
+
 // Bucketed SSSP: the next bucket, once a level left the frontier empty:
 // the smallest pending distance, then every flagged vertex of its bucket,
 // unflagged and queued into in. Called by every thread of the grid with
@@ -146,7 +164,7 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
 // same state, when count <= local_v (PERSIST_LOCAL_V, or the launch's
 // frontier cap where that is smaller) and deg <= local_e;
 // in holds the frontier. Block 0 expands it as its heavy list (a block
-// scan of the degrees, then every thread takes every blockDim-th edge),
+// scan of the degrees, then list_edges),
 // queues what it finds in s_q, and goes on while the next frontier is as
 // small, done < max_levels and it is not empty. It then leaves that
 // frontier in in, publishes the state in ps and releases the others
@@ -201,23 +219,16 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         __syncthreads();
         u64 mydeg = 0;
         u32 mymax = 0;
-        for (u32 j = threadIdx.x; j < total; j += blockDim.x) {
-            u32 lo = 0, hi = c - 1;  // the last k with s_hx[k] <= j: the vertex with edge j
-            while (lo < hi) {
-                const u32 mid = (lo + hi + 1) >> 1;
-                if (s_hx[mid] <= j) lo = mid;
-                else hi = mid - 1;
-            }
-            const u32 r = j - s_hx[lo];
-            const i64 e = s_hb[lo] + r;
+        list_edges(s_hx, c, total, [&](u32 k, u32 r) {
+            const i64 e = s_hb[k] + r;
             const u32 u = adj[e];
-            if (vis.visit(vis.vertex(s_hv[lo], r), e, u)) {
+            if (vis.visit(vis.vertex(s_hv[k], r), e, u)) {
                 const u32 ud = (u32)(off[u + 1] - off[u]);
                 mydeg += ud;
                 mymax = ud > mymax ? ud : mymax;
                 s_q[atomicAdd(s_n, 1u)] = u;  // at most total <= local_e <= PERSIST_SQ pushes
             }
-        }
+        });
         for (int o = 16; o > 0; o >>= 1) {
             mydeg += __shfl_down_sync(FULL_MASK, mydeg, o);
             const u32 m = __shfl_down_sync(FULL_MASK, mymax, o);
@@ -354,8 +365,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
             for (i64 e = beg + sub; e < end; e += PERSIST_GROUP) edge(s, e);
         }
         // The block's heavy vertices: an exclusive scan of their degrees,
-        // then each thread takes every blockDim-th edge of the lot and
-        // finds its vertex by binary search.
+        // then their edges spread over the block (list_edges).
         __syncthreads();
         if (s_hn > 0) {
             const u32 nh = s_hn < PERSIST_HEAVY ? s_hn : PERSIST_HEAVY;
@@ -364,16 +374,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
             if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
             if (threadIdx.x == 0) s_hx[nh] = total;
             __syncthreads();
-            for (u32 j = threadIdx.x; j < total; j += blockDim.x) {
-                u32 lo = 0, hi = nh - 1;  // the last k with s_hx[k] <= j
-                while (lo < hi) {
-                    u32 mid = (lo + hi + 1) >> 1;
-                    if (s_hx[mid] <= j) lo = mid;
-                    else hi = mid - 1;
-                }
-                u32 r = j - s_hx[lo];  // the edge's rank at its vertex: 0 once per vertex
-                edge(vis.vertex(s_hv[lo], r), s_hb[lo] + r);
-            }
+            list_edges(s_hx, nh, total, [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
             __syncthreads();
             if (threadIdx.x == 0) s_hn = 0;
         }

@@ -92,14 +92,23 @@ func CUDABuilt() bool { return true }
 // loads the kernels. Errors match ErrNoDriver, ErrNoDevice or ErrKernels.
 func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	cfg := defaultCUDAConfig()
-	// The environment sets defaults; options still override them.
-	for name, dst := range map[string]*int{EnvFusedLevels: &cfg.fusedLimit, EnvLocalEdges: &cfg.localEdges} {
-		if v := os.Getenv(name); v != "" {
+	// The persistent launches' limits: the environment sets their
+	// defaults, options override them, and both must lie in range.
+	limits := []struct {
+		env, what string
+		v         *int
+		max       int
+	}{
+		{EnvFusedLevels, "persistent-launch frontier limit", &cfg.fusedLimit, MaxFusedLimit}, // a count is 32 bits on the device
+		{EnvLocalEdges, "local-level edge limit", &cfg.localEdges, kernels.PersistLocalMaxEdges},
+	}
+	for _, l := range limits {
+		if v := os.Getenv(l.env); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", name, v)
+				return nil, fmt.Errorf("cuda: %s=%q: want a non-negative integer", l.env, v)
 			}
-			*dst = n
+			*l.v = n
 		}
 	}
 	for _, o := range opts {
@@ -107,11 +116,10 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 			o(&cfg)
 		}
 	}
-	if cfg.localEdges < 0 || cfg.localEdges > kernels.PersistLocalMaxEdges {
-		return nil, fmt.Errorf("cuda: local-level edge limit %d: want 0 to %d", cfg.localEdges, kernels.PersistLocalMaxEdges)
-	}
-	if cfg.fusedLimit < 0 || cfg.fusedLimit > MaxFusedLimit { // a frontier count is 32 bits on the device
-		return nil, fmt.Errorf("cuda: persistent-launch frontier limit %d: want 0 to %d", cfg.fusedLimit, MaxFusedLimit)
+	for _, l := range limits {
+		if *l.v < 0 || *l.v > l.max {
+			return nil, fmt.Errorf("cuda: %s %d: want 0 to %d", l.what, *l.v, l.max)
+		}
 	}
 	if os.Getenv("GEARBOX_CUDA_SYNC") == "1" {
 		cfg.syncEach = true

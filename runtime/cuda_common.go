@@ -177,12 +177,11 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // at most PersistEdges out-edges (16 per vertex of a larger limit) and no
 // vertex of more than kernels.PersistMaxDeg out-edges (default
 // DefaultFusedLevels; 0 disables; NewCUDA refuses a limit out of range).
-// The launch has one block per
-// multiprocessor with grid-wide barriers between levels; a block expands
-// its frontier's vertices of more than kernels.PersistGroupMaxDeg
-// out-edges together. It saves each level's launches and host round
-// trip, the cost that dominates high-diameter graphs (a 2048x2048 grid has
-// about 3000 levels). Such a launch counts as one iteration in Stats (its
+// The launch has one block per multiprocessor with grid-wide barriers
+// between levels; a block expands its frontier's vertices of more than
+// kernels.PersistGroupMaxDeg out-edges together. It saves each level's
+// launches and host round trip, the cost that dominates high-diameter
+// graphs (a 2048x2048 grid has about 3000 levels). Such a launch counts as one iteration in Stats (its
 // trace record, Levels, covers several; Stats.GPU.Levels counts them);
 // the policy is not consulted inside it, and the engine samples the
 // working set after it (LevelFuser).
@@ -203,11 +202,11 @@ const EnvLocalEdges = "GEARBOX_LOCAL_EDGES"
 // block while the others wait, with block barriers between levels instead
 // of grid-wide ones (default DefaultLocalEdges, at most
 // kernels.PersistLocalMaxEdges; 0 disables; NewCUDA refuses a limit out
-// of range). A grid-wide level cost ~5 us
-// on the H100 even for a single vertex: the global queue, the counters and
-// the barrier are each a round trip to L2; a local one ~2.4 us. Small
-// graphs and the first and last levels of most traversals run mostly in
-// such local levels (Stats.GPU.LocalLevels counts them).
+// of range). A grid-wide level cost ~5 us on the H100 even for a single
+// vertex: the global queue, the counters and the barrier are each a round
+// trip to L2; a local one ~2.4 us. Small graphs and the first and last
+// levels of most traversals run mostly in such local levels
+// (Stats.GPU.LocalLevels counts them).
 func WithLocalLevels(edges int) CUDAOption {
 	return func(c *cudaConfig) { c.localEdges = edges }
 }

@@ -48,7 +48,7 @@ type CUDATraversal struct {
 	// while that launch finished the traversal.
 	specSrc DeviceSlice[uint32]
 	specOut func() Values
-	spec    *SpecRead
+	spec    *specRead
 }
 
 // NewCUDATraversal sets up the shared state as device work (Do): the
@@ -211,15 +211,13 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}
-	if n := t.specSrc.Len(); t.specOut != nil && n > 0 && n < NarrowMin && int64(n)*4 <= min(SpecMaxBytes, StageBytes) {
-		if t.spec != nil { // an earlier launch's copy, done: this one replaces it
-			t.spec.Drop(d)
-			t.spec = nil
-		}
+	// A launch's copy is dropped before the next launch (below), so at most
+	// one is kept: the finishing launch's.
+	if n := t.specSrc.Len(); t.specOut != nil && speculable(n) {
 		// Prepared at 32 bits, as ReadValues reads results under NarrowMin.
 		if out := t.specOut(); out.Bits() == 32 && out.Len() == n {
 			var err error
-			if t.spec, err = SpeculateValues(d, t.specSrc, out); err != nil {
+			if t.spec, err = speculate(d, t.specSrc, out); err != nil {
 				return 0, err
 			}
 		}
@@ -229,7 +227,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 		return 0, err
 	}
 	if t.spec != nil && (levels == 0 || ws.Size() > 0) { // the traversal goes on
-		t.spec.Drop(d)
+		t.spec.drop(d)
 		t.spec = nil
 	}
 	t.fusedIter, t.fusedLevels, t.hiddenDegree = t.Iter, levels, max(ws.EdgesOut()-deg0, 0)
@@ -242,10 +240,9 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 
 // SpeculateOn makes each persistent launch copy src (a result of at most
 // SpecMaxBytes and under NarrowMin values, so read at 32 bits) into out's
-// memory behind it
-// (SpeculateValues), so that a launch that finishes the traversal leaves
-// the result on the host when its control block arrives. Call it from
-// Start; TakeResult then returns that copy.
+// memory behind it (specRead), so that a launch that finishes the
+// traversal leaves the result on the host when its control block arrives.
+// Call it from Start; TakeResult then returns that copy.
 func (t *CUDATraversal) SpeculateOn(src DeviceSlice[uint32], out func() Values) {
 	t.specSrc, t.specOut = src, out
 	t.spec = nil
@@ -258,7 +255,7 @@ func (t *CUDATraversal) TakeResult(d *Dev) (Values, bool) {
 	if t.spec == nil || !t.Finished {
 		return Values{}, false
 	}
-	v := t.spec.Finish(d)
+	v := t.spec.finish(d)
 	t.spec = nil
 	t.Times.ResultBehindLaunch = true
 	return v, true
@@ -280,7 +277,7 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 			t.Times.Transfers += time.Since(t0)
 		}
 		if t.spec != nil { // not taken: a failed or cancelled run
-			t.spec.Drop(d)
+			t.spec.drop(d)
 			t.spec = nil
 		}
 		free(d)

@@ -546,73 +546,53 @@ func TestCUDABadKernelsFile(t *testing.T) {
 	}
 }
 
-// TestCUDAFusedLimit: a frontier limit past MaxFusedLimit, from the option
-// or the environment, is refused with the limit and the value, as is a
-// negative one.
-func TestCUDAFusedLimit(t *testing.T) {
-	if c, err := runtime.NewCUDA(runtime.WithFusedLevels(-1)); err == nil {
-		c.Close()
-		t.Fatal("frontier limit -1 accepted")
-	} else if !strings.Contains(err.Error(), "-1") {
-		t.Errorf("%v: want the value", err)
-	}
-	want := fmt.Sprint(runtime.MaxFusedLimit + 1)
-	for name, open := range map[string]func() (*runtime.CUDA, error){
-		"option": func() (*runtime.CUDA, error) {
-			return runtime.NewCUDA(runtime.WithFusedLevels(runtime.MaxFusedLimit + 1))
-		},
-		"env": func() (*runtime.CUDA, error) {
-			t.Setenv(runtime.EnvFusedLevels, want)
-			return runtime.NewCUDA()
-		},
+// TestCUDALimits: the persistent launches' frontier limit (past
+// MaxFusedLimit) and local-level edge limit (past
+// kernels.PersistLocalMaxEdges, the block queue a local level pushes into),
+// from the option or the environment, are refused with the limit and the
+// value, as are a negative limit and an environment value that is not a
+// number.
+func TestCUDALimits(t *testing.T) {
+	for _, l := range []struct {
+		name, env string
+		option    func(int) runtime.CUDAOption
+		max       int
+	}{
+		{"frontier", runtime.EnvFusedLevels, runtime.WithFusedLevels, runtime.MaxFusedLimit},
+		{"local", runtime.EnvLocalEdges, runtime.WithLocalLevels, kernels.PersistLocalMaxEdges},
 	} {
-		c, err := open()
-		if err == nil {
+		over := fmt.Sprint(l.max + 1)
+		for name, open := range map[string]func() (*runtime.CUDA, error){
+			"option": func() (*runtime.CUDA, error) { return runtime.NewCUDA(l.option(l.max + 1)) },
+			"env": func() (*runtime.CUDA, error) {
+				t.Setenv(l.env, over)
+				return runtime.NewCUDA()
+			},
+		} {
+			c, err := open()
+			if err == nil {
+				c.Close()
+				t.Fatalf("%s/%s: limit %s accepted", l.name, name, over)
+			}
+			if !strings.Contains(err.Error(), over) || !strings.Contains(err.Error(), fmt.Sprint(l.max)) {
+				t.Errorf("%s/%s: %v: want the value and the limit", l.name, name, err)
+			}
+		}
+		t.Setenv(l.env, "")
+		if c, err := runtime.NewCUDA(l.option(-1)); err == nil {
 			c.Close()
-			t.Fatalf("%s: limit %s accepted", name, want)
+			t.Fatalf("%s: limit -1 accepted", l.name)
+		} else if !strings.Contains(err.Error(), "-1") {
+			t.Errorf("%s: %v: want the value", l.name, err)
 		}
-		if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprint(runtime.MaxFusedLimit)) {
-			t.Errorf("%s: %v: want the value and the limit", name, err)
-		}
-	}
-}
-
-// TestCUDALocalLimit: a local-level edge limit past
-// kernels.PersistLocalMaxEdges (the block queue a local level pushes
-// into), from the option or the environment, is refused with the limit and
-// the value, as are a negative limit and a value that is not a number.
-func TestCUDALocalLimit(t *testing.T) {
-	if c, err := runtime.NewCUDA(runtime.WithLocalLevels(-1)); err == nil {
-		c.Close()
-		t.Fatal("local edge limit -1 accepted")
-	} else if !strings.Contains(err.Error(), "-1") {
-		t.Errorf("%v: want the value", err)
-	}
-	over := fmt.Sprint(kernels.PersistLocalMaxEdges + 1)
-	for name, open := range map[string]func() (*runtime.CUDA, error){
-		"option": func() (*runtime.CUDA, error) {
-			return runtime.NewCUDA(runtime.WithLocalLevels(kernels.PersistLocalMaxEdges + 1))
-		},
-		"env": func() (*runtime.CUDA, error) {
-			t.Setenv(runtime.EnvLocalEdges, over)
-			return runtime.NewCUDA()
-		},
-	} {
-		c, err := open()
-		if err == nil {
+		t.Setenv(l.env, "many")
+		if c, err := runtime.NewCUDA(); err == nil {
 			c.Close()
-			t.Fatalf("%s: limit %s accepted", name, over)
+			t.Fatalf("%s=many accepted", l.env)
+		} else if !strings.Contains(err.Error(), l.env) || !strings.Contains(err.Error(), "many") {
+			t.Errorf("%v: want the variable and its value", err)
 		}
-		if !strings.Contains(err.Error(), over) || !strings.Contains(err.Error(), fmt.Sprint(kernels.PersistLocalMaxEdges)) {
-			t.Errorf("%s: %v: want the value and the limit", name, err)
-		}
-	}
-	t.Setenv(runtime.EnvLocalEdges, "many")
-	if c, err := runtime.NewCUDA(); err == nil {
-		c.Close()
-		t.Fatal("GEARBOX_LOCAL_EDGES=many accepted")
-	} else if !strings.Contains(err.Error(), runtime.EnvLocalEdges) || !strings.Contains(err.Error(), "many") {
-		t.Errorf("%v: want the variable and its value", err)
+		t.Setenv(l.env, "")
 	}
 }
 
