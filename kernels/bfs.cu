@@ -20,6 +20,11 @@
 // barriers between levels) runs many levels while the frontier stays
 // small, saving the launches and the host round trip of each level on
 // high-diameter graphs.
+//
+// bfs_pull_persist: bottom-up levels in a persistent launch, then, once
+// the frontier shrinks (the adaptive policy's way back), bfs_persist_qu's
+// push levels in the same launch: the direction switches without a host
+// round trip.
 #include "expand.cuh"
 #include "persist.cuh"
 
@@ -123,5 +128,92 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
     bfs_persist_qu(const i64* __restrict__ off, const u32* __restrict__ adj, u32* level, u32* qa, u32* qb,
                    Ctrl* ctrl, u32 par, u32 cur, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps) {
     BFSPersist vis{level, cur, 0};
-    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps);
+    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps, PersistStart::of(ctrl, par));
+}
+
+// The adaptive policy gives up a pull that examined more than this many
+// times its frontier's out-edges (decider.PullLossFactor).
+#define PULL_LOSS 4
+
+// bfs_pull_persist: pull levels, then push levels, in one persistent
+// launch (persist.cuh's grid, barrier and count slots). The frontier is
+// the vertices of depth cur (BFS frontiers hold exactly one level), so the
+// launch needs no input queue; each pull level lists what it finds in the
+// other queue (with its out-degree sum and largest degree), which is the
+// push levels' input. toff/tadj are the in-edges (the graph itself when
+// undirected). After each pull level the launch goes back to push where
+// decider.adaptiveRun.Next would: the frontier shrank below push_below
+// (n / Beta) vertices, or the level examined more than PULL_LOSS times
+// the out-edges push would have relaxed. push_below 0 pulls every level
+// (the static pull variant). Depths are read past L1 (__ldcg): another
+// block set them in the level before, and a block's L1 may still hold the
+// old value.
+extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
+    bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
+                     const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
+                     u32 cur, u32 push_below, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps) {
+    __shared__ u32 s_q[PERSIST_SQ];
+    __shared__ u32 s_n, s_base;
+    if (threadIdx.x == 0) s_n = 0;
+    __syncthreads();
+    const u64 gid = gtid();
+    u32 count = ctrl->count[par];
+    u64 deg = ctrl->deg[par];
+    u32 maxdeg = 0, k = 0, done = 0;
+    u64 edges = 0;
+    u32* out = qb;
+    bool in_qb = false;
+    for (;;) {
+        const u32 c = cur + done, nl = c + 1;
+        const u32 k1 = k == 2 ? 0 : k + 1;
+        const u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        u32* ncount = &ps->count[k1];
+        if (gid == 0) {
+            ps->count[k2] = 0;
+            ps->deg[k2] = 0;
+            ps->maxdeg[k2] = 0;
+        }
+        u64 mydeg = 0, scanned = 0;
+        u32 mymax = 0;
+        for (u64 v = gid; v < n; v += gstride()) {
+            if (__ldcg(level + v) != INF32) continue;
+            const i64 b = toff[v], e1 = toff[v + 1];
+            i64 e = b;
+            for (; e < e1; e++) {
+                if (__ldcg(level + tadj[e]) == c) break;
+            }
+            if (e < e1) {
+                level[v] = nl;  // v is this thread's alone in this level
+                const u32 d = (u32)(off[v + 1] - off[v]);
+                mydeg += d;
+                mymax = d > mymax ? d : mymax;
+                persist_push((u32)v, s_q, &s_n, out, ncount);
+                e++;
+            }
+            scanned += (u64)(e - b);
+        }
+        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        block_sum64(scanned, &ps->nmin[0]);  // the arcs examined so far (nmin is SSSP's)
+        grid_sync(ps);
+        const u32 prev = count;
+        const u64 prevdeg = deg;
+        count = *(volatile u32*)ncount;
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
+        const u64 arcs = *(volatile u64*)&ps->nmin[0] - edges;
+        edges += arcs;
+        k = k1;
+        done++;
+        in_qb = out == qb;
+        out = in_qb ? qa : qb;
+        if (count == 0 || done >= max_levels) break;
+        if (push_below > 0 && (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev))) break;
+    }
+    // Every thread read the pull levels' slots before the last barrier;
+    // the push levels go on in the same rotation.
+    BFSPersist vis{level, cur, 0};
+    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps,
+                   PersistStart{count, deg, in_qb, true, maxdeg, k, done, edges});
 }

@@ -100,7 +100,7 @@ struct Ctrl {
     u32 pieces;       // heavy-vertex pieces listed by a computation kernel (expand.cuh)
     u32 maxdeg;       // largest out-degree in the working set the generation kernel built
     u32 local_levels; // persistent launches: levels of those run by one block alone
-    u32 pad;
+    u32 pull_levels;  // bfs_pull_persist: levels it pulled (before the ones fused_levels also counts)
 };
 static_assert(sizeof(Ctrl) == 72, "Ctrl's layout is mirrored by the host (runtime.cudaCtrl, TestCtrlLayout)");
 

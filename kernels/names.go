@@ -102,8 +102,11 @@ const (
 const (
 	BFSPull    = "bfs_pull_t"
 	BFSPersist = "bfs_persist_qu"
-	BitmapToQu = "ws_bm_to_qu"
-	QueueToBm  = "ws_qu_to_bm"
+	// BFSPullPersist runs pull levels, then push levels, in one
+	// persistent launch (bfs.cu).
+	BFSPullPersist = "bfs_pull_persist"
+	BitmapToQu     = "ws_bm_to_qu"
+	QueueToBm      = "ws_qu_to_bm"
 	// MaxBelow finds a uint32 array's largest value below MaxUint32, and
 	// Narrow8 and Narrow16 narrow it for its copy to the host (narrow.cu):
 	// (in, n uint32, out *uint32) and (in, out, n uint32).
@@ -145,5 +148,5 @@ var Names = func() []string {
 			n = append(n, Gen(out, sel, false), Gen(out, sel, true))
 		}
 	}
-	return append(n, BFSPull, BFSPersist, BitmapToQu, QueueToBm, MaxBelow, Narrow8, Narrow16)
+	return append(n, BFSPull, BFSPersist, BFSPullPersist, BitmapToQu, QueueToBm, MaxBelow, Narrow8, Narrow16)
 }()

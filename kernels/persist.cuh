@@ -255,10 +255,28 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
     __syncthreads();
 }
 
+// Where persist_levels starts: by default (PersistStart::of) from the
+// frontier in qa that ctrl describes; bfs_pull_persist hands over its
+// pull levels' frontier instead, with its largest degree known (no first
+// scan), in the slot rotation it left (k) and its levels and edges counted.
+struct PersistStart {
+    u32 count;
+    u64 deg;
+    bool in_qb;     // the frontier is in qb
+    bool known;     // maxdeg is the frontier's largest degree
+    u32 maxdeg;
+    u32 k;          // the slot the frontier was counted into
+    u32 done;       // levels already run (pull levels, reported as ctrl->pull_levels)
+    u64 edges;      // edges already examined
+    __device__ static PersistStart of(const Ctrl* ctrl, u32 par) {
+        return PersistStart{ctrl->count[par], ctrl->deg[par], false, false, 0, 0, 0, 0};
+    }
+};
+
 template <typename V>
 __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                                u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
-                                               u64 edge_cap, u32 local_e, Persist* ps) {
+                                               u64 edge_cap, u32 local_e, Persist* ps, PersistStart st) {
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
@@ -267,10 +285,11 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     __shared__ i64 s_hb[PERSIST_HEAVY];
     __shared__ u32 s_hn;
     if (threadIdx.x == 0) s_n = 0, s_hn = 0;
-    u32 count = ctrl->count[par];
-    u64 deg = ctrl->deg[par];
-    u32* in = qa;
-    u32* out = qb;
+    __syncthreads();  // before any push: a start without the first scan reaches one without a barrier
+    u32 count = st.count;
+    u64 deg = st.deg;
+    u32* in = st.in_qb ? qb : qa;
+    u32* out = st.in_qb ? qa : qb;
     const u64 gid = gtid();
     // Groups are numbered across blocks first, so that consecutive frontier
     // entries go to different blocks: a small frontier of hubs is spread
@@ -289,7 +308,10 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     local_e = local_e < PERSIST_SQ ? local_e : PERSIST_SQ;  // 0: no local phases
     const u32 local_v = cap < PERSIST_LOCAL_V ? cap : PERSIST_LOCAL_V;
     const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= local_v && deg <= local_e;
-    if (local0) {
+    const bool noscan = local0 || st.known;
+    if (st.known) {
+        md = st.maxdeg;
+    } else if (local0) {
         md = (u32)deg;
     } else if (count <= cap && deg <= edge_cap) {
         for (u64 i = gid; i < count; i += gstride()) {
@@ -303,15 +325,15 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         }
     }
     u32 maxdeg = md;
-    if (!local0) {
+    if (!noscan) {
         block_max(md, &ps->maxdeg[0]);
         if constexpr (V::kBuckets) block_max(~mn, &ps->nmin[0]);
         grid_sync(ps);
         maxdeg = *(volatile u32*)&ps->maxdeg[0];
         if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
     }
-    u32 k = 0, done = 0, refills = 0, lphase = 0, local = 0;
-    u64 edges = 0;
+    u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
+    u64 edges = st.edges;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
         if (local_e > 0 && count <= local_v && deg <= local_e) {
             local -= done;
@@ -402,8 +424,9 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         ctrl->deg[par ^ 1] = deg;
         ctrl->fused_levels = done;
         ctrl->local_levels = local;
+        ctrl->pull_levels = st.done;
         ctrl->fused_swap = (in == qb) ? 1u : 0u;
         ctrl->edges_out = edges;
-        ctrl->maxdeg = done > 0 ? maxdeg : INF32;  // unknown when no level ran
+        ctrl->maxdeg = done > 0 || st.known ? maxdeg : INF32;  // unknown when no level ran
     }
 }

@@ -256,7 +256,8 @@ struct SSSPLevels {
              u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e,   \
              Persist* ps) {                                                                                      \
         SSSPLevels<D, false> vis{wt, dist, upd, 0, 1, INF64, 0, INF64};                                                 \
-        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps);                         \
+        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps,               \
+                       PersistStart::of(ctrl, par));                                                      \
     }
 
 SSSP_PERSIST(sssp_persist_qu_d64, u64)
@@ -268,7 +269,8 @@ SSSP_PERSIST(sssp_persist_qu_d32, u32)
              u8* upd, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n, u64 delta, u32 max_levels, u32 cap,          \
              u64 edge_cap, u32 local_e, Persist* ps) {                                                           \
         SSSPLevels<D, true> vis{wt, dist, upd, n, delta, INF64, 0, INF64};                                              \
-        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps);                         \
+        persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps,               \
+                       PersistStart::of(ctrl, par));                                                      \
     }
 
 SSSP_PERSIST_NF(sssp_persist_nf_d64, u64)

@@ -106,6 +106,7 @@ func (t *CUDATraversal) GPUTimes() GPUTimes {
 		r.Launches += w.Launches
 		r.Levels += w.Levels
 		r.LocalLevels += w.LocalLevels
+		r.PullLevels += w.PullLevels
 	}
 	return r
 }

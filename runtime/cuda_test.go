@@ -185,7 +185,7 @@ func dist64(d []uint32) []uint64 {
 
 func TestCtrlLayout(t *testing.T) {
 	if unsafe.Sizeof(ctrl{}) != 72 || unsafe.Offsetof(ctrl{}.Deg) != 16 || unsafe.Offsetof(ctrl{}.MinV) != 32 ||
-		unsafe.Offsetof(ctrl{}.Pieces) != 56 || unsafe.Offsetof(ctrl{}.LocalLevels) != 64 {
+		unsafe.Offsetof(ctrl{}.Pieces) != 56 || unsafe.Offsetof(ctrl{}.LocalLevels) != 64 || unsafe.Offsetof(ctrl{}.PullLevels) != 68 {
 		t.Fatal("ctrl layout does not match kernels/common.cuh")
 	}
 }

@@ -25,7 +25,7 @@ type cudaCtrl struct {
 	Pieces      uint32
 	MaxDeg      uint32
 	LocalLevels uint32
-	_           uint32
+	PullLevels  uint32
 }
 
 // CUDASelect says which updated vertices a generation step selects.
@@ -426,6 +426,8 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
 	w.Times.LocalLevels += int64(h.LocalLevels)
+	w.Times.PullLevels += int64(h.PullLevels)
+	w.rep = decider.Queue // the frontier a launch leaves is a queue
 	return int(h.FusedLevels), nil
 }
 

@@ -68,6 +68,9 @@ type GPUTimes struct {
 	// LocalLevels counts those of Levels that one block ran alone (small
 	// frontiers: runtime.WithLocalLevels).
 	LocalLevels int64 `json:"local_levels"`
+	// PullLevels counts those of Levels that pulled (BFS's bottom-up
+	// steps inside a launch, before it went back to push).
+	PullLevels int64 `json:"pull_levels,omitempty"`
 	// ResultBehindLaunch reports that the result was copied behind the
 	// persistent launch that finished the traversal, with no read of its
 	// own (results of at most 16K values: CUDATraversal.SpeculateOn).

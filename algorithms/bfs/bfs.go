@@ -91,7 +91,7 @@ func (r *Result) Stats() runtime.Stats { return r.stats }
 
 // newOperator returns the BFS operator for a backend; bfs_cuda.go (build
 // tag cuda) sets cudaOperator.
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool)
+var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Config) (operator, bool)
 
 // operator is the runtime operator plus access to its depths.
 type operator interface {
@@ -122,7 +122,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	default:
 		ok := false
 		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, src)
+			op, ok = cudaOperator(b, g, src, cfg)
 		}
 		if !ok {
 			return nil, fmt.Errorf("bfs: backend %s: %w", b.Name(), runtime.ErrUnsupported)

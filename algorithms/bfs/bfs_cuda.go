@@ -25,7 +25,12 @@ type cudaOp struct {
 	src     uint32
 	level   runtime.DeviceSlice[uint32]
 	canPull bool
-	cur     uint32 // depth of the current frontier
+	// pushBelow is how a pull launch goes back to push (pullLaunch): below
+	// a frontier of that many vertices, as the adaptive policy does; 0:
+	// never (the static pull variant).
+	pushBelow  uint32
+	pullLaunch bool
+	cur        uint32 // depth of the current frontier
 	// out is the host memory for the depths, prepared while the GPU runs
 	// at the width of the last result on this graph, else bytes when the
 	// result is large enough to narrow (ReadValues picks the width).
@@ -34,13 +39,14 @@ type cudaOp struct {
 	depth runtime.Values
 }
 
-func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
+func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Config) (operator, bool) {
 	c, ok := b.(*runtime.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
 	o := &cudaOp{src: src}
+	o.pushBelow, o.pullLaunch = pullRule(cfg, n)
 	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 4*int64(n), func(d *runtime.Dev, _ *runtime.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil
@@ -52,6 +58,25 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32) (operator, bool) {
 		return d.Memset32(o.level, 0, math.MaxUint32, int64(n))
 	})
 	return o, true
+}
+
+// pullRule returns how a pull launch goes back to push: the built-in
+// adaptive policy's way (a frontier below n / Beta vertices, or a lost
+// pull: kernels.BFSPullPersist), or never for the static pull variant.
+// Other policies decide each level themselves, so their pulls are single
+// levels (ok false).
+func pullRule(cfg *runtime.Config, n int) (pushBelow uint32, ok bool) {
+	if v, static := cfg.Variant(); static {
+		return 0, v.Direction == decider.Pull
+	}
+	if !cfg.Adaptive() {
+		return 0, false
+	}
+	below := math.Ceil(float64(n) / cfg.Thresholds().Beta)
+	if math.IsNaN(below) || below < 1 {
+		below = 1 // an infinite Beta: push again once the frontier shrinks
+	}
+	return uint32(min(below, math.MaxUint32)), true
 }
 
 func (o *cudaOp) Info() decider.Info {
@@ -96,12 +121,26 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			}
 		}
 		ws.Begin(d)
-		if err := ws.Convert(d, rep); err != nil {
-			return err
+		// A pull launch reads the frontier from the depths: the working
+		// set is not converted.
+		launch := pull && o.pullLaunch && o.C.FusedLevels() > 0
+		if !launch {
+			if err := ws.Convert(d, rep); err != nil {
+				return err
+			}
 		}
 		n := uint32(o.G.NumVertices())
 		o.Iter++
 		switch {
+		case launch:
+			// Pull levels, then push levels, in one launch.
+			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
+				[]any{n, o.cur, o.pushBelow})
+			if err != nil {
+				return err
+			}
+			edges = ws.EdgesOut()
+			o.cur += uint32(levels)
 		case pull:
 			if err := d.Launch(kernels.BFSPull, d.Grid(int64(n), 256), 256,
 				dt.Off, dt.Adj, o.level, ws.Update(), ws.Current(), n, o.cur, ws.Ctrl(), ws.Parity()); err != nil {

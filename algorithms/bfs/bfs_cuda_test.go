@@ -758,3 +758,47 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDAPullLaunch: pull levels run inside one persistent launch
+// (kernels.BFSPullPersist). The static pull variant pulls every level in
+// a single launch; the adaptive policy, pulling early, goes back to push
+// inside the launch once the frontier shrinks; with launches off, pulls
+// are single kernels. Depths must match the CPU in every case.
+func TestCUDAPullLaunch(t *testing.T) {
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	thr := eager()
+	thr.PullMinEdges = 0
+	pull := runtime.WithVariant(decider.PullVariant)
+	auto := runtime.WithThresholds(thr)
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+	}{{"rmat12", testgraphs.RMAT(12, 8, 3)}, {"rmat12-directed", testgraphs.RMATDirected(12, 8, 5)}, {"grid30x30", testgraphs.Grid(30, 30)}} {
+		src := uint32(0)
+		for c.g.Degree(src) == 0 {
+			src++
+		}
+		want := cpuBFS(t, c.g, src)
+		levels := int64(want.MaxDepth() + 1)
+
+		r := compareBFS(t, c.name+"/pull", c.g, src, want, []runtime.Option{runtime.WithBackend(on), pull})
+		st := r.Stats()
+		if st.Iterations != 1 || st.GPU.PullLevels != levels || st.GPU.Levels != levels {
+			t.Errorf("%s/pull: %d iterations, %d levels, %d pulled; want 1 launch pulling all %d",
+				c.name, st.Iterations, st.GPU.Levels, st.GPU.PullLevels, levels)
+		}
+		st = compareBFS(t, c.name+"/pull-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), pull}).Stats()
+		if st.GPU.PullLevels != 0 || int64(st.Iterations) != levels {
+			t.Errorf("%s/pull-no-launch: %d iterations, %d pulled in launches; want %d single pulls", c.name, st.Iterations, st.GPU.PullLevels, levels)
+		}
+
+		st = compareBFS(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(on), auto}).Stats()
+		if strings.HasPrefix(c.name, "rmat") && (st.GPU.PullLevels == 0 || st.GPU.Levels <= st.GPU.PullLevels) {
+			t.Errorf("%s/auto: %d levels in launches, %d pulled; want some pulled, then pushed in the launch", c.name, st.GPU.Levels, st.GPU.PullLevels)
+		}
+		st = compareBFS(t, c.name+"/auto-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), auto}).Stats()
+		if st.GPU.PullLevels != 0 {
+			t.Errorf("%s/auto-no-launch: %d levels pulled in launches with launches off", c.name, st.GPU.PullLevels)
+		}
+	}
+}

@@ -353,8 +353,12 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 				}
 				width = fmt.Sprintf(" (result copied as %d-bit values%s)", g.ResultBits, behind)
 			}
-			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block)\n",
-				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels)
+			pulled := ""
+			if g.PullLevels > 0 {
+				pulled = fmt.Sprintf(", %d pulled", g.PullLevels)
+			}
+			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
+				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels, pulled)
 		}
 		if st.Wall > 0 {
 			fmt.Fprintf(e.stdout, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
