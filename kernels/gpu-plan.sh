@@ -25,6 +25,7 @@
 #                                            # (T3S, T2S, T1S, TPBS, FACTORS: the ranges; empty = not swept)
 #   THRESHOLDS=f.toml SKIP_DIRECTED=1 ALGS=sssp DELTAS=32,256,4096 bash .gpu/kernels/gpu-plan.sh algs
 #                                            # the undirected and scale-22 SSSP benches under f.toml
+#   bash .gpu/kernels/gpu-plan.sh pull  # GPU tests, then BFS (adaptive, static pull) against the reference CLI
 #   bash .gpu/kernels/gpu-plan.sh ab-quick  # the A/B of `ab` alone (a fatbin copied into $OUT skips nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
@@ -115,8 +116,8 @@ ab_loop() {
 			for alg in ${AB_ALGS:-bfs sssp}; do
 				for side in ${AB_SIDES:-ref new ref-thr}; do
 					case $side in
-					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
-					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
+					ref) line=$(env -u GEARBOX_KERNELS ./gearbox-ref --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
+					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1) ;;
 					limit=*) line=$(GEARBOX_FUSED_LEVELS=${side#limit=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
 					esac
@@ -300,6 +301,16 @@ limit)
 ab)
 	tests_and_overhead
 	ab_loop "${G_AB:-kron:20 kron:22 urand:22}"
+	;;
+pull)
+	# BFS's pull levels inside a launch: GPU tests, then this tree against
+	# the reference CLI on the graphs where the adaptive policy pulls, and
+	# the static pull variant (AB_EXTRA) on three of them.
+	tests
+	AB_ALGS=bfs AB_SIDES="ref new" ab_loop "${G_AB:-kron:18 kron:20 urand:20 kron:22 urand:22 ${G_UNDIRECTED//,/ }}"
+	mv "$R/ab.txt" "$R/ab-auto.txt"
+	AB_ALGS=bfs AB_SIDES="ref new" AB_ROUNDS=1 AB_EXTRA="--variant pull" ab_loop "kron:18 urand:20 datasets/email-Enron.txt"
+	mv "$R/ab.txt" "$R/ab-pull.txt"
 	;;
 ab-quick)
 	# The A/B alone, with the fatbin in $OUT when one was put there.
