@@ -134,6 +134,14 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 // The adaptive policy gives up a pull that examined more than this many
 // times its frontier's out-edges (decider.PullLossFactor).
 #define PULL_LOSS 4
+// Vertices a thread of bfs_pull_persist scans side by side, and its blocks
+// per multiprocessor (kernels.PersistBlocksPerSM): a pull step is a chain
+// of dependent loads per vertex (its depth, its first in-edge, that
+// neighbour's depth), and one persistent block of 512 threads per
+// multiprocessor left too few loads in flight: pulling in the launch ran
+// at half the speed of the ordinary kernel (urand:22 on the H100).
+#define PULL_ILP 4
+#define PULL_BLOCKS 2
 
 // bfs_pull_persist: pull levels, then push levels, in one persistent
 // launch (persist.cuh's grid, barrier and count slots). The frontier is
@@ -148,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 // (the static pull variant). Depths are read past L1 (__ldcg): another
 // block set them in the level before, and a block's L1 may still hold the
 // old value.
-extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
+extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
                      const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
                      u32 cur, u32 push_below, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps) {
@@ -175,22 +183,46 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
         }
         u64 mydeg = 0, scanned = 0;
         u32 mymax = 0;
-        for (u64 v = gid; v < n; v += gstride()) {
-            if (__ldcg(level + v) != INF32) continue;
-            const i64 b = toff[v], e1 = toff[v + 1];
-            i64 e = b;
-            for (; e < e1; e++) {
-                if (__ldcg(level + tadj[e]) == c) break;
+        // PULL_ILP vertices at a time, a grid stride apart (each load
+        // stays coalesced across the warp); each round tests the next
+        // in-edge of every vertex still looking, so the loads of the
+        // PULL_ILP chains are in flight together.
+        const u64 stride = gstride();
+        for (u64 base = gid; base < n; base += PULL_ILP * stride) {
+            i64 e[PULL_ILP], e1[PULL_ILP];
+#pragma unroll
+            for (int j = 0; j < PULL_ILP; j++) {
+                const u64 v = base + j * stride;
+                e[j] = e1[j] = 0;
+                if (v < n && __ldcg(level + v) == INF32) e[j] = toff[v], e1[j] = toff[v + 1];
+                scanned += (u64)(e1[j] - e[j]);
             }
-            if (e < e1) {
-                level[v] = nl;  // v is this thread's alone in this level
-                const u32 d = (u32)(off[v + 1] - off[v]);
-                mydeg += d;
-                mymax = d > mymax ? d : mymax;
-                persist_push((u32)v, s_q, &s_n, out, ncount);
-                e++;
+            for (;;) {
+                u32 u[PULL_ILP];
+                bool any = false;
+#pragma unroll
+                for (int j = 0; j < PULL_ILP; j++) {
+                    u[j] = e[j] < e1[j] ? tadj[e[j]] : INF32;
+                    any |= e[j] < e1[j];
+                }
+                if (!any) break;
+#pragma unroll
+                for (int j = 0; j < PULL_ILP; j++) {
+                    if (u[j] == INF32) continue;
+                    if (__ldcg(level + u[j]) != c) {
+                        e[j]++;
+                        continue;
+                    }
+                    const u64 v = base + j * stride;
+                    level[v] = nl;  // v is this thread's alone in this level
+                    const u32 d = (u32)(off[v + 1] - off[v]);
+                    mydeg += d;
+                    mymax = d > mymax ? d : mymax;
+                    persist_push((u32)v, s_q, &s_n, out, ncount);
+                    scanned -= (u64)(e1[j] - e[j] - 1);  // the in-edges after the parent are not examined
+                    e1[j] = e[j];
+                }
             }
-            scanned += (u64)(e - b);
         }
         persist_flush(s_q, &s_n, &s_base, out, ncount);
         block_sum64(mydeg, &ps->deg[k1]);

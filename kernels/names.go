@@ -98,6 +98,12 @@ const (
 	PersistLocalMaxEdges = 2048
 )
 
+// PersistBlocksPerSM lists the persistent kernels launched with more than
+// one block per multiprocessor (their __launch_bounds__' minimum), where
+// that many fit (the cuda backend checks the registers and shared memory
+// the kernel was built with); the rest run one.
+var PersistBlocksPerSM = map[string]int{BFSPullPersist: 2}
+
 // Single kernels.
 const (
 	BFSPull    = "bfs_pull_t"

@@ -59,14 +59,17 @@ type CUDA struct {
 // Dev is the device-side handle passed to functions run by CUDA.Do. It is
 // valid only inside that function.
 type Dev struct {
-	c      *CUDA
-	ctx    cu.Context
-	mod    cu.Module
-	funcs  map[string]cu.Function
-	allocs map[cu.DevicePtr]int64
-	live   int64
-	pool   map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
-	pooled int64
+	c     *CUDA
+	ctx   cu.Context
+	mod   cu.Module
+	funcs map[string]cu.Function
+	// persistBlocks: the blocks per multiprocessor of the kernels in
+	// kernels.PersistBlocksPerSM that fit (residentBlocks).
+	persistBlocks map[string]int
+	allocs        map[cu.DevicePtr]int64
+	live          int64
+	pool          map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
+	pooled        int64
 	// hostAllocs maps page-locked host buffers to their sizes; hostPool
 	// keeps the freed ones by size for reuse, because cuMemAllocHost costs
 	// about a millisecond (measured on the H100), more than a small graph's
@@ -139,7 +142,8 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 		return nil, err
 	}
 	cfg.logger.Info().Str("device", c.device).Int("sms", c.sms).Str("cc", fmt.Sprintf("%d.%d", c.major, c.minor)).
-		Str("memory", fmtBytes(c.total)).Str("kernels", c.kernFrom).Msg("cuda backend ready")
+		Str("memory", fmtBytes(c.total)).Str("kernels", c.kernFrom).Int("pull_launch_blocks_per_sm", c.d.persistBlocks[kernels.BFSPullPersist]).
+		Msg("cuda backend ready")
 	return c, nil
 }
 
@@ -256,7 +260,35 @@ func (c *CUDA) start() (err error) {
 		}
 		d.funcs[name] = f
 	}
+	d.persistBlocks = map[string]int{}
+	for name, want := range kernels.PersistBlocksPerSM {
+		if err := d.guard("cuFuncGetAttribute", func() { d.persistBlocks[name] = residentBlocks(dev, d.funcs[name], want) }); err != nil {
+			d.destroy()
+			return fmt.Errorf("%w: kernel %s: %w", ErrKernels, name, err)
+		}
+	}
 	return nil
+}
+
+// residentBlocks returns how many blocks of kernels.PersistThreads threads
+// of f fit on one multiprocessor of dev at once, at most want and at least
+// one (a persistent kernel's __launch_bounds__ guarantee one): by its
+// registers (allocated per warp in units of 256), its static shared
+// memory (plus the 1 KB the driver reserves per block) and the threads.
+func residentBlocks(dev cu.Device, f cu.Function, want int) int {
+	const (
+		maxRegsPerSM   = cu.DeviceAttribute(82) // CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
+		maxSharedPerSM = cu.DeviceAttribute(81) // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+	)
+	threads := kernels.PersistThreads
+	warps := threads / 32
+	regsPerWarp := (f.GetAttribute(cu.FUNC_A_NUM_REGS)*32 + 255) &^ 255
+	b := min(want, dev.Attribute(cu.MAX_THREADS_PER_MULTIPROCESSOR)/threads)
+	if regsPerWarp > 0 {
+		b = min(b, dev.Attribute(maxRegsPerSM)/(regsPerWarp*warps))
+	}
+	b = min(b, dev.Attribute(maxSharedPerSM)/(f.GetAttribute(cu.FUNC_A_SHARED_SIZE_BYTES)+1024))
+	return max(b, 1)
 }
 
 // Do runs f as device work and waits for it: on the calling goroutine, its

@@ -209,7 +209,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
 	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.persistEdges()),
 		uint32(t.C.localEdges()), t.PS)
-	if err := d.Launch(kernel, d.PersistGrid(), kernels.PersistThreads, args...); err != nil {
+	if err := d.Launch(kernel, d.PersistGrid(kernel), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}
 	// A launch's copy is dropped before the next launch (below), so at most

@@ -399,10 +399,10 @@ func (w *CUDAWorkset) setMaxDeg(md uint32) {
 // (struct Persist in kernels/common.cuh).
 const PersistBytes = kernels.PersistBytes
 
-// PersistGrid returns the grid of a persistent launch: one block per
-// multiprocessor, so that every block is resident (its grid barriers
-// need that).
-func (d *Dev) PersistGrid() int { return d.c.sms }
+// PersistGrid returns the grid of a persistent launch of kernel: one block
+// per multiprocessor, or kernels.PersistBlocksPerSM's where they fit, so
+// that every block is resident (its grid barriers need that).
+func (d *Dev) PersistGrid(kernel string) int { return d.c.sms * max(d.persistBlocks[kernel], 1) }
 
 // PersistEdges bounds the out-edges of a frontier that a persistent launch
 // expands in one level (kernels then take over) at frontier limits up to
