@@ -136,47 +136,57 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 #define PULL_LOSS 4
 // Vertices a thread of bfs_pull_persist scans side by side, and its blocks
 // per multiprocessor (kernels.PersistBlocksPerSM): a pull step is a chain
-// of dependent loads per vertex (its depth, its first in-edge, that
-// neighbour's depth), and one persistent block of 512 threads per
-// multiprocessor left too few loads in flight: pulling in the launch ran
-// at half the speed of the ordinary kernel (urand:22 on the H100).
+// of dependent loads per vertex (its depth, an in-edge, that neighbour's
+// frontier bit), and one block of 512 threads per multiprocessor left too
+// few of them in flight.
 #define PULL_ILP 4
 #define PULL_BLOCKS 2
 
 // bfs_pull_persist: pull levels, then push levels, in one persistent
-// launch (persist.cuh's grid, barrier and count slots). The frontier is
-// the vertices of depth cur (BFS frontiers hold exactly one level), so the
-// launch needs no input queue; each pull level lists what it finds in the
-// other queue (with its out-degree sum and largest degree), which is the
-// push levels' input. toff/tadj are the in-edges (the graph itself when
-// undirected). After each pull level the launch goes back to push where
-// decider.adaptiveRun.Next would: the frontier shrank below push_below
-// (n / Beta) vertices, or the level examined more than PULL_LOSS times
-// the out-edges push would have relaxed. push_below 0 pulls every level
-// (the static pull variant). Depths are read past L1 (__ldcg): another
-// block set them in the level before, and a block's L1 may still hold the
-// old value.
+// launch (persist.cuh's grid, barrier and count slots). Each pull level
+// reads its frontier as a bitmap: the first is the working set, in qa
+// (built by an earlier kernel); level i writes the next into the i-th of nbm
+// bitmaps of words words at fb, never read before in this launch. That
+// matters: L1 is not coherent across multiprocessors, so a frontier
+// bitmap read through L1 (as the ordinary pull kernel's is; with the
+// depths read past L1 instead, pulling here ran at half that kernel's
+// speed) must not have been cached by an earlier level. Each bitmap word
+// covers 32 consecutive vertices, all a warp's, so the warp stores the
+// whole word (past L1) and no bitmap needs clearing. After nbm pull
+// levels the launch returns to the host, which starts another.
+//
+// Each pull level also queues what it finds (with its out-degree sum and
+// largest degree) for the push levels. After each pull level the launch
+// goes back to push where decider.adaptiveRun.Next would: the frontier
+// shrank below push_below (n / Beta) vertices, or the level examined more
+// than PULL_LOSS times the out-edges push would have relaxed. push_below
+// 0 pulls every level (the static pull variant). toff/tadj are the
+// in-edges (the graph itself when undirected).
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
                      const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
-                     u32 cur, u32 push_below, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps) {
+                     u32 cur, u32 push_below, u32* fb, u32 words, u32 nbm, u32 max_levels, u32 cap,
+                     u64 edge_cap, u32 local_e, Persist* ps) {
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     if (threadIdx.x == 0) s_n = 0;
     __syncthreads();
-    const u64 gid = gtid();
+    const u64 stride = gstride();
+    const u64 wbase = gtid() - lane_id();  // the warp's first vertex
     u32 count = ctrl->count[par];
     u64 deg = ctrl->deg[par];
     u32 maxdeg = 0, k = 0, done = 0;
     u64 edges = 0;
     u32* out = qb;
-    bool in_qb = false;
+    bool in_qb = false, back = false;
+    const u32* fr = qa;  // read before level 1 queues into qa
     for (;;) {
-        const u32 c = cur + done, nl = c + 1;
+        const u32 nl = cur + done + 1;
+        u32* next = fb + (u64)done * words;
         const u32 k1 = k == 2 ? 0 : k + 1;
         const u32 k2 = k1 == 2 ? 0 : k1 + 1;
         u32* ncount = &ps->count[k1];
-        if (gid == 0) {
+        if (gtid() == 0) {
             ps->count[k2] = 0;
             ps->deg[k2] = 0;
             ps->maxdeg[k2] = 0;
@@ -185,18 +195,19 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
         u32 mymax = 0;
         // PULL_ILP vertices at a time, a grid stride apart (each load
         // stays coalesced across the warp); each round tests the next
-        // in-edge of every vertex still looking, so the loads of the
-        // PULL_ILP chains are in flight together.
-        const u64 stride = gstride();
-        for (u64 base = gid; base < n; base += PULL_ILP * stride) {
+        // in-edge of every vertex still looking, so the PULL_ILP chains'
+        // loads are in flight together. Whole warps run every trip (the
+        // bitmap words are ballots).
+        for (u64 w0 = wbase; w0 < n; w0 += PULL_ILP * stride) {
             i64 e[PULL_ILP], e1[PULL_ILP];
 #pragma unroll
             for (int j = 0; j < PULL_ILP; j++) {
-                const u64 v = base + j * stride;
+                const u64 v = w0 + lane_id() + j * stride;
                 e[j] = e1[j] = 0;
                 if (v < n && __ldcg(level + v) == INF32) e[j] = toff[v], e1[j] = toff[v + 1];
                 scanned += (u64)(e1[j] - e[j]);
             }
+            u32 found = 0;  // bit j: vertex j found its parent
             for (;;) {
                 u32 u[PULL_ILP];
                 bool any = false;
@@ -209,19 +220,27 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
 #pragma unroll
                 for (int j = 0; j < PULL_ILP; j++) {
                     if (u[j] == INF32) continue;
-                    if (__ldcg(level + u[j]) != c) {
+                    if (!bit_test(fr, u[j])) {
                         e[j]++;
                         continue;
                     }
-                    const u64 v = base + j * stride;
-                    level[v] = nl;  // v is this thread's alone in this level
-                    const u32 d = (u32)(off[v + 1] - off[v]);
-                    mydeg += d;
-                    mymax = d > mymax ? d : mymax;
-                    persist_push((u32)v, s_q, &s_n, out, ncount);
+                    found |= 1u << j;
                     scanned -= (u64)(e1[j] - e[j] - 1);  // the in-edges after the parent are not examined
                     e1[j] = e[j];
                 }
+            }
+#pragma unroll
+            for (int j = 0; j < PULL_ILP; j++) {
+                const u64 v = w0 + lane_id() + j * stride;
+                const bool f = (found >> j) & 1u;
+                const u32 word = __ballot_sync(FULL_MASK, f);
+                if (lane_id() == 0 && w0 + j * stride < n) __stcg(next + ((w0 + j * stride) >> 5), word);
+                if (!f) continue;
+                level[v] = nl;  // v is this thread's alone in this level
+                const u32 d = (u32)(off[v + 1] - off[v]);
+                mydeg += d;
+                mymax = d > mymax ? d : mymax;
+                persist_push((u32)v, s_q, &s_n, out, ncount);
             }
         }
         persist_flush(s_q, &s_n, &s_base, out, ncount);
@@ -240,12 +259,17 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
         done++;
         in_qb = out == qb;
         out = in_qb ? qa : qb;
-        if (count == 0 || done >= max_levels) break;
-        if (push_below > 0 && (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev))) break;
+        fr = next;
+        if (count == 0 || done >= max_levels || done >= nbm) break;
+        if (push_below > 0 && (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev))) {
+            back = true;
+            break;
+        }
     }
     // Every thread read the pull levels' slots before the last barrier;
-    // the push levels go on in the same rotation.
+    // the push levels go on in the same rotation. Out of bitmaps, the
+    // launch ends (no push level) and the host decides.
     BFSPersist vis{level, cur, 0};
-    persist_levels(vis, off, adj, qa, qb, ctrl, par, max_levels, cap, edge_cap, local_e, ps,
-                   PersistStart{count, deg, in_qb, true, maxdeg, k, done, edges});
+    persist_levels(vis, off, adj, qa, qb, ctrl, par, back || count == 0 ? max_levels : done, cap, edge_cap, local_e,
+                   ps, PersistStart{count, deg, in_qb, true, maxdeg, k, done, edges});
 }

@@ -240,6 +240,11 @@ func (w *CUDAWorkset) Current() DeviceSlice[uint32] { return w.ws[w.cur] }
 // Scratch returns the buffer the next working set is built in.
 func (w *CUDAWorkset) Scratch() DeviceSlice[uint32] { return w.ws[w.scr] }
 
+// Spare returns the buffer that holds the current working set's other
+// representation after a dual generation, for a persistent launch's own
+// use (AfterFused drops that representation).
+func (w *CUDAWorkset) Spare() DeviceSlice[uint32] { return w.ws[w.alt] }
+
 // swap makes the scratch buffer current (and the current one scratch).
 func (w *CUDAWorkset) swap() { w.cur, w.scr = w.scr, w.cur }
 

@@ -121,21 +121,18 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			}
 		}
 		ws.Begin(d)
-		// A pull launch reads the frontier from the depths: the working
-		// set is not converted.
-		launch := pull && o.pullLaunch && o.C.FusedLevels() > 0
-		if !launch {
-			if err := ws.Convert(d, rep); err != nil {
-				return err
-			}
+		if err := ws.Convert(d, rep); err != nil {
+			return err
 		}
 		n := uint32(o.G.NumVertices())
 		o.Iter++
 		switch {
-		case launch:
-			// Pull levels, then push levels, in one launch.
+		case pull && o.pullLaunch && o.C.FusedLevels() > 0:
+			// Pull levels, then push levels, in one launch. Its pull
+			// levels' frontier bitmaps go to the spare buffer: each
+			// bitmap is read in one level only (bfs.cu says why).
 			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow})
+				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, uint32(kernels.PullBitmaps(int(n)))})
 			if err != nil {
 				return err
 			}
