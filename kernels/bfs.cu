@@ -145,59 +145,54 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 // bfs_pull_persist: pull levels, then push levels, in one persistent
 // launch (persist.cuh's grid, barrier and count slots). Each pull level
 // reads its frontier as a bitmap: the first is the working set, in qa
-// (built by an earlier kernel); level i writes the next into the i-th of nbm
-// bitmaps of words words at fb, never read before in this launch. That
-// matters: L1 is not coherent across multiprocessors, so a frontier
+// (built by an earlier kernel); level i writes the next into the i-th of
+// nbm bitmaps of words words at fb, never read before in this launch.
+// That matters: L1 is not coherent across multiprocessors, so a frontier
 // bitmap read through L1 (as the ordinary pull kernel's is; with the
 // depths read past L1 instead, pulling here ran at half that kernel's
 // speed) must not have been cached by an earlier level. Each bitmap word
 // covers 32 consecutive vertices, all a warp's, so the warp stores the
-// whole word (past L1) and no bitmap needs clearing. After nbm pull
-// levels the launch returns to the host, which starts another.
+// whole word (past L1) and no bitmap needs clearing. A pull level counts
+// what it finds, with its out-degree sum and largest degree, but queues
+// nothing: the frontier is listed from its bitmap once, when the pulls
+// end (a queue push per found vertex cost urand:22 ~80 µs of atomics).
 //
-// Each pull level also queues what it finds (with its out-degree sum and
-// largest degree) for the push levels. After each pull level the launch
-// goes back to push where decider.adaptiveRun.Next would: the frontier
-// shrank below push_below (n / Beta) vertices, or the level examined more
-// than PULL_LOSS times the out-edges push would have relaxed. push_below
-// 0 pulls every level (the static pull variant). toff/tadj are the
-// in-edges (the graph itself when undirected).
+// After each pull level the launch goes back to push where
+// decider.adaptiveRun.Next would: the frontier shrank below push_below
+// (n / Beta) vertices, or the level examined more than PULL_LOSS times
+// the out-edges push would have relaxed. It then runs push levels as
+// bfs_persist_qu does. After nbm pull levels, it ends and the host
+// decides. toff/tadj are the in-edges (the graph itself when undirected).
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
                      const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
-                     u32 cur, u32 push_below, u32* fb, u32 words, u32 nbm, u32 max_levels, u32 cap,
-                     u64 edge_cap, u32 local_e, Persist* ps) {
-    __shared__ u32 s_q[PERSIST_SQ];
-    __shared__ u32 s_n, s_base;
-    if (threadIdx.x == 0) s_n = 0;
-    __syncthreads();
+                     u32 cur, u32 push_below, u32* fb, u32 words, u32 nbm, u32 max_levels, u32 cap, u64 edge_cap,
+                     u32 local_e, Persist* ps) {
     const u64 stride = gstride();
     const u64 wbase = gtid() - lane_id();  // the warp's first vertex
     u32 count = ctrl->count[par];
     u64 deg = ctrl->deg[par];
     u32 maxdeg = 0, k = 0, done = 0;
     u64 edges = 0;
-    u32* out = qb;
-    bool in_qb = false, back = false;
-    const u32* fr = qa;  // read before level 1 queues into qa
+    bool back = false;
+    const u32* fr = qa;
     for (;;) {
         const u32 nl = cur + done + 1;
         u32* next = fb + (u64)done * words;
         const u32 k1 = k == 2 ? 0 : k + 1;
         const u32 k2 = k1 == 2 ? 0 : k1 + 1;
-        u32* ncount = &ps->count[k1];
         if (gtid() == 0) {
             ps->count[k2] = 0;
             ps->deg[k2] = 0;
             ps->maxdeg[k2] = 0;
         }
         u64 mydeg = 0, scanned = 0;
-        u32 mymax = 0;
+        u32 mymax = 0, found_n = 0;
         // PULL_ILP vertices at a time, a grid stride apart (each load
         // stays coalesced across the warp); each round tests the next
-        // in-edge of every vertex still looking, so the PULL_ILP chains'
-        // loads are in flight together. Whole warps run every trip (the
-        // bitmap words are ballots).
+        // in-edge of every vertex still looking, its loads issued for all
+        // PULL_ILP vertices before any is tested. Whole warps run every
+        // trip (the bitmap words are ballots).
         for (u64 w0 = wbase; w0 < n; w0 += PULL_ILP * stride) {
             i64 e[PULL_ILP], e1[PULL_ILP];
 #pragma unroll
@@ -209,24 +204,26 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
             }
             u32 found = 0;  // bit j: vertex j found its parent
             for (;;) {
-                u32 u[PULL_ILP];
+                u32 u[PULL_ILP], w[PULL_ILP];
                 bool any = false;
 #pragma unroll
                 for (int j = 0; j < PULL_ILP; j++) {
-                    u[j] = e[j] < e1[j] ? tadj[e[j]] : INF32;
+                    u[j] = e[j] < e1[j] ? tadj[e[j]] : 0u;
                     any |= e[j] < e1[j];
                 }
                 if (!any) break;
 #pragma unroll
+                for (int j = 0; j < PULL_ILP; j++) w[j] = e[j] < e1[j] ? fr[u[j] >> 5] : 0u;
+#pragma unroll
                 for (int j = 0; j < PULL_ILP; j++) {
-                    if (u[j] == INF32) continue;
-                    if (!bit_test(fr, u[j])) {
+                    if (e[j] >= e1[j]) continue;
+                    if ((w[j] >> (u[j] & 31u)) & 1u) {
+                        found |= 1u << j;
+                        scanned -= (u64)(e1[j] - e[j] - 1);  // the in-edges after the parent are not examined
+                        e1[j] = e[j];
+                    } else {
                         e[j]++;
-                        continue;
                     }
-                    found |= 1u << j;
-                    scanned -= (u64)(e1[j] - e[j] - 1);  // the in-edges after the parent are not examined
-                    e1[j] = e[j];
                 }
             }
 #pragma unroll
@@ -240,36 +237,48 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
                 const u32 d = (u32)(off[v + 1] - off[v]);
                 mydeg += d;
                 mymax = d > mymax ? d : mymax;
-                persist_push((u32)v, s_q, &s_n, out, ncount);
+                found_n++;
             }
         }
-        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        block_count(found_n, &ps->count[k1]);
         block_sum64(mydeg, &ps->deg[k1]);
         block_max(mymax, &ps->maxdeg[k1]);
         block_sum64(scanned, &ps->nmin[0]);  // the arcs examined so far (nmin is SSSP's)
         grid_sync(ps);
         const u32 prev = count;
         const u64 prevdeg = deg;
-        count = *(volatile u32*)ncount;
+        count = *(volatile u32*)&ps->count[k1];
         deg = *(volatile u64*)&ps->deg[k1];
         maxdeg = *(volatile u32*)&ps->maxdeg[k1];
         const u64 arcs = *(volatile u64*)&ps->nmin[0] - edges;
         edges += arcs;
         k = k1;
         done++;
-        in_qb = out == qb;
-        out = in_qb ? qa : qb;
         fr = next;
         if (count == 0 || done >= max_levels || done >= nbm) break;
-        if (push_below > 0 && (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev))) {
+        if (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev)) {
             back = true;
             break;
         }
     }
-    // Every thread read the pull levels' slots before the last barrier;
+    // The frontier's list, from its bitmap (read past L1: it was just
+    // written), into qb: one reservation per warp and word.
+    if (count > 0) {
+        if (gtid() == 0) ps->nmin[1] = 0;
+        grid_sync(ps);
+        u32* list = (u32*)&ps->nmin[1];
+        for (u64 i = gtid(); i < warp_round(words); i += stride) {
+            const u32 word = i < words ? __ldcg(fr + i) : 0u;
+            const u32 base = warp_reserve(__popc(word), list);
+            u32 r = 0;
+            for (u32 b = word; b; b &= b - 1) qb[base + r++] = (u32)(i * 32 + __ffs(b) - 1);
+        }
+        grid_sync(ps);
+    }
+    // Every thread read the pull levels' slots before the last barriers;
     // the push levels go on in the same rotation. Out of bitmaps, the
-    // launch ends (no push level) and the host decides.
+    // launch ends with no push level and the host decides.
     BFSPersist vis{level, cur, 0};
     persist_levels(vis, off, adj, qa, qb, ctrl, par, back || count == 0 ? max_levels : done, cap, edge_cap, local_e,
-                   ps, PersistStart{count, deg, in_qb, true, maxdeg, k, done, edges});
+                   ps, PersistStart{count, deg, count > 0, true, maxdeg, k, done, edges});
 }
