@@ -770,7 +770,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
 	// Under a frontier limit of 64 a push launch stops before the large
 	// levels, which the adaptive policy then decides (without it, a push
-	// launch runs every level of these small graphs).
+	// launch runs every level of the small graphs).
 	capped := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(64))
 	thr := eager()
 	thr.PullMinEdges = 0
@@ -779,11 +779,14 @@ func TestCUDAPullLaunch(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		g    *graph.Graph
+		be   *runtime.CUDA // for the adaptive policy
 	}{
-		{"rmat12", testgraphs.RMAT(12, 8, 3)},
-		{"rmat12-directed", testgraphs.RMATDirected(12, 8, 5)},
-		{"rmat12-tail", withTail(testgraphs.RMAT(12, 8, 3), 40)},
-		{"grid30x30", testgraphs.Grid(30, 30)},
+		{"rmat12", testgraphs.RMAT(12, 8, 3), capped},
+		{"rmat12-directed", testgraphs.RMATDirected(12, 8, 5), capped},
+		// Large enough (2M arcs, hubs) for push launches to stop before
+		// the large levels under the default limit.
+		{"rmat16-tail", withTail(testgraphs.RMAT(16, 16, 3), 40), on},
+		{"grid30x30", testgraphs.Grid(30, 30), capped},
 	} {
 		src := uint32(0)
 		for c.g.Degree(src) == 0 {
@@ -799,7 +802,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 			}
 		}
 
-		st := compareBFS(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(capped), auto, runtime.WithTrace(true)}).Stats()
+		st := compareBFS(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(c.be), auto, runtime.WithTrace(true)}).Stats()
 		var inPulls int64 // levels of the iterations that pulled
 		for _, it := range st.Trace {
 			if it.Variant.Direction == decider.Pull {
@@ -815,7 +818,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 		// The tail's frontiers of one vertex send the launch back to push:
 		// the tail's levels after the R-MAT part's (at most 10 deep here)
 		// are pushed in the launch.
-		if c.name == "rmat12-tail" && inPulls < st.GPU.PullLevels+30 {
+		if c.name == "rmat16-tail" && inPulls < st.GPU.PullLevels+30 {
 			t.Errorf("%s/auto: %d levels in pull launches, %d of them pulled; want 30 or more of the tail's 40 pushed in them",
 				c.name, inPulls, st.GPU.PullLevels)
 		}
