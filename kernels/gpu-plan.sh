@@ -26,6 +26,7 @@
 #   THRESHOLDS=f.toml SKIP_DIRECTED=1 ALGS=sssp DELTAS=32,256,4096 bash .gpu/kernels/gpu-plan.sh algs
 #                                            # the undirected and scale-22 SSSP benches under f.toml
 #   bash .gpu/kernels/gpu-plan.sh pull  # GPU tests, then BFS (adaptive, static pull) against the reference CLI
+#   bash .gpu/kernels/gpu-plan.sh pull-tune  # GPU tests, then BFS's pull knobs by tune --score device
 #   bash .gpu/kernels/gpu-plan.sh ab-quick  # the A/B of `ab` alone (a fatbin copied into $OUT skips nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
@@ -311,6 +312,20 @@ pull)
 	mv "$R/ab.txt" "$R/ab-auto.txt"
 	AB_ALGS=bfs AB_SIDES="ref new" AB_ROUNDS=1 AB_EXTRA="--variant pull" ab_loop "kron:18 urand:20 datasets/email-Enron.txt"
 	mv "$R/ab.txt" "$R/ab-pull.txt"
+	;;
+pull-tune)
+	# GPU tests, then BFS's pull knobs (pull_min_edges, alpha, beta) by
+	# tune --score device from BFS's shipped section, after pulls moved
+	# into launches (bfs_pull_persist).
+	tests
+	cp thresholds.toml "$R/thresholds-tuned.toml"
+	t0=$(date +%s)
+	timeout "${TUNE_LIMIT:-330}" ./gearbox --log-level warn tune --device "$DEVICE" --graphs "$G_TUNE_BFS" --algorithms bfs --section bfs \
+		--score device --sources 4 --repeats 3 --passes 1 --t3 "" --sample-every "" --t2 "" --t1 "" --threads-per-block "" \
+		--pull-min-edges 32768:2097152:x4 --alpha 5,10,20 --beta 6,18,48 \
+		--out-dir "$R/tune-pull" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-pull.txt" 2>&1
+	echo "tune-pull: rc=$? in $(($(date +%s) - t0)) s"
+	tail -22 "$R/tune-pull.txt"
 	;;
 ab-quick)
 	# The A/B alone, with the fatbin in $OUT when one was put there.
