@@ -144,29 +144,27 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 
 // bfs_pull_persist: pull levels, then push levels, in one persistent
 // launch (persist.cuh's grid, barrier and count slots). Each pull level
-// reads its frontier as a bitmap: the first is the working set, in qa
-// (built by an earlier kernel); level i writes the next into the i-th of
-// nbm bitmaps of words words at fb, never read before in this launch.
-// That matters: L1 is not coherent across multiprocessors, so a frontier
-// bitmap read through L1 (as the ordinary pull kernel's is; with the
-// depths read past L1 instead, pulling here ran at half that kernel's
-// speed) must not have been cached by an earlier level. Each bitmap word
-// covers 32 consecutive vertices, all a warp's, so the warp stores the
-// whole word (past L1) and no bitmap needs clearing. A pull level counts
-// what it finds, with its out-degree sum and largest degree, but queues
-// nothing: the frontier is listed from its bitmap once, when the pulls
-// end (a queue push per found vertex cost urand:22 ~80 µs of atomics).
+// reads its frontier as a bitmap through L1, as the ordinary pull kernel
+// does (testing the neighbours' depths instead, read past L1, pulled at
+// half that kernel's speed): the first is the working set, in qa (built
+// by an earlier kernel); level i writes the next into bitmap i%2 of the
+// two of words words at fb. Each bitmap word covers 32 consecutive
+// vertices, all a warp's, so the warp stores the whole word and no bitmap
+// needs clearing. A pull level counts what it finds, with its out-degree
+// sum and largest degree, but queues nothing: the frontier is listed from
+// its bitmap once, when the pulls end (a queue push per found vertex cost
+// urand:22 ~80 µs of atomics).
 //
 // After each pull level the launch goes back to push where
 // decider.adaptiveRun.Next would: the frontier shrank below push_below
 // (n / Beta) vertices, or the level examined more than PULL_LOSS times
 // the out-edges push would have relaxed. It then runs push levels as
-// bfs_persist_qu does. After nbm pull levels, it ends and the host
-// decides. toff/tadj are the in-edges (the graph itself when undirected).
+// bfs_persist_qu does. toff/tadj are the in-edges (the graph itself when
+// undirected).
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
                      const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
-                     u32 cur, u32 push_below, u32* fb, u32 words, u32 nbm, u32 max_levels, u32 cap, u64 edge_cap,
+                     u32 cur, u32 push_below, u32* fb, u32 words, u32 max_levels, u32 cap, u64 edge_cap,
                      u32 local_e, Persist* ps) {
     const u64 stride = gstride();
     const u64 wbase = gtid() - lane_id();  // the warp's first vertex
@@ -178,7 +176,7 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     const u32* fr = qa;
     for (;;) {
         const u32 nl = cur + done + 1;
-        u32* next = fb + (u64)done * words;
+        u32* next = fb + (u64)(done & 1) * words;
         const u32 k1 = k == 2 ? 0 : k + 1;
         const u32 k2 = k1 == 2 ? 0 : k1 + 1;
         if (gtid() == 0) {
@@ -255,20 +253,20 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
         k = k1;
         done++;
         fr = next;
-        if (count == 0 || done >= max_levels || done >= nbm) break;
+        if (count == 0 || done >= max_levels) break;
         if (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev)) {
             back = true;
             break;
         }
     }
-    // The frontier's list, from its bitmap (read past L1: it was just
-    // written), into qb: one reservation per warp and word.
+    // The frontier's list, from its bitmap, into qb: one reservation per
+    // warp and word.
     if (count > 0) {
         if (gtid() == 0) ps->nmin[1] = 0;
         grid_sync(ps);
         u32* list = (u32*)&ps->nmin[1];
         for (u64 i = gtid(); i < warp_round(words); i += stride) {
-            const u32 word = i < words ? __ldcg(fr + i) : 0u;
+            const u32 word = i < words ? fr[i] : 0u;
             const u32 base = warp_reserve(__popc(word), list);
             u32 r = 0;
             for (u32 b = word; b; b &= b - 1) qb[base + r++] = (u32)(i * 32 + __ffs(b) - 1);
@@ -276,8 +274,8 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
         grid_sync(ps);
     }
     // Every thread read the pull levels' slots before the last barriers;
-    // the push levels go on in the same rotation. Out of bitmaps, the
-    // launch ends with no push level and the host decides.
+    // the push levels go on in the same rotation. At the level limit the
+    // launch ends with no push level.
     BFSPersist vis{level, cur, 0};
     persist_levels(vis, off, adj, qa, qb, ctrl, par, back || count == 0 ? max_levels : done, cap, edge_cap, local_e,
                    ps, PersistStart{count, deg, count > 0, true, maxdeg, k, done, edges});

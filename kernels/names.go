@@ -104,13 +104,7 @@ const (
 // the kernel was built with); the rest run one.
 var PersistBlocksPerSM = map[string]int{BFSPullPersist: 2}
 
-// PullBitmaps returns the most pull levels one BFSPullPersist launch runs
-// on a graph of n vertices: each writes a fresh frontier bitmap of
-// ceil(n/32) words into the workset's spare buffer of max(n, 1) words.
-func PullBitmaps(n int) int {
-	words := (n + 31) / 32
-	return max(min(32, n/max(words, 1)), 1)
-}
+
 
 // Single kernels.
 const (

@@ -125,12 +125,12 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		n := uint32(o.G.NumVertices())
 		o.Iter++
 		switch {
-		case pull && o.pullLaunch && o.C.FusedLevels() > 0:
-			// Pull levels, then push levels, in one launch. Its pull
-			// levels' frontier bitmaps go to the spare buffer: each
-			// bitmap is read in one level only (bfs.cu says why).
+		case pull && o.pullLaunch && o.C.FusedLevels() > 0 && ws.Spare().Len() >= 2*int((n+31)/32):
+			// Pull levels, then push levels, in one launch; the pull
+			// levels' two frontier bitmaps go to the spare buffer (a
+			// graph of one vertex has no room for them).
 			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, uint32(kernels.PullBitmaps(int(n)))})
+				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32})
 			if err != nil {
 				return err
 			}
