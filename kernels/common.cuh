@@ -84,7 +84,7 @@ __device__ __forceinline__ void block_min(u64 mine, u64* slot) {
     if (threadIdx.x == 0 && s_min != INF64) atomicMin(slot, s_min);
 }
 
-// Ctrl is the per-run control block in device memory (64 bytes; the Go
+// Ctrl is the per-run control block in device memory (72 bytes; the Go
 // side mirrors its layout). Iterations alternate between two slots: an
 // iteration of parity p reads its working set's size from count[p] and
 // writes the next working set's size and degree into count[p^1] and
@@ -159,8 +159,10 @@ struct Persist {
 static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by the host");
 
 // Grid-wide barrier for a persistent launch. Every block must be resident
-// at once: the host launches at most one block per multiprocessor, with
-// resources that always fit one. Called by every thread of every block.
+// at once: the host launches one block per multiprocessor, with resources
+// that always fit one, or as many as the kernel's registers and shared
+// memory let fit (runtime.residentBlocks). Called by every thread of every
+// block.
 // Writes before it are visible to every thread after it (fence, as the
 // cooperative-groups grid sync does).
 __device__ __forceinline__ void grid_sync(Persist* ps) {

@@ -104,8 +104,6 @@ const (
 // the kernel was built with); the rest run one.
 var PersistBlocksPerSM = map[string]int{BFSPullPersist: 2}
 
-
-
 // Single kernels.
 const (
 	BFSPull    = "bfs_pull_t"

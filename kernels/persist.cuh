@@ -1,6 +1,7 @@
-// persist.cuh: the persistent multi-level loop shared by bfs_persist_qu and
-// sssp_persist_qu_*: many levels of a queue frontier in one launch of at
-// most one block per multiprocessor (PERSIST_THREADS threads each; every
+// persist.cuh: the persistent multi-level loop shared by bfs_persist_qu,
+// bfs_pull_persist (after its pull levels) and sssp_persist_*: many levels
+// of a queue frontier in one launch of one block per multiprocessor (two
+// for bfs_pull_persist where they fit; PERSIST_THREADS threads each; every
 // block must be resident: levels are separated by grid_sync). qa holds the
 // current frontier (ctrl->count[par] vertices), qb is scratch of n entries.
 // Each frontier vertex is expanded by a group of PERSIST_GROUP lanes; the

@@ -13,7 +13,7 @@ import (
 	"github.com/mumax/3/cuda/cu"
 )
 
-// cudaCtrl mirrors struct Ctrl in kernels/common.cuh (64 bytes).
+// cudaCtrl mirrors struct Ctrl in kernels/common.cuh (72 bytes).
 type cudaCtrl struct {
 	Count       [2]uint32
 	FusedLevels uint32

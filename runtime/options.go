@@ -177,15 +177,6 @@ func (c *Config) BucketDeltaFor(g *graph.Graph) uint64 {
 // own order.
 func (c *Config) Forced() bool { return c.variant != nil || c.policy != nil || c.order != nil }
 
-// Variant returns WithVariant's variant and true, or false where none
-// was given.
-func (c *Config) Variant() (decider.Variant, bool) {
-	if c.variant == nil {
-		return decider.Variant{}, false
-	}
-	return *c.variant, true
-}
-
 // Adaptive reports whether the built-in adaptive policy runs (neither
 // WithVariant nor WithPolicy; WithOrder may restrict its order).
 func (c *Config) Adaptive() bool { return c.variant == nil && c.policy == nil }
