@@ -631,6 +631,53 @@ func TestCUDAHostPool(t *testing.T) {
 	}
 }
 
+// TestCUDAWarm: a new backend holds the page-locked buffers of a
+// traversal's copies in its pool (the first traversal allocates none), a
+// result read takes them from it and gives them back, and Trim releases
+// them.
+func TestCUDAWarm(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	pooled := func() (stage, ctrl int) {
+		if err := c.Do(func(d *runtime.Dev) error {
+			stage, ctrl = runtime.HostPooled(d, runtime.StageBytes), runtime.HostPooled(d, runtime.CtrlBytes)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if s, k := pooled(); s != 2 || k != 1 {
+		t.Fatalf("new backend: %d staging buffers and %d control-block mirrors pooled, want 2 and 1", s, k)
+	}
+	src := make([]uint32, 1000)
+	got := make([]uint32, len(src))
+	for i := range src {
+		src[i] = uint32(i * 7)
+	}
+	if err := c.Do(func(d *runtime.Dev) error {
+		s, err := runtime.UploadSlice(d, src)
+		if err != nil {
+			return err
+		}
+		defer s.Free(d)
+		return runtime.ReadStaged(d, s, got)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, src) {
+		t.Fatal("staged copy differs")
+	}
+	if s, _ := pooled(); s != 2 {
+		t.Errorf("after a staged read: %d staging buffers pooled, want the 2 back", s)
+	}
+	if err := c.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	if s, k := pooled(); s != 0 || k != 0 {
+		t.Errorf("after Trim: %d staging buffers and %d mirrors pooled, want none", s, k)
+	}
+}
+
 // TestCUDAReadStaged copies arrays of several staging chunks (and a short
 // one) through ReadStaged into HostSlice memory.
 func TestCUDAReadStaged(t *testing.T) {
