@@ -66,10 +66,13 @@ type Dev struct {
 	// persistBlocks: the blocks per multiprocessor of the kernels in
 	// kernels.PersistBlocksPerSM that fit (residentBlocks).
 	persistBlocks map[string]int
-	allocs        map[cu.DevicePtr]int64
-	live          int64
-	pool          map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
-	pooled        int64
+	// fault is the first error that poisoned the context (a kernel fault:
+	// the driver then fails every call in it but its destruction).
+	fault  *CUDAError
+	allocs map[cu.DevicePtr]int64
+	live   int64
+	pool   map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
+	pooled int64
 	// hostAllocs maps page-locked host buffers to their sizes; hostPool
 	// keeps the freed ones by size for reuse, because cuMemAllocHost costs
 	// about a millisecond (measured on the H100), more than a small graph's
@@ -349,8 +352,10 @@ func (c *CUDA) run(op string, f func(d *Dev) error) (err error) {
 }
 
 // Close frees every device allocation (cached graphs included) and
-// destroys the context, after the device work in flight. Later calls
-// return ErrClosed; Close itself is idempotent.
+// destroys the context, after the device work in flight. After a kernel
+// fault, which the call that met it reported, the context's destruction
+// alone releases them. Later calls return ErrClosed; Close itself is
+// idempotent.
 func (c *CUDA) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -428,13 +433,19 @@ func (c *CUDA) Evict(g *graph.Graph) error {
 // destroy frees everything and destroys the context (under exec).
 func (d *Dev) destroy() error {
 	var first error
+	// After a fault every free would fail with the fault's code; the
+	// context's destruction releases its memory and streams instead (the
+	// call that met the fault reported it).
+	free := d.fault == nil
 	for g, e := range d.graphs {
 		e.refs = 0
 		d.dropGraph(g, e)
 	}
 	for p := range d.allocs {
-		if err := d.guard("cuMemFree", func() { cu.MemFree(p) }); err != nil && first == nil {
-			first = err
+		if free {
+			if err := d.guard("cuMemFree", func() { cu.MemFree(p) }); err != nil && first == nil {
+				first = err
+			}
 		}
 		d.live -= d.allocs[p]
 		delete(d.allocs, p)
@@ -442,15 +453,17 @@ func (d *Dev) destroy() error {
 	clear(d.pool)
 	d.pooled = 0
 	for p := range d.hostAllocs {
-		if err := d.guard("cuMemFreeHost", func() { cu.MemFreeHost(p) }); err != nil && first == nil {
-			first = err
+		if free {
+			if err := d.guard("cuMemFreeHost", func() { cu.MemFreeHost(p) }); err != nil && first == nil {
+				first = err
+			}
 		}
 		delete(d.hostAllocs, p)
 	}
 	clear(d.hostPool)
 	d.unregisterAll()
 	for i := range d.streams {
-		if d.streams[i] != 0 {
+		if d.streams[i] != 0 && free {
 			if err := d.guard("cuStreamDestroy", d.streams[i].Destroy); err != nil && first == nil {
 				first = err
 			}
@@ -464,10 +477,21 @@ func (d *Dev) destroy() error {
 	return first
 }
 
-// cudaError converts a driver result, naming the last kernel launched.
+// cudaError converts a driver result, naming the last kernel launched, and
+// notes a result that poisons the context (Dev.fault).
 func (d *Dev) cudaError(op string, r cu.Result) *CUDAError {
-	return &CUDAError{Op: op, Kernel: d.lastKernel, Code: int(r), Name: cuResultName(int(r), r.String())}
+	e := &CUDAError{Op: op, Kernel: d.lastKernel, Code: int(r), Name: cuResultName(int(r), r.String())}
+	if stickyResults[int(r)] && d.fault == nil {
+		d.fault = e
+	}
+	return e
 }
+
+// stickyResults are the driver results after which a context fails every
+// call: a kernel's illegal address, misaligned address, illegal
+// instruction, failed assertion, hardware stack error, invalid program
+// counter or address space, launch failure or timeout.
+var stickyResults = map[int]bool{700: true, 702: true, 710: true, 714: true, 715: true, 716: true, 717: true, 718: true, 719: true}
 
 // guard runs f, turning a CUDA panic into an error.
 func (d *Dev) guard(op string, f func()) (err error) {

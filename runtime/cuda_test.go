@@ -1001,12 +1001,17 @@ func TestCUDAWorksetDual(t *testing.T) {
 }
 
 // TestCUDAKernelFault makes a kernel read an invalid address: the failure
-// surfaces at the next synchronising call, naming the kernel. A fault
-// poisons the process's CUDA context, so GPU tests after it in this file
-// cannot open the device: keep it last.
+// surfaces at the next synchronising call, naming the kernel, and Close
+// still succeeds (the backend holds device and page-locked memory, which
+// the poisoned context cannot free one by one). A fault poisons the
+// process's CUDA context, so GPU tests after it in this file cannot open
+// the device: keep it last.
 func TestCUDAKernelFault(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	err := c.Do(func(d *runtime.Dev) error {
+		if _, err := runtime.AllocSlice[uint32](d, 1000); err != nil {
+			return err
+		}
 		if err := d.Launch(kernels.QueueToBm, 1, 32, nil, bogus(16), uint32(0), nil); err != nil {
 			return err
 		}
@@ -1017,6 +1022,12 @@ func TestCUDAKernelFault(t *testing.T) {
 		t.Fatalf("got %v, want a CUDAError after kernel %s", err, kernels.QueueToBm)
 	}
 	t.Logf("reported: %v", err)
+	if err := c.Close(); err != nil {
+		t.Errorf("Close after the fault: %v", err)
+	}
+	if err := c.Do(func(*runtime.Dev) error { return nil }); !errors.Is(err, runtime.ErrClosed) {
+		t.Errorf("Do after Close: %v, want ErrClosed", err)
+	}
 }
 
 type bogus uintptr
