@@ -654,14 +654,7 @@ func TestCUDAWarm(t *testing.T) {
 	for i := range src {
 		src[i] = uint32(i * 7)
 	}
-	if err := c.Do(func(d *runtime.Dev) error {
-		s, err := runtime.UploadSlice(d, src)
-		if err != nil {
-			return err
-		}
-		defer s.Free(d)
-		return runtime.ReadStaged(d, s, got)
-	}); err != nil {
+	if err := roundTrip(c, src, got); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, src) {
@@ -678,6 +671,18 @@ func TestCUDAWarm(t *testing.T) {
 	}
 }
 
+// roundTrip uploads src and copies it back into got through ReadStaged.
+func roundTrip(c *runtime.CUDA, src, got []uint32) error {
+	return c.Do(func(d *runtime.Dev) error {
+		s, err := runtime.UploadSlice(d, src)
+		if err != nil {
+			return err
+		}
+		defer s.Free(d)
+		return runtime.ReadStaged(d, s, got)
+	})
+}
+
 // TestCUDAReadStaged copies arrays of several staging chunks (and a short
 // one) through ReadStaged into HostSlice memory.
 func TestCUDAReadStaged(t *testing.T) {
@@ -689,14 +694,7 @@ func TestCUDAReadStaged(t *testing.T) {
 		}
 		src[n/2] = math.MaxUint32
 		got := runtime.HostSlice[uint32](n)()
-		if err := c.Do(func(d *runtime.Dev) error {
-			s, err := runtime.UploadSlice(d, src)
-			if err != nil {
-				return err
-			}
-			defer s.Free(d)
-			return runtime.ReadStaged(d, s, got)
-		}); err != nil {
+		if err := roundTrip(c, src, got); err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
 		if !slices.Equal(got, src) {

@@ -70,10 +70,9 @@ func pullRule(cfg *runtime.Config, n int) (pushBelow uint32, ok bool) {
 	if !cfg.Adaptive() {
 		return 0, false
 	}
-	below := math.Ceil(float64(n) / cfg.Thresholds().Beta)
-	if math.IsNaN(below) || below < 1 {
-		below = 1 // an infinite Beta: push again once the frontier shrinks
-	}
+	// At least 1: under an infinite Beta, push again once the frontier
+	// shrinks (Validate keeps Beta > 0).
+	below := max(math.Ceil(float64(n)/cfg.Thresholds().Beta), 1)
 	return uint32(min(below, math.MaxUint32)), true
 }
 
