@@ -140,8 +140,8 @@ __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >>
 // was last read during level k-1, which every block has left.
 #define PERSIST_BYTES 112
 struct Persist {
-    u32 bar_count;  // blocks arrived at the current barrier
-    u32 bar_gen;    // barrier generation
+    u32 bar;        // grid_sync's arrivals (bit 31 flips once per barrier)
+    u32 bar_pad;
     u32 count[3];   // frontier sizes
     u32 maxdeg[3];  // largest out-degree in the frontier
     u32 pad;
@@ -163,23 +163,27 @@ static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by t
 // that always fit one, or as many as the kernel's registers and shared
 // memory let fit (runtime.residentBlocks). Called by every thread of every
 // block.
-// Writes before it are visible to every thread after it (fence, as the
-// cooperative-groups grid sync does).
+// Writes before it are visible to every thread after it: thread 0's
+// arrival is a release at GPU scope (it covers the block's writes, which
+// __syncthreads ordered before it) and its wait an acquire.
+//
+// One atomic per block and one word: block 0 adds 2^31 - (blocks - 1),
+// the others 1, so the word's low 31 bits, 0 between barriers, carry into
+// bit 31 exactly when the last block arrives, whichever it is; a block
+// waits for bit 31 to differ from what its own add found. The host zeroes
+// the word with the rest of Persist. An earlier barrier (a counter reset
+// by the last arrival, then a generation bump) put three more round trips
+// to L2 on every level's path: read the generation, the reset's fence and
+// the bump (kernels/NOTES.md v10).
 __device__ __forceinline__ void grid_sync(Persist* ps) {
     __syncthreads();
     if (threadIdx.x == 0) {
-        volatile u32* gen = &ps->bar_gen;
-        u32 g = *gen;
-        __threadfence();
-        if (atomicAdd(&ps->bar_count, 1u) == gridDim.x - 1) {
-            ps->bar_count = 0;
-            __threadfence();
-            atomicAdd(&ps->bar_gen, 1u);
-        } else {
-            while (*gen == g) {
-            }
-        }
-        __threadfence();
+        const u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+        u32 old, now;
+        asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(&ps->bar), "r"(add) : "memory");
+        do {
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(&ps->bar) : "memory");
+        } while (((old ^ now) & 0x80000000u) == 0);
     }
     __syncthreads();
 }

@@ -27,6 +27,8 @@
 #                                            # the undirected and scale-22 SSSP benches under f.toml
 #   bash .gpu/kernels/gpu-plan.sh pull  # GPU tests, then BFS (adaptive, static pull) against the reference CLI
 #   bash .gpu/kernels/gpu-plan.sh pull-tune  # GPU tests, then BFS's pull knobs by tune --score device
+#   bash .gpu/kernels/gpu-plan.sh levels  # GPU tests, then per-level latency: this tree against REF on paths, grids,
+#                                         # road and small real graphs, and the scale-free graphs
 #   bash .gpu/kernels/gpu-plan.sh ab-quick  # the A/B of `ab` alone (a fatbin copied into $OUT skips nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
@@ -326,6 +328,14 @@ pull-tune)
 		--out-dir "$R/tune-pull" --thresholds-out "$R/thresholds-tuned.toml" >"$R/tune-pull.txt" 2>&1
 	echo "tune-pull: rc=$? in $(($(date +%s) - t0)) s"
 	tail -22 "$R/tune-pull.txt"
+	;;
+levels)
+	# Per-level latency (kernels/NOTES.md v10): GPU tests, then this tree
+	# against the reference CLI on paths, grids and road-like graphs, where
+	# a persistent launch runs thousands of small levels, and on the
+	# scale-free graphs, where it runs few.
+	tests
+	AB_SIDES="ref new" ab_loop "${G_AB:-grid:2049:1 grid:256:256 grid:2048:2048 datasets/rome99.gr datasets/p2p-Gnutella31.txt datasets/email-Enron.txt kron:20 kron:22 urand:22}"
 	;;
 ab-quick)
 	# The A/B alone, with the fatbin in $OUT when one was put there.
