@@ -123,6 +123,8 @@ ab_loop() {
 					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1) ;;
 					limit=*) line=$(GEARBOX_FUSED_LEVELS=${side#limit=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
+					cl=*) line=$(GEARBOX_CLUSTER_BLOCKS=${side#cl=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
+					le=*) line=$(GEARBOX_LOCAL_EDGES=${side#le=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					esac
 					echo "round $round $side $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/ab.txt"
 				done
@@ -335,7 +337,7 @@ levels)
 	# a persistent launch runs thousands of small levels, and on the
 	# scale-free graphs, where it runs few.
 	tests
-	AB_SIDES="ref new" ab_loop "${G_AB:-grid:2049:1 grid:256:256 grid:2048:2048 datasets/rome99.gr datasets/p2p-Gnutella31.txt datasets/email-Enron.txt kron:20 kron:22 urand:22}"
+	AB_SIDES=${AB_SIDES:-ref new} ab_loop "${G_AB:-grid:2049:1 grid:256:256 grid:2048:2048 datasets/rome99.gr datasets/p2p-Gnutella31.txt datasets/email-Enron.txt kron:20 kron:22 urand:22}"
 	;;
 ab-quick)
 	# The A/B alone, with the fatbin in $OUT when one was put there.

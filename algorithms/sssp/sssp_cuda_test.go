@@ -449,12 +449,15 @@ func TestCUDABucketedLaunch(t *testing.T) {
 }
 
 // TestCUDALocalLevels: unordered and bucketed SSSP launches run small
-// frontiers in one block (runtime.WithLocalLevels) and hand larger ones,
-// and bucketed launches' refills, back to the whole grid: on the beads
-// graph (frontiers of one vertex and of 600 alternate) and a grid, with
-// local levels on and off, distances must match the CPU, local levels
-// run only where they are on, and the distances are copied behind the
-// launch that finished the run (runtime.CUDATraversal.SpeculateOn).
+// frontiers in one block (runtime.WithLocalLevels), or in the first
+// thread-block cluster (runtime.WithClusterBlocks, where the device has
+// clusters), and hand larger ones, and bucketed launches' refills, back
+// to the whole grid: on the beads graph (frontiers of one vertex and of
+// 600 alternate) and grids of 40x40 and 300x300 (frontiers of up to 300
+// vertices, over one block's edge limit), with local levels on and off,
+// distances must match the CPU, local levels run only where they are on,
+// and the distances are copied behind the launch that finished the run
+// (runtime.CUDATraversal.SpeculateOn).
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
@@ -465,21 +468,23 @@ func TestCUDALocalLevels(t *testing.T) {
 	if beads == nil {
 		t.Fatal("no beads graph in the shared table")
 	}
-	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
+	on, off := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(0)), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
+	clustered := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(runtime.DefaultClusterBlocks))
 	for _, c := range []struct {
 		name string
 		g    *graph.Graph
-	}{{"beads", beads}, {"grid40x40", testgraphs.Grid(40, 40).WithDerivedWeights(3)}} {
+	}{{"beads", beads}, {"grid40x40", testgraphs.Grid(40, 40).WithDerivedWeights(3)},
+		{"grid300x300", testgraphs.Grid(300, 300).WithDerivedWeights(3)}} {
 		want := cpuSSSP(t, c.g, 0)
 		for _, order := range []decider.Order{decider.Unordered, decider.Ordered} {
 			v := runtime.WithVariant(decider.Variant{Order: order, Mapping: decider.Thread, Rep: decider.Queue})
-			for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
+			for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off, "cluster": clustered} {
 				label := fmt.Sprintf("%s/%s/%s", c.name, order, name)
 				gt := compareSSSP(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
 				if gt.Levels == 0 {
 					t.Errorf("%s: no level ran in a persistent launch", label)
 				}
-				if local := gt.LocalLevels > 0; local != (name == "local") {
+				if local := gt.LocalLevels > 0; local != (name != "no-local") {
 					t.Errorf("%s: %d of %d levels local", label, gt.LocalLevels, gt.Levels)
 				}
 				// One launch runs the whole traversal (its buckets too),
