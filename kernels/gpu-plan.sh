@@ -104,7 +104,8 @@ G_SMALL=${G_SMALL:-datasets/wiki-Vote.txt datasets/p2p-Gnutella31.txt datasets/r
 # ab_loop GRAPHS: this tree ("new") against the bundled reference CLI
 # ("ref", its own embedded kernels; "ref-thr": this tree under the
 # reference's thresholds.toml, which separates the code's effect from the
-# thresholds'; "limit=N": this tree with GEARBOX_FUSED_LEVELS=N), `run
+# thresholds'; "limit=N": this tree with GEARBOX_FUSED_LEVELS=N; "cl=N":
+# with GEARBOX_CLUSTER_BLOCKS=N; "le=N": with GEARBOX_LOCAL_EDGES=N), `run
 # --sources 8` alternated for AB_ROUNDS rounds (sides AB_SIDES), into
 # $R/ab.txt. Real graphs listed in G_UNDIRECTED are read undirected.
 ab_loop() {
