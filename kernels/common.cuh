@@ -188,63 +188,6 @@ __device__ __forceinline__ void grid_sync(Persist* ps) {
     __syncthreads();
 }
 
-// Thread-block clusters (sm_90): the persistent kernels may be launched in
-// clusters of up to PERSIST_CLUSTER_MAX blocks (runtime.WithClusterBlocks),
-// whose first cluster runs the local phases (persist_local) with the
-// hardware cluster barrier and reads its blocks' queues through
-// distributed shared memory. Without a cluster launch, and before sm_90,
-// every block is a cluster of one.
-#define PERSIST_CLUSTER_MAX 16
-__device__ __forceinline__ u32 cluster_blocks() {
-#if __CUDA_ARCH__ >= 900
-    u32 n;
-    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
-    return n;
-#else
-    return 1;
-#endif
-}
-__device__ __forceinline__ u32 cluster_rank() {
-#if __CUDA_ARCH__ >= 900
-    u32 r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-#else
-    return 0;
-#endif
-}
-__device__ __forceinline__ bool in_first_cluster() {
-#if __CUDA_ARCH__ >= 900
-    u32 x, y, z;
-    asm volatile("mov.u32 %0, %%clusterid.x;\n\tmov.u32 %1, %%clusterid.y;\n\tmov.u32 %2, %%clusterid.z;"
-                 : "=r"(x), "=r"(y), "=r"(z));
-    return (x | y | z) == 0;
-#else
-    return blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0;
-#endif
-}
-// Barrier of every thread of the cluster; shared-memory writes before it
-// (this block's and the others') are visible after it.
-__device__ __forceinline__ void cluster_sync() {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-#else
-    __syncthreads();
-#endif
-}
-// The address of p (this block's shared memory) in block rank of the
-// cluster.
-template <typename T>
-__device__ __forceinline__ const T* cluster_map(const T* p, u32 rank) {
-#if __CUDA_ARCH__ >= 900
-    u64 r;
-    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
-    return (const T*)r;
-#else
-    return p;
-#endif
-}
-
 // Lanes per frontier vertex in persistent launches: a group of GROUP lanes
 // strides over one vertex's edges.
 #define PERSIST_GROUP 8
@@ -267,16 +210,21 @@ __device__ __forceinline__ const T* cluster_map(const T* p, u32 rank) {
 static_assert(PERSIST_LOCAL_V <= PERSIST_THREADS && PERSIST_LOCAL_V <= PERSIST_HEAVY, "one list entry per thread");
 
 
-// Out-degree of u, loaded here rather than where it is used: a visit's
-// found vertex needs it, and issued beside the visit's own loads it costs
-// no round trip of its own; left to the compiler, the load sank into the
-// visit's branch, one more dependent trip to L2 on every level's path
-// (kernels/NOTES.md v10). The wasted loads of vertices not found are
-// cheap where it matters: persistent launches run the small levels.
-__device__ __forceinline__ u32 degree_early(const i64* off, u32 u) {
+// Out-degree and first edge of u, loaded here rather than where they are
+// used: a visit's found vertex needs them, and issued beside the visit's
+// own loads they cost no round trip of their own; left to the compiler,
+// the loads sank into the visit's branch, one more dependent trip to L2
+// on every level's path (kernels/NOTES.md v10). The wasted loads of
+// vertices not found are cheap where it matters: persistent launches run
+// the small levels.
+struct Edges {
+    i64 beg;
+    u32 deg;
+};
+__device__ __forceinline__ Edges edges_early(const i64* off, u32 u) {
     i64 b, e;
     asm volatile("ld.global.nc.s64 %0, [%2];\n\tld.global.nc.s64 %1, [%2+8];" : "=l"(b), "=l"(e) : "l"(off + u));
-    return (u32)(e - b);
+    return Edges{b, (u32)(e - b)};
 }
 // Appends u to the level's output: a shared-memory queue, flushed by
 // persist_flush with one global atomic per block (overflow goes straight

@@ -104,8 +104,8 @@ G_SMALL=${G_SMALL:-datasets/wiki-Vote.txt datasets/p2p-Gnutella31.txt datasets/r
 # ab_loop GRAPHS: this tree ("new") against the bundled reference CLI
 # ("ref", its own embedded kernels; "ref-thr": this tree under the
 # reference's thresholds.toml, which separates the code's effect from the
-# thresholds'; "limit=N": this tree with GEARBOX_FUSED_LEVELS=N; "cl=N":
-# with GEARBOX_CLUSTER_BLOCKS=N; "le=N": with GEARBOX_LOCAL_EDGES=N), `run
+# thresholds'; "limit=N": this tree with GEARBOX_FUSED_LEVELS=N; "le=N":
+# with GEARBOX_LOCAL_EDGES=N), `run
 # --sources 8` alternated for AB_ROUNDS rounds (sides AB_SIDES), into
 # $R/ab.txt. Real graphs listed in G_UNDIRECTED are read undirected.
 ab_loop() {
@@ -124,7 +124,6 @@ ab_loop() {
 					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1) ;;
 					limit=*) line=$(GEARBOX_FUSED_LEVELS=${side#limit=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
-					cl=*) line=$(GEARBOX_CLUSTER_BLOCKS=${side#cl=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					le=*) line=$(GEARBOX_LOCAL_EDGES=${side#le=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					esac
 					echo "round $round $side $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/ab.txt"

@@ -98,19 +98,6 @@ const (
 	PersistLocalMaxEdges = 2048
 )
 
-// PersistClusterMax is the largest thread-block cluster a persistent
-// kernel is launched in (the kernels' mailbox arrays; sm_90 allows 8
-// blocks portably and 16 where the kernel opts in).
-const PersistClusterMax = 16
-
-// PersistClustered lists the persistent kernels that the cuda backend
-// launches in thread-block clusters where the device has them
-// (runtime.WithClusterBlocks): their local phases run on the first
-// cluster. The pull launch keeps its two blocks per multiprocessor
-// without clusters; its local phases run in one block.
-var PersistClustered = []string{BFSPersist, SSSPPersist(false), SSSPPersist(true),
-	SSSPPersistBuckets(false), SSSPPersistBuckets(true)}
-
 // PersistBlocksPerSM lists the persistent kernels launched with more than
 // one block per multiprocessor (their __launch_bounds__' minimum), where
 // that many fit (the cuda backend checks the registers and shared memory

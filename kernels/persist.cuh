@@ -15,10 +15,9 @@
 // describe the frontier left, fused_levels counts the levels run,
 // fused_swap is 1 when that frontier is in qb, edges_out counts the edges
 // examined, maxdeg is the frontier's largest degree and local_levels counts
-// the levels the first cluster ran alone (persist_local: a frontier of at
-// most PERSIST_LOCAL_V vertices and local_e out-edges per block of the
-// cluster; a cluster is one block without a cluster launch). ps is zeroed
-// by the host before the launch.
+// the levels block 0 ran alone (persist_local: a frontier of at most
+// PERSIST_LOCAL_V vertices and local_e out-edges). ps is zeroed by the
+// host before the launch.
 //
 // A visitor V supplies the per-algorithm step:
 //   typedef ... S;                    what a vertex gives its edges
@@ -158,68 +157,34 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
     }
 }
 
-// The limits of a local phase (persist_local): blocks is the number of
-// blocks that run it (the first cluster's), vertices the largest frontier
-// (at most PERSIST_LOCAL_V per block and the launch's frontier cap) and
-// edges a block's largest share of out-edges (the launch's local_e, at
-// most PERSIST_SQ: each block's pushes must fit its shared queue). A
-// frontier fits when its vertices do and either all its out-edges fit
-// one block's share or every block's slice does at the largest degree.
-struct LocalLimits {
-    u32 blocks;
-    u32 vertices;
-    u32 edges;
-    __device__ bool fits(u32 c, u64 deg, u32 maxdeg) const {
-        if (edges == 0 || c == 0 || c > vertices) return false;
-        const u64 slice = (c + blocks - 1) / blocks;
-        return deg <= edges || slice * maxdeg <= edges;
-    }
-};
-
-// Levels of a small frontier, run by the blocks of the launch's first
-// thread-block cluster alone while the rest of the grid waits: blocks
-// 0..C-1, C = cluster_blocks() (one block where the launch has no clusters:
-// before sm_90, or runtime.WithClusterBlocks off). A level of a few
-// thousand edges then costs one pass of those blocks with a cluster barrier
-// between levels, not a grid barrier and the global queue's round trips (on
-// the H100 a grid-wide level cost ~5 us even for a single vertex; a grid's
-// frontiers of a few thousand vertices are too many for one block).
-// Called by every thread of the grid with the same state, when
-// local_fits(count, deg, maxdeg): in holds the frontier. Block r of the
-// cluster expands its r-th share of it (a contiguous slice, read from in
-// at the first level and from the blocks' shared queues after) as its
-// heavy list (a block scan of the degrees, then list_edges), queues what
-// it finds in its own shared queue, and publishes its count, degree sum and
-// largest degree in a shared mailbox; after the cluster barrier every
-// block reads all mailboxes (distributed shared memory) and so knows the
-// next frontier and where each block's part of it lies. Queues and
-// mailboxes alternate between two buffers: a level writes the ones the
-// level before it read, which every block left at the barrier between. The
-// cluster goes on while the next frontier fits, done < max_levels and it
-// is not empty; it then leaves that frontier in in (each block its part),
-// publishes the state in ps and releases the others (lphase numbers the
-// phases; ps->lgen counts the finished ones), so every thread returns with
-// the same count, deg, maxdeg, done and edges. The slots of ps->count etc.
-// are untouched: the level after a phase finds its slots as the level
-// before left them.
+// Levels of a small frontier, run by block 0 alone while the rest of the
+// grid waits: a level of a few hundred edges then costs one pass of the
+// block with __syncthreads between levels, not a grid barrier and the
+// global queue's round trips (on the H100 a persistent level cost ~5 us
+// even for a single vertex). Called by every thread of the grid with the
+// same state, when count <= local_v (PERSIST_LOCAL_V, or the launch's
+// frontier cap where that is smaller) and deg <= local_e;
+// in holds the frontier. Block 0 expands it as its heavy list (a block
+// scan of the degrees, then list_edges),
+// queues what it finds in s_q, and goes on while the next frontier is as
+// small, done < max_levels and it is not empty. It then leaves that
+// frontier in in, publishes the state in ps and releases the others
+// (lphase numbers the phases; ps->lgen counts the finished ones), so every
+// thread returns with the same count, deg, maxdeg, done and edges. The
+// slots of ps->count etc. are untouched: the level after a phase finds
+// its slots as the level before left them.
 template <typename V>
 __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
-                                              u32* in, u32* s_q2, u32* s_n, u32* s_hv, u32* s_hx, i64* s_hb,
-                                              Persist* ps, u32 max_levels, const LocalLimits& lim, u32& lphase,
+                                              u32* in, u32* s_q, u32* s_n, u32* s_hv, u32* s_hx, i64* s_hb,
+                                              Persist* ps, u32 max_levels, u32 local_v, u32 local_e, u32& lphase,
                                               u32& count, u64& deg, u32& maxdeg, u32& done, u64& edges) {
     __shared__ u64 s_ldeg;
     __shared__ u32 s_lmax, s_lc, s_ldone;
     __shared__ u64 s_ledges;
-    // This block's mailbox (count, degree sum, largest degree of what it
-    // queued), by level parity.
-    __shared__ u32 s_mc[2], s_mm[2];
-    __shared__ u64 s_md[2];
-    // Every block's count, degree sum and largest degree as last read.
-    __shared__ u32 s_part[PERSIST_CLUSTER_MAX], s_pmax[PERSIST_CLUSTER_MAX];
-    __shared__ u64 s_pdeg[PERSIST_CLUSTER_MAX];
-    const u32 nb = lim.blocks;
+    // First edge << 16 | degree (saturated) of each vertex in s_q.
+    __shared__ u64 s_qe[PERSIST_SQ];
     lphase++;
-    if (!in_first_cluster()) {
+    if (blockIdx.x != 0) {
         if (threadIdx.x == 0) {
             while (*(volatile u32*)&ps->lgen < lphase) __nanosleep(128);
             __threadfence();
@@ -234,49 +199,48 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         __syncthreads();  // the shared copies are read before any reuse
         return;
     }
-    const u32 rank = cluster_rank();
     u32 c = count;
-    u32 cur = 0;        // the buffer holding the frontier (after the first level)
-    bool first = true;  // the frontier is in in
+    const u32* src = in;
     for (;;) {
         vis.level(done);
-        // This block's slice of the frontier as a list: ids, first edges
-        // and the prefix of the degrees. A vertex without edges is still
-        // expanded (a visitor may clear its state on its first lane).
-        const u32 lo = (u32)((u64)c * rank / nb), my = (u32)((u64)c * (rank + 1) / nb) - lo;
+        // The frontier as a list: ids, first edges and the prefix of the
+        // degrees. A vertex without edges is still expanded (a visitor may
+        // clear its state on its first lane). After the first level the
+        // ids come with their first edges and degrees (s_qe), as the level
+        // that found them loaded them: no trip to off.
         u32 d = 0;
-        if (threadIdx.x < my) {
-            u32 g = lo + threadIdx.x, v;
-            if (first) {
-                v = in[g];
+        if (threadIdx.x < c) {
+            const u32 v = src[threadIdx.x];
+            i64 b;
+            if (src == in) {
+                b = off[v];
+                d = (u32)(off[v + 1] - b);
             } else {
-                u32 o = 0;
-                while (g >= s_part[o]) g -= s_part[o++];
-                const u32* q = s_q2 + cur * PERSIST_SQ;
-                v = (o == rank ? q : cluster_map(q, o))[g];
+                const u64 x = s_qe[threadIdx.x];
+                b = (i64)(x >> 16);
+                d = (u32)(x & 0xFFFFu);  // exact: a local level's vertex has at most local_e <= PERSIST_SQ
             }
-            const i64 b = off[v];
-            d = (u32)(off[v + 1] - b);
             s_hv[threadIdx.x] = v;
             s_hb[threadIdx.x] = b;
             if (d == 0) vis.vertex(v, 0);
         }
         u32 total;
-        const u32 ex = block_scan(d, &total);  // its barriers end this block's reads of the queues
-        if (threadIdx.x < my) s_hx[threadIdx.x] = ex;
+        const u32 ex = block_scan(d, &total);  // its barriers end the reads of src (s_q)
+        if (threadIdx.x < c) s_hx[threadIdx.x] = ex;
         if (threadIdx.x == 0) *s_n = 0, s_ldeg = 0, s_lmax = 0;
         __syncthreads();
-        u32* q = s_q2 + (cur ^ 1) * PERSIST_SQ;  // a level writes the buffer the level before read
         u64 mydeg = 0;
         u32 mymax = 0;
-        list_edges(s_hx, my, total, [&](u32 k, u32 r) {
+        list_edges(s_hx, c, total, [&](u32 k, u32 r) {
             const i64 e = s_hb[k] + r;
             const u32 u = adj[e];
-            const u32 ud = degree_early(off, u);
+            const Edges ue = edges_early(off, u);
             if (vis.visit(vis.vertex(s_hv[k], r), e, u)) {
-                mydeg += ud;
-                mymax = ud > mymax ? ud : mymax;
-                q[atomicAdd(s_n, 1u)] = u;  // at most total <= lim.edges <= PERSIST_SQ pushes
+                mydeg += ue.deg;
+                mymax = ue.deg > mymax ? ue.deg : mymax;
+                const u32 p = atomicAdd(s_n, 1u);  // at most total <= local_e <= PERSIST_SQ pushes
+                s_q[p] = u;
+                s_qe[p] = (u64)ue.beg << 16 | (ue.deg < 0xFFFFu ? ue.deg : 0xFFFFu);
             }
         });
         for (int o = 16; o > 0; o >>= 1) {
@@ -286,49 +250,20 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         }
         if (lane_id() == 0 && mydeg) atomicAdd(&s_ldeg, mydeg), atomicMax(&s_lmax, mymax);
         __syncthreads();
-        edges += deg;  // the frontier's out-edges, every block's share
-        const u32 par = done & 1u;
         done++;
-        cur ^= 1;
-        first = false;
-        if (nb == 1) {
-            c = *s_n, deg = s_ldeg, maxdeg = s_lmax;
-            if (threadIdx.x == 0) s_part[0] = c;  // read after the barrier below
-        } else {
-            if (threadIdx.x == 0) s_mc[par] = *s_n, s_md[par] = s_ldeg, s_mm[par] = s_lmax;
-            cluster_sync();  // the queues and mailboxes are written
-            if (threadIdx.x < nb) {
-                s_part[threadIdx.x] = cluster_map(s_mc, threadIdx.x)[par];
-                s_pdeg[threadIdx.x] = cluster_map(s_md, threadIdx.x)[par];
-                s_pmax[threadIdx.x] = cluster_map(s_mm, threadIdx.x)[par];
-            }
-            __syncthreads();
-            c = 0, deg = 0, maxdeg = 0;
-            for (u32 o = 0; o < nb; o++) {
-                c += s_part[o];
-                deg += s_pdeg[o];
-                maxdeg = s_pmax[o] > maxdeg ? s_pmax[o] : maxdeg;
-            }
-        }
-        if (c == 0 || done >= max_levels || !lim.fits(c, deg, maxdeg)) break;
+        edges += total;
+        c = *s_n, deg = s_ldeg, maxdeg = s_lmax;
+        src = s_q;
+        if (c == 0 || c > local_v || deg > local_e || done >= max_levels) break;
         __syncthreads();  // every thread has read s_n and the sums before thread 0 clears them
     }
-    // The frontier left: each block's part to in, after the parts before it.
-    __syncthreads();  // s_part is written
-    u32 base = 0;
-    for (u32 o = 0; o < rank; o++) base += s_part[o];
-    const u32* q = s_q2 + cur * PERSIST_SQ;
-    for (u32 j = threadIdx.x; j < s_part[rank]; j += blockDim.x) in[base + j] = q[j];
-    __threadfence();
-    if (nb > 1) cluster_sync();  // every part is written, and no block reads another's memory after this
-    else __syncthreads();
+    for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = s_q[j];
+    __syncthreads();
     if (threadIdx.x == 0) {
         *s_n = 0;  // the grid's levels push into an empty block queue
-        if (rank == 0) {
-            ps->lcount = c, ps->lmax = maxdeg, ps->ldone = done, ps->ldeg = deg, ps->ledges = edges;
-            __threadfence();
-            atomicExch(&ps->lgen, lphase);
-        }
+        ps->lcount = c, ps->lmax = maxdeg, ps->ldone = done, ps->ldeg = deg, ps->ledges = edges;
+        __threadfence();
+        atomicExch(&ps->lgen, lphase);
     }
     count = c;
     __syncthreads();
@@ -356,9 +291,7 @@ template <typename V>
 __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                                u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
                                                u64 edge_cap, u32 local_e, Persist* ps, PersistStart st) {
-    // The block's queue: a grid level's pushes (the first half), a local
-    // phase's two alternating queues (both halves).
-    __shared__ u32 s_q[2 * PERSIST_SQ];
+    __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
     // and then their exclusive prefix sum (s_hx[s_hn] is the total).
@@ -383,14 +316,12 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     // their vertices are found).
     u32 md = 0;
     u64 mn = INF64;  // bucketed: the first frontier's smallest distance
-    // A small first frontier starts in the first cluster alone, without the
-    // scan and its barrier, where all its out-edges fit one block's share
-    // (its largest degree is unknown). Bucketed visitors need the scan's
-    // smallest distance for their first bucket.
-    const u32 nb = cluster_blocks();
-    const u32 lv = nb * PERSIST_LOCAL_V;
-    const LocalLimits lim{nb, cap < lv ? cap : lv, local_e < PERSIST_SQ ? local_e : PERSIST_SQ};  // edges 0: no local phases
-    const bool local0 = !V::kBuckets && lim.fits(count, deg, INF32);
+    // A small first frontier starts in block 0 alone, without the scan and
+    // its barrier: its largest degree is at most its degree sum. Bucketed
+    // visitors need the scan's smallest distance for their first bucket.
+    local_e = local_e < PERSIST_SQ ? local_e : PERSIST_SQ;  // 0: no local phases
+    const u32 local_v = cap < PERSIST_LOCAL_V ? cap : PERSIST_LOCAL_V;
+    const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= local_v && deg <= local_e;
     const bool noscan = local0 || st.known;
     if (st.known) {
         md = st.maxdeg;
@@ -418,10 +349,10 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
     u64 edges = st.edges;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
-        if (lim.fits(count, deg, maxdeg)) {
+        if (local_e > 0 && count <= local_v && deg <= local_e) {
             local -= done;
-            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, lim, lphase, count, deg,
-                          maxdeg, done, edges);
+            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_v, local_e, lphase,
+                          count, deg, maxdeg, done, edges);
             local += done;
             if constexpr (V::kBuckets) {
                 if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, refills, count, deg, maxdeg))
@@ -445,7 +376,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         // Visits edge e of a frontier vertex (what it gives is s).
         auto edge = [&](typename V::S s, i64 e) {
             u32 u = adj[e];
-            const u32 d = degree_early(off, u);
+            const u32 d = edges_early(off, u).deg;
             if (vis.visit(s, e, u)) {
                 mydeg += d;
                 mymax = d > mymax ? d : mymax;

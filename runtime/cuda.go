@@ -66,9 +66,6 @@ type Dev struct {
 	// persistBlocks: the blocks per multiprocessor of the kernels in
 	// kernels.PersistBlocksPerSM that fit (residentBlocks).
 	persistBlocks map[string]int
-	// clusters: the kernels of kernels.PersistClustered launched in
-	// thread-block clusters (setupClusters).
-	clusters map[string]persistCluster
 	// fault is the first error that poisoned the context (a kernel fault:
 	// the driver then fails every call in it but its destruction).
 	fault  *CUDAError
@@ -111,7 +108,6 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 	}{
 		{EnvFusedLevels, "persistent-launch frontier limit", &cfg.fusedLimit, MaxFusedLimit}, // a count is 32 bits on the device
 		{EnvLocalEdges, "local-level edge limit", &cfg.localEdges, kernels.PersistLocalMaxEdges},
-		{EnvClusterBlocks, "cluster size", &cfg.clusterBlocks, kernels.PersistClusterMax},
 	}
 	for _, l := range limits {
 		if v := os.Getenv(l.env); v != "" {
@@ -274,10 +270,6 @@ func (c *CUDA) start() (err error) {
 			d.destroy()
 			return fmt.Errorf("%w: kernel %s: %w", ErrKernels, name, err)
 		}
-	}
-	if err := d.setupClusters(); err != nil {
-		d.destroy()
-		return err
 	}
 	if err := d.warm(); err != nil {
 		d.destroy()
@@ -587,11 +579,7 @@ func (d *Dev) Launch(name string, grid, block int, args ...any) error {
 	}
 	d.lastKernel = name
 	d.launches++
-	if cl, ok := d.clusters[name]; ok && grid == cl.grid {
-		if err := d.launchCluster(f, cl, block); err != nil {
-			return err
-		}
-	} else if err := d.guard("launch", func() { cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, 0, d.params) }); err != nil {
+	if err := d.guard("launch", func() { cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, 0, d.params) }); err != nil {
 		return err
 	}
 	if d.syncEach {

@@ -129,13 +129,10 @@ type cudaConfig struct {
 	syncEach   bool
 	fusedLimit int
 	localEdges int
-	// clusterBlocks: WithClusterBlocks' size (0 or 1: no clusters).
-	clusterBlocks int
 }
 
 func defaultCUDAConfig() cudaConfig {
-	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, fusedLimit: DefaultFusedLevels, localEdges: DefaultLocalEdges,
-		clusterBlocks: DefaultClusterBlocks}
+	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, fusedLimit: DefaultFusedLevels, localEdges: DefaultLocalEdges}
 }
 
 // WithCUDADevice selects the GPU by ordinal (default 0).
@@ -212,28 +209,6 @@ const EnvLocalEdges = "GEARBOX_LOCAL_EDGES"
 // (Stats.GPU.LocalLevels counts them).
 func WithLocalLevels(edges int) CUDAOption {
 	return func(c *cudaConfig) { c.localEdges = edges }
-}
-
-// DefaultClusterBlocks is WithClusterBlocks' default cluster size.
-const DefaultClusterBlocks = 8
-
-// EnvClusterBlocks names an environment variable overriding the default of
-// WithClusterBlocks (a number; 0 or 1: no clusters; for measurements).
-const EnvClusterBlocks = "GEARBOX_CLUSTER_BLOCKS"
-
-// WithClusterBlocks launches the persistent BFS and SSSP kernels in
-// thread-block clusters of size blocks (at most kernels.PersistClusterMax;
-// 0 or 1: no clusters; default DefaultClusterBlocks), on devices of
-// compute capability 9.0 or later whose occupancy keeps at least three
-// quarters of the ordinary persistent grid resident in such clusters.
-// Their local phases (WithLocalLevels) then run on the first cluster, a
-// block's share of the frontier each, with the hardware cluster barrier
-// between levels and the blocks' queues read through distributed shared
-// memory: frontiers of a few thousand vertices, a grid's or a road
-// network's, skip the grid-wide barrier and the global queue. The local
-// edge limit then bounds each block's share of a level's out-edges.
-func WithClusterBlocks(size int) CUDAOption {
-	return func(c *cudaConfig) { c.clusterBlocks = size }
 }
 
 // cuNames names driver results the binding's table lacks (it predates them).

@@ -546,45 +546,9 @@ func TestCUDABadKernelsFile(t *testing.T) {
 	}
 }
 
-// TestCUDAClusters: on a device of compute capability 9.0 or later the
-// persistent BFS and SSSP kernels are launched in clusters of the default
-// size, on a grid of whole clusters that keeps at least three quarters of
-// the multiprocessors; the pull launch and a backend with clusters off
-// are not; before 9.0 nothing is.
-func TestCUDAClusters(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	off := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(1))
-	major, _ := gpu.ComputeCapability()
-	sms := 0
-	if err := gpu.Do(func(d *runtime.Dev) error { sms = d.Multiprocessors(); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range kernels.PersistClustered {
-		size, grid := gpu.ClusterBlocks(k)
-		t.Logf("%s: clusters of %d, grid %d, %d multiprocessors", k, size, grid, sms)
-		if major < 9 {
-			if size != 1 {
-				t.Errorf("%s: clusters of %d on compute capability %d", k, size, major)
-			}
-			continue
-		}
-		if size != runtime.DefaultClusterBlocks || grid%size != 0 || 4*grid < 3*sms || grid > sms {
-			t.Errorf("%s: clusters of %d, grid %d on %d multiprocessors; want clusters of %d, whole, at least 3/4 of them",
-				k, size, grid, sms, runtime.DefaultClusterBlocks)
-		}
-		if s, g := off.ClusterBlocks(k); s != 1 || g != sms {
-			t.Errorf("%s with clusters off: clusters of %d, grid %d", k, s, g)
-		}
-	}
-	if s, _ := gpu.ClusterBlocks(kernels.BFSPullPersist); s != 1 {
-		t.Errorf("%s: clusters of %d, want none", kernels.BFSPullPersist, s)
-	}
-}
-
 // TestCUDALimits: the persistent launches' frontier limit (past
-// MaxFusedLimit), local-level edge limit (past
-// kernels.PersistLocalMaxEdges, the block queue a local level pushes into)
-// and cluster size (past kernels.PersistClusterMax, the kernels' mailboxes),
+// MaxFusedLimit) and local-level edge limit (past
+// kernels.PersistLocalMaxEdges, the block queue a local level pushes into),
 // from the option or the environment, are refused with the limit and the
 // value, as are a negative limit and an environment value that is not a
 // number.
@@ -596,7 +560,6 @@ func TestCUDALimits(t *testing.T) {
 	}{
 		{"frontier", runtime.EnvFusedLevels, runtime.WithFusedLevels, runtime.MaxFusedLimit},
 		{"local", runtime.EnvLocalEdges, runtime.WithLocalLevels, kernels.PersistLocalMaxEdges},
-		{"cluster", runtime.EnvClusterBlocks, runtime.WithClusterBlocks, kernels.PersistClusterMax},
 	} {
 		over := fmt.Sprint(l.max + 1)
 		for name, open := range map[string]func() (*runtime.CUDA, error){

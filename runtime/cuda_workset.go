@@ -406,14 +406,8 @@ const PersistBytes = kernels.PersistBytes
 
 // PersistGrid returns the grid of a persistent launch of kernel: one block
 // per multiprocessor, or kernels.PersistBlocksPerSM's where they fit, so
-// that every block is resident (its grid barriers need that); in clusters
-// (WithClusterBlocks), the blocks of the clusters that stay resident.
-func (d *Dev) PersistGrid(kernel string) int {
-	if cl, ok := d.clusters[kernel]; ok {
-		return cl.grid
-	}
-	return d.c.sms * max(d.persistBlocks[kernel], 1)
-}
+// that every block is resident (its grid barriers need that).
+func (d *Dev) PersistGrid(kernel string) int { return d.c.sms * max(d.persistBlocks[kernel], 1) }
 
 // PersistEdges bounds the out-edges of a frontier that a persistent launch
 // expands in one level (kernels then take over) at frontier limits up to

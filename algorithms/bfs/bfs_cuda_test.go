@@ -22,7 +22,6 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
-	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -655,14 +654,9 @@ func TestCUDAFusedHubs(t *testing.T) {
 // beads graph the frontiers alternate between one
 // vertex of 600 out-edges (local) and 600 vertices (grid-wide), so the
 // launch changes hands at every level; on a 300x300 grid from a corner the
-// levels of more than 256 vertices (over 1024 out-edges) are grid-wide;
-// with local levels off none is local; under a frontier limit below
-// PersistLocalVertices, local levels stop at the limit too. Launched in
-// thread-block clusters (runtime.WithClusterBlocks, where the device has
-// them), the first cluster runs a frontier of up to PersistLocalVertices
-// vertices and the edge limit per block: the beads' and the 300x300
-// grid's levels are then all local. Depths must match the CPU in every
-// case.
+// levels of more than 256 vertices (over 1024 out-edges) are grid-wide and
+// the others local; with local levels off none is local; under a frontier limit below PersistLocalVertices, local levels
+// stop at the limit too. Depths must match the CPU in every case.
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
@@ -679,47 +673,28 @@ func TestCUDALocalLevels(t *testing.T) {
 		}
 		return a
 	}(), nil)
-	one := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(0))
-	off := testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
-	clustered := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(runtime.DefaultClusterBlocks))
-	size, grid := clustered.ClusterBlocks(kernels.BFSPersist)
-	if s, _ := one.ClusterBlocks(kernels.BFSPersist); s != 1 {
-		t.Errorf("clusters off: launched in clusters of %d", s)
-	}
-	t.Logf("persistent BFS launches in clusters of %d blocks, %d in all", size, grid)
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
-	const all, some = 1, 2
 	for _, c := range []struct {
-		name  string
-		g     *graph.Graph
-		local int // all or some levels local in one block
-		// in clusters of more than one block
-		cluster int
-	}{
-		{"path300", path, all, all},
-		{"grid30x30", testgraphs.Grid(30, 30), all, all},
-		{"beads", beads, some, all},
-		{"grid300x300", testgraphs.Grid(300, 300), some, all},
-		{"rmat12", testgraphs.RMAT(12, 8, 3), some, some},
-	} {
+		name string
+		g    *graph.Graph
+		all  bool // every level local
+	}{{"path300", path, true}, {"grid30x30", testgraphs.Grid(30, 30), true}, {"beads", beads, false},
+		{"grid300x300", testgraphs.Grid(300, 300), false}, {"rmat12", testgraphs.RMAT(12, 8, 3), false}} {
 		want := cpuBFS(t, c.g, 0)
 		levels := int64(want.MaxDepth() + 1)
-		for name, be := range map[string]*runtime.CUDA{"local": one, "no-local": off, "cluster": clustered} {
+		for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
 			label := c.name + "/" + name
 			gt := compareBFS(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
 			if gt.Levels != levels {
 				t.Errorf("%s: %d levels in persistent launches, want all %d", label, gt.Levels, levels)
 			}
-			expect := map[string]int{"local": c.local, "no-local": 0, "cluster": c.cluster}[name]
-			if name == "cluster" && size == 1 {
-				expect = c.local
-			}
 			switch {
-			case expect == 0 && gt.LocalLevels != 0:
+			case name == "no-local" && gt.LocalLevels != 0:
 				t.Errorf("%s: %d local levels with local levels off", label, gt.LocalLevels)
-			case expect == all && gt.LocalLevels != levels:
+			case name == "local" && c.all && gt.LocalLevels != levels:
 				t.Errorf("%s: %d of %d levels local, want all", label, gt.LocalLevels, levels)
-			case expect == some && (gt.LocalLevels == 0 || gt.LocalLevels == levels):
+			case name == "local" && !c.all && (gt.LocalLevels == 0 || gt.LocalLevels == levels):
 				t.Errorf("%s: %d of %d levels local, want some", label, gt.LocalLevels, levels)
 			}
 		}
@@ -729,13 +704,10 @@ func TestCUDALocalLevels(t *testing.T) {
 	// vertices) runs its first and last 8 levels in launches, all of them
 	// local, and the rest on the ordinary kernels.
 	g := testgraphs.Grid(30, 30)
-	for _, cb := range []int{0, runtime.DefaultClusterBlocks} {
-		capped := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(8), runtime.WithClusterBlocks(cb))
-		label := fmt.Sprintf("grid30x30/limit8/cluster%d", cb)
-		gt := compareBFS(t, label, g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
-		if gt.Levels != 16 || gt.LocalLevels != 16 {
-			t.Errorf("%s: %d levels in launches, %d local, want 16 and 16", label, gt.Levels, gt.LocalLevels)
-		}
+	capped := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(8))
+	gt := compareBFS(t, "grid30x30/limit8", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
+	if gt.Levels != 16 || gt.LocalLevels != 16 {
+		t.Errorf("grid30x30/limit8: %d levels in launches, %d local, want 16 and 16", gt.Levels, gt.LocalLevels)
 	}
 }
 

@@ -449,14 +449,13 @@ func TestCUDABucketedLaunch(t *testing.T) {
 }
 
 // TestCUDALocalLevels: unordered and bucketed SSSP launches run small
-// frontiers in one block (runtime.WithLocalLevels), or in the first
-// thread-block cluster (runtime.WithClusterBlocks, where the device has
-// clusters), and hand larger ones, and bucketed launches' refills, back
-// to the whole grid: on the beads graph (frontiers of one vertex and of
-// 600 alternate) and grids of 40x40 and 300x300 (frontiers of up to 300
-// vertices, over one block's edge limit), with local levels on and off,
-// distances must match the CPU, local levels run only where they are on,
-// and the distances are copied behind the launch that finished the run
+// frontiers in one block (runtime.WithLocalLevels) and hand larger ones,
+// and bucketed launches' refills, back to the whole grid: on the beads
+// graph (frontiers of one vertex and of 600 alternate) and grids of 40x40
+// and 300x300 (frontiers of up to 300 vertices, over one block's edge
+// limit), with local levels on and off, distances must match the CPU,
+// local levels run only where they are on, and distances of at most
+// runtime.SpecMaxBytes are copied behind the launch that finished the run
 // (runtime.CUDATraversal.SpeculateOn).
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
@@ -468,8 +467,7 @@ func TestCUDALocalLevels(t *testing.T) {
 	if beads == nil {
 		t.Fatal("no beads graph in the shared table")
 	}
-	on, off := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(0)), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
-	clustered := testgraphs.OpenCUDA(t, runtime.WithClusterBlocks(runtime.DefaultClusterBlocks))
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
 	for _, c := range []struct {
 		name string
 		g    *graph.Graph
@@ -478,19 +476,20 @@ func TestCUDALocalLevels(t *testing.T) {
 		want := cpuSSSP(t, c.g, 0)
 		for _, order := range []decider.Order{decider.Unordered, decider.Ordered} {
 			v := runtime.WithVariant(decider.Variant{Order: order, Mapping: decider.Thread, Rep: decider.Queue})
-			for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off, "cluster": clustered} {
+			for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
 				label := fmt.Sprintf("%s/%s/%s", c.name, order, name)
 				gt := compareSSSP(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
 				if gt.Levels == 0 {
 					t.Errorf("%s: no level ran in a persistent launch", label)
 				}
-				if local := gt.LocalLevels > 0; local != (name != "no-local") {
+				if local := gt.LocalLevels > 0; local != (name == "local") {
 					t.Errorf("%s: %d of %d levels local", label, gt.LocalLevels, gt.Levels)
 				}
 				// One launch runs the whole traversal (its buckets too),
-				// so the distances are copied behind it.
-				if !gt.ResultBehindLaunch {
-					t.Errorf("%s: distances read after the launch, want them copied behind it", label)
+				// so the distances are copied behind it where they are
+				// small enough (32 bits each).
+				if small := 4*int64(c.g.NumVertices()) <= runtime.SpecMaxBytes; gt.ResultBehindLaunch != small {
+					t.Errorf("%s: distances copied behind the launch: %v, want %v", label, gt.ResultBehindLaunch, small)
 				}
 			}
 		}
