@@ -29,6 +29,7 @@
 #   bash .gpu/kernels/gpu-plan.sh pull-tune  # GPU tests, then BFS's pull knobs by tune --score device
 #   bash .gpu/kernels/gpu-plan.sh levels  # GPU tests, then per-level latency: this tree against REF on paths, grids,
 #                                         # road and small real graphs, and the scale-free graphs
+#   bash .gpu/kernels/gpu-plan.sh variants  # kernel variants (kalt/NAME: edited copies of the sources) side by side
 #   bash .gpu/kernels/gpu-plan.sh ab-quick  # the A/B of `ab` alone (a fatbin copied into $OUT skips nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
@@ -105,7 +106,8 @@ G_SMALL=${G_SMALL:-datasets/wiki-Vote.txt datasets/p2p-Gnutella31.txt datasets/r
 # ("ref", its own embedded kernels; "ref-thr": this tree under the
 # reference's thresholds.toml, which separates the code's effect from the
 # thresholds'; "limit=N": this tree with GEARBOX_FUSED_LEVELS=N; "le=N":
-# with GEARBOX_LOCAL_EDGES=N), `run
+# with GEARBOX_LOCAL_EDGES=N; "k:NAME": with the fatbin that `variants`
+# built from kalt/NAME), `run
 # --sources 8` alternated for AB_ROUNDS rounds (sides AB_SIDES), into
 # $R/ab.txt. Real graphs listed in G_UNDIRECTED are read undirected.
 ab_loop() {
@@ -124,6 +126,7 @@ ab_loop() {
 					new) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					ref-thr) line=$(./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 --thresholds thresholds-ref.toml 2>&1) ;;
 					limit=*) line=$(GEARBOX_FUSED_LEVELS=${side#limit=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 2>&1) ;;
+					k:*) line=$(GEARBOX_KERNELS=$R/k-${side#k:}.fatbin ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					le=*) line=$(GEARBOX_LOCAL_EDGES=${side#le=} ./gearbox --log-level warn run "$alg" $in --device "$DEVICE" --sources 8 ${AB_EXTRA:-} 2>&1) ;;
 					esac
 					echo "round $round $side $alg $g: $(echo "$line" | grep -E '^(median|gpu medians)|rror' | tr '\n' ' ')" | tee -a "$R/ab.txt"
@@ -338,6 +341,22 @@ levels)
 	# scale-free graphs, where it runs few.
 	tests
 	AB_SIDES=${AB_SIDES:-ref new} ab_loop "${G_AB:-grid:2049:1 grid:256:256 grid:2048:2048 datasets/rome99.gr datasets/p2p-Gnutella31.txt datasets/email-Enron.txt kron:20 kron:22 urand:22}"
+	;;
+variants)
+	# Kernel variants side by side: each folder kalt/NAME of the bundle
+	# (a copy of kernels/*.cu and *.cuh, edited; the kernels' names and
+	# arguments as this tree's CLI launches them) built by nvcc for sm_90
+	# only, then `run` with each fatbin in turn (sides k:NAME).
+	sides=""
+	for k in kalt/*/; do
+		n=$(basename "$k")
+		(cd "$k" && nvcc -fatbin -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -o "$R/k-$n.fatbin" gearbox.cu) >"$R/nvcc-$n.txt" 2>&1 ||
+			{ echo "nvcc $n FAILED"; head -20 "$R/nvcc-$n.txt"; }
+		sides="$sides k:$n"
+	done
+	export GEARBOX_DATASETS=$D/datasets
+	AB_SIDES=${AB_SIDES:-$sides} ab_loop "${G_AB:-grid:2049:1 grid:256:256 grid:2048:2048 datasets/rome99.gr datasets/p2p-Gnutella31.txt datasets/email-Enron.txt kron:20}"
+	rm -f "$R"/k-*.fatbin
 	;;
 ab-quick)
 	# The A/B alone, with the fatbin in $OUT when one was put there.
