@@ -209,23 +209,18 @@ __device__ __forceinline__ void grid_sync(Persist* ps) {
 #define PERSIST_LOCAL_V 512
 static_assert(PERSIST_LOCAL_V <= PERSIST_THREADS && PERSIST_LOCAL_V <= PERSIST_HEAVY, "one list entry per thread");
 
-
-// Out-degree and first edge of u, loaded here rather than where they are
-// used: a visit's found vertex needs them, and issued beside the visit's
-// own loads they cost no round trip of their own; left to the compiler,
-// the loads sank into the visit's branch, one more dependent trip to L2
-// on every level's path (kernels/NOTES.md v10). The wasted loads of
-// vertices not found are cheap where it matters: persistent launches run
-// the small levels.
-struct Edges {
-    i64 beg;
-    u32 deg;
-};
-__device__ __forceinline__ Edges edges_early(const i64* off, u32 u) {
+// Out-degree of u, loaded here rather than where it is used: a visit's
+// found vertex needs it, and issued beside the visit's own loads it costs
+// no round trip of its own; left to the compiler, the loads sank into the
+// visit's branch, one more dependent trip to L2 on every level's path
+// (kernels/NOTES.md v10). The wasted loads of vertices not found are cheap
+// where it matters: persistent launches run the small levels.
+__device__ __forceinline__ u32 degree_early(const i64* off, u32 u) {
     i64 b, e;
     asm volatile("ld.global.nc.s64 %0, [%2];\n\tld.global.nc.s64 %1, [%2+8];" : "=l"(b), "=l"(e) : "l"(off + u));
-    return Edges{b, (u32)(e - b)};
+    return (u32)(e - b);
 }
+
 // Appends u to the level's output: a shared-memory queue, flushed by
 // persist_flush with one global atomic per block (overflow goes straight
 // to the global queue).

@@ -165,8 +165,8 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
 // same state, when count <= local_v (PERSIST_LOCAL_V, or the launch's
 // frontier cap where that is smaller) and deg <= local_e;
 // in holds the frontier. Block 0 expands it as its heavy list (a block
-// scan of the degrees, then list_edges), queues what it finds in a half of
-// s_q (2 * PERSIST_SQ entries; the halves alternate), and goes on while the next frontier is as
+// scan of the degrees, then list_edges),
+// queues what it finds in s_q, and goes on while the next frontier is as
 // small, done < max_levels and it is not empty. It then leaves that
 // frontier in in, publishes the state in ps and releases the others
 // (lphase numbers the phases; ps->lgen counts the finished ones), so every
@@ -198,12 +198,7 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         return;
     }
     u32 c = count;
-    // The frontier is in in at the first level, then in one half of s_q
-    // (cur), and a level queues into the other. (One queue, read at a
-    // level's start and pushed into after its barriers, was ~0.28 us a
-    // level slower on the H100: paths 3.59 ms against 3.02, kernels/NOTES.md v10.)
-    u32 cur = 0;
-    bool first = true;
+    const u32* src = in;
     for (;;) {
         vis.level(done);
         // The frontier as a list: ids, first edges and the prefix of the
@@ -211,9 +206,7 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         // clear its state on its first lane).
         u32 d = 0;
         if (threadIdx.x < c) {
-            u32 v;
-            if (first) v = in[threadIdx.x];
-            else v = s_q[cur * PERSIST_SQ + threadIdx.x];
+            const u32 v = src[threadIdx.x];
             const i64 b = off[v];
             d = (u32)(off[v + 1] - b);
             s_hv[threadIdx.x] = v;
@@ -221,21 +214,20 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
             if (d == 0) vis.vertex(v, 0);
         }
         u32 total;
-        const u32 ex = block_scan(d, &total);
+        const u32 ex = block_scan(d, &total);  // its barriers end the reads of src (s_q)
         if (threadIdx.x < c) s_hx[threadIdx.x] = ex;
         if (threadIdx.x == 0) *s_n = 0, s_ldeg = 0, s_lmax = 0;
         __syncthreads();
-        u32* q = s_q + (cur ^ 1) * PERSIST_SQ;
         u64 mydeg = 0;
         u32 mymax = 0;
         list_edges(s_hx, c, total, [&](u32 k, u32 r) {
             const i64 e = s_hb[k] + r;
             const u32 u = adj[e];
-            const u32 ud = edges_early(off, u).deg;
+            const u32 ud = degree_early(off, u);
             if (vis.visit(vis.vertex(s_hv[k], r), e, u)) {
                 mydeg += ud;
                 mymax = ud > mymax ? ud : mymax;
-                q[atomicAdd(s_n, 1u)] = u;  // at most total <= local_e <= PERSIST_SQ pushes
+                s_q[atomicAdd(s_n, 1u)] = u;  // at most total <= local_e <= PERSIST_SQ pushes
             }
         });
         for (int o = 16; o > 0; o >>= 1) {
@@ -248,12 +240,11 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         done++;
         edges += total;
         c = *s_n, deg = s_ldeg, maxdeg = s_lmax;
-        cur ^= 1;
-        first = false;
+        src = s_q;
         if (c == 0 || c > local_v || deg > local_e || done >= max_levels) break;
         __syncthreads();  // every thread has read s_n and the sums before thread 0 clears them
     }
-    for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = s_q[cur * PERSIST_SQ + j];
+    for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = s_q[j];
     __syncthreads();
     if (threadIdx.x == 0) {
         *s_n = 0;  // the grid's levels push into an empty block queue
@@ -287,9 +278,7 @@ template <typename V>
 __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                                u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
                                                u64 edge_cap, u32 local_e, Persist* ps, PersistStart st) {
-    // The block's queue: a grid level's pushes (the first half), a local
-    // phase's two alternating queues (both halves).
-    __shared__ u32 s_q[2 * PERSIST_SQ];
+    __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
     // and then their exclusive prefix sum (s_hx[s_hn] is the total).
@@ -374,7 +363,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         // Visits edge e of a frontier vertex (what it gives is s).
         auto edge = [&](typename V::S s, i64 e) {
             u32 u = adj[e];
-            const u32 d = edges_early(off, u).deg;
+            const u32 d = degree_early(off, u);
             if (vis.visit(s, e, u)) {
                 mydeg += d;
                 mymax = d > mymax ? d : mymax;
