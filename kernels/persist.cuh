@@ -183,8 +183,14 @@ struct LocalLimits {
 // ones), so every thread returns with the same count, deg, maxdeg, done
 // and edges. The slots of ps->count etc. are untouched: the level after a
 // phase finds its slots as the level before left them.
+//
+// Not inlined: as its own function its loop is laid out in one piece.
+// Inlined into persist_levels, nvcc placed it after the grid-wide levels,
+// and a one-vertex level cost ~1.75 us against ~1.3 (paths of 2049
+// vertices 3.7 ms against 2.7 on the H100, rome99 BFS 0.144 ms of device
+// time against 0.126; kernels/NOTES.md v10).
 template <typename V>
-__device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
+__device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                               u32* in, u32* s_q, u32* s_n, u32* s_hv, u32* s_hx, i64* s_hb,
                                               Persist* ps, u32 max_levels, const LocalLimits& lim, u32& lphase,
                                               u32& count, u64& deg, u32& maxdeg, u32& done, u64& edges) {
