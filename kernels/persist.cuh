@@ -157,42 +157,26 @@ __device__ __forceinline__ bool persist_refill(V& vis, const i64* __restrict__ o
     }
 }
 
-// The limits of a local phase (persist_local): vertices is the largest
-// frontier (PERSIST_LOCAL_V, or the launch's frontier cap where that is
-// smaller) and edges the most out-edges (the launch's local_e, at most
-// PERSIST_SQ: the block's pushes must fit its shared queue; 0: no local
-// phases).
-struct LocalLimits {
-    u32 vertices;
-    u32 edges;
-    __device__ bool fits(u32 c, u64 deg) const { return edges > 0 && c > 0 && c <= vertices && deg <= edges; }
-};
-
 // Levels of a small frontier, run by block 0 alone while the rest of the
 // grid waits: a level of a few hundred edges then costs one pass of the
 // block with __syncthreads between levels, not a grid barrier and the
 // global queue's round trips (on the H100 a persistent level cost ~5 us
 // even for a single vertex). Called by every thread of the grid with the
-// same state, when lim.fits(count, deg); in holds the frontier. Block 0
-// expands it as its heavy list (a block scan of the degrees, then
-// list_edges), queues what it finds in one half of s_q (2 * PERSIST_SQ
-// entries; a level reads the half the level before wrote), and goes on
-// while the next frontier fits, done < max_levels and it is not empty. It
-// then leaves that frontier in in, publishes the state in ps and releases
-// the others (lphase numbers the phases; ps->lgen counts the finished
-// ones), so every thread returns with the same count, deg, maxdeg, done
-// and edges. The slots of ps->count etc. are untouched: the level after a
-// phase finds its slots as the level before left them.
-//
-// Not inlined: as its own function its loop is laid out in one piece.
-// Inlined into persist_levels, nvcc placed it after the grid-wide levels,
-// and a one-vertex level cost ~1.75 us against ~1.3 (paths of 2049
-// vertices 3.7 ms against 2.7 on the H100, rome99 BFS 0.144 ms of device
-// time against 0.126; kernels/NOTES.md v10).
+// same state, when count <= local_v (PERSIST_LOCAL_V, or the launch's
+// frontier cap where that is smaller) and deg <= local_e;
+// in holds the frontier. Block 0 expands it as its heavy list (a block
+// scan of the degrees, then list_edges),
+// queues what it finds in s_q, and goes on while the next frontier is as
+// small, done < max_levels and it is not empty. It then leaves that
+// frontier in in, publishes the state in ps and releases the others
+// (lphase numbers the phases; ps->lgen counts the finished ones), so every
+// thread returns with the same count, deg, maxdeg, done and edges. The
+// slots of ps->count etc. are untouched: the level after a phase finds
+// its slots as the level before left them.
 template <typename V>
-__device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
+__device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                               u32* in, u32* s_q, u32* s_n, u32* s_hv, u32* s_hx, i64* s_hb,
-                                              Persist* ps, u32 max_levels, const LocalLimits& lim, u32& lphase,
+                                              Persist* ps, u32 max_levels, u32 local_v, u32 local_e, u32& lphase,
                                               u32& count, u64& deg, u32& maxdeg, u32& done, u64& edges) {
     __shared__ u64 s_ldeg;
     __shared__ u32 s_lmax, s_lc, s_ldone;
@@ -214,8 +198,7 @@ __device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, 
         return;
     }
     u32 c = count;
-    u32 cur = 0;        // the half of s_q holding the frontier (after the first level)
-    bool first = true;  // the frontier is in in
+    const u32* src = in;
     for (;;) {
         vis.level(done);
         // The frontier as a list: ids, first edges and the prefix of the
@@ -223,9 +206,7 @@ __device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, 
         // clear its state on its first lane).
         u32 d = 0;
         if (threadIdx.x < c) {
-            u32 v;
-            if (first) v = in[threadIdx.x];
-            else v = s_q[cur * PERSIST_SQ + threadIdx.x];
+            const u32 v = src[threadIdx.x];
             const i64 b = off[v];
             d = (u32)(off[v + 1] - b);
             s_hv[threadIdx.x] = v;
@@ -233,11 +214,10 @@ __device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, 
             if (d == 0) vis.vertex(v, 0);
         }
         u32 total;
-        const u32 ex = block_scan(d, &total);  // its barriers end the reads of the frontier
+        const u32 ex = block_scan(d, &total);  // its barriers end the reads of src (s_q)
         if (threadIdx.x < c) s_hx[threadIdx.x] = ex;
         if (threadIdx.x == 0) *s_n = 0, s_ldeg = 0, s_lmax = 0;
         __syncthreads();
-        u32* q = s_q + (cur ^ 1) * PERSIST_SQ;
         u64 mydeg = 0;
         u32 mymax = 0;
         list_edges(s_hx, c, total, [&](u32 k, u32 r) {
@@ -247,7 +227,7 @@ __device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, 
             if (vis.visit(vis.vertex(s_hv[k], r), e, u)) {
                 mydeg += ud;
                 mymax = ud > mymax ? ud : mymax;
-                q[atomicAdd(s_n, 1u)] = u;  // at most total <= lim.edges <= PERSIST_SQ pushes
+                s_q[atomicAdd(s_n, 1u)] = u;  // at most total <= local_e <= PERSIST_SQ pushes
             }
         });
         for (int o = 16; o > 0; o >>= 1) {
@@ -257,18 +237,14 @@ __device__ __noinline__ void persist_local(V& vis, const i64* __restrict__ off, 
         }
         if (lane_id() == 0 && mydeg) atomicAdd(&s_ldeg, mydeg), atomicMax(&s_lmax, mymax);
         __syncthreads();
-        edges += deg;  // the frontier's out-edges
         done++;
-        cur ^= 1;
-        first = false;
+        edges += total;
         c = *s_n, deg = s_ldeg, maxdeg = s_lmax;
-        if (done >= max_levels || !lim.fits(c, deg)) break;
+        src = s_q;
+        if (c == 0 || c > local_v || deg > local_e || done >= max_levels) break;
         __syncthreads();  // every thread has read s_n and the sums before thread 0 clears them
     }
-    __syncthreads();
-    const u32* q = s_q + cur * PERSIST_SQ;
-    for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = q[j];
-    __threadfence();
+    for (u32 j = threadIdx.x; j < c; j += blockDim.x) in[j] = s_q[j];
     __syncthreads();
     if (threadIdx.x == 0) {
         *s_n = 0;  // the grid's levels push into an empty block queue
@@ -302,9 +278,7 @@ template <typename V>
 __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
                                                u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
                                                u64 edge_cap, u32 local_e, Persist* ps, PersistStart st) {
-    // The block's queue: a grid level's pushes (the first half), a local
-    // phase's two alternating queues (both halves).
-    __shared__ u32 s_q[2 * PERSIST_SQ];
+    __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
     // and then their exclusive prefix sum (s_hx[s_hn] is the total).
@@ -332,8 +306,9 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     // A small first frontier starts in block 0 alone, without the scan and
     // its barrier: its largest degree is at most its degree sum. Bucketed
     // visitors need the scan's smallest distance for their first bucket.
-    const LocalLimits lim{cap < PERSIST_LOCAL_V ? cap : PERSIST_LOCAL_V, local_e < PERSIST_SQ ? local_e : PERSIST_SQ};
-    const bool local0 = !V::kBuckets && lim.fits(count, deg);
+    local_e = local_e < PERSIST_SQ ? local_e : PERSIST_SQ;  // 0: no local phases
+    const u32 local_v = cap < PERSIST_LOCAL_V ? cap : PERSIST_LOCAL_V;
+    const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= local_v && deg <= local_e;
     const bool noscan = local0 || st.known;
     if (st.known) {
         md = st.maxdeg;
@@ -361,10 +336,10 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
     u64 edges = st.edges;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
-        if (lim.fits(count, deg)) {
+        if (local_e > 0 && count <= local_v && deg <= local_e) {
             local -= done;
-            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, lim, lphase, count, deg,
-                          maxdeg, done, edges);
+            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_v, local_e, lphase,
+                          count, deg, maxdeg, done, edges);
             local += done;
             if constexpr (V::kBuckets) {
                 if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, refills, count, deg, maxdeg))
