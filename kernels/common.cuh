@@ -138,7 +138,7 @@ __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >>
 // Level k reads its frontier's size from count[k%3], counts the next one
 // into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
 // was last read during level k-1, which every block has left.
-#define PERSIST_BYTES 112
+#define PERSIST_BYTES 128
 struct Persist {
     u32 bar;        // grid_sync's arrivals (bit 31 flips once per barrier)
     u32 bar_pad;
@@ -155,6 +155,9 @@ struct Persist {
     u32 ldone;
     u64 ldeg;
     u64 ledges;
+    // grid_sync_count's two alternating words: arrivals in the low 32 bits
+    // (as bar), the levels' pushes summed in the high 32.
+    u64 barc[2];
 };
 static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by the host");
 
@@ -187,6 +190,46 @@ __device__ __forceinline__ void grid_sync(Persist* ps) {
     }
     __syncthreads();
 }
+
+// grid_sync that also sums mine over the blocks and returns the sum to
+// every thread: a level's pushes ride on the arrival, so the next
+// frontier's size needs no read of its own after the barrier (a round trip
+// to L2 on every grid-wide level; kernels/NOTES.md v10). The arrivals work
+// as in grid_sync, in the low 32 bits of one of two words (alternating per
+// call); the high 32 bits sum the pushes. A block's spin ends on the
+// episode's final value: nobody adds to that word again before every block
+// has arrived at the other one, after its read. When bit 31 was set before
+// the episode, the low half wraps and carries one into the high half,
+// which the difference takes off. BarCount is thread 0's record of its
+// calls and of each word's last final value (0 at the launch's start, as
+// the host zeroes Persist). Called by every thread of every block, the
+// same number of times.
+struct BarCount {
+    u32 uses;
+    u64 prev0, prev1;
+};
+__device__ __forceinline__ u32 grid_sync_count(Persist* ps, u32 mine, BarCount& bc) {
+    __shared__ u32 s_total;
+    const u32 w = bc.uses++ & 1u;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const u64 add = (u64)mine << 32 | (blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u);
+        u64 old, now;
+        asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(&ps->barc[w]), "l"(add) : "memory");
+        do {
+            asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(now) : "l"(&ps->barc[w]) : "memory");
+        } while (((old ^ now) & 0x80000000ull) == 0);
+        const u64 p = w ? bc.prev1 : bc.prev0;
+        s_total = (u32)(now >> 32) - (u32)(p >> 32) - (u32)((p >> 31) & 1u);
+        if (w) bc.prev1 = now;
+        else bc.prev0 = now;
+    }
+    __syncthreads();
+    return s_total;
+}
+
+// Brings p's line into L1 without waiting for it.
+__device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
 
 // Lanes per frontier vertex in persistent launches: a group of GROUP lanes
 // strides over one vertex's edges.
@@ -230,15 +273,18 @@ __device__ __forceinline__ void persist_push(u32 u, u32* s_q, u32* s_n, u32* out
     else out[atomicAdd(ncount, 1u)] = u;
 }
 
-// Called by every thread of the block after the level's pushes.
-__device__ __forceinline__ void persist_flush(u32* s_q, u32* s_n, u32* s_base, u32* out, u32* ncount) {
+// Called by every thread of the block after the level's pushes; returns
+// the block's pushes (queued here or overflowed).
+__device__ __forceinline__ u32 persist_flush(u32* s_q, u32* s_n, u32* s_base, u32* out, u32* ncount) {
     __syncthreads();
-    u32 nloc = *s_n < PERSIST_SQ ? *s_n : PERSIST_SQ;
+    const u32 pushed = *s_n;
+    u32 nloc = pushed < PERSIST_SQ ? pushed : PERSIST_SQ;
     if (threadIdx.x == 0 && nloc) *s_base = atomicAdd(ncount, nloc);
     __syncthreads();
     for (u32 j = threadIdx.x; j < nloc; j += blockDim.x) out[*s_base + j] = s_q[j];
     __syncthreads();
     if (threadIdx.x == 0) *s_n = 0;
+    return pushed;
 }
 
 // Inclusive prefix sum of x over the warp's lanes. Called by all 32 lanes.

@@ -90,7 +90,7 @@ const (
 	PersistGroupMaxDeg = 64
 	PersistMaxDeg      = 8192
 	// PersistBytes is the size of a launch's state (struct Persist).
-	PersistBytes = 112
+	PersistBytes = 128
 	// A frontier of at most PersistLocalVertices vertices and the launch's
 	// local edge limit (at most PersistLocalMaxEdges, the block queue's
 	// length) out-edges is expanded by one block alone.

@@ -334,6 +334,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
     }
     u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
+    BarCount bc{0, 0, 0};
     u64 edges = st.edges;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
         if (local_e > 0 && count <= local_v && deg <= local_e) {
@@ -401,12 +402,14 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
             __syncthreads();
             if (threadIdx.x == 0) s_hn = 0;
         }
-        persist_flush(s_q, &s_n, &s_base, out, ncount);
+        const u32 pushed = persist_flush(s_q, &s_n, &s_base, out, ncount);
         block_sum64(mydeg, &ps->deg[k1]);
         block_max(mymax, &ps->maxdeg[k1]);
-        grid_sync(ps);
+        count = grid_sync_count(ps, pushed, bc);
         edges += deg;
-        count = *(volatile u32*)ncount;
+        // The next frontier's first entry for this group, loaded beside
+        // the degree sum and largest degree: the level then finds it in L1.
+        if (group < count) prefetch_l1(out + group);
         deg = *(volatile u64*)&ps->deg[k1];
         maxdeg = *(volatile u32*)&ps->maxdeg[k1];
         u32* t = in;
