@@ -344,9 +344,10 @@ levels)
 	;;
 variants)
 	# Kernel variants side by side: each folder kalt/NAME of the bundle
-	# (a copy of kernels/*.cu and *.cuh, edited; the kernels' names and
-	# arguments as this tree's CLI launches them) built by nvcc for sm_90
-	# only, then `run` with each fatbin in turn (sides k:NAME).
+	# (a copy of kernels/*.cu and *.cuh, edited, put there by hand after
+	# gpu-bundle.sh; the kernels' names and arguments as this tree's CLI
+	# launches them) built by nvcc for sm_90 only, then `run` with each
+	# fatbin in turn (sides k:NAME).
 	sides=""
 	for k in kalt/*/; do
 		n=$(basename "$k")

@@ -655,8 +655,9 @@ func TestCUDAFusedHubs(t *testing.T) {
 // vertex of 600 out-edges (local) and 600 vertices (grid-wide), so the
 // launch changes hands at every level; on a 300x300 grid from a corner the
 // levels of more than 256 vertices (over 1024 out-edges) are grid-wide and
-// the others local; with local levels off none is local; under a frontier limit below PersistLocalVertices, local levels
-// stop at the limit too. Depths must match the CPU in every case.
+// the others local; with local levels off none is local; under a frontier
+// limit below PersistLocalVertices, local levels stop at the limit too.
+// Depths must match the CPU in every case.
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
