@@ -228,9 +228,6 @@ __device__ __forceinline__ u32 grid_sync_count(Persist* ps, u32 mine, BarCount& 
     return s_total;
 }
 
-// Brings p's line into L1 without waiting for it.
-__device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
-
 // Lanes per frontier vertex in persistent launches: a group of GROUP lanes
 // strides over one vertex's edges.
 #define PERSIST_GROUP 8

@@ -335,9 +335,18 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     }
     u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
     BarCount bc{0, 0, 0};
+    // After a grid-wide level: the group's first entry of the frontier it
+    // counted and that vertex's edges, loaded right after the barrier
+    // beside the reads of the frontier's degree sum and largest degree
+    // (which decide whether the level runs), so the level starts with them
+    // in hand instead of after those reads.
+    bool pre = false;
+    u32 v0 = 0;
+    i64 b0 = 0, e0 = 0;
     u64 edges = st.edges;
     while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
         if (local_e > 0 && count <= local_v && deg <= local_e) {
+            pre = false;  // the phase leaves another frontier in in
             local -= done;
             persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_v, local_e, lphase,
                           count, deg, maxdeg, done, edges);
@@ -372,8 +381,14 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
             }
         };
         for (u64 i = group; i < count; i += ngroups) {
-            u32 v = in[i];
-            i64 beg = off[v], end = off[v + 1];
+            u32 v;
+            i64 beg, end;
+            if (pre && i == group) {
+                v = v0, beg = b0, end = e0;
+            } else {
+                v = in[i];
+                beg = off[v], end = off[v + 1];
+            }
             if (end - beg > PERSIST_GROUP_MAXDEG) {
                 // To the block's list; the group expands it itself only
                 // when the list is full.
@@ -407,9 +422,11 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         block_max(mymax, &ps->maxdeg[k1]);
         count = grid_sync_count(ps, pushed, bc);
         edges += deg;
-        // The next frontier's first entry for this group, loaded beside
-        // the degree sum and largest degree: the level then finds it in L1.
-        if (group < count) prefetch_l1(out + group);
+        pre = group < count;
+        if (pre) {
+            v0 = out[group];
+            b0 = off[v0], e0 = off[v0 + 1];
+        }
         deg = *(volatile u64*)&ps->deg[k1];
         maxdeg = *(volatile u32*)&ps->maxdeg[k1];
         u32* t = in;
