@@ -140,8 +140,7 @@ __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >>
 // was last read during level k-1, which every block has left.
 #define PERSIST_BYTES 128
 struct Persist {
-    u32 bar;        // grid_sync's arrivals (bit 31 flips once per barrier)
-    u32 bar_pad;
+    u64 bar;        // grid_sync's arrivals (bit 31 flips once per barrier)
     u32 count[3];   // frontier sizes
     u32 maxdeg[3];  // largest out-degree in the frontier
     u32 pad;
@@ -170,40 +169,47 @@ static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by t
 // arrival is a release at GPU scope (it covers the block's writes, which
 // __syncthreads ordered before it) and its wait an acquire.
 //
-// One atomic per block and one word: block 0 adds 2^31 - (blocks - 1),
-// the others 1, so the word's low 31 bits, 0 between barriers, carry into
-// bit 31 exactly when the last block arrives, whichever it is; a block
-// waits for bit 31 to differ from what its own add found. The host zeroes
-// the word with the rest of Persist. An earlier barrier (a counter reset
-// by the last arrival, then a generation bump) put three more round trips
-// to L2 on every level's path: read the generation, the reset's fence and
-// the bump (kernels/NOTES.md v10).
+// One atomic per block and one word (barrier_wait): block 0 adds
+// 2^31 - (blocks - 1), the others 1, so the word's low 31 bits, 0 between
+// barriers, carry into bit 31 exactly when the last block arrives,
+// whichever it is; a block waits for bit 31 to differ from what its own
+// add found. The host zeroes the word with the rest of Persist. An earlier
+// barrier (a counter reset by the last arrival, then a generation bump)
+// put three more round trips to L2 on every level's path: read the
+// generation, the reset's fence and the bump (kernels/NOTES.md v10).
+//
+// barrier_wait is thread 0's part, on a 64-bit word whose high 32 bits
+// also sum the blocks' hi (grid_sync_count; grid_sync adds 0 there, and
+// the low half's wrap every other barrier carries into them unread). It
+// returns the word as the wait ended.
+__device__ __forceinline__ u64 barrier_wait(u64* word, u32 hi) {
+    const u64 add = (u64)hi << 32 | (blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u);
+    u64 old, now;
+    asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(word), "l"(add) : "memory");
+    do {
+        asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(now) : "l"(word) : "memory");
+    } while (((old ^ now) & 0x80000000ull) == 0);
+    return now;
+}
+
 __device__ __forceinline__ void grid_sync(Persist* ps) {
     __syncthreads();
-    if (threadIdx.x == 0) {
-        const u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
-        u32 old, now;
-        asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(&ps->bar), "r"(add) : "memory");
-        do {
-            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(&ps->bar) : "memory");
-        } while (((old ^ now) & 0x80000000u) == 0);
-    }
+    if (threadIdx.x == 0) barrier_wait(&ps->bar, 0);
     __syncthreads();
 }
 
 // grid_sync that also sums mine over the blocks and returns the sum to
 // every thread: a level's pushes ride on the arrival, so the next
 // frontier's size needs no read of its own after the barrier (a round trip
-// to L2 on every grid-wide level; kernels/NOTES.md v10). The arrivals work
-// as in grid_sync, in the low 32 bits of one of two words (alternating per
-// call); the high 32 bits sum the pushes. A block's spin ends on the
-// episode's final value: nobody adds to that word again before every block
-// has arrived at the other one, after its read. When bit 31 was set before
-// the episode, the low half wraps and carries one into the high half,
-// which the difference takes off. BarCount is thread 0's record of its
-// calls and of each word's last final value (0 at the launch's start, as
-// the host zeroes Persist). Called by every thread of every block, the
-// same number of times.
+// to L2 on every grid-wide level; kernels/NOTES.md v10). It alternates
+// between two words per call; barrier_wait's high halves sum the pushes.
+// A block's wait ends on the episode's final value: nobody adds to that
+// word again before every block has arrived at the other one, after its
+// read. When bit 31 was set before the episode, the low half wraps and
+// carries one into the high half, which the difference takes off.
+// BarCount is thread 0's record of its calls and of each word's last
+// final value (0 at the launch's start, as the host zeroes Persist).
+// Called by every thread of every block, the same number of times.
 struct BarCount {
     u32 uses;
     u64 prev0, prev1;
@@ -213,12 +219,7 @@ __device__ __forceinline__ u32 grid_sync_count(Persist* ps, u32 mine, BarCount& 
     const u32 w = bc.uses++ & 1u;
     __syncthreads();
     if (threadIdx.x == 0) {
-        const u64 add = (u64)mine << 32 | (blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u);
-        u64 old, now;
-        asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(&ps->barc[w]), "l"(add) : "memory");
-        do {
-            asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(now) : "l"(&ps->barc[w]) : "memory");
-        } while (((old ^ now) & 0x80000000ull) == 0);
+        const u64 now = barrier_wait(&ps->barc[w], mine);
         const u64 p = w ? bc.prev1 : bc.prev0;
         s_total = (u32)(now >> 32) - (u32)(p >> 32) - (u32)((p >> 31) & 1u);
         if (w) bc.prev1 = now;
