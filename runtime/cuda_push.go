@@ -41,8 +41,8 @@ type CUDATraversal struct {
 
 	exact, pinned, closed bool
 	// What the persistent launch of iteration fusedIter ran (Fused).
-	fusedIter, fusedLevels int
-	hiddenDegree           int64
+	fusedIter int
+	fused     Fusion
 	// The result copied behind persistent launches (SpeculateOn): what,
 	// into which host memory, and the copy behind the last launch, kept
 	// while that launch finished the traversal.
@@ -182,13 +182,13 @@ func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 }
 
 // Fused implements LevelFuser: the levels the last iteration's persistent
-// launch ran and the out-degree of the frontiers it expanded after its
-// first.
-func (t *CUDATraversal) Fused() (levels int, hiddenDegree int64) {
+// launch ran, the out-degree of the frontiers it expanded after its first
+// and the levels it pulled.
+func (t *CUDATraversal) Fused() Fusion {
 	if t.fusedIter != t.Iter {
-		return 0, 0
+		return Fusion{}
 	}
-	return t.fusedLevels, t.hiddenDegree
+	return t.fused
 }
 
 // MaxFusedLevels bounds one persistent launch so that cancellation stays
@@ -231,7 +231,8 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 		t.spec.drop(d)
 		t.spec = nil
 	}
-	t.fusedIter, t.fusedLevels, t.hiddenDegree = t.Iter, levels, max(ws.EdgesOut()-deg0, 0)
+	t.fusedIter = t.Iter
+	t.fused = Fusion{Levels: levels, HiddenDegree: max(ws.EdgesOut()-deg0, 0), Pulled: int(ws.host[0].PullLevels)}
 	if levels == 0 {
 		t.FuseAfter = t.Iter + 4
 		ws.Begin(d)

@@ -83,11 +83,13 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		if err != nil {
 			return st, fmt.Errorf("%s: iteration %d (%v): generate: %w", name, it, v, err)
 		}
-		levels, hidden := 1, int64(0)
+		levels, hidden, pulled := 1, int64(0), 0
 		if fuser != nil {
-			if l, h := fuser.Fused(); l > 1 {
-				levels, hidden = l, h
+			f := fuser.Fused()
+			if f.Levels > 1 {
+				levels, hidden = f.Levels, f.HiddenDegree
 			}
+			pulled = f.Pulled
 		}
 		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg, HiddenDegree: hidden, Edges: edges}
 		if (sampler.Due(it) || levels > 1 && every > 0) && !op.Done() {
@@ -115,11 +117,11 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			st.Switches++
 		}
 		if cfg.trace {
-			st.Trace = append(st.Trace, IterationRecord{Iteration: it, Variant: v, Size: size, Edges: edges, Time: dt, Sampled: obs.Sampled, Levels: levels})
+			st.Trace = append(st.Trace, IterationRecord{Iteration: it, Variant: v, Size: size, Edges: edges, Time: dt, Sampled: obs.Sampled, Levels: levels, Pulled: pulled})
 		}
 		if e := log.Debug(); e.Enabled() {
 			e.Int("iter", it).Stringer("variant", v).Int64("size", size).Int64("next_size", nsize).
-				Int64("edges", edges).Int("levels", levels).Dur("time", dt).Bool("sampled", obs.Sampled).
+				Int64("edges", edges).Int("levels", levels).Int("pulled", pulled).Dur("time", dt).Bool("sampled", obs.Sampled).
 				Dur("convert", conv).Stringer("next", next).Msg("iteration")
 		}
 		size = nsize

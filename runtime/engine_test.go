@@ -206,11 +206,11 @@ func TestStaticPolicyNeverInspects(t *testing.T) {
 // once, as a persistent GPU launch does.
 type fused struct{ fake }
 
-func (f *fused) Fused() (int, int64) {
+func (f *fused) Fused() runtime.Fusion {
 	if len(f.computed) == 2 {
-		return 3, 500
+		return runtime.Fusion{Levels: 3, HiddenDegree: 500, Pulled: 2}
 	}
-	return 1, 0
+	return runtime.Fusion{Levels: 1}
 }
 
 // TestEngineSamplesAfterFusedLevels: an iteration of several levels is
@@ -228,6 +228,9 @@ func TestEngineSamplesAfterFusedLevels(t *testing.T) {
 	for _, r := range st.Trace {
 		if want := map[bool]int{true: 3, false: 1}[r.Iteration == 1]; r.Levels != want || r.Sampled != (r.Iteration%6 == 0 || r.Iteration == 1) {
 			t.Errorf("iteration %d: %d levels, sampled %v", r.Iteration, r.Levels, r.Sampled)
+		}
+		if want := map[bool]int{true: 2, false: 0}[r.Iteration == 1]; r.Pulled != want {
+			t.Errorf("iteration %d: %d levels pulled, want %d", r.Iteration, r.Pulled, want)
 		}
 	}
 	v, _ := decider.ParseVariant("O_T_QU")

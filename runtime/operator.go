@@ -59,13 +59,23 @@ type DualGenerator interface {
 }
 
 // LevelFuser is implemented by operators whose iteration may run several
-// levels at once (the GPU backend's persistent launches). Fused reports,
-// for the last iteration, the levels it ran (0 or 1: one) and the summed
-// out-degree of the working sets those levels generated and consumed
-// inside it, which the policy never saw. After an iteration of several
-// levels the engine samples the working set at once (it is no longer the
-// one the sampling period assumed) and passes the hidden degree on
+// levels at once (the GPU backend's persistent launches). Fused reports
+// what the last iteration ran. After an iteration of several levels the
+// engine samples the working set at once (it is no longer the one the
+// sampling period assumed) and passes the hidden degree on
 // (decider.Observation.HiddenDegree).
 type LevelFuser interface {
-	Fused() (levels int, hiddenDegree int64)
+	Fused() Fusion
+}
+
+// Fusion is what an iteration of several levels ran.
+type Fusion struct {
+	// Levels is the levels it ran (0 or 1: one).
+	Levels int
+	// HiddenDegree is the summed out-degree of the working sets those
+	// levels generated and consumed inside it, which the policy never saw.
+	HiddenDegree int64
+	// Pulled is how many of the levels pulled (BFS: the adaptive policy's
+	// direction switches inside a launch).
+	Pulled int
 }

@@ -106,6 +106,10 @@ type IterationRecord struct {
 	// Levels is the number of levels the iteration ran: 1, or more for a
 	// persistent GPU launch.
 	Levels int `json:"levels"`
+	// Pulled is how many of those levels pulled inside the launch (BFS
+	// under the adaptive policy; a pull iteration of one level is its
+	// Variant, not counted here).
+	Pulled int `json:"pulled,omitempty"`
 }
 
 // WriteJSON writes the statistics as indented JSON.
