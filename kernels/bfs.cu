@@ -142,200 +142,141 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 #define PULL_ILP 4
 #define PULL_BLOCKS 2
 
-// decider.adaptiveRun's way from push to pull, tested by bfs_pull_persist
-// before each push level after its first: Beamer's test (the frontier's
-// out-edges over the unexplored arcs / alpha), at least lo out-edges (over
-// n / beta and at least pull_min_edges) and more than floor (twice the
-// frontier of a pull that lost to push, as the policy's pullFloor).
-struct PullRule {
-    u64 unexplored;  // arcs no level had examined when the launch began
-    float alpha;
-    u64 lo;
-    u64 floor;
-    __device__ __forceinline__ bool operator()(u64 deg, u64 edges) const {
-        const u64 un = unexplored > edges ? unexplored - edges : 0;
-        return deg >= lo && deg > floor && (double)deg > (double)un / (double)alpha;
-    }
-};
-
-// bfs_pull_persist: the adaptive policy's direction switches inside one
-// persistent launch (persist.cuh's grid, barrier and count slots). It
-// starts with pull levels (start_pull: the working set in qa is a bitmap)
-// or with push levels (qa is a queue), and goes from one to the other as
-// decider.adaptiveRun would, until the traversal ends, the level limit,
-// or a push level the launch does not run (persist.cuh's limits): from
-// push to pull by PullRule, back to push where the policy's pull steps
-// would go back (below). A push-to-pull switch costs two grid barriers
-// (the frontier's queue becomes a bitmap), not a host iteration, a
-// conversion kernel and a launch.
-//
-// Each pull level reads its frontier as a bitmap through L1, as the
-// ordinary pull kernel does (testing the neighbours' depths instead, read
-// past L1, pulled at half that kernel's speed), and writes the next into
-// bitmap done%2 of the two of words words at fb (done counts the launch's
-// levels, so a converted frontier goes to the other one). Each bitmap
-// word covers 32 consecutive vertices, all a warp's, so the warp stores
-// the whole word and no bitmap needs clearing. A pull level counts what
-// it finds, with its out-degree sum and largest degree, but queues
-// nothing: the frontier is listed from its bitmap once, when the pulls
-// end (a queue push per found vertex cost urand:22 ~80 µs of atomics).
+// bfs_pull_persist: pull levels, then push levels, in one persistent
+// launch (persist.cuh's grid, barrier and count slots). Each pull level
+// reads its frontier as a bitmap through L1, as the ordinary pull kernel
+// does (testing the neighbours' depths instead, read past L1, pulled at
+// half that kernel's speed): the first is the working set, in qa (built
+// by an earlier kernel); level i writes the next into bitmap i%2 of the
+// two of words words at fb. Each bitmap word covers 32 consecutive
+// vertices, all a warp's, so the warp stores the whole word and no bitmap
+// needs clearing. A pull level counts what it finds, with its out-degree
+// sum and largest degree, but queues nothing: the frontier is listed from
+// its bitmap once, when the pulls end (a queue push per found vertex cost
+// urand:22 ~80 µs of atomics).
 //
 // After each pull level the launch goes back to push where
 // decider.adaptiveRun.Next would: the frontier shrank below push_below
 // (n / Beta) vertices, or the level examined more than PULL_LOSS times
-// the out-edges push would have relaxed (a loss: later pulls need twice
-// that frontier's out-edges). toff/tadj are the in-edges (the graph
-// itself when undirected); unexplored, alpha and pull_lo are PullRule's.
+// the out-edges push would have relaxed. It then runs push levels as
+// bfs_persist_qu does. toff/tadj are the in-edges (the graph itself when
+// undirected).
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
                      const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
-                     u32 cur, u32 push_below, u32* fb, u32 words, u32 start_pull, u64 unexplored, float alpha,
-                     u64 pull_lo, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps) {
+                     u32 cur, u32 push_below, u32* fb, u32 words, u32 max_levels, u32 cap, u64 edge_cap,
+                     u32 local_e, Persist* ps) {
     const u64 stride = gstride();
     const u64 wbase = gtid() - lane_id();  // the warp's first vertex
-    BFSPersist vis{level, cur, 0};
-    PersistCarry pc{{0, 0, 0}, 0};
-    PullRule rule{unexplored, alpha, pull_lo, 0};
-    // The launch's state between phases: its frontier, levels and edges.
-    PersistEnd st{ctrl->count[par], ctrl->deg[par], 0, 0, 0, 0, 0, false, false, false};
-    u32 pulled = 0, local = 0;
-    u64 pull_arcs = 0;  // the pulls' arcs examined so far (ps->nmin[0]: SSSP's words, unused here)
+    u32 count = ctrl->count[par];
+    u64 deg = ctrl->deg[par];
+    u32 maxdeg = 0, k = 0, done = 0;
+    u64 edges = 0;
+    bool back = false;
     const u32* fr = qa;
-    bool pulling = start_pull != 0, first = true;
     for (;;) {
-        if (!pulling) {
-            const PersistStart ps0 = first ? PersistStart::of(ctrl, par)
-                                           : PersistStart{st.count, st.deg, st.in_qb, st.known, st.maxdeg, st.k, st.done, st.edges};
-            st = persist_run(vis, off, adj, qa, qb, max_levels, cap, edge_cap, local_e, ps, ps0, pc, rule);
-            local += st.local;
-            if (!st.left) break;
-            // The frontier, a queue, into the bitmap the first pull level
-            // does not write.
-            u32* bm = fb + (u64)((st.done & 1) ^ 1) * words;
-            const u32* q = st.in_qb ? qb : qa;
-            for (u64 i = gtid(); i < words; i += stride) bm[i] = 0;
-            grid_sync(ps);
-            for (u64 i = gtid(); i < st.count; i += stride) {
-                const u32 v = q[i];
-                atomicOr(bm + (v >> 5), 1u << (v & 31));
-            }
-            grid_sync(ps);
-            fr = bm;
+        const u32 nl = cur + done + 1;
+        u32* next = fb + (u64)(done & 1) * words;
+        const u32 k1 = k == 2 ? 0 : k + 1;
+        const u32 k2 = k1 == 2 ? 0 : k1 + 1;
+        if (gtid() == 0) {
+            ps->count[k2] = 0;
+            ps->deg[k2] = 0;
+            ps->maxdeg[k2] = 0;
         }
-        first = false;
-        pulling = false;
-        u32 count = st.count, maxdeg = 0, k = st.k, done = st.done;
-        u64 deg = st.deg, edges = st.edges;
-        bool back = false;
-        for (;;) {
-            const u32 nl = cur + done + 1;
-            u32* next = fb + (u64)(done & 1) * words;
-            const u32 k1 = k == 2 ? 0 : k + 1;
-            const u32 k2 = k1 == 2 ? 0 : k1 + 1;
-            if (gtid() == 0) {
-                ps->count[k2] = 0;
-                ps->deg[k2] = 0;
-                ps->maxdeg[k2] = 0;
+        u64 mydeg = 0, scanned = 0;
+        u32 mymax = 0, found_n = 0;
+        // PULL_ILP vertices at a time, a grid stride apart (each load
+        // stays coalesced across the warp); each round tests the next
+        // in-edge of every vertex still looking, its loads issued for all
+        // PULL_ILP vertices before any is tested. Whole warps run every
+        // trip (the bitmap words are ballots).
+        for (u64 w0 = wbase; w0 < n; w0 += PULL_ILP * stride) {
+            i64 e[PULL_ILP], e1[PULL_ILP];
+#pragma unroll
+            for (int j = 0; j < PULL_ILP; j++) {
+                const u64 v = w0 + lane_id() + j * stride;
+                e[j] = e1[j] = 0;
+                if (v < n && __ldcg(level + v) == INF32) e[j] = toff[v], e1[j] = toff[v + 1];
+                scanned += (u64)(e1[j] - e[j]);
             }
-            u64 mydeg = 0, scanned = 0;
-            u32 mymax = 0, found_n = 0;
-            // PULL_ILP vertices at a time, a grid stride apart (each load
-            // stays coalesced across the warp); each round tests the next
-            // in-edge of every vertex still looking, its loads issued for all
-            // PULL_ILP vertices before any is tested. Whole warps run every
-            // trip (the bitmap words are ballots).
-            for (u64 w0 = wbase; w0 < n; w0 += PULL_ILP * stride) {
-                i64 e[PULL_ILP], e1[PULL_ILP];
+            u32 found = 0;  // bit j: vertex j found its parent
+            for (;;) {
+                u32 u[PULL_ILP], w[PULL_ILP];
+                bool any = false;
 #pragma unroll
                 for (int j = 0; j < PULL_ILP; j++) {
-                    const u64 v = w0 + lane_id() + j * stride;
-                    e[j] = e1[j] = 0;
-                    if (v < n && __ldcg(level + v) == INF32) e[j] = toff[v], e1[j] = toff[v + 1];
-                    scanned += (u64)(e1[j] - e[j]);
+                    u[j] = e[j] < e1[j] ? tadj[e[j]] : 0u;
+                    any |= e[j] < e1[j];
                 }
-                u32 found = 0;  // bit j: vertex j found its parent
-                for (;;) {
-                    u32 u[PULL_ILP], w[PULL_ILP];
-                    bool any = false;
+                if (!any) break;
 #pragma unroll
-                    for (int j = 0; j < PULL_ILP; j++) {
-                        u[j] = e[j] < e1[j] ? tadj[e[j]] : 0u;
-                        any |= e[j] < e1[j];
-                    }
-                    if (!any) break;
-#pragma unroll
-                    for (int j = 0; j < PULL_ILP; j++) w[j] = e[j] < e1[j] ? fr[u[j] >> 5] : 0u;
-#pragma unroll
-                    for (int j = 0; j < PULL_ILP; j++) {
-                        if (e[j] >= e1[j]) continue;
-                        if ((w[j] >> (u[j] & 31u)) & 1u) {
-                            found |= 1u << j;
-                            scanned -= (u64)(e1[j] - e[j] - 1);  // the in-edges after the parent are not examined
-                            e1[j] = e[j];
-                        } else {
-                            e[j]++;
-                        }
-                    }
-                }
+                for (int j = 0; j < PULL_ILP; j++) w[j] = e[j] < e1[j] ? fr[u[j] >> 5] : 0u;
 #pragma unroll
                 for (int j = 0; j < PULL_ILP; j++) {
-                    const u64 v = w0 + lane_id() + j * stride;
-                    const bool f = (found >> j) & 1u;
-                    const u32 word = __ballot_sync(FULL_MASK, f);
-                    if (lane_id() == 0 && w0 + j * stride < n) __stcg(next + ((w0 + j * stride) >> 5), word);
-                    if (!f) continue;
-                    level[v] = nl;  // v is this thread's alone in this level
-                    const u32 d = (u32)(off[v + 1] - off[v]);
-                    mydeg += d;
-                    mymax = d > mymax ? d : mymax;
-                    found_n++;
+                    if (e[j] >= e1[j]) continue;
+                    if ((w[j] >> (u[j] & 31u)) & 1u) {
+                        found |= 1u << j;
+                        scanned -= (u64)(e1[j] - e[j] - 1);  // the in-edges after the parent are not examined
+                        e1[j] = e[j];
+                    } else {
+                        e[j]++;
+                    }
                 }
             }
-            block_count(found_n, &ps->count[k1]);
-            block_sum64(mydeg, &ps->deg[k1]);
-            block_max(mymax, &ps->maxdeg[k1]);
-            block_sum64(scanned, &ps->nmin[0]);  // the arcs examined by the pulls so far
-            grid_sync(ps);
-            const u32 prev = count;
-            const u64 prevdeg = deg;
-            count = *(volatile u32*)&ps->count[k1];
-            deg = *(volatile u64*)&ps->deg[k1];
-            maxdeg = *(volatile u32*)&ps->maxdeg[k1];
-            const u64 arcs = *(volatile u64*)&ps->nmin[0] - pull_arcs;
-            pull_arcs += arcs;
-            edges += arcs;
-            k = k1;
-            done++;
-            pulled++;
-            fr = next;
-            if (count == 0 || done >= max_levels) break;
-            if (arcs > PULL_LOSS * prevdeg) {
-                rule.floor = 2 * prevdeg;  // lost to push
-                back = true;
-                break;
-            }
-            if (count < push_below && count <= prev) {
-                back = true;
-                break;
+#pragma unroll
+            for (int j = 0; j < PULL_ILP; j++) {
+                const u64 v = w0 + lane_id() + j * stride;
+                const bool f = (found >> j) & 1u;
+                const u32 word = __ballot_sync(FULL_MASK, f);
+                if (lane_id() == 0 && w0 + j * stride < n) __stcg(next + ((w0 + j * stride) >> 5), word);
+                if (!f) continue;
+                level[v] = nl;  // v is this thread's alone in this level
+                const u32 d = (u32)(off[v + 1] - off[v]);
+                mydeg += d;
+                mymax = d > mymax ? d : mymax;
+                found_n++;
             }
         }
-        // The frontier's list, from its bitmap, into qb: one reservation
-        // per warp and word.
-        if (count > 0) {
-            if (gtid() == 0) ps->nmin[1] = 0;
-            grid_sync(ps);
-            u32* list = (u32*)&ps->nmin[1];
-            for (u64 i = gtid(); i < warp_round(words); i += stride) {
-                const u32 word = i < words ? fr[i] : 0u;
-                const u32 base = warp_reserve(__popc(word), list);
-                u32 r = 0;
-                for (u32 b = word; b; b &= b - 1) qb[base + r++] = (u32)(i * 32 + __ffs(b) - 1);
-            }
-            grid_sync(ps);
+        block_count(found_n, &ps->count[k1]);
+        block_sum64(mydeg, &ps->deg[k1]);
+        block_max(mymax, &ps->maxdeg[k1]);
+        block_sum64(scanned, &ps->nmin[0]);  // the arcs examined so far (nmin is SSSP's)
+        grid_sync(ps);
+        const u32 prev = count;
+        const u64 prevdeg = deg;
+        count = *(volatile u32*)&ps->count[k1];
+        deg = *(volatile u64*)&ps->deg[k1];
+        maxdeg = *(volatile u32*)&ps->maxdeg[k1];
+        const u64 arcs = *(volatile u64*)&ps->nmin[0] - edges;
+        edges += arcs;
+        k = k1;
+        done++;
+        fr = next;
+        if (count == 0 || done >= max_levels) break;
+        if (arcs > PULL_LOSS * prevdeg || (count < push_below && count <= prev)) {
+            back = true;
+            break;
         }
-        st = PersistEnd{count, deg, maxdeg, k, done, edges, 0, count > 0, true, false};
-        if (!back) break;  // the end, or the level limit: no push level
     }
-    st.local = local;
-    persist_report(ctrl, par, st, pulled);
+    // The frontier's list, from its bitmap, into qb: one reservation per
+    // warp and word.
+    if (count > 0) {
+        if (gtid() == 0) ps->nmin[1] = 0;
+        grid_sync(ps);
+        u32* list = (u32*)&ps->nmin[1];
+        for (u64 i = gtid(); i < warp_round(words); i += stride) {
+            const u32 word = i < words ? fr[i] : 0u;
+            const u32 base = warp_reserve(__popc(word), list);
+            u32 r = 0;
+            for (u32 b = word; b; b &= b - 1) qb[base + r++] = (u32)(i * 32 + __ffs(b) - 1);
+        }
+        grid_sync(ps);
+    }
+    // Every thread read the pull levels' slots before the last barriers;
+    // the push levels go on in the same rotation. At the level limit the
+    // launch ends with no push level.
+    BFSPersist vis{level, cur, 0};
+    persist_levels(vis, off, adj, qa, qb, ctrl, par, back || count == 0 ? max_levels : done, cap, edge_cap, local_e,
+                   ps, PersistStart{count, deg, count > 0, true, maxdeg, k, done, edges});
 }

@@ -108,8 +108,8 @@ var PersistBlocksPerSM = map[string]int{BFSPullPersist: 2}
 const (
 	BFSPull    = "bfs_pull_t"
 	BFSPersist = "bfs_persist_qu"
-	// BFSPullPersist runs the adaptive policy's push and pull levels in
-	// one persistent launch, switching direction inside it (bfs.cu).
+	// BFSPullPersist runs pull levels, then push levels, in one
+	// persistent launch (bfs.cu).
 	BFSPullPersist = "bfs_pull_persist"
 	BitmapToQu     = "ws_bm_to_qu"
 	QueueToBm      = "ws_qu_to_bm"

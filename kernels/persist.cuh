@@ -274,41 +274,10 @@ struct PersistStart {
     }
 };
 
-// Where persist_run stopped, as every thread of the grid holds it.
-struct PersistEnd {
-    u32 count;   // the frontier left
-    u64 deg;     // its out-degree sum
-    u32 maxdeg;  // its largest out-degree, where known
-    u32 k;       // the slot it was counted into
-    u32 done;    // levels run, the start's included
-    u64 edges;   // edges examined, the start's included
-    u32 local;   // levels of those block 0 ran alone
-    bool in_qb;  // the frontier is in qb
-    bool known;  // maxdeg is known: a level ran, or the start knew it
-    bool left;   // the leave rule ended the run (bfs_pull_persist: pull next)
-};
-
-// What one launch's calls of persist_run share: the count barrier's
-// record and the local phases' numbering, both matched by words of
-// Persist that the host zeroes once per launch.
-struct PersistCarry {
-    BarCount bc;
-    u32 lphase;
-};
-
-// The leave rule of every launch but bfs_pull_persist's: stay.
-struct PersistStay {
-    __device__ __forceinline__ bool operator()(u64, u64) const { return false; }
-};
-
-// The level loop. Before each level after the start's first, leave(deg,
-// edges) may end it (the frontier's out-degree sum and the edges examined
-// so far); otherwise it stops as the file's header says.
-template <typename V, typename L>
-__device__ __forceinline__ PersistEnd persist_run(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
-                                                  u32* qa, u32* qb, u32 max_levels, u32 cap, u64 edge_cap,
-                                                  u32 local_e, Persist* ps, PersistStart st, PersistCarry& pc,
-                                                  const L& leave) {
+template <typename V>
+__device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
+                                               u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
+                                               u64 edge_cap, u32 local_e, Persist* ps, PersistStart st) {
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
@@ -364,7 +333,8 @@ __device__ __forceinline__ PersistEnd persist_run(V& vis, const i64* __restrict_
         maxdeg = *(volatile u32*)&ps->maxdeg[0];
         if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
     }
-    u32 k = st.k, done = st.done, refills = 0, local = 0;
+    u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
+    BarCount bc{0, 0, 0};
     // After a grid-wide level: the group's first entry of the frontier it
     // counted and that vertex's edges, loaded right after the barrier
     // beside the reads of the frontier's degree sum and largest degree
@@ -374,13 +344,11 @@ __device__ __forceinline__ PersistEnd persist_run(V& vis, const i64* __restrict_
     u32 v0 = 0;
     i64 b0 = 0, e0 = 0;
     u64 edges = st.edges;
-    bool left = false;
-    while (done < max_levels && count > 0 && !(left = done > st.done && leave(deg, edges)) && count <= cap &&
-           deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
         if (local_e > 0 && count <= local_v && deg <= local_e) {
             pre = false;  // the phase leaves another frontier in in
             local -= done;
-            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_v, local_e, pc.lphase,
+            persist_local(vis, off, adj, in, s_q, &s_n, s_hv, s_hx, s_hb, ps, max_levels, local_v, local_e, lphase,
                           count, deg, maxdeg, done, edges);
             local += done;
             if constexpr (V::kBuckets) {
@@ -452,7 +420,7 @@ __device__ __forceinline__ PersistEnd persist_run(V& vis, const i64* __restrict_
         const u32 pushed = persist_flush(s_q, &s_n, &s_base, out, ncount);
         block_sum64(mydeg, &ps->deg[k1]);
         block_max(mymax, &ps->maxdeg[k1]);
-        count = grid_sync_count(ps, pushed, pc.bc);
+        count = grid_sync_count(ps, pushed, bc);
         edges += deg;
         pre = group < count;
         if (pre) {
@@ -471,30 +439,15 @@ __device__ __forceinline__ PersistEnd persist_run(V& vis, const i64* __restrict_
                 break;
         }
     }
-    return PersistEnd{count, deg, maxdeg, k, done, edges, local, in == qb, done > st.done || st.known, left};
-}
-
-// Writes where a launch stopped to the control block (the header's exit
-// state); pulled is the levels bfs_pull_persist pulled.
-__device__ __forceinline__ void persist_report(Ctrl* ctrl, u32 par, const PersistEnd& e, u32 pulled) {
-    if (gtid() == 0) {
-        ctrl->count[par ^ 1] = e.count;
-        ctrl->deg[par ^ 1] = e.deg;
-        ctrl->fused_levels = e.done;
-        ctrl->local_levels = e.local;
-        ctrl->pull_levels = pulled;
-        ctrl->fused_swap = e.in_qb ? 1u : 0u;
-        ctrl->edges_out = e.edges;
-        ctrl->maxdeg = e.known ? e.maxdeg : INF32;  // unknown when no level ran
+    vis.finish(in, count);
+    if (gid == 0) {
+        ctrl->count[par ^ 1] = count;
+        ctrl->deg[par ^ 1] = deg;
+        ctrl->fused_levels = done;
+        ctrl->local_levels = local;
+        ctrl->pull_levels = st.done;
+        ctrl->fused_swap = (in == qb) ? 1u : 0u;
+        ctrl->edges_out = edges;
+        ctrl->maxdeg = done > 0 || st.known ? maxdeg : INF32;  // unknown when no level ran
     }
-}
-
-template <typename V>
-__device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ off, const u32* __restrict__ adj,
-                                               u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 max_levels, u32 cap,
-                                               u64 edge_cap, u32 local_e, Persist* ps, PersistStart st) {
-    PersistCarry pc{{0, 0, 0}, 0};
-    const PersistEnd e = persist_run(vis, off, adj, qa, qb, max_levels, cap, edge_cap, local_e, ps, st, pc, PersistStay{});
-    vis.finish(e.in_qb ? qb : qa, e.count);
-    persist_report(ctrl, par, e, st.done);
 }

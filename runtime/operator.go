@@ -75,7 +75,7 @@ type Fusion struct {
 	// HiddenDegree is the summed out-degree of the working sets those
 	// levels generated and consumed inside it, which the policy never saw.
 	HiddenDegree int64
-	// Pulled is how many of the levels pulled (BFS: the adaptive policy's
-	// direction switches inside a launch).
+	// Pulled is how many of the levels pulled (BFS's pull launches, which
+	// go back to push inside them).
 	Pulled int
 }

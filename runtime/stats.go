@@ -106,9 +106,9 @@ type IterationRecord struct {
 	// Levels is the number of levels the iteration ran: 1, or more for a
 	// persistent GPU launch.
 	Levels int `json:"levels"`
-	// Pulled is how many of those levels pulled inside the launch (BFS
-	// under the adaptive policy; a pull iteration of one level is its
-	// Variant, not counted here).
+	// Pulled is how many of those levels a persistent launch pulled (the
+	// adaptive BFS's pull launches, which go back to push inside them; 0
+	// for a level of the ordinary pull kernel).
 	Pulled int `json:"pulled,omitempty"`
 }
 

@@ -29,15 +29,7 @@ type cudaOp struct {
 	// a frontier of that many vertices, as the adaptive policy does.
 	pushBelow  uint32
 	pullLaunch bool
-	// How a launch goes from push to pull, as the adaptive policy does
-	// (kernels.BFSPullPersist's PullRule): Beamer's alpha, and the fewest
-	// out-edges of a frontier worth a pull (pullRule).
-	alpha  float32
-	pullLo uint64
-	// explored is the out-edges of the frontiers expanded so far and the
-	// arcs pulls examined (what the policy counts as explored).
-	explored int64
-	cur      uint32 // depth of the current frontier
+	cur        uint32 // depth of the current frontier
 	// out is the host memory for the depths, prepared while the GPU runs
 	// at the width of the last result on this graph, else bytes when the
 	// result is large enough to narrow (ReadValues picks the width).
@@ -54,10 +46,6 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Confi
 	n := g.NumVertices()
 	o := &cudaOp{src: src}
 	o.pushBelow, o.pullLaunch = pullRule(cfg, n)
-	if o.pullLaunch {
-		t := cfg.Thresholds()
-		o.alpha, o.pullLo = float32(t.Alpha), pullFrom(t, n)
-	}
 	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 4*int64(n), func(d *runtime.Dev, _ *runtime.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil
@@ -87,27 +75,6 @@ func pullRule(cfg *runtime.Config, n int) (pushBelow uint32, ok bool) {
 	below := max(math.Ceil(float64(n)/cfg.Thresholds().Beta), 1)
 	return uint32(min(below, math.MaxUint32)), true
 }
-
-// pullFrom returns the fewest out-edges of a frontier that the adaptive
-// policy pulls for: more than n / Beta and at least PullMinEdges.
-func pullFrom(t decider.Thresholds, n int) uint64 {
-	lo := math.Floor(float64(n)/t.Beta) + 1
-	if lo >= math.MaxUint64 {
-		return math.MaxUint64
-	}
-	return max(uint64(lo), uint64(max(t.PullMinEdges, 0)))
-}
-
-// launchPulls reports whether a push launch should be the one that can
-// pull (kernels.BFSPullPersist from push): under the adaptive policy,
-// with the in-edges on the device, room for the two frontier bitmaps, and
-// a graph with enough arcs for a frontier to reach pullLo.
-func (o *cudaOp) launchPulls(ws *runtime.CUDAWorkset, n uint32) bool {
-	return o.pullLaunch && o.canPull && uint64(o.G.NumEdges()) >= o.pullLo && ws.Spare().Len() >= 2*int((n+31)/32)
-}
-
-// unexplored returns the arcs the policy counts as not yet explored.
-func (o *cudaOp) unexplored() uint64 { return uint64(max(o.G.NumEdges()-o.explored, 0)) }
 
 func (o *cudaOp) Info() decider.Info {
 	n := o.G.NumVertices()
@@ -162,7 +129,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			// levels' two frontier bitmaps go to the spare buffer (a
 			// graph of one vertex has no room for them).
 			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, uint32(1), o.unexplored(), o.alpha, o.pullLo})
+				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32})
 			if err != nil {
 				return err
 			}
@@ -180,23 +147,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			o.cur++
 		case v.Direction == decider.Push && o.CanFuse(rep):
 			edges = ws.Degree()
-			var levels int
-			var err error
-			if o.launchPulls(ws, n) {
-				// Push levels that go on to pull inside the launch where
-				// the policy would (one host iteration, no conversion
-				// kernel, no second launch).
-				u0 := d.UploadTime()
-				dt, err = d.AcquireTranspose(o.G)
-				o.Times.Upload += d.UploadTime() - u0
-				if err != nil {
-					return err
-				}
-				levels, err = o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-					[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, uint32(0), o.unexplored(), o.alpha, o.pullLo})
-			} else {
-				levels, err = o.Persist(d, kernels.BFSPersist, []any{o.DG.Off, o.DG.Adj, o.level}, []any{o.cur})
-			}
+			levels, err := o.Persist(d, kernels.BFSPersist, []any{o.DG.Off, o.DG.Adj, o.level}, []any{o.cur})
 			if err != nil {
 				return err
 			}
@@ -217,7 +168,6 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		o.Finished = ws.Size() == 0
 		return nil
 	})
-	o.explored += edges
 	return edges, err
 }
 
