@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -89,6 +91,27 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 }
 
 // create opens an output file, "-" meaning stdout.
+// checkOutput reports why a file could not be created at path (empty or
+// "-": nothing to check) without creating it: its directory is missing or
+// not a directory, or path names a directory.
+func checkOutput(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%s: directory %s: %w", path, dir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s: %s is not a directory", path, dir)
+	}
+	return nil
+}
+
 func create(e *env, path string) (io.Writer, func() error, error) {
 	if path == "-" {
 		return e.stdout, func() error { return nil }, nil

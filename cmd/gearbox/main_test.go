@@ -62,6 +62,11 @@ func TestCLI(t *testing.T) {
 		{"bad device", []string{"run", "bfs", "--gen", "kron:4", "--device", "tpu"}, nil, "--device"},
 		{"thresholds missing", []string{"run", "bfs", "--gen", "kron:4", "--thresholds", filepath.Join(dir, "none.toml")}, nil, "none.toml"},
 		{"sources with source", []string{"run", "bfs", "--gen", "kron:4", "--sources", "2", "--source", "1"}, nil, "cannot be combined"},
+		// Output paths are checked before the graph is read (here a
+		// missing file, whose error would otherwise come first).
+		{"trace in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--trace", filepath.Join(dir, "no", "t.json")}, nil, "--trace: " + filepath.Join(dir, "no", "t.json") + ": directory"},
+		{"out is a directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--out", dir}, nil, "--out: " + dir + " is a directory"},
+		{"trace written", []string{"run", "bfs", "--gen", "kron:6", "--trace", filepath.Join(dir, "t.json")}, []string{"bfs on kron:6"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

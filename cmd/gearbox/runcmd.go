@@ -237,7 +237,13 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if f.variant != "auto" && !slices.Contains(alg.variants, f.variant) {
 		return fmt.Errorf("%w: --variant %q is not a variant of %s (valid: auto, %s)", errUsage, f.variant, pos[0], strings.Join(alg.variants, ", "))
 	}
-	// Check everything cheap before loading a large graph.
+	// Check everything cheap before loading a large graph: a result or
+	// trace that could not be written would be lost after the run.
+	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--trace", f.trace}} {
+		if err := checkOutput(o.path); err != nil {
+			return fmt.Errorf("%s: %w", o.flag, err)
+		}
+	}
 	backend, closeBackend, err := openBackend(e, f.device, f.workers)
 	if err != nil {
 		return err
