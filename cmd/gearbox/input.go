@@ -90,7 +90,6 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 	return g, nil
 }
 
-// create opens an output file, "-" meaning stdout.
 // checkOutput reports why a file could not be created at path (empty or
 // "-": nothing to check) without creating it: its directory is missing or
 // not a directory, or path names a directory.
@@ -104,7 +103,10 @@ func checkOutput(path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	if err != nil {
-		return fmt.Errorf("%s: directory %s: %w", path, dir, errors.Unwrap(err))
+		if u := errors.Unwrap(err); u != nil {
+			err = u // the path is in the message already
+		}
+		return fmt.Errorf("%s: directory %s: %w", path, dir, err)
 	}
 	if !st.IsDir() {
 		return fmt.Errorf("%s: %s is not a directory", path, dir)
@@ -112,6 +114,7 @@ func checkOutput(path string) error {
 	return nil
 }
 
+// create opens an output file, "-" meaning stdout.
 func create(e *env, path string) (io.Writer, func() error, error) {
 	if path == "-" {
 		return e.stdout, func() error { return nil }, nil
