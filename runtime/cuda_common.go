@@ -181,8 +181,9 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // between levels; a block expands its frontier's vertices of more than
 // kernels.PersistGroupMaxDeg out-edges together. It saves each level's
 // launches and host round trip, the cost that dominates high-diameter
-// graphs (a 2048x2048 grid has about 3000 levels). Such a launch counts as one iteration in Stats (its
-// trace record, Levels, covers several; Stats.GPU.Levels counts them);
+// graphs (a 2048x2048 grid has about 3000 levels). Such a launch counts
+// as one iteration in Stats (its trace record, Levels, covers several;
+// Stats.GPU.Levels counts them);
 // the policy is not consulted inside it, and the engine samples the
 // working set after it (LevelFuser).
 func WithFusedLevels(limit int) CUDAOption {
