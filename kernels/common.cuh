@@ -138,7 +138,9 @@ __device__ __forceinline__ bool bit_test(const u32* bm, u64 v) { return (bm[v >>
 // Level k reads its frontier's size from count[k%3], counts the next one
 // into count[(k+1)%3] and clears count[(k+2)%3] for level k+1: that slot
 // was last read during level k-1, which every block has left.
-#define PERSIST_BYTES 128
+#define PERSIST_BYTES 1160
+// Hubs a level of a persistent launch lists for the whole grid (persist_hubs).
+#define PERSIST_HUBS 256
 struct Persist {
     u64 bar;        // grid_sync's arrivals (bit 31 flips once per barrier)
     u32 count[3];   // frontier sizes
@@ -157,6 +159,10 @@ struct Persist {
     // grid_sync_count's two alternating words: arrivals in the low 32 bits
     // (as bar), the levels' pushes summed in the high 32.
     u64 barc[2];
+    // A level's hubs (persist_hubs): how many the blocks listed, in two
+    // alternating slots, and the list.
+    u32 nhub[2];
+    u32 hub[PERSIST_HUBS];
 };
 static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by the host");
 
@@ -235,9 +241,9 @@ __device__ __forceinline__ u32 grid_sync_count(Persist* ps, u32 mine, BarCount& 
 #define PERSIST_THREADS 512
 // In persistent launches a group expands a vertex of up to
 // PERSIST_GROUP_MAXDEG out-edges; larger ones, up to PERSIST_HEAVY per block
-// and level, are expanded by the whole block. A launch stops before a level
-// whose frontier holds a vertex of more than PERSIST_MAXDEG (one block
-// would take long over such a hub while the rest of the GPU waits).
+// and level, are expanded by the whole block, and those of more than
+// PERSIST_MAXDEG, up to PERSIST_HUBS per level, by the whole grid (one
+// block would take long over such a hub while the rest of the GPU waits).
 #define PERSIST_GROUP_MAXDEG 64
 #define PERSIST_HEAVY 512
 #define PERSIST_MAXDEG 8192

@@ -113,7 +113,7 @@ func TestKernelConstants(t *testing.T) {
 	for name, want := range map[string]int{
 		"PIECE": PieceEdges, "HEAVY_T": HeavyThread, "HEAVY_B": HeavyBlock,
 		"PERSIST_THREADS": PersistThreads, "PERSIST_MAXDEG": PersistMaxDeg,
-		"PERSIST_GROUP_MAXDEG": PersistGroupMaxDeg, "PERSIST_BYTES": PersistBytes,
+		"PERSIST_GROUP_MAXDEG": PersistGroupMaxDeg, "PERSIST_BYTES": PersistBytes, "PERSIST_HUBS": PersistHubs,
 	} {
 		m := regexp.MustCompile(`(?m)^#define ` + name + ` (\d+)`).FindStringSubmatch(src.String())
 		if m == nil {

@@ -83,14 +83,16 @@ func Bucket(d32 bool) string { return pick(d32, "sssp_bucket_u32", "sssp_bucket_
 // Persistent multi-level launches (bfs_persist_qu, sssp_persist_qu;
 // PERSIST_* in common.cuh): threads per block (one block per
 // multiprocessor), the largest out-degree of a frontier vertex that a group
-// of lanes expands (its block takes larger ones), and the largest they
-// expand at all.
+// of lanes expands (its block takes larger ones), the largest a block
+// expands (the whole grid takes larger ones, up to PersistHubs a level;
+// further ones go to their block).
 const (
 	PersistThreads     = 512
 	PersistGroupMaxDeg = 64
 	PersistMaxDeg      = 8192
+	PersistHubs        = 256
 	// PersistBytes is the size of a launch's state (struct Persist).
-	PersistBytes = 128
+	PersistBytes = 1160
 	// A frontier of at most PersistLocalVertices vertices and the launch's
 	// local edge limit (at most PersistLocalMaxEdges, the block queue's
 	// length) out-edges is expanded by one block alone.

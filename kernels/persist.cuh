@@ -6,12 +6,12 @@
 // current frontier (ctrl->count[par] vertices), qb is scratch of n entries.
 // Each frontier vertex is expanded by a group of PERSIST_GROUP lanes; the
 // vertices a level discovers are queued through a block-local buffer. The
-// launch stops before a level whose frontier is empty, larger than cap, has
-// more than edge_cap out-edges or a vertex of more than PERSIST_MAXDEG, or
-// after max_levels levels; a vertex of more than PERSIST_GROUP_MAXDEG
-// out-edges is expanded by its whole block instead of a group, its edges
-// spread evenly over the block's threads (so that a hub costs a level a few
-// steps, not hundreds); on exit ctrl->count[par^1] and deg[par^1]
+// launch stops before a level whose frontier is empty, larger than cap or
+// has more than edge_cap out-edges, or after max_levels levels; a vertex of
+// more than PERSIST_GROUP_MAXDEG out-edges is expanded by its whole block
+// instead of a group, its edges spread evenly over the block's threads (so
+// that a hub costs a level a few steps, not hundreds), and one of more than
+// PERSIST_MAXDEG by the whole grid (persist_hubs); on exit ctrl->count[par^1] and deg[par^1]
 // describe the frontier left, fused_levels counts the levels run,
 // fused_swap is 1 when that frontier is in qb, edges_out counts the edges
 // examined, maxdeg is the frontier's largest degree and local_levels counts
@@ -45,15 +45,18 @@
 #include "common.cuh"
 
 static_assert(PERSIST_HEAVY <= PERSIST_THREADS, "a block scans its heavy list one entry per thread");
+static_assert(PERSIST_HUBS <= PERSIST_HEAVY, "every block scans the hub list one entry per thread, into its heavy list's arrays");
 
 // Calls f(k, r) for each of the total edges of a block's list of count
 // vertices, the edges spread evenly over the block's threads: k is the
 // edge's vertex in the list (found by binary search in s_hx, the exclusive
 // prefix of the vertices' degrees) and r its rank there (0 once per vertex
 // with edges). A hub's edges then cost a level a few steps, not hundreds.
+// The threads take j = first, first + step, ...: (threadIdx.x, blockDim.x)
+// spreads the list over a block, (gtid(), gstride()) over the grid.
 template <typename F>
-__device__ __forceinline__ void list_edges(const u32* s_hx, u32 count, u32 total, F f) {
-    for (u32 j = threadIdx.x; j < total; j += blockDim.x) {
+__device__ __forceinline__ void list_edges(const u32* s_hx, u32 count, u32 total, u32 first, u32 step, F f) {
+    for (u32 j = first; j < total; j += step) {
         u32 lo = 0, hi = count - 1;  // the last k with s_hx[k] <= j
         while (lo < hi) {
             const u32 mid = (lo + hi + 1) >> 1;
@@ -220,7 +223,7 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
         __syncthreads();
         u64 mydeg = 0;
         u32 mymax = 0;
-        list_edges(s_hx, c, total, [&](u32 k, u32 r) {
+        list_edges(s_hx, c, total, threadIdx.x, blockDim.x, [&](u32 k, u32 r) {
             const i64 e = s_hb[k] + r;
             const u32 u = adj[e];
             const u32 ud = degree_early(off, u);
@@ -254,6 +257,37 @@ __device__ __forceinline__ void persist_local(V& vis, const i64* __restrict__ of
     }
     count = c;
     __syncthreads();
+}
+
+// The grid's hubs of a level (vertices of more than PERSIST_MAXDEG
+// out-edges, listed in ps->hub by the blocks that met them, nhub of them):
+// after a barrier, every block reads the list, scans its degrees and the
+// grid spreads all their edges evenly over its threads (list_edges), so a
+// hub of 10^5 out-edges costs a few steps of every thread instead of
+// ending the launch (the ordinary kernels' pieces did it before, at the
+// price of a launch, a control-block read and a new persistent launch).
+// Called by every thread of the grid; edge is persist_levels' visit of
+// one edge (pushing into the block's queue).
+template <typename V, typename E>
+__device__ __forceinline__ void persist_hubs(V& vis, const i64* __restrict__ off, E& edge, u32* s_hv, u32* s_hx,
+                                             i64* s_hb, Persist* ps, const u32* nhub) {
+    grid_sync(ps);
+    u32 nh = *(volatile const u32*)nhub;
+    nh = nh < PERSIST_HUBS ? nh : PERSIST_HUBS;
+    u32 d = 0;
+    if (threadIdx.x < nh) {
+        const u32 v = __ldcg(&ps->hub[threadIdx.x]);  // other blocks listed it: past L1
+        const i64 b = off[v];
+        d = (u32)(off[v + 1] - b);
+        s_hv[threadIdx.x] = v;
+        s_hb[threadIdx.x] = b;
+    }
+    u32 total;
+    const u32 ex = block_scan(d, &total);
+    if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
+    __syncthreads();
+    list_edges(s_hx, nh, total, (u32)gtid(), (u32)gstride(),
+               [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
 }
 
 // Where persist_levels starts: by default (PersistStart::of) from the
@@ -307,6 +341,8 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     // its barrier: its largest degree is at most its degree sum. Bucketed
     // visitors need the scan's smallest distance for their first bucket.
     local_e = local_e < PERSIST_SQ ? local_e : PERSIST_SQ;  // 0: no local phases
+    // A level's hubs are listed with a 32-bit scan of their degrees.
+    edge_cap = edge_cap < 0x7fffffffull ? edge_cap : 0x7fffffffull;
     const u32 local_v = cap < PERSIST_LOCAL_V ? cap : PERSIST_LOCAL_V;
     const bool local0 = !V::kBuckets && local_e > 0 && count > 0 && count <= local_v && deg <= local_e;
     const bool noscan = local0 || st.known;
@@ -334,6 +370,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         if constexpr (V::kBuckets) vis.set_end(~*(volatile u64*)&ps->nmin[0]);
     }
     u32 k = st.k, done = st.done, refills = 0, lphase = 0, local = 0;
+    u32 glev = 0;  // grid-wide levels run: ps->nhub[glev & 1] counts this one's hubs
     BarCount bc{0, 0, 0};
     // After a grid-wide level: the group's first entry of the frontier it
     // counted and that vertex's edges, loaded right after the barrier
@@ -344,7 +381,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     u32 v0 = 0;
     i64 b0 = 0, e0 = 0;
     u64 edges = st.edges;
-    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap && maxdeg <= PERSIST_MAXDEG) {
+    while (done < max_levels && count > 0 && count <= cap && deg <= edge_cap) {
         if (local_e > 0 && count <= local_v && deg <= local_e) {
             pre = false;  // the phase leaves another frontier in in
             local -= done;
@@ -362,10 +399,19 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         u32 k1 = k == 2 ? 0 : k + 1;
         u32 k2 = k1 == 2 ? 0 : k1 + 1;
         u32* ncount = &ps->count[k1];
+        // The frontier may hold a vertex of more than PERSIST_MAXDEG
+        // out-edges (maxdeg is exact or, for a first frontier, an upper
+        // bound; the same in every thread): such hubs go to the grid's list
+        // (persist_hubs). Its count alternates between two slots; the one
+        // cleared here was last read before the previous grid-wide level's
+        // final barrier.
+        const bool hubs = maxdeg > PERSIST_MAXDEG;
+        u32* nhub = &ps->nhub[glev & 1];
         if (gid == 0) {
             ps->count[k2] = 0;
             ps->deg[k2] = 0;
             ps->maxdeg[k2] = 0;
+            ps->nhub[(glev + 1) & 1] = 0;
         }
         vis.level(done);
         u64 mydeg = 0;
@@ -390,15 +436,21 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
                 beg = off[v], end = off[v + 1];
             }
             if (end - beg > PERSIST_GROUP_MAXDEG) {
-                // To the block's list; the group expands it itself only
-                // when the list is full.
+                // A hub to the grid's list, others to the block's; the
+                // group expands it itself only when its list is full.
                 const u32 gmask = 0xffu << (lane_id() & ~(u32)(PERSIST_GROUP - 1));
-                u32 p = 0;
+                u32 listed = 0;
                 if (sub == 0) {
-                    p = atomicAdd(&s_hn, 1u);
-                    if (p < PERSIST_HEAVY) s_hv[p] = v, s_hb[p] = beg, s_hd[p] = (u32)(end - beg);
+                    if (hubs && end - beg > PERSIST_MAXDEG) {
+                        const u32 h = atomicAdd(nhub, 1u);
+                        if (h < PERSIST_HUBS) ps->hub[h] = v, listed = 1;
+                    }
+                    if (!listed) {
+                        const u32 p = atomicAdd(&s_hn, 1u);
+                        if (p < PERSIST_HEAVY) s_hv[p] = v, s_hb[p] = beg, s_hd[p] = (u32)(end - beg), listed = 1;
+                    }
                 }
-                if (__shfl_sync(gmask, p, 0, PERSIST_GROUP) < PERSIST_HEAVY) continue;
+                if (__shfl_sync(gmask, listed, 0, PERSIST_GROUP)) continue;
             }
             typename V::S s = vis.vertex(v, sub);
             for (i64 e = beg + sub; e < end; e += PERSIST_GROUP) edge(s, e);
@@ -413,10 +465,12 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
             if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
             if (threadIdx.x == 0) s_hx[nh] = total;
             __syncthreads();
-            list_edges(s_hx, nh, total, [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
+            list_edges(s_hx, nh, total, threadIdx.x, blockDim.x,
+                       [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
             __syncthreads();
             if (threadIdx.x == 0) s_hn = 0;
         }
+        if (hubs) persist_hubs(vis, off, edge, s_hv, s_hx, s_hb, ps, nhub);
         const u32 pushed = persist_flush(s_q, &s_n, &s_base, out, ncount);
         block_sum64(mydeg, &ps->deg[k1]);
         block_max(mymax, &ps->maxdeg[k1]);
@@ -433,6 +487,7 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         in = out;
         out = t;
         done++;
+        glev++;
         k = k1;
         if constexpr (V::kBuckets) {
             if (count == 0 && !persist_refill(vis, off, in, s_q, &s_n, &s_base, ps, k, refills, count, deg, maxdeg))

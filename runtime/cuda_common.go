@@ -163,6 +163,12 @@ func WithSyncEachLaunch(on bool) CUDAOption { return func(c *cudaConfig) { c.syn
 // DefaultFusedLevels is WithFusedLevels' default frontier limit.
 const DefaultFusedLevels = 1 << 15
 
+// PersistEdges bounds the out-edges of a frontier that a persistent launch
+// expands in one level (kernels then take over) at frontier limits up to
+// DefaultFusedLevels; above it the bound grows with the limit, 16 edges
+// per vertex (CUDA.persistEdges).
+const PersistEdges = 1 << 19
+
 // MaxFusedLimit is the largest frontier limit WithFusedLevels and
 // EnvFusedLevels accept.
 const MaxFusedLimit = 1 << 30
@@ -174,12 +180,12 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // WithFusedLevels lets BFS (push variants over a queue) and unordered SSSP
 // (push over a queue) run consecutive levels inside one persistent launch
 // while the frontier has at most limit vertices (at most MaxFusedLimit),
-// at most PersistEdges out-edges (16 per vertex of a larger limit) and no
-// vertex of more than kernels.PersistMaxDeg out-edges (default
-// DefaultFusedLevels; 0 disables; NewCUDA refuses a limit out of range).
-// The launch has one block per multiprocessor with grid-wide barriers
-// between levels; a block expands its frontier's vertices of more than
-// kernels.PersistGroupMaxDeg out-edges together. It saves each level's
+// and at most PersistEdges out-edges (16 per vertex of a larger limit)
+// (default DefaultFusedLevels; 0 disables; NewCUDA refuses a limit out of
+// range). The launch has one block per multiprocessor with grid-wide
+// barriers between levels; a block expands its frontier's vertices of more
+// than kernels.PersistGroupMaxDeg out-edges together, and the whole grid
+// those of more than kernels.PersistMaxDeg. It saves each level's
 // launches and host round trip, the cost that dominates high-diameter
 // graphs (a 2048x2048 grid has about 3000 levels). Such a launch counts
 // as one iteration in Stats (its trace record, Levels, covers several;

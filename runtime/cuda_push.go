@@ -4,7 +4,6 @@ package runtime
 
 import (
 	"fmt"
-	"math"
 	"time"
 	"unsafe"
 
@@ -170,15 +169,12 @@ var _ LevelFuser = (*CUDATraversal)(nil)
 // and urand:22 made their adaptive BFS slower on the H100, 11.4 and 17.3
 // ms against 6.4 and 5.5: the policy chose variants for the large levels
 // from stale samples.)
-//
-// A frontier known to hold a vertex of more than kernels.PersistMaxDeg
-// out-edges is left to the ordinary kernels without a launch: the launch
-// would decline at once and hold launches off for the next iterations.
+// Hubs do not stop a launch: the whole grid expands a frontier's
+// vertices of more than kernels.PersistMaxDeg out-edges.
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
-	md := t.WS.maxDeg // math.MaxInt64: unknown
 	return lim > 0 && rep == decider.Queue && t.Iter >= t.FuseAfter && t.WS.Size() <= lim &&
-		t.WS.Degree() <= t.C.persistEdges() && (md == math.MaxInt64 || md <= kernels.PersistMaxDeg)
+		t.WS.Degree() <= t.C.persistEdges()
 }
 
 // Fused implements LevelFuser: the levels the last iteration's persistent

@@ -409,12 +409,6 @@ const PersistBytes = kernels.PersistBytes
 // that every block is resident (its grid barriers need that).
 func (d *Dev) PersistGrid(kernel string) int { return d.c.sms * max(d.persistBlocks[kernel], 1) }
 
-// PersistEdges bounds the out-edges of a frontier that a persistent launch
-// expands in one level (kernels then take over) at frontier limits up to
-// DefaultFusedLevels; above it the bound grows with the limit, 16 edges
-// per vertex (CUDA.persistEdges).
-const PersistEdges = 1 << 19
-
 // AfterFused adopts the frontier a persistent multi-level launch left (it
 // reads the control block back) and returns the number of levels it ran.
 func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {

@@ -625,12 +625,12 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 }
 
 // TestCUDAFusedHubs: a run fuses from its first level, and a frontier of
-// hubs of up to kernels.PersistMaxDeg out-edges stays in the persistent
-// launch (its block expands each), so every level of the BFS runs in it;
-// with one more out-edge that level runs on the ordinary kernels, without
-// a launch that declines (which would hold launches off for the next
-// iterations), and the rest in launches (testgraphs.HubCases). Depths must
-// match the CPU either way.
+// hubs stays in the persistent launch (their blocks expand hubs of up to
+// kernels.PersistMaxDeg out-edges, the whole grid larger ones), so every
+// level of the BFS runs in it; a level of more out-edges than a launch
+// takes runs on the ordinary kernels, without a launch that declines
+// (which would hold launches off for the next iterations), and the rest in
+// launches (testgraphs.HubCases). Depths must match the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backend := testgraphs.HubBackends(t)

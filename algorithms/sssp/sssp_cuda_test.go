@@ -366,10 +366,10 @@ func TestCUDARelease(t *testing.T) {
 }
 
 // TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the
-// first level, through frontiers of hubs of up to kernels.PersistMaxDeg
-// out-edges (its block expands each); one more out-edge and that level
-// runs on the ordinary kernels (testgraphs.HubCases). Distances must match
-// the CPU either way.
+// first level, through frontiers of hubs (their blocks expand hubs of up
+// to kernels.PersistMaxDeg out-edges, the whole grid larger ones); a level
+// of more out-edges than a launch takes runs on the ordinary kernels
+// (testgraphs.HubCases). Distances must match the CPU either way.
 func TestCUDAFusedHubs(t *testing.T) {
 	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backend := testgraphs.HubBackends(t)
@@ -392,9 +392,10 @@ func TestCUDAFusedHubs(t *testing.T) {
 // policy's launch_delta_factor times wider: on a weighted
 // grid every bucket is filled by the launch itself, so the run takes a
 // launch per runtime.MaxFusedLevels levels and at least a level per
-// non-empty bucket; on the hub graphs launches stop at hubs over
-// kernels.PersistMaxDeg and restart on an update vector the ordinary
-// kernels left pending vertices in. Distances must match the CPU.
+// non-empty bucket; on the hub graphs launches run hub levels too, but stop
+// at a level of more out-edges than they take and restart on an update
+// vector the ordinary kernels left pending vertices in. Distances must
+// match the CPU.
 func TestCUDABucketedLaunch(t *testing.T) {
 	gpu := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(120, 90).WithDerivedWeights(7)

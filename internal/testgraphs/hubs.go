@@ -10,7 +10,8 @@ import (
 // a BFS from vertex 0 has Levels levels. Under a frontier limit of Limit
 // (0: the backend's default) every level should run inside persistent
 // launches when All is set, else every level but the one whose frontier
-// holds a hub of more than kernels.PersistMaxDeg out-edges.
+// has more out-edges than a launch takes (runtime.PersistEdges at the
+// default limit).
 //
 // NoLocal turns a launch's local levels off (runtime.WithLocalLevels(0)),
 // so that small frontiers, hubs among them, are expanded grid-wide.
@@ -39,10 +40,14 @@ func (c HubCase) CUDAOptions() []runtime.CUDAOption {
 // HubCases returns hubs a group of lanes expands, hubs their block
 // expands, a mix, 300 heavy and light vertices in one frontier (spread over
 // many blocks' lists and groups; their 27840 leaves are under the default
-// frontier limit, so they stay in the launch too), a hub one out-edge over
-// the limit, and 70000 hubs of PersistGroupMaxDeg+1 out-edges under a
-// frontier limit of 2^19, where blocks get more than PERSIST_HEAVY (512) of
-// them and their groups expand the rest themselves.
+// frontier limit, so they stay in the launch too), hubs the whole grid
+// expands (from one out-edge over kernels.PersistMaxDeg), 70000 hubs of
+// PersistGroupMaxDeg+1 out-edges under a frontier limit of 2^19, where
+// blocks get more than PERSIST_HEAVY (512) of them and their groups expand
+// the rest themselves, PersistHubs+20 hubs of PersistMaxDeg+1 out-edges in
+// one level under that limit (the grid's list overflows into the blocks'),
+// and a level of such hubs with more out-edges than a launch's level
+// takes, which runs on the ordinary kernels.
 func HubCases() []HubCase {
 	const tail = 10
 	many := make([]int, 300)
@@ -57,8 +62,10 @@ func HubCases() []HubCase {
 		hubs("blocks", true, kernels.PersistGroupMaxDeg+1, 1000, 4000, kernels.PersistMaxDeg),
 		hubs("mixed", true, 1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg+1, 7, 300, 2, 5000),
 		hubs("many-blocks", true, many...),
-		hubs("too-heavy", false, 600, kernels.PersistMaxDeg+1),
+		hubs("grid", true, 600, kernels.PersistMaxDeg+1, 3, 20000, kernels.PersistMaxDeg),
 		{Name: "fan", G: Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
+		{Name: "fan-hubs", G: Fan(4, (kernels.PersistHubs+20)/4, kernels.PersistMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
+		{Name: "too-heavy", G: Fan(1, runtime.PersistEdges/(kernels.PersistMaxDeg+1)+1, kernels.PersistMaxDeg+1, tail), Levels: tail + 4},
 	}
 	// Each again with every level grid-wide: small hub frontiers would
 	// otherwise run in one block's local levels.
