@@ -41,7 +41,8 @@ func (c HubCase) CUDAOptions() []runtime.CUDAOption {
 // expands, a mix, 300 heavy and light vertices in one frontier (spread over
 // many blocks' lists and groups; their 27840 leaves are under the default
 // frontier limit, so they stay in the launch too), hubs the whole grid
-// expands (from one out-edge over kernels.PersistMaxDeg), 70000 hubs of
+// expands (from one out-edge over kernels.PersistMaxDeg; with the others'
+// leaves 31988, under the default frontier limit), 70000 hubs of
 // PersistGroupMaxDeg+1 out-edges under a frontier limit of 2^19, where
 // blocks get more than PERSIST_HEAVY (512) of them and their groups expand
 // the rest themselves, PersistHubs+20 hubs of PersistMaxDeg+1 out-edges in
@@ -62,7 +63,7 @@ func HubCases() []HubCase {
 		hubs("blocks", true, kernels.PersistGroupMaxDeg+1, 1000, 4000, kernels.PersistMaxDeg),
 		hubs("mixed", true, 1, kernels.PersistGroupMaxDeg, kernels.PersistGroupMaxDeg+1, 7, 300, 2, 5000),
 		hubs("many-blocks", true, many...),
-		hubs("grid", true, 600, kernels.PersistMaxDeg+1, 3, 20000, kernels.PersistMaxDeg),
+		hubs("grid", true, 600, kernels.PersistMaxDeg+1, 3, 15000, kernels.PersistMaxDeg),
 		{Name: "fan", G: Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
 		{Name: "fan-hubs", G: Fan(4, (kernels.PersistHubs+20)/4, kernels.PersistMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
 		{Name: "too-heavy", G: Fan(1, runtime.PersistEdges/(kernels.PersistMaxDeg+1)+1, kernels.PersistMaxDeg+1, tail), Levels: tail + 4},
