@@ -146,9 +146,12 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 // launch (persist.cuh's grid, barrier and count slots). Each pull level
 // reads its frontier as a bitmap through L1, as the ordinary pull kernel
 // does (testing the neighbours' depths instead, read past L1, pulled at
-// half that kernel's speed): the first is the working set, in qa (built
-// by an earlier kernel); level i writes the next into bitmap i%2 of the
-// two of words words at fb. Each bitmap word covers 32 consecutive
+// half that kernel's speed): the first is the working set, in qa: a
+// bitmap, or with from_queue a queue, which the launch sets into bitmap 1
+// at fb itself (two grid barriers instead of the conversion's memset and
+// kernel, and their host synchronisation where conversions are timed);
+// level i writes the next into bitmap i%2 of the two of words words at
+// fb. Each bitmap word covers 32 consecutive
 // vertices, all a warp's, so the warp stores the whole word and no bitmap
 // needs clearing. A pull level counts what it finds, with its out-degree
 // sum and largest degree, but queues nothing: the frontier is listed from
@@ -164,8 +167,8 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     bfs_pull_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
                      const u32* __restrict__ tadj, u32* level, u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n,
-                     u32 cur, u32 push_below, u32* fb, u32 words, u32 max_levels, u32 cap, u64 edge_cap,
-                     u32 local_e, Persist* ps) {
+                     u32 cur, u32 push_below, u32* fb, u32 words, u32 from_queue, u32 max_levels, u32 cap,
+                     u64 edge_cap, u32 local_e, Persist* ps) {
     const u64 stride = gstride();
     const u64 wbase = gtid() - lane_id();  // the warp's first vertex
     u32 count = ctrl->count[par];
@@ -174,6 +177,17 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, PULL_BLOCKS)
     u64 edges = 0;
     bool back = false;
     const u32* fr = qa;
+    if (from_queue) {
+        u32* bm = fb + words;  // the bitmap the first pull level reads, not writes
+        for (u64 i = gtid(); i < words; i += stride) __stcg(bm + i, 0u);
+        grid_sync(ps);
+        for (u64 i = gtid(); i < count; i += stride) {
+            const u32 v = qa[i];
+            atomicOr(bm + (v >> 5), 1u << (v & 31));
+        }
+        grid_sync(ps);
+        fr = bm;
+    }
     for (;;) {
         const u32 nl = cur + done + 1;
         u32* next = fb + (u64)(done & 1) * words;

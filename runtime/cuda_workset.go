@@ -430,6 +430,9 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	return int(h.FusedLevels), nil
 }
 
+// Has reports whether rep is current or a swap away (Swap).
+func (w *CUDAWorkset) Has(rep decider.Rep) bool { return rep == w.rep || w.altOK }
+
 // Swap makes rep current without a kernel where a dual generation left the
 // working set in both representations, and reports whether it did. It
 // touches no device state, so it may run outside CUDA.Do while

@@ -101,7 +101,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			return st, fmt.Errorf("%s: iteration %d: %w", name, it, err)
 		}
 		var conv time.Duration
-		if next.Rep != v.Rep && !op.Done() {
+		if next.Rep != v.Rep && !op.Done() && !defers(op, next) {
 			tc := time.Now()
 			if err := op.Convert(next.Rep); err != nil {
 				return st, fmt.Errorf("%s: iteration %d: convert to %v: %w", name, it, next.Rep, err)
@@ -135,4 +135,11 @@ func check(v decider.Variant, info decider.Info) error {
 		return fmt.Errorf("variant %v: %w: this algorithm has no pull direction (valid: the eight push variants)", v, ErrUnsupported)
 	}
 	return nil
+}
+
+// defers reports whether op takes the working set as it is into an
+// iteration of variant v (ConvertDeferrer).
+func defers(op Operator, v decider.Variant) bool {
+	d, ok := op.(ConvertDeferrer)
+	return ok && d.DefersConvert(v)
 }

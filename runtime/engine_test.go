@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,63 @@ func TestEngineConvertsOnlyOnRepChange(t *testing.T) {
 	}
 	if back.Trace[1].Variant != ubm || back.Iterations != 6 {
 		t.Errorf("JSON round trip: %+v", back)
+	}
+}
+
+// deferring takes a queue into its pull iterations as it is.
+type deferring struct{ fake }
+
+func (f *deferring) DefersConvert(v decider.Variant) bool {
+	return v.Direction == decider.Pull && f.rep == decider.Queue
+}
+
+func (f *deferring) Info() decider.Info {
+	i := f.fake.Info()
+	i.CanPull = true
+	return i
+}
+
+// Convert to the present representation is free, as on the GPU.
+func (f *deferring) Convert(r decider.Rep) error {
+	if r == f.rep {
+		return nil
+	}
+	return f.fake.Convert(r)
+}
+
+func (f *deferring) Compute(v decider.Variant) (int64, error) {
+	if v.Direction == decider.Pull && f.rep == decider.Queue {
+		f.computed = append(f.computed, v)
+		f.rep = decider.Queue // the iteration leaves a queue behind
+		return 10, nil
+	}
+	// A pull iteration leaves a queue whatever its variant's
+	// representation: Compute converts, as the GPU BFS's does.
+	if err := f.Convert(v.Rep); err != nil {
+		return 0, err
+	}
+	return f.fake.Compute(v)
+}
+
+// TestEngineDefersConversion: an operator that takes a queue into a pull
+// iteration (runtime.ConvertDeferrer) is not converted before it; after
+// it, the working set is the operator's queue, so the push over a queue
+// that follows needs no conversion either, and a bitmap push does.
+func TestEngineDefersConversion(t *testing.T) {
+	oqu, _ := decider.ParseVariant("O_T_QU")
+	obm, _ := decider.ParseVariant("O_T_BM")
+	f := &deferring{fake{left: 6}}
+	st, err := runtime.Run(context.Background(), "fake", f,
+		runtime.NewConfig(runtime.WithPolicy(testgraphs.Cycle(oqu, decider.PullVariant, oqu, decider.PullVariant, obm))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// QU, pull (deferred), QU (the pull left a queue: nothing to do),
+	// pull (deferred), BM (its Compute converts the queue the pull left),
+	// QU (the engine converts back).
+	want := []decider.Rep{decider.Bitmap, decider.Queue}
+	if fmt.Sprint(f.converts) != fmt.Sprint(want) || st.Iterations != 6 {
+		t.Errorf("converts %v over %d iterations, want %v over 6", f.converts, st.Iterations, want)
 	}
 }
 

@@ -58,6 +58,16 @@ type DualGenerator interface {
 	SetDualFrom(degree int64)
 }
 
+// ConvertDeferrer is implemented by operators whose next iteration may
+// take the working set in its present representation although variant v
+// names another (the GPU BFS's pull launch sets a queue into its bitmap
+// itself, inside the launch). Before a conversion the engine asks; where
+// DefersConvert(v) is true it leaves the working set as it is, and
+// Compute(v) must accept it.
+type ConvertDeferrer interface {
+	DefersConvert(v decider.Variant) bool
+}
+
 // LevelFuser is implemented by operators whose iteration may run several
 // levels at once (the GPU backend's persistent launches). Fused reports
 // what the last iteration ran. After an iteration of several levels the

@@ -59,6 +59,23 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Confi
 	return o, true
 }
 
+// launchFits reports whether a pull iteration runs as a launch
+// (kernels.BFSPullPersist): under the adaptive policy, with persistent
+// launches on and the pull levels' two frontier bitmaps in the spare
+// buffer (a graph of one vertex has no room for them).
+func (o *cudaOp) launchFits() bool {
+	n := o.G.NumVertices()
+	return o.pullLaunch && o.C.FusedLevels() > 0 && o.WS.Spare().Len() >= 2*((n+31)/32)
+}
+
+// DefersConvert implements runtime.ConvertDeferrer: a pull launch sets a
+// queue into its first bitmap itself (two grid barriers), so the engine
+// leaves a queue that no swap makes a bitmap as it is.
+func (o *cudaOp) DefersConvert(v decider.Variant) bool {
+	return v.Direction == decider.Pull && v.Rep == decider.Bitmap && o.WS != nil && o.WS.Rep() == decider.Queue &&
+		!o.WS.Has(decider.Bitmap) && o.launchFits()
+}
+
 // pullRule returns how a pull launch goes back to push: the built-in
 // adaptive policy's way (a frontier below n / Beta vertices, or a lost
 // pull: kernels.BFSPullPersist). Other policies decide each level
@@ -117,19 +134,23 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 				return err
 			}
 		}
-		ws.Begin(d)
-		if err := ws.Convert(d, rep); err != nil {
-			return err
-		}
 		n := uint32(o.G.NumVertices())
+		// Pull levels, then push levels, in one launch. The launch takes
+		// a queue as it is (fromQueue: DefersConvert), unless a dual
+		// generation left the bitmap too.
+		launch := pull && o.launchFits()
+		fromQueue := launch && !ws.Swap(rep)
+		ws.Begin(d)
+		if !fromQueue {
+			if err := ws.Convert(d, rep); err != nil {
+				return err
+			}
+		}
 		o.Iter++
 		switch {
-		case pull && o.pullLaunch && o.C.FusedLevels() > 0 && ws.Spare().Len() >= 2*int((n+31)/32):
-			// Pull levels, then push levels, in one launch; the pull
-			// levels' two frontier bitmaps go to the spare buffer (a
-			// graph of one vertex has no room for them).
+		case launch:
 			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32})
+				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, b2u(fromQueue)})
 			if err != nil {
 				return err
 			}
@@ -217,4 +238,11 @@ func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
 	o.Times.ResultBits = o.depth.Bits()
 	d.NoteResultBits(o.G, "bfs", o.depth.Bits())
 	return err
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }

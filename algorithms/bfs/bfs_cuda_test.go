@@ -836,7 +836,9 @@ func TestCUDAPullLaunch(t *testing.T) {
 	// find their parent at their first in-arc, and the later layers' scans
 	// stay under PULL_LOSS times the frontier's out-edges). Push runs the
 	// first level (1 vertex, 64 out-edges, under pull_min_edges), pull the
-	// rest: Beamer's rules are set never to go back.
+	// rest: Beamer's rules are set never to go back. The push level is a
+	// launch, which leaves a queue: the pull launch takes it as it is
+	// (no conversion before it, though exact timing would show one).
 	layered := layers(1, 64, 64, 64, 8, 1)
 	lthr := eager()
 	lthr.PullMinEdges, lthr.Alpha, lthr.Beta = 1000, 1e9, 1e9
@@ -847,6 +849,9 @@ func TestCUDAPullLaunch(t *testing.T) {
 	}
 	if n := len(st.Trace); n != 2 || st.Trace[1].Pulled != 5 || st.Trace[1].Levels != 5 {
 		t.Errorf("layered/auto: trace %+v; want a push level, then a pull launch of 5 levels, all pulled", st.Trace)
+	}
+	if st.Conversion != 0 || st.GPU.Levels != 6 {
+		t.Errorf("layered/auto: conversion %v, %d levels in launches; want none, and all 6", st.Conversion, st.GPU.Levels)
 	}
 }
 
