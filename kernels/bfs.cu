@@ -151,9 +151,8 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 // at fb itself (two grid barriers instead of the conversion's memset and
 // kernel, and their host synchronisation where conversions are timed);
 // level i writes the next into bitmap i%2 of the two of words words at
-// fb. Each bitmap word covers 32 consecutive
-// vertices, all a warp's, so the warp stores the whole word and no bitmap
-// needs clearing. A pull level counts what it finds, with its out-degree
+// fb. Each bitmap word covers 32 consecutive vertices, all a warp's, so
+// the warp stores the whole word and no bitmap needs clearing. A pull level counts what it finds, with its out-degree
 // sum and largest degree, but queues nothing: the frontier is listed from
 // its bitmap once, when the pulls end (a queue push per found vertex cost
 // urand:22 ~80 µs of atomics).

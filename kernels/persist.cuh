@@ -11,8 +11,8 @@
 // more than PERSIST_GROUP_MAXDEG out-edges is expanded by its whole block
 // instead of a group, its edges spread evenly over the block's threads (so
 // that a hub costs a level a few steps, not hundreds), and one of more than
-// PERSIST_MAXDEG by the whole grid (persist_hubs); on exit ctrl->count[par^1] and deg[par^1]
-// describe the frontier left, fused_levels counts the levels run,
+// PERSIST_MAXDEG by the whole grid (persist_hubs); on exit
+// ctrl->count[par^1] and deg[par^1] describe the frontier left, fused_levels counts the levels run,
 // fused_swap is 1 when that frontier is in qb, edges_out counts the edges
 // examined, maxdeg is the frontier's largest degree and local_levels counts
 // the levels block 0 ran alone (persist_local: a frontier of at most

@@ -189,9 +189,10 @@ func (c *CUDA) localEdges() int { return c.cfg.localEdges }
 
 // persistEdges is the most out-edges a persistent launch expands in one
 // level: PersistEdges, or 16 per vertex of a frontier limit above the
-// default.
+// default, at most 2^31-1 (the kernels list a level's hubs with a 32-bit
+// scan of their degrees, and clamp it so).
 func (c *CUDA) persistEdges() int64 {
-	return max(PersistEdges, int64(c.cfg.fusedLimit)*(PersistEdges/DefaultFusedLevels))
+	return min(max(PersistEdges, int64(c.cfg.fusedLimit)*(PersistEdges/DefaultFusedLevels)), math.MaxInt32)
 }
 
 // Headroom returns the bytes left free when checking that work fits.

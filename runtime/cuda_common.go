@@ -179,8 +179,8 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 
 // WithFusedLevels lets BFS (push variants over a queue) and unordered SSSP
 // (push over a queue) run consecutive levels inside one persistent launch
-// while the frontier has at most limit vertices (at most MaxFusedLimit),
-// and at most PersistEdges out-edges (16 per vertex of a larger limit)
+// while the frontier has at most limit vertices (at most MaxFusedLimit)
+// and at most PersistEdges out-edges, or 16 per vertex of a larger limit
 // (default DefaultFusedLevels; 0 disables; NewCUDA refuses a limit out of
 // range). The launch has one block per multiprocessor with grid-wide
 // barriers between levels; a block expands its frontier's vertices of more

@@ -169,6 +169,7 @@ var _ LevelFuser = (*CUDATraversal)(nil)
 // and urand:22 made their adaptive BFS slower on the H100, 11.4 and 17.3
 // ms against 6.4 and 5.5: the policy chose variants for the large levels
 // from stale samples.)
+//
 // Hubs do not stop a launch: the whole grid expands a frontier's
 // vertices of more than kernels.PersistMaxDeg out-edges.
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
