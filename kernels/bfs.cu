@@ -152,10 +152,11 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS, 1)
 // kernel, and their host synchronisation where conversions are timed);
 // level i writes the next into bitmap i%2 of the two of words words at
 // fb. Each bitmap word covers 32 consecutive vertices, all a warp's, so
-// the warp stores the whole word and no bitmap needs clearing. A pull level counts what it finds, with its out-degree
-// sum and largest degree, but queues nothing: the frontier is listed from
-// its bitmap once, when the pulls end (a queue push per found vertex cost
-// urand:22 ~80 µs of atomics).
+// the warp stores the whole word and no bitmap needs clearing. A pull
+// level counts what it finds, with its out-degree sum and largest degree,
+// but queues nothing: the frontier is listed from its bitmap once, when
+// the pulls end (a queue push per found vertex cost urand:22 ~80 µs of
+// atomics).
 //
 // After each pull level the launch goes back to push where
 // decider.adaptiveRun.Next would: the frontier shrank below push_below

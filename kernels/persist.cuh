@@ -12,8 +12,9 @@
 // instead of a group, its edges spread evenly over the block's threads (so
 // that a hub costs a level a few steps, not hundreds), and one of more than
 // PERSIST_MAXDEG by the whole grid (persist_hubs); on exit
-// ctrl->count[par^1] and deg[par^1] describe the frontier left, fused_levels counts the levels run,
-// fused_swap is 1 when that frontier is in qb, edges_out counts the edges
+// ctrl->count[par^1] and deg[par^1] describe the frontier left,
+// fused_levels counts the levels run, fused_swap is 1 when that frontier
+// is in qb, edges_out counts the edges
 // examined, maxdeg is the frontier's largest degree and local_levels counts
 // the levels block 0 ran alone (persist_local: a frontier of at most
 // PERSIST_LOCAL_V vertices and local_e out-edges). ps is zeroed by the
@@ -65,6 +66,18 @@ __device__ __forceinline__ void list_edges(const u32* s_hx, u32 count, u32 total
         }
         f(lo, j - s_hx[lo]);
     }
+}
+
+// A list of nh vertices' edges spread over the threads j = first,
+// first + step, ... (list_edges): thread t < nh gives entry t's degree d,
+// which the block scans into s_hx. Called by every thread of the block.
+template <typename F>
+__device__ __forceinline__ void expand_list(u32 d, u32 nh, u32* s_hx, u32 first, u32 step, F f) {
+    u32 total;
+    const u32 ex = block_scan(d, &total);
+    if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
+    __syncthreads();
+    list_edges(s_hx, nh, total, first, step, f);
 }
 
 // Bucketed SSSP: the next bucket, once a level left the frontier empty:
@@ -282,12 +295,8 @@ __device__ __forceinline__ void persist_hubs(V& vis, const i64* __restrict__ off
         s_hv[threadIdx.x] = v;
         s_hb[threadIdx.x] = b;
     }
-    u32 total;
-    const u32 ex = block_scan(d, &total);
-    if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
-    __syncthreads();
-    list_edges(s_hx, nh, total, (u32)gtid(), (u32)gstride(),
-               [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
+    expand_list(d, nh, s_hx, (u32)gtid(), (u32)gstride(),
+                [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
 }
 
 // Where persist_levels starts: by default (PersistStart::of) from the
@@ -315,8 +324,8 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
     __shared__ u32 s_q[PERSIST_SQ];
     __shared__ u32 s_n, s_base;
     // The block's heavy vertices of the level: ids, first edges, degrees
-    // and then their exclusive prefix sum (s_hx[s_hn] is the total).
-    __shared__ u32 s_hv[PERSIST_HEAVY], s_hd[PERSIST_HEAVY], s_hx[PERSIST_HEAVY + 1];
+    // and then their exclusive prefix sum.
+    __shared__ u32 s_hv[PERSIST_HEAVY], s_hd[PERSIST_HEAVY], s_hx[PERSIST_HEAVY];
     __shared__ i64 s_hb[PERSIST_HEAVY];
     __shared__ u32 s_hn;
     if (threadIdx.x == 0) s_n = 0, s_hn = 0;
@@ -460,13 +469,8 @@ __device__ __forceinline__ void persist_levels(V& vis, const i64* __restrict__ o
         __syncthreads();
         if (s_hn > 0) {
             const u32 nh = s_hn < PERSIST_HEAVY ? s_hn : PERSIST_HEAVY;
-            u32 total;
-            u32 ex = block_scan(threadIdx.x < nh ? s_hd[threadIdx.x] : 0u, &total);
-            if (threadIdx.x < nh) s_hx[threadIdx.x] = ex;
-            if (threadIdx.x == 0) s_hx[nh] = total;
-            __syncthreads();
-            list_edges(s_hx, nh, total, threadIdx.x, blockDim.x,
-                       [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
+            expand_list(threadIdx.x < nh ? s_hd[threadIdx.x] : 0u, nh, s_hx, threadIdx.x, blockDim.x,
+                        [&](u32 k, u32 r) { edge(vis.vertex(s_hv[k], r), s_hb[k] + r); });
             __syncthreads();
             if (threadIdx.x == 0) s_hn = 0;
         }

@@ -160,6 +160,14 @@ func WithMemoryHeadroom(bytes int64) CUDAOption {
 // slower). The environment variable GEARBOX_CUDA_SYNC=1 does the same.
 func WithSyncEachLaunch(on bool) CUDAOption { return func(c *cudaConfig) { c.syncEach = on } }
 
+// Flag converts b to a kernel's u32 0/1 argument.
+func Flag(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // DefaultFusedLevels is WithFusedLevels' default frontier limit.
 const DefaultFusedLevels = 1 << 15
 

@@ -72,8 +72,7 @@ func (o *cudaOp) launchFits() bool {
 // queue into its first bitmap itself (two grid barriers), so the engine
 // leaves a queue that no swap makes a bitmap as it is.
 func (o *cudaOp) DefersConvert(v decider.Variant) bool {
-	return v.Direction == decider.Pull && v.Rep == decider.Bitmap && o.WS != nil && o.WS.Rep() == decider.Queue &&
-		!o.WS.Has(decider.Bitmap) && o.launchFits()
+	return v.Direction == decider.Pull && o.WS != nil && !o.WS.Has(decider.Bitmap) && o.launchFits()
 }
 
 // pullRule returns how a pull launch goes back to push: the built-in
@@ -150,7 +149,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		switch {
 		case launch:
 			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, b2u(fromQueue)})
+				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, runtime.Flag(fromQueue)})
 			if err != nil {
 				return err
 			}
@@ -238,11 +237,4 @@ func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
 	o.Times.ResultBits = o.depth.Bits()
 	d.NoteResultBits(o.G, "bfs", o.depth.Bits())
 	return err
-}
-
-func b2u(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
 }

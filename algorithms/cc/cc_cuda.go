@@ -304,7 +304,7 @@ func (o *svGPU) buildQueue(d *runtime.Dev, fromBitmap bool) error {
 		hidden = o.hidden
 	}
 	if err := d.Launch(kernels.CCSVBuildQu, d.Grid(o.m, ccBlock), ccBlock, o.src, o.dg.Adj, uint64(o.m), o.p, hidden,
-		o.q[0], uint64(o.q[0].Len()), o.ctrl, b2u(o.directed)); err != nil {
+		o.q[0], uint64(o.q[0].Len()), o.ctrl, runtime.Flag(o.directed)); err != nil {
 		return err
 	}
 	if err := o.readCtrl(d); err != nil {
@@ -344,12 +344,12 @@ func (o *svGPU) Compute(v decider.Variant) (int64, error) {
 				return err
 			}
 		}
-		down := b2u(o.iter%2 == 0)
+		down := runtime.Flag(o.iter%2 == 0)
 		o.iter++
 		if err := o.clearCtrl(d); err != nil {
 			return err
 		}
-		dir := b2u(o.directed)
+		dir := runtime.Flag(o.directed)
 		var err error
 		switch {
 		case o.rep == decider.Queue:
@@ -485,7 +485,7 @@ func (o *affGPU) Compute(decider.Variant) (int64, error) {
 				err = o.launch(d, kernels.CCAffRound0, o.n, o.dg.Off, o.dg.Adj, uint32(o.n), o.p, o.hookArg(), o.ctrl)
 			} else {
 				err = o.launch(d, kernels.CCAffRound, o.n, o.dg.Off, o.dg.Adj, uint32(o.n), o.p, o.hookArg(), o.ctrl,
-					uint32(r), b2u(r == 1))
+					uint32(r), runtime.Flag(r == 1))
 			}
 			if err != nil {
 				return err
@@ -524,9 +524,9 @@ func (o *affGPU) Compute(decider.Variant) (int64, error) {
 // block-per-heavy-vertex pass and the final compression, then reads the
 // control block.
 func linkAll(d *runtime.Dev, b *gpuBase, heavy runtime.DeviceSlice[uint32], mode uint32, skip bool, start uint32) error {
-	dir := b2u(b.directed)
+	dir := runtime.Flag(b.directed)
 	if err := b.launch(d, kernels.CCLinkT, b.n, b.dg.Off, b.dg.Adj, uint32(b.n), b.p, b.hookArg(), heavy, b.ctrl,
-		mode, dir, b2u(skip), start); err != nil {
+		mode, dir, runtime.Flag(skip), start); err != nil {
 		return err
 	}
 	if err := d.Launch(kernels.CCLinkB, d.BlockGrid(int64(b.n), ccBlock), ccBlock, b.dg.Off, b.dg.Adj, heavy, b.p,
@@ -606,11 +606,4 @@ func (o *vertexGPU) Convert(decider.Rep) error { return nil }
 
 func (o *vertexGPU) Close() error {
 	return o.closeBase(func(d *runtime.Dev) { o.heavy.Free(d) })
-}
-
-func b2u(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
 }
