@@ -1,8 +1,10 @@
 package mapping_test
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/mapping"
 )
@@ -86,5 +88,33 @@ func TestPrefixSum(t *testing.T) {
 				t.Fatalf("n=%d: a[%d]=%d, want %d", n, i, a[i], want[i])
 			}
 		}
+	}
+}
+
+// TestRunEveryWorkerOnce: Run calls every worker exactly once per loop,
+// back to back (workers spinning), after the workers have parked, with
+// more workers than GOMAXPROCS, and inline after Close.
+func TestRunEveryWorkerOnce(t *testing.T) {
+	for _, w := range []int{2, 3, 4 * runtime.GOMAXPROCS(0)} {
+		p := mapping.NewPool(w)
+		check := func(what string) {
+			t.Helper()
+			calls := make([]atomic.Int32, w)
+			p.Run(func(worker int) { calls[worker].Add(1) })
+			for i := range calls {
+				if c := calls[i].Load(); c != 1 {
+					t.Fatalf("workers=%d, %s: worker %d called %d times", w, what, i, c)
+				}
+			}
+		}
+		for range 100 {
+			check("back to back")
+		}
+		time.Sleep(5 * time.Millisecond) // longer than the spin: workers park
+		check("after parking")
+		check("after waking")
+		p.Close()
+		p.Close() // twice is harmless
+		check("after Close")
 	}
 }
