@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
 )
 
@@ -516,6 +517,126 @@ func TestDualFrom(t *testing.T) {
 	} {
 		if got := decider.DualFrom(tc.p, tc.info, tc.sampled); got != tc.want {
 			t.Errorf("%s: DualFrom = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// circulant returns the in-degree profile of a directed graph of n
+// vertices, each with arcs to its next k: every in-degree is k.
+func circulant(t *testing.T, n, k int) *graph.DegreeProfile {
+	t.Helper()
+	el := &graph.EdgeList{NumVertices: n}
+	for v := range n {
+		for j := 1; j <= k; j++ {
+			el.Src, el.Dst = append(el.Src, uint32(v)), append(el.Dst, uint32((v+j)%n))
+		}
+	}
+	g, err := graph.Build(el, graph.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.InDegreeProfile()
+}
+
+func TestPullScan(t *testing.T) {
+	// In-degrees 1 (a star's 10 leaves) and 4 (5 vertices, each with arcs
+	// from the 4 others).
+	el := &graph.EdgeList{NumVertices: 16}
+	for v := 1; v <= 10; v++ {
+		el.Src, el.Dst = append(el.Src, 0), append(el.Dst, uint32(v))
+	}
+	for v := 11; v < 16; v++ {
+		for j := 1; j <= 4; j++ {
+			el.Src, el.Dst = append(el.Src, uint32(11+(v-11+j)%5)), append(el.Dst, uint32(v))
+		}
+	}
+	g, err := graph.Build(el, graph.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := g.InDegreeProfile()
+	brute := func(p float64) float64 {
+		var s float64
+		for i := range prof.Len() {
+			d, c := prof.At(i)
+			if p <= 0 {
+				s += float64(d * c)
+				continue
+			}
+			s += float64(c) * (1 - math.Pow(1-p, float64(d))) / p
+		}
+		return s
+	}
+	if got := decider.PullScan(prof, 0); got != 30 {
+		t.Errorf("p = 0: %g arcs, want every in-arc (30)", got)
+	}
+	if got := decider.PullScan(prof, 1); got != 15 {
+		t.Errorf("p = 1: %g arcs, want one per vertex with in-arcs (15)", got)
+	}
+	prev := math.Inf(1)
+	for _, p := range []float64{1e-6, 0.01, 0.1, 0.25, 0.5, 0.9, 0.999} {
+		got := decider.PullScan(prof, p)
+		if math.Abs(got-brute(p)) > 1e-6*brute(p) {
+			t.Errorf("p = %g: %g arcs, want %g", p, got, brute(p))
+		}
+		if got > prev {
+			t.Errorf("p = %g: %g arcs, more than at a smaller p (%g)", p, got, prev)
+		}
+		prev = got
+	}
+	// Large degrees take the closed form 1/p per vertex.
+	hub := circulant(t, 300, 250)
+	if got, want := decider.PullScan(hub, 0.5), 300*2.0; math.Abs(got-want) > 1e-6 {
+		t.Errorf("in-degree 250, p = 0.5: %g arcs, want %g", got, want)
+	}
+}
+
+// TestAdaptivePullPredictedLoss: Beamer's rule proposes a pull, and the
+// in-degree profile decides whether it would cost more than push. Many
+// in-arcs per vertex let a pull stop early; few do not.
+func TestAdaptivePullPredictedLoss(t *testing.T) {
+	th := decider.DefaultThresholds() // alpha 15, beta 18
+	for _, tc := range []struct {
+		name string
+		n, k int
+		want decider.Direction
+	}{
+		// 166000 arcs into unreached vertices, p = 13000/166000: 1800
+		// vertices of 100 in-arcs scan about 12.8 each; 100 + 21.2K/4
+		// < 13000.
+		{"in-degree 100", 1800, 100, decider.Pull},
+		// 18000 vertices of 10 in-arcs scan about 7.1 each; 1000 +
+		// 118K/4 > 13000.
+		{"in-degree 10", 18000, 10, decider.Push},
+	} {
+		prof := circulant(t, tc.n, tc.k)
+		calls := 0
+		in := info(tc.n, int64(tc.n*tc.k))
+		in.InDegrees = func() *graph.DegreeProfile { calls++; return prof }
+		d := decider.Adaptive(th, decider.Ordered).Begin(in)
+		// Beamer's rule keeps push for 1000 out-edges: no prediction.
+		if v := d.Next(decider.Observation{Iteration: 0, Size: 100, Degree: 1000}); v.Direction != decider.Push || calls != 0 {
+			t.Fatalf("%s: %v after a small frontier, %d profile calls", tc.name, v, calls)
+		}
+		if v := d.Next(decider.Observation{Iteration: 1, Size: 900, Degree: 13000}); v.Direction != tc.want {
+			t.Errorf("%s: frontier of 13000 out-edges: %v, want %v", tc.name, v, tc.want)
+		}
+		if tc.want == decider.Push {
+			// A frontier of 60000 out-edges, 106000 arcs into
+			// unreached vertices: p = 0.57, about 1.8 arcs a vertex;
+			// pull.
+			if v := d.Next(decider.Observation{Iteration: 2, Size: 5000, Degree: 60000}); v != decider.PullVariant {
+				t.Errorf("%s: frontier of 60000 out-edges: %v, want pull", tc.name, v)
+			}
+		}
+		if calls != 1 {
+			t.Errorf("%s: the profile was asked for %d times, want once", tc.name, calls)
+		}
+		// Without a profile, Beamer's rule alone pulls.
+		d = decider.Adaptive(th, decider.Ordered).Begin(info(tc.n, int64(tc.n*tc.k)))
+		d.Next(decider.Observation{Iteration: 0, Size: 100, Degree: 1000})
+		if v := d.Next(decider.Observation{Iteration: 1, Size: 900, Degree: 13000}); v != decider.PullVariant {
+			t.Errorf("%s without a profile: %v, want pull", tc.name, v)
 		}
 	}
 }

@@ -68,6 +68,9 @@ type Graph struct {
 
 	dOnce  sync.Once
 	maxDeg int64
+
+	pOnce   sync.Once
+	profile *DegreeProfile
 }
 
 // MeanWeight returns the mean arc weight: of the integer weights, or of the

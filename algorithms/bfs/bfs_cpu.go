@@ -67,7 +67,8 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 
 func (o *cpuOp) Info() decider.Info {
 	n := o.g.NumVertices()
-	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: true}
+	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: true,
+		InDegrees: o.g.InDegreeProfile}
 }
 
 func (o *cpuOp) Start(v decider.Variant) error {

@@ -94,7 +94,8 @@ func pullRule(cfg *runtime.Config, n int) (pushBelow uint32, ok bool) {
 
 func (o *cudaOp) Info() decider.Info {
 	n := o.G.NumVertices()
-	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: o.canPull, MaxDegree: o.G.MaxDegree()}
+	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: o.canPull, MaxDegree: o.G.MaxDegree(),
+		InDegrees: o.G.InDegreeProfile}
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {

@@ -26,12 +26,20 @@ func (o *cpuOp) pull() {
 	o.pool.Thread(len(next), 64, func(w, lo, hi int) {
 		var size, deg, edges int64
 		for wi := lo; wi < hi; wi++ {
+			base := wi * 64
+			vEnd := min(base+64, n)
+			// The word's unreached vertices as a mask, without a branch
+			// per vertex: reached and unreached vertices interleave at
+			// random, and a mispredicted test per vertex made the pass
+			// over p2p-Gnutella31's 62K vertices cost about 2.3 ns each
+			// on two CPU cores, more than its arc scans.
+			var todo uint64
+			for i, d := range depth[base:vEnd] {
+				todo |= b2u64(d == unreached) << i
+			}
 			var bitsOut uint64
-			vEnd := min(wi*64+64, n)
-			for v := wi * 64; v < vEnd; v++ {
-				if depth[v] != unreached {
-					continue
-				}
+			for ; todo != 0; todo &= todo - 1 {
+				v := base + trailingZeros(todo)
 				a, b := ioff[v], ioff[v+1]
 				for e := a; e < b; e++ {
 					u := iadj[e]
@@ -54,4 +62,12 @@ func (o *cpuOp) pull() {
 		c.deg += deg
 		c.edges += edges
 	})
+}
+
+// b2u64 is 1 for true and 0 for false; the compiler makes it a SETcc.
+func b2u64(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
