@@ -118,3 +118,27 @@ func TestRunEveryWorkerOnce(t *testing.T) {
 		check("after Close")
 	}
 }
+
+// TestAcquireReusesReleased: a released pool serves the next Acquire of
+// the same worker count, and its loops still cover every worker once.
+func TestAcquireReusesReleased(t *testing.T) {
+	p := mapping.Acquire(3)
+	p.Release()
+	if q := mapping.Acquire(5); q == p {
+		t.Fatal("a pool of 3 workers served a request for 5")
+	} else {
+		q.Release()
+	}
+	q := mapping.Acquire(3)
+	if q != p {
+		t.Error("the released pool was not reused")
+	}
+	calls := make([]atomic.Int32, 3)
+	q.Run(func(w int) { calls[w].Add(1) })
+	for w := range calls {
+		if c := calls[w].Load(); c != 1 {
+			t.Errorf("reused pool: worker %d called %d times", w, c)
+		}
+	}
+	q.Release()
+}

@@ -33,6 +33,10 @@ type Pool struct {
 	claim   []atomic.Uint64  // claim[w]: the last generation whose share w was taken (by w or the caller)
 	running atomic.Int64     // workers inside a loop's share
 	closed  atomic.Bool
+	// yield: more workers than GOMAXPROCS, so spinners must let others
+	// run. Otherwise they spin without runtime.Gosched, which goes through
+	// the scheduler and wakes idle threads (futex calls) on every yield.
+	yield bool
 
 	mu     sync.Mutex // parking: parked workers wait on cond for gen to move
 	cond   *sync.Cond
@@ -50,7 +54,7 @@ func NewPool(workers int) *Pool {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	p := &Pool{workers: workers, claim: make([]atomic.Uint64, workers)}
+	p := &Pool{workers: workers, claim: make([]atomic.Uint64, workers), yield: workers > runtime.GOMAXPROCS(0)}
 	p.cond = sync.NewCond(&p.mu)
 	for w := 1; w < workers; w++ {
 		go p.work(w)
@@ -97,9 +101,9 @@ func (p *Pool) await(seen uint64) uint64 {
 			if time.Since(start) > spinFor {
 				break
 			}
-			// Let other goroutines have this P: with more workers than
-			// GOMAXPROCS, a spinning worker could keep the caller waiting.
-			runtime.Gosched()
+			if p.yield {
+				runtime.Gosched()
+			}
 		}
 	}
 	p.mu.Lock()
@@ -113,6 +117,50 @@ func (p *Pool) await(seen uint64) uint64 {
 	p.parked.Add(-1)
 	p.mu.Unlock()
 	return p.gen.Load()
+}
+
+// idle holds released pools for reuse, so that a run does not start its
+// workers afresh: a new goroutine needs an idle thread woken, as a parked
+// worker does. At most maxIdle are kept (their workers parked).
+var idle struct {
+	sync.Mutex
+	pools []*Pool
+}
+
+const maxIdle = 4
+
+// Acquire returns an idle pool of workers workers (GOMAXPROCS when <= 0)
+// released earlier, or starts one. Release it when done.
+func Acquire(workers int) *Pool {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	idle.Lock()
+	for i := len(idle.pools) - 1; i >= 0; i-- {
+		if p := idle.pools[i]; p.workers == workers && p.yield == (workers > runtime.GOMAXPROCS(0)) {
+			idle.pools = append(idle.pools[:i], idle.pools[i+1:]...)
+			idle.Unlock()
+			return p
+		}
+	}
+	idle.Unlock()
+	return NewPool(workers)
+}
+
+// Release hands the pool back for a later Acquire, or closes it when
+// enough pools are idle. The caller must not use it afterwards.
+func (p *Pool) Release() {
+	if p.closed.Load() {
+		return
+	}
+	idle.Lock()
+	if len(idle.pools) < maxIdle {
+		idle.pools = append(idle.pools, p)
+		idle.Unlock()
+		return
+	}
+	idle.Unlock()
+	p.Close()
 }
 
 // Workers returns the number of workers.
@@ -159,7 +207,7 @@ func (p *Pool) Run(fn func(worker int)) {
 		}
 	}
 	for i := 1; p.running.Load() != 0; i++ {
-		if i&63 == 0 {
+		if p.yield && i&63 == 0 {
 			runtime.Gosched()
 		}
 	}

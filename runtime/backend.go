@@ -41,5 +41,6 @@ func (c *CPU) Workers() int {
 	return mapping.DefaultWorkers()
 }
 
-// NewPool starts a worker pool for one run; the operator closes it.
-func (c *CPU) NewPool() *mapping.Pool { return mapping.NewPool(c.workers) }
+// NewPool returns a worker pool for one run (an idle one when there is one); the
+// operator releases it (Pool.Release).
+func (c *CPU) NewPool() *mapping.Pool { return mapping.Acquire(c.workers) }

@@ -88,7 +88,7 @@ func (o *cpuOp) Done() bool { return o.done }
 func (o *cpuOp) Depths() runtime.Values { return runtime.ValuesOf(o.depth) }
 
 func (o *cpuOp) Close() error {
-	o.pool.Close()
+	o.pool.Release()
 	return nil
 }
 

@@ -67,7 +67,7 @@ func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
 func (s *base) Done() bool { return s.done }
 
 func (s *base) Close() error {
-	s.pool.Close()
+	s.pool.Release()
 	return nil
 }
 

@@ -140,7 +140,7 @@ func (o *cpuOp[D]) Distances() runtime.Values {
 	}
 	panic("sssp: distance type") // D is uint32 or uint64
 }
-func (o *cpuOp[D]) Close() error { o.pool.Close(); return nil }
+func (o *cpuOp[D]) Close() error { o.pool.Release(); return nil }
 
 // bucket returns d's bucket index; a power-of-two Delta (the common case)
 // shifts instead of dividing.
