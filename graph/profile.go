@@ -50,32 +50,29 @@ func (g *Graph) DegreeProfile() *DegreeProfile {
 func (g *Graph) InDegreeProfile() *DegreeProfile { return g.Transpose().DegreeProfile() }
 
 func (g *Graph) degreeProfile() *DegreeProfile {
-	type part struct {
-		dense  []int64
-		sparse map[int64]int64
-	}
 	var mu sync.Mutex
 	dense := make([]int64, min(g.MaxDegree(), profileDense)+1)
 	sparse := map[int64]int64{}
 	parFor(g.NumVertices(), 1<<16, func(lo, hi int) {
-		p := part{dense: make([]int64, len(dense))}
+		pd := make([]int64, len(dense))
+		var ps map[int64]int64
 		for v := lo; v < hi; v++ {
 			d := g.offsets[v+1] - g.offsets[v]
 			if d <= profileDense {
-				p.dense[d]++
+				pd[d]++
 				continue
 			}
-			if p.sparse == nil {
-				p.sparse = map[int64]int64{}
+			if ps == nil {
+				ps = map[int64]int64{}
 			}
-			p.sparse[d]++
+			ps[d]++
 		}
 		// Counts are integers: the merge order does not change them.
 		mu.Lock()
-		for d, c := range p.dense {
+		for d, c := range pd {
 			dense[d] += c
 		}
-		for d, c := range p.sparse {
+		for d, c := range ps {
 			sparse[d] += c
 		}
 		mu.Unlock()

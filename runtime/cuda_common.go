@@ -160,7 +160,8 @@ func WithMemoryHeadroom(bytes int64) CUDAOption {
 // slower). The environment variable GEARBOX_CUDA_SYNC=1 does the same.
 func WithSyncEachLaunch(on bool) CUDAOption { return func(c *cudaConfig) { c.syncEach = on } }
 
-// Flag converts b to a kernel's u32 0/1 argument.
+// Flag converts b to 0 or 1: a kernel's u32 flag argument, or a bit to
+// shift into a mask without a branch.
 func Flag(b bool) uint32 {
 	if b {
 		return 1
