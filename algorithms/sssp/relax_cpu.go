@@ -85,11 +85,17 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 }
 
 // Grains: elements per claimed chunk (thread mapping over a queue), words
-// per chunk (over a bitmap) and edges per chunk (block mapping).
+// per chunk (over a bitmap), edges per chunk (block mapping), and the
+// edges a thread-mapped queue chunk holds at the graph's average degree.
+// A relaxation costs an atomic minimum and a bin append, several times
+// BFS's visit, so SSSP spreads a queue from a quarter of BFS's edges: on
+// 16 cores a 512x512 grid's small buckets then run on all workers (half
+// the time), on 2 cores within noise (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/).
 const (
 	queueGrain = 64
 	wordGrain  = 16
 	edgeGrain  = 4096
+	queueEdges = 1024
 )
 
 // forFrontier calls fn(worker, u, part of u's out-neighbours and their
@@ -152,7 +158,7 @@ func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs,
 }
 
 // grain returns the thread-mapping chunk size in elements: at least min,
-// and about edgeGrain edges at the graph's average degree, so a small
+// and about queueEdges edges at the graph's average degree, so a small
 // working set of low-degree vertices (thousands of tiny buckets on a grid)
 // runs on the caller instead of waking the pool for a few hundred edges.
 func (o *cpuOp[D]) grain(min int) int {
@@ -161,5 +167,5 @@ func (o *cpuOp[D]) grain(min int) int {
 		return min
 	}
 	avg := max(int64(len(o.adj))/int64(n), 1)
-	return max(min, int(edgeGrain/avg))
+	return max(min, int(queueEdges/avg))
 }
