@@ -94,7 +94,9 @@ type Thresholds struct {
 	// empty, and each iteration has a fixed cost (on the H100, kron:22
 	// took 12 iterations with 2^22-edge buckets over width 32 against 39
 	// for fixed width 32, examining 178M against 169M arcs; 1.10x faster
-	// on the device, results/h100-2026-11-22-s8/). 0: fixed buckets.
+	// on the device, results/h100-2026-11-22-s8/). On the CPU backend it
+	// counts out-edges per worker, and an iteration merges at most 8
+	// buckets. 0: fixed buckets.
 	BucketEdges int64 `toml:"bucket_edges"`
 	// BucketMinSkew is the degree skew (largest over average out-degree)
 	// below which buckets stay fixed whatever BucketEdges says: on the
@@ -144,7 +146,7 @@ type Thresholds struct {
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
 	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4,
-		AfforestMinDegree: 2}
+		BucketEdges: 4096, AfforestMinDegree: 2}
 }
 
 // maxDelta bounds a derived bucket width (a graph of huge weights and

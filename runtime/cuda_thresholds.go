@@ -66,6 +66,7 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	t.OrderedMinDegree = 0
 	t.OrderedMinVerticesSkewed = 1 << 21
 	t.BucketMinSkew = 64 // what counts as skewed (work-targeted buckets stay off: bucket_edges 0)
+	t.BucketEdges = 0    // the CPU's is per worker
 	// An iteration costs ~30 µs however small (H100), the time to relax
 	// about a million edges: pull only for frontiers worth half that.
 	t.PullMinEdges = 1 << 19

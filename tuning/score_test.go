@@ -152,7 +152,7 @@ func TestTallyScoresByDevice(t *testing.T) {
 // trailing order rule, delta factor, bucket_edges and device_ms columns
 // (older files).
 func TestTuneCSVDeviceColumn(t *testing.T) {
-	set := Setting{Thresholds: decider.DefaultThresholds()}
+	set := Setting{Thresholds: decider.DefaultThresholds()}.With(BucketEdges, 0) // row 0: fixed buckets
 	rows := []TuneRow{
 		{Pass: 1, Param: T3, Value: 0.01, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.01),
 			Measurement: Measurement{Median: fromMs(1.25), Min: fromMs(1), Max: fromMs(2), Device: fromMs(0.3125), Runs: 2, Repeats: 3}},

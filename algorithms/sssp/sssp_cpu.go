@@ -20,10 +20,11 @@ import (
 // no memory per empty bucket).
 const ringSize = 1 << 12
 
-// maxMerged bounds the buckets one work-targeted iteration takes: the
-// GPU's histogram (kernels.BucketBins-1), which, unlike this, takes every
-// pending vertex once they all hold fewer out-edges than the target.
-const maxMerged = 63
+// maxMerged bounds the buckets one work-targeted iteration takes. The
+// GPU's histogram holds 63 (kernels.BucketBins-1); on the CPU 8 was
+// measured: a merged iteration is a bucket up to 8 delta wide, which
+// the 512x512 grid ran fastest at (results/h100-host-cpu-2026-11-23-s20/).
+const maxMerged = 8
 
 // farItem is a pending lowering beyond the ring: vertex and the bucket it
 // was lowered into (stale when the vertex's distance has moved since).
@@ -53,8 +54,8 @@ type cpuOp[D distance] struct {
 	src   uint32
 	delta uint64
 	shift int // log2(delta) when delta is a power of two, else -1
-	// target is the adaptive policy's bucket_edges (0: one bucket per
-	// ordered iteration).
+	// target is the adaptive policy's bucket_edges times the workers
+	// (0: one bucket per ordered iteration).
 	target int64
 
 	rep         decider.Rep
@@ -65,6 +66,7 @@ type cpuOp[D distance] struct {
 	ws          []worker
 
 	cur      uint64 // bucket index of the current working set
+	last     uint64 // its last bucket (cur unless buckets were merged)
 	bucketed bool   // the current working set is exactly bucket cur
 	ordered  bool   // mode of the last Compute
 	outQ     bool   // unordered output goes to nextQ (else nextB)
@@ -90,7 +92,7 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	n := g.NumVertices()
 	pool := b.NewPool()
 	o := &cpuOp[D]{
-		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target,
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target * int64(pool.Workers()),
 		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
@@ -124,7 +126,7 @@ func (o *cpuOp[D]) Start(v decider.Variant) error {
 	} else {
 		o.curB.Set(o.src)
 	}
-	o.cur, o.bucketed = 0, true
+	o.cur, o.last, o.bucketed = 0, 0, true
 	return nil
 }
 
@@ -304,6 +306,7 @@ func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 		o.upd.ClearItems(o.pool, o.curQ.Items())
 	}
 	o.bucketed = idx == first+1
+	o.last = idx - 1
 	o.rep = r
 	return size
 }

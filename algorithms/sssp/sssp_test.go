@@ -295,7 +295,7 @@ func TestBucketEdges(t *testing.T) {
 		}
 		return res.Stats().Iterations
 	}
-	th := decider.DefaultThresholds()
+	th := bucketed(decider.DefaultThresholds(), 0) // the [cpu] section merges buckets
 	fixed := run("fixed", runtime.WithThresholds(th))
 	wide := run("bucket_edges=256", runtime.WithThresholds(bucketed(th, 256)))
 	if wide >= fixed {
@@ -345,5 +345,45 @@ func TestBucketEdges(t *testing.T) {
 	stFixed := run("static fixed", runtime.WithThresholds(th), runtime.WithVariant(v))
 	if st != stFixed {
 		t.Errorf("static variant: %d iterations with bucket_edges, %d without: want the same", st, stFixed)
+	}
+}
+
+// TestMergedBucketsCPU checks the CPU's work-targeted buckets (bucket_edges
+// per worker): correct distances on 1, 2 and 4 workers, fewer iterations
+// than fixed buckets, and at most 8 buckets per iteration (with delta 1 a
+// bucket is one distance, so a run takes at least a distinct distances / 8
+// iterations).
+func TestMergedBucketsCPU(t *testing.T) {
+	g := testgraphs.Grid(40, 40).WithDerivedWeights(3)
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[uint64]bool{}
+	for _, d := range want {
+		distinct[d] = true
+	}
+	floor := (len(distinct) + 7) / 8
+	for _, w := range []int{1, 2, 4} {
+		iters := map[int64]int{}
+		for _, target := range []int64{0, 64, 1 << 20} {
+			res, err := sssp.Run(context.Background(), g, 0, runtime.WithWorkers(w), sssp.WithDelta(1),
+				runtime.WithThresholds(bucketed(decider.DefaultThresholds(), target)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v, d := range want {
+				if got, ok := res.Distance(uint32(v)); !ok || got != d {
+					t.Fatalf("workers %d, bucket_edges %d: vertex %d: %d (%v), want %d", w, target, v, got, ok, d)
+				}
+			}
+			iters[target] = res.Stats().Iterations
+		}
+		if iters[64] >= iters[0] || iters[1<<20] >= iters[0] {
+			t.Errorf("workers %d: iterations %v by bucket_edges: want fewer with a target than without (0)", w, iters)
+		}
+		if iters[1<<20] < floor {
+			t.Errorf("workers %d: %d iterations with an unreachable target over %d distinct distances: an iteration merged more than 8 buckets", w, iters[1<<20], len(distinct))
+		}
 	}
 }
