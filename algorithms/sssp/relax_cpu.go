@@ -100,19 +100,16 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 
 // Grains: elements per claimed chunk (thread mapping over a queue), words
 // per chunk (over a bitmap), edges per chunk (block mapping), and the
-// edges a thread-mapped queue chunk holds at the graph's average degree:
-// queueWork / workers, at least queueEdges. A relaxation costs an atomic
-// minimum and a bin append, several times BFS's visit, so on many workers
-// SSSP spreads a queue from a quarter of BFS's 4096 edges: on 16 cores a
-// 512x512 grid's small buckets then run on all of them (half the time),
-// while on 2 cores the grid ran 1.08-1.12x slower with 1024 than with
-// 4096 (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/, -s20/).
+// edges a thread-mapped queue chunk holds at the graph's average degree.
+// A relaxation costs an atomic minimum and a bin append, several times
+// BFS's visit, so SSSP spreads a queue from a quarter of BFS's edges: on
+// 16 cores a 512x512 grid's small buckets then run on all workers (half
+// the time), on 2 cores within noise (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/).
 const (
 	queueGrain = 64
 	wordGrain  = 16
 	edgeGrain  = 4096
 	queueEdges = 1024
-	queueWork  = 8192
 )
 
 // forFrontier calls fn(worker, u, part of u's out-neighbours and their
@@ -175,8 +172,7 @@ func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs,
 }
 
 // grain returns the thread-mapping chunk size in elements: at least min,
-// and about queueWork/workers (at least queueEdges) edges at the graph's
-// average degree, so a small
+// and about queueEdges edges at the graph's average degree, so a small
 // working set of low-degree vertices (thousands of tiny buckets on a grid)
 // runs on the caller instead of waking the pool for a few hundred edges.
 func (o *cpuOp[D]) grain(min int) int {
@@ -185,6 +181,5 @@ func (o *cpuOp[D]) grain(min int) int {
 		return min
 	}
 	avg := max(int64(len(o.adj))/int64(n), 1)
-	edges := max(queueEdges, queueWork/int64(o.pool.Workers()))
-	return max(min, int(edges/avg))
+	return max(min, int(queueEdges/avg))
 }
