@@ -104,7 +104,8 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 // A relaxation costs an atomic minimum and a bin append, several times
 // BFS's visit, so SSSP spreads a queue from a quarter of BFS's edges: on
 // 16 cores a 512x512 grid's small buckets then run on all workers (half
-// the time), on 2 cores within noise (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/).
+// the time), on 2 cores within noise (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/;
+// 8192 edges / workers, 4096 on 2 cores, measured no better in -s20/).
 const (
 	queueGrain = 64
 	wordGrain  = 16
