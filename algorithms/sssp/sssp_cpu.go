@@ -20,10 +20,11 @@ import (
 // no memory per empty bucket).
 const ringSize = 1 << 12
 
-// maxMerged bounds the buckets one work-targeted iteration takes. The
-// GPU's histogram holds 63 (kernels.BucketBins-1); on the CPU 8 was
-// measured: a merged iteration is a bucket up to 8 delta wide, which
-// the 512x512 grid ran fastest at (results/h100-host-cpu-2026-11-23-s20/).
+// maxMerged bounds the buckets one work-targeted iteration takes: a merged
+// iteration is a bucket up to 8 delta wide. The GPU's histogram holds 63
+// (kernels.BucketBins-1). On the CPU a cap of 16 was within noise of 8 on
+// the 512x512 grid, and 63 was slower there on a 2-core VM
+// (results/h100-host-cpu-2026-11-23-s20/).
 const maxMerged = 8
 
 // farItem is a pending lowering beyond the ring: vertex and the bucket it
