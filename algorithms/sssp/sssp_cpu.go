@@ -281,12 +281,12 @@ func (o *cpuOp[D]) rebucket() bool {
 
 // gatherBuckets makes bucket first the current working set in
 // representation r and empties its bins; with a bucket target (the
-// adaptive policy's bucket_edges) it goes on with the buckets after it
-// while the set's out-edges stay below the target, up to maxMerged
-// buckets. bucketed records whether the
-// set is exactly one bucket. Stale entries (moved to a lower bucket since
-// they were filed) are dropped and duplicates merged; it returns the
-// working set's size.
+// adaptive policy's bucket_edges per worker) it goes on with the buckets
+// after it while the set's out-edges stay below the target, up to
+// maxMerged buckets. bucketed records whether the set is exactly one
+// bucket, last its last bucket. Stale entries (moved to a lower bucket
+// since they were filed) are dropped and duplicates merged; it returns
+// the working set's size.
 func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 	if r == decider.Queue {
 		o.curQ.Reset()
