@@ -160,6 +160,39 @@ func TestMaxDegree(t *testing.T) {
 	}
 }
 
+// TestMaxWeight: integer weights (on a graph spanning many chunks, against
+// a serial scan), unit weights and an arc-less graph.
+func TestMaxWeight(t *testing.T) {
+	g, err := Build(&EdgeList{NumVertices: 3, Src: []uint32{0, 1, 2}, Dst: []uint32{1, 2, 0}, Weights: []uint32{3, 4000000000, 8}, WeightKind: IntWeights}, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.MaxWeight(); got != 4000000000 {
+		t.Errorf("integer weights: %d, want 4000000000", got)
+	}
+	for _, el := range []*EdgeList{{NumVertices: 2, Src: []uint32{0}, Dst: []uint32{1}}, {NumVertices: 2}} {
+		g, err := Build(el, BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.MaxWeight(); got != 1 {
+			t.Errorf("%d arcs, unweighted: %d, want 1", len(el.Src), got)
+		}
+	}
+	k, err := Generate("kron:14", GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k = k.WithDerivedWeights(7)
+	var want uint32
+	for _, w := range k.Weights() {
+		want = max(want, w)
+	}
+	if got := k.MaxWeight(); got != want || want == 0 {
+		t.Errorf("kron:14: %d, want %d", got, want)
+	}
+}
+
 // TestMeanWeight: integer, real and absent weights, an arc-less graph, and
 // a graph spanning many summation chunks (the sum is per fixed chunk, so
 // the result does not depend on the workers).

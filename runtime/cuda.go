@@ -14,7 +14,6 @@ import (
 	"math"
 	"os"
 	goruntime "runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -24,7 +23,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/graph"
-	"github.com/gearbox-graph/gearbox/internal/par"
 	"github.com/gearbox-graph/gearbox/kernels"
 )
 
@@ -918,7 +916,7 @@ func (d *Dev) UploadTime() time.Duration { return d.uploadTime }
 func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {
 	t0 := time.Now()
 	defer func() { d.uploadTime += time.Since(t0) }()
-	dg := &DeviceGraph{N: g.NumVertices(), M: g.NumEdges(), Weights: g.WeightKind(), MaxWeight: maxWeight(g.Weights())}
+	dg := &DeviceGraph{N: g.NumVertices(), M: g.NumEdges(), Weights: g.WeightKind(), MaxWeight: g.MaxWeight()}
 	var err error
 	if dg.Off, err = UploadSlice(d, g.Offsets()); err != nil {
 		return nil, err
@@ -937,18 +935,3 @@ func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {
 	return dg, nil
 }
 
-// maxWeight returns the largest of w (1 when w is empty: unit weights).
-func maxWeight(w []uint32) uint32 {
-	if len(w) == 0 {
-		return 1
-	}
-	parts := make([]uint32, par.Workers())
-	par.ForWorkers(len(w), func(k, lo, hi int) {
-		m := uint32(0)
-		for _, x := range w[lo:hi] {
-			m = max(m, x)
-		}
-		parts[k] = m
-	})
-	return slices.Max(parts)
-}

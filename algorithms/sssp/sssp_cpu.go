@@ -3,6 +3,7 @@ package sssp
 import (
 	"math"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -79,11 +80,7 @@ type cpuOp[D distance] struct {
 // path can reach 2^32-1 ((n-1) * max weight below it: half the memory
 // traffic of the random distance accesses), else 64-bit ones.
 func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64) operator {
-	var maxW uint64
-	for _, w := range g.Weights() {
-		maxW = max(maxW, uint64(w))
-	}
-	if uint64(g.NumVertices())*maxW < math.MaxUint32 {
+	if uint64(g.NumVertices())*uint64(g.MaxWeight()) < math.MaxUint32 {
 		return newCPUOp[uint32](b, g, src, delta, target)
 	}
 	return newCPUOp[uint64](b, g, src, delta, target)
@@ -97,10 +94,7 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
-		ws: make([]worker, pool.Workers()),
-	}
-	for i := range o.ws {
-		o.ws[i].bins = make([][]uint32, ringSize)
+		ws: takeWorkers(pool.Workers()),
 	}
 	o.shift = -1
 	if o.delta&(o.delta-1) == 0 {
@@ -143,7 +137,47 @@ func (o *cpuOp[D]) Distances() runtime.Values {
 	}
 	panic("sssp: distance type") // D is uint32 or uint64
 }
-func (o *cpuOp[D]) Close() error { o.pool.Release(); return nil }
+func (o *cpuOp[D]) Close() error {
+	o.pool.Release()
+	if o.ws != nil {
+		releaseWorkers(o.ws, o.done)
+		o.ws = nil
+	}
+	return nil
+}
+
+// workerSets keeps finished runs' worker state for the next run: making a
+// ring of 4096 bins per worker, and growing the bins again, took a tenth of
+// a 16-core SSSP run on email-Enron (results/h100-host-cpu-2026-11-23-s21/).
+var workerSets sync.Pool // of *[]worker
+
+// takeWorkers returns n workers with empty rings.
+func takeWorkers(n int) []worker {
+	if p, ok := workerSets.Get().(*[]worker); ok && len(*p) == n {
+		return *p
+	}
+	ws := make([]worker, n)
+	for i := range ws {
+		ws[i].bins = make([][]uint32, ringSize)
+	}
+	return ws
+}
+
+// releaseWorkers empties ws and keeps it for takeWorkers. A finished run
+// has drained every bin already; a stopped one (cancelled, failed) may not.
+func releaseWorkers(ws []worker, drained bool) {
+	for i := range ws {
+		w := &ws[i]
+		if !drained {
+			for k := range w.bins {
+				w.bins[k] = w.bins[k][:0]
+			}
+		}
+		w.far, w.scratch = w.far[:0], w.scratch[:0]
+		w.size, w.deg, w.edges = 0, 0, 0
+	}
+	workerSets.Put(&ws)
+}
 
 // bucket returns d's bucket index; a power-of-two Delta (the common case)
 // shifts instead of dividing.
