@@ -42,11 +42,16 @@ func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 	})
 	// Bucket fusion: each worker drains its own small bins of the current
 	// buckets, in order (a relaxation never lowers into an earlier bucket).
-	// Of merged buckets, a worker takes the next only while its
-	// relaxations this iteration stay below its share of the target, so
-	// one worker does not drain eight buckets alone: without that bound
-	// urand:18 ran 1.25x slower on 16 cores, with it 1.05x (noise there
-	// is about 10%; results/h100-host-cpu-2026-11-23-s20/).
+	// With a bucket target (the adaptive policy), a worker stops once its
+	// relaxations this iteration reach its share of the target and its next
+	// bin holds a grain of out-edges (queueEdges: what the next iteration
+	// would spread over the workers; a smaller bin costs less than an
+	// iteration), and it takes the next merged bucket only below its share.
+	// Without the first bound one worker fused a source's neighbourhood
+	// alone (email-Enron's first iteration: 74K edges on one of 16 workers);
+	// with it kron:18 on 16 cores took 0.63-0.73 of its time, the rest
+	// within noise (results/h100-host-cpu-2026-11-23-s21/). Without the
+	// second, merged buckets made urand:18 1.25x slower on 16 cores (-s20/).
 	pending := 0
 	for idx := o.cur; idx <= o.last; idx++ {
 		for i := range o.ws {
@@ -56,14 +61,30 @@ func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 	if pending == 0 {
 		return
 	}
+	par := pending >= smallWork
 	share := o.target / int64(len(o.ws))
-	o.pool.RunIf(pending >= smallWork, func(w int) {
+	// Run on the caller, the workers' fusions are one worker's: they share
+	// one share, counted from the fusion's start.
+	var seq int64
+	o.pool.RunIf(par, func(w int) {
 		ws := &o.ws[w]
+		start := ws.edges
+		spent := func() int64 {
+			if par {
+				return ws.edges
+			}
+			return seq + ws.edges - start
+		}
+		if !par {
+			defer func() { seq += ws.edges - start }()
+		}
 		for idx := o.cur; idx <= o.last; idx++ {
 			slot := idx % ringSize
-			n := len(ws.bins[slot])
-			for ; n > 0 && n < fuseMax; n = len(ws.bins[slot]) {
+			for n := len(ws.bins[slot]); n > 0; n = len(ws.bins[slot]) {
 				items := ws.bins[slot]
+				if n >= fuseMax || (share > 0 && spent() >= share && o.outEdges(items) >= queueEdges) {
+					return // the bin waits for the next iteration, and so do the buckets after it
+				}
 				ws.bins[slot], ws.scratch = ws.scratch[:0], items
 				for _, u := range items {
 					du := o.load(u)
@@ -79,11 +100,20 @@ func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 					ws.edges += b - a
 				}
 			}
-			if n > 0 || ws.edges >= share {
-				return // a large bin waits for the next iteration, and so do the buckets after it
+			if spent() >= share {
+				return
 			}
 		}
 	})
+}
+
+// outEdges returns the out-degrees' sum of vs.
+func (o *cpuOp[D]) outEdges(vs []uint32) int64 {
+	var e int64
+	for _, v := range vs {
+		e += o.off[v+1] - o.off[v]
+	}
+	return e
 }
 
 func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {

@@ -387,3 +387,113 @@ func TestMergedBucketsCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestFusionBound: with a bucket target, a worker's bucket fusion stops
+// once its fused relaxations reach its share of the target and its next bin
+// has a grain's worth of out-edges (1024), leaving that bin to the next
+// iteration, which spreads it over every worker; without a target (static
+// variants) the first iteration fuses on. The graph is a tree in one
+// bucket: the source, 32 children, 8 grandchildren under each (256 arcs,
+// fused either way), 8 leaves under each of those (2048 arcs). Distances
+// are exact either way.
+func TestFusionBound(t *testing.T) {
+	var arcs [][2]uint32
+	next := uint32(1)
+	level := []uint32{0}
+	for _, fan := range []int{32, 8, 8} {
+		var below []uint32
+		for _, u := range level {
+			for range fan {
+				arcs = append(arcs, [2]uint32{u, next})
+				below = append(below, next)
+				next++
+			}
+		}
+		level = below
+	}
+	wts := make([]uint32, len(arcs))
+	for i := range wts {
+		wts[i] = 1 + uint32(i%7)
+	}
+	g := testgraphs.MustBuild(int(next), false, arcs, wts)
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{1, 4} {
+		for _, c := range []struct {
+			target, first int64
+		}{{0, 32 + 256 + 2048}, {16, 32 + 256}} {
+			res, err := sssp.Run(context.Background(), g, 0, runtime.WithWorkers(w), sssp.WithDelta(1<<20),
+				runtime.WithThresholds(bucketed(decider.DefaultThresholds(), c.target)), runtime.WithTrace(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v, d := range want {
+				if got, ok := res.Distance(uint32(v)); !ok || got != d {
+					t.Fatalf("workers %d, bucket_edges %d: vertex %d: %d (%v), want %d", w, c.target, v, got, ok, d)
+				}
+			}
+			st := res.Stats()
+			if len(st.Trace) == 0 || st.Trace[0].Edges != c.first {
+				t.Errorf("workers %d, bucket_edges %d: trace %v; want a first iteration of %d edges", w, c.target, st.Trace, c.first)
+			}
+		}
+	}
+}
+
+// TestStoppedRunThenFullRun: a run stopped between iterations leaves work
+// in its workers' bins; the worker state a later run reuses starts empty.
+func TestStoppedRunThenFullRun(t *testing.T) {
+	g := testgraphs.Grid(30, 30).WithDerivedWeights(5)
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := decider.ParseVariant("O_T_QU")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		ctx, cancel := context.WithCancel(context.Background())
+		stop := &stopAfter{Policy: decider.Static(v), n: 3, cancel: cancel}
+		_, err := sssp.Run(ctx, g, 0, runtime.WithWorkers(2), sssp.WithDelta(4), runtime.WithPolicy(stop))
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped run: got %v, want context.Canceled", err)
+		}
+		res, err := sssp.Run(context.Background(), g, 0, runtime.WithWorkers(2), sssp.WithDelta(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for u, d := range want {
+			if got, ok := res.Distance(uint32(u)); !ok || got != d {
+				t.Fatalf("after a stopped run: vertex %d: %d (%v), want %d", u, got, ok, d)
+			}
+		}
+	}
+}
+
+// stopAfter is a policy that cancels its run's context after n decisions.
+type stopAfter struct {
+	decider.Policy
+	n      int
+	cancel context.CancelFunc
+}
+
+func (s *stopAfter) Begin(info decider.Info) decider.Decider {
+	return &stopDecider{Decider: s.Policy.Begin(info), left: s.n, cancel: s.cancel}
+}
+
+type stopDecider struct {
+	decider.Decider
+	left   int
+	cancel context.CancelFunc
+}
+
+func (d *stopDecider) Next(o decider.Observation) decider.Variant {
+	if d.left--; d.left <= 0 {
+		d.cancel()
+	}
+	return d.Decider.Next(o)
+}
