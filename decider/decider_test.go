@@ -75,6 +75,7 @@ delta = 8
 	}
 	gpu := want
 	gpu.T3, gpu.Delta = 0.1, 8
+	gpu.BucketEdges = 0 // the CPU's counts per worker: a GPU section does not inherit it
 	if got := s.For("NVIDIA H100 80GB HBM3"); got != gpu {
 		t.Errorf("gpu %+v, want %+v", got, gpu)
 	}
@@ -161,6 +162,7 @@ delta = 128
 	cpuBFS.Alpha = 30
 	gpu := cpu
 	gpu.T1, gpu.Delta = 8, 64
+	gpu.BucketEdges = 0 // [cpu]'s counts per worker: not inherited
 	gpuBFS := gpu
 	gpuBFS.T1, gpuBFS.SampleEvery = 16, 2
 	gpuSSSP := gpu
@@ -202,7 +204,22 @@ delta = 128
 	if want := decider.DefaultThresholds(); err != nil || s.CPUAlg["sssp"].Delta != 8 || s.CPU != want {
 		t.Errorf("[cpu.sssp] alone: %+v, %v", s, err)
 	}
-	// An explicit, empty device section is one (its values are [cpu]'s).
+	// A GPU section states bucket_edges or has fixed buckets: [cpu]'s
+	// counts per worker. Its per-algorithm sections inherit the GPU's.
+	s, err = decider.ParseThresholds("[cpu]\nbucket_edges = 512\n[gpu.\"G\"]\nT2 = 4\n[gpu.\"G\".sssp]\ndelta = 8\n[gpu.\"H\"]\nbucket_edges = 65536\n[gpu.\"H\".sssp]\ndelta = 8\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		device, alg string
+		want        int64
+	}{{"", "", 512}, {"G", "", 0}, {"G", "sssp", 0}, {"H", "", 65536}, {"H", "sssp", 65536}} {
+		if got := s.ForAlgorithm(c.device, c.alg).BucketEdges; got != c.want {
+			t.Errorf("bucket_edges of %s: %d, want %d", decider.SectionName(c.device, c.alg), got, c.want)
+		}
+	}
+	// An explicit, empty device section is one (its values are [cpu]'s,
+	// bucket_edges aside).
 	if _, err := decider.ParseThresholds("[gpu.\"G\"]\n[gpu.\"G\".cc]\nT2 = 4\n"); err != nil {
 		t.Errorf("empty device section: %v", err)
 	}

@@ -370,8 +370,9 @@ func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
 	return t
 }
 
-// LoadThresholds reads a thresholds file. Keys missing from a section keep
-// the built-in defaults; unknown keys, wrong types and out-of-range values
+// LoadThresholds reads a thresholds file. Keys missing from the [cpu]
+// section keep the built-in defaults, and keys missing from a GPU section
+// the [cpu] section's (but for bucket_edges, 0 there); unknown keys, wrong types and out-of-range values
 // are errors naming the file and key.
 func LoadThresholds(path string) (*ThresholdSet, error) {
 	b, err := os.ReadFile(path)
@@ -412,8 +413,13 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	// A GPU section's missing keys take the [cpu] section's values, except
+	// bucket_edges: the CPU's counts per worker, a GPU's counts edges, so a
+	// GPU section without it has fixed buckets.
+	gpuBase := s.CPU
+	gpuBase.BucketEdges = 0
 	for _, name := range names {
-		t, algs, err := decodeDevice(&md, raw.GPU[name], s.CPU, name)
+		t, algs, err := decodeDevice(&md, raw.GPU[name], gpuBase, name)
 		if err != nil {
 			return nil, err
 		}
