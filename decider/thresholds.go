@@ -371,9 +371,9 @@ func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
 }
 
 // LoadThresholds reads a thresholds file. Keys missing from the [cpu]
-// section keep the built-in defaults, and keys missing from a GPU section
-// the [cpu] section's (but for bucket_edges, 0 there); unknown keys, wrong types and out-of-range values
-// are errors naming the file and key.
+// section keep the built-in defaults, keys missing from a GPU section the
+// [cpu] section's (bucket_edges aside: 0 there); unknown keys, wrong types
+// and out-of-range values are errors naming the file and key.
 func LoadThresholds(path string) (*ThresholdSet, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
