@@ -934,4 +934,3 @@ func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {
 	}
 	return dg, nil
 }
-
