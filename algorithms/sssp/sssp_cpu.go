@@ -76,11 +76,18 @@ type cpuOp[D distance] struct {
 	binsUsed bool // ordered iterations filed vertices in bins since the last gatherAll
 }
 
+// fits32 reports whether every distance of a graph of n vertices with
+// arc weights up to maxW stays below math.MaxUint32 (the unreached value):
+// a shortest path has at most n-1 arcs.
+func fits32(n int, maxW uint32) bool {
+	return n == 0 || uint64(n-1)*uint64(maxW) < math.MaxUint32
+}
+
 // newCPU returns the CPU operator, with 32-bit distances when no simple
 // path can reach 2^32-1 ((n-1) * max weight below it: half the memory
 // traffic of the random distance accesses), else 64-bit ones.
 func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64) operator {
-	if uint64(g.NumVertices())*uint64(g.MaxWeight()) < math.MaxUint32 {
+	if fits32(g.NumVertices(), g.MaxWeight()) {
 		return newCPUOp[uint32](b, g, src, delta, target)
 	}
 	return newCPUOp[uint64](b, g, src, delta, target)

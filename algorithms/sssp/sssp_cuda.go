@@ -84,13 +84,6 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, targ
 	return o, true
 }
 
-// fits32 reports whether every distance of a graph of n vertices with
-// arc weights up to maxW stays below math.MaxUint32 (the unreached value):
-// a shortest path has at most n-1 arcs.
-func fits32(n int, maxW uint32) bool {
-	return n == 0 || uint64(n-1)*uint64(maxW) < math.MaxUint32
-}
-
 func (o *cudaOp) Info() decider.Info {
 	n := o.G.NumVertices()
 	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1}
