@@ -160,24 +160,28 @@ func TestMaxDegree(t *testing.T) {
 	}
 }
 
-// TestMaxWeight: integer weights (on a graph spanning many chunks, against
-// a serial scan), unit weights and an arc-less graph.
-func TestMaxWeight(t *testing.T) {
-	g, err := Build(&EdgeList{NumVertices: 3, Src: []uint32{0, 1, 2}, Dst: []uint32{1, 2, 0}, Weights: []uint32{3, 4000000000, 8}, WeightKind: IntWeights}, BuildOptions{})
+// buildWeighted builds a graph of n vertices from arcs src[i] -> dst[i]
+// with weights w of kind.
+func buildWeighted(t *testing.T, n int, src, dst, w []uint32, kind WeightKind) *Graph {
+	t.Helper()
+	g, err := Build(&EdgeList{NumVertices: n, Src: src, Dst: dst, Weights: w, WeightKind: kind}, BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := g.MaxWeight(); got != 4000000000 {
+	return g
+}
+
+// TestMaxWeight: integer weights (on a graph spanning many chunks, against
+// a serial scan), unit weights and an arc-less graph.
+func TestMaxWeight(t *testing.T) {
+	if got := buildWeighted(t, 3, []uint32{0, 1, 2}, []uint32{1, 2, 0}, []uint32{3, 4000000000, 8}, IntWeights).MaxWeight(); got != 4000000000 {
 		t.Errorf("integer weights: %d, want 4000000000", got)
 	}
-	for _, el := range []*EdgeList{{NumVertices: 2, Src: []uint32{0}, Dst: []uint32{1}}, {NumVertices: 2}} {
-		g, err := Build(el, BuildOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := g.MaxWeight(); got != 1 {
-			t.Errorf("%d arcs, unweighted: %d, want 1", len(el.Src), got)
-		}
+	if got := buildWeighted(t, 2, []uint32{0}, []uint32{1}, nil, Unweighted).MaxWeight(); got != 1 {
+		t.Errorf("1 arc, unweighted: %d, want 1", got)
+	}
+	if got := buildWeighted(t, 2, nil, nil, nil, Unweighted).MaxWeight(); got != 1 {
+		t.Errorf("0 arcs, unweighted: %d, want 1", got)
 	}
 	k, err := Generate("kron:14", GenOptions{})
 	if err != nil {
@@ -197,24 +201,16 @@ func TestMaxWeight(t *testing.T) {
 // a graph spanning many summation chunks (the sum is per fixed chunk, so
 // the result does not depend on the workers).
 func TestMeanWeight(t *testing.T) {
-	build := func(n int, src, dst []uint32, w []uint32, kind WeightKind) *Graph {
-		t.Helper()
-		g, err := Build(&EdgeList{NumVertices: n, Src: src, Dst: dst, Weights: w, WeightKind: kind}, BuildOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
-	if got := build(3, []uint32{0, 1}, []uint32{1, 2}, []uint32{3, 8}, IntWeights).MeanWeight(); got != 5.5 {
+	if got := buildWeighted(t, 3, []uint32{0, 1}, []uint32{1, 2}, []uint32{3, 8}, IntWeights).MeanWeight(); got != 5.5 {
 		t.Errorf("integer weights: %v, want 5.5", got)
 	}
-	if got := build(3, []uint32{0, 1}, []uint32{1, 2}, []uint32{math.Float32bits(0.25), math.Float32bits(0.5)}, RealWeights).MeanWeight(); got != 0.375 {
+	if got := buildWeighted(t, 3, []uint32{0, 1}, []uint32{1, 2}, []uint32{math.Float32bits(0.25), math.Float32bits(0.5)}, RealWeights).MeanWeight(); got != 0.375 {
 		t.Errorf("real weights: %v, want 0.375", got)
 	}
-	if got := build(3, []uint32{0}, []uint32{1}, nil, Unweighted).MeanWeight(); got != 1 {
+	if got := buildWeighted(t, 3, []uint32{0}, []uint32{1}, nil, Unweighted).MeanWeight(); got != 1 {
 		t.Errorf("unweighted: %v, want 1", got)
 	}
-	if got := build(3, nil, nil, nil, Unweighted).MeanWeight(); got != 0 {
+	if got := buildWeighted(t, 3, nil, nil, nil, Unweighted).MeanWeight(); got != 0 {
 		t.Errorf("no arcs: %v, want 0", got)
 	}
 	g, err := Generate("kron:12", GenOptions{})
