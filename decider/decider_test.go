@@ -107,6 +107,7 @@ delta = 8
 		"bucket df":     "[gpu.\"x\"]\nT2 = 5\n[gpu.\"x\".sssp]\nbucket_delta_factor = -8.0\n",
 		"bucket df inf": "[cpu]\nbucket_delta_factor = inf\n",
 		"launch df":     "[cpu]\nlaunch_delta_factor = -4.0\n",
+		"bucket skew":   "[cpu.sssp]\nbucket_delta_min_skew = -1.0\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
 		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
@@ -114,7 +115,7 @@ delta = 8
 		"aff degree": "afforest_min_degree", "aff deg nan": "afforest_min_degree", "aff arcs": "afforest_min_arcs", "aff skew": "afforest_min_skew",
 		"aff skew inf": "afforest_min_skew", "aff cc": "[cpu.cc]: invalid thresholds: afforest_min_arcs", "aff type": "afforest_min_arcs",
 		"bucket df": "bucket_delta_factor", "bucket df inf": "bucket_delta_factor",
-		"launch df": "launch_delta_factor"}
+		"launch df": "launch_delta_factor", "bucket skew": "bucket_delta_min_skew"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {

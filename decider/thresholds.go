@@ -113,6 +113,13 @@ type Thresholds struct {
 	// while the 2048x2048 grid's fixed buckets ran 1.7x faster at 1024 than
 	// at 256 (results/h100-2026-11-22-s10/).
 	BucketDeltaFactor float64 `toml:"bucket_delta_factor"`
+	// BucketDeltaMinSkew is the degree skew below which BucketDeltaFactor
+	// does not apply (the narrowest work-targeted bucket is the graph's
+	// delta). Merged buckets re-relax a hub's out-edges whenever its
+	// distance falls inside one, so skewed graphs gain from narrower bins
+	// while uniform ones only take more iterations (measured in
+	// thresholds.toml's [cpu] section). 0: no floor.
+	BucketDeltaMinSkew float64 `toml:"bucket_delta_min_skew"`
 	// LaunchDeltaFactor, when > 0, widens the adaptive SSSP's fixed
 	// buckets inside persistent launches on sparse graphs: to delta x
 	// LaunchDeltaFactor / mean out-degree where that exceeds delta (see
@@ -146,7 +153,7 @@ type Thresholds struct {
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
 	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4,
-		BucketEdges: 4096, AfforestMinDegree: 2}
+		BucketEdges: 4096, BucketDeltaFactor: 2, BucketDeltaMinSkew: 8, AfforestMinDegree: 2}
 }
 
 // maxDelta bounds a derived bucket width (a graph of huge weights and
@@ -184,9 +191,10 @@ func (t Thresholds) DeltaForGraph(g *graph.Graph) uint64 {
 }
 
 // BucketDeltaForGraph is DeltaForGraph for work-targeted buckets: with
-// BucketDeltaFactor in place of DeltaFactor where it is > 0.
+// BucketDeltaFactor in place of DeltaFactor where it is > 0 and g's degree
+// skew is at least BucketDeltaMinSkew.
 func (t Thresholds) BucketDeltaForGraph(g *graph.Graph) uint64 {
-	if t.BucketDeltaFactor > 0 {
+	if t.BucketDeltaFactor > 0 && (t.BucketDeltaMinSkew <= 0 || g.DegreeSkew() >= t.BucketDeltaMinSkew) {
 		t.DeltaFactor = t.BucketDeltaFactor
 	}
 	return t.DeltaForGraph(g)
@@ -249,6 +257,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: launch_delta_factor = %v, want a finite value >= 0 (0 = delta)", ErrThresholds, t.LaunchDeltaFactor)
 	case !finiteNonNeg(t.BucketDeltaFactor):
 		return fmt.Errorf("%w: bucket_delta_factor = %v, want a finite value >= 0 (0 = the graph's delta)", ErrThresholds, t.BucketDeltaFactor)
+	case !finiteNonNeg(t.BucketDeltaMinSkew):
+		return fmt.Errorf("%w: bucket_delta_min_skew = %v, want a finite value >= 0 (0 = no floor)", ErrThresholds, t.BucketDeltaMinSkew)
 	case t.OrderedMinVertices < 0:
 		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
 	case !(t.OrderedMinDegree >= 0):
@@ -586,6 +596,7 @@ type section struct {
 	BucketEdges int64   `toml:"bucket_edges"`
 	BucketSkew  float64 `toml:"bucket_min_skew"`
 	BucketDF    float64 `toml:"bucket_delta_factor"`
+	BucketDFMin float64 `toml:"bucket_delta_min_skew"`
 	LaunchDF    float64 `toml:"launch_delta_factor"`
 	TPB         int64   `toml:"threads_per_block"`
 	AffMinD     float64 `toml:"afforest_min_degree"`
@@ -608,7 +619,7 @@ func sectionKeys() []string {
 func sectionOf(t Thresholds) section {
 	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
 		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
-		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, OrderedMinS: t.OrderedMinVerticesSkewed, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, LaunchDF: t.LaunchDeltaFactor, TPB: int64(t.ThreadsPerBlock),
+		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, OrderedMinS: t.OrderedMinVerticesSkewed, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, BucketDFMin: t.BucketDeltaMinSkew, LaunchDF: t.LaunchDeltaFactor, TPB: int64(t.ThreadsPerBlock),
 		AffMinD: t.AfforestMinDegree, AffMinArcs: t.AfforestMinArcs, AffMinSkew: t.AfforestMinSkew}
 }
 
@@ -623,7 +634,7 @@ func (s section) thresholds() (Thresholds, error) {
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
 		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, OrderedMinVerticesSkewed: s.OrderedMinS, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, LaunchDeltaFactor: s.LaunchDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
+		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, OrderedMinVerticesSkewed: s.OrderedMinS, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, BucketDeltaMinSkew: s.BucketDFMin, LaunchDeltaFactor: s.LaunchDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
 		AfforestMinDegree: s.AffMinD, AfforestMinArcs: s.AffMinArcs, AfforestMinSkew: s.AffMinSkew}, nil
 }
 

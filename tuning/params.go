@@ -79,6 +79,9 @@ const (
 	// decider.Thresholds.LaunchDelta). Not swept by default.
 	BucketDeltaFactor Param = "bucket_delta_factor"
 	LaunchDeltaFactor Param = "launch_delta_factor"
+	// BucketDeltaMinSkew is the degree skew from which BucketDeltaFactor
+	// applies (0 = every graph). Not swept by default.
+	BucketDeltaMinSkew Param = "bucket_delta_min_skew"
 	// OrderedMinVertices and OrderedMinDegree are the adaptive SSSP's
 	// order rule: ordered buckets on graphs of at least this many vertices
 	// and this average out-degree, unordered below. Not swept by default.
@@ -94,7 +97,7 @@ const (
 // delta: delta only matters where the factor is 0).
 func Params() []Param {
 	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges,
-		BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed}
+		BucketDeltaFactor, BucketDeltaMinSkew, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed}
 }
 
 // integer reports whether the knob takes whole numbers (its thresholds
@@ -128,7 +131,7 @@ func (p Param) Affects(alg Algorithm) bool {
 	switch p {
 	case Alpha, Beta, PullMinEdges:
 		return alg == BFS
-	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed:
+	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, BucketDeltaMinSkew, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed:
 		return alg == SSSP
 	}
 	return true

@@ -149,15 +149,15 @@ func TestTallyScoresByDevice(t *testing.T) {
 
 // TestTuneCSVDeviceColumn writes rows with device times, bucket targets
 // and an order rule, reads them back, and reads the same file without the
-// trailing order rule, delta factor, bucket_edges and device_ms columns
-// (older files).
+// trailing bucket_delta_min_skew, order rule, delta factor, bucket_edges
+// and device_ms columns (older files).
 func TestTuneCSVDeviceColumn(t *testing.T) {
 	set := Setting{Thresholds: decider.DefaultThresholds()}.With(BucketEdges, 0) // row 0: fixed buckets
 	rows := []TuneRow{
 		{Pass: 1, Param: T3, Value: 0.01, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.01),
 			Measurement: Measurement{Median: fromMs(1.25), Min: fromMs(1), Max: fromMs(2), Device: fromMs(0.3125), Runs: 2, Repeats: 3}},
 		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05).With(BucketEdges, 1<<20).With(BucketDeltaFactor, 8).With(LaunchDeltaFactor, 16).
-			With(OrderedMinVertices, 1<<18).With(OrderedMinDegree, 4).With(OrderedMinVerticesSkewed, 1<<21),
+			With(OrderedMinVertices, 1<<18).With(OrderedMinDegree, 4).With(OrderedMinVerticesSkewed, 1<<21).With(BucketDeltaMinSkew, 16),
 			Measurement: Measurement{Median: fromMs(1.5), Min: fromMs(1), Max: fromMs(2), Runs: 2, Repeats: 3}},
 	}
 	var buf bytes.Buffer
@@ -167,9 +167,9 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if h := tuneHeader[len(tuneHeader)-7:]; h[0] != "device_ms" || h[1] != "bucket_edges" || h[2] != "bucket_delta_factor" || h[3] != "launch_delta_factor" ||
-		h[4] != "ordered_min_vertices" || h[5] != "ordered_min_degree" || h[6] != "ordered_min_vertices_skewed" {
-		t.Fatalf("last columns %q, want device_ms, bucket_edges, bucket_delta_factor, launch_delta_factor, ordered_min_vertices, ordered_min_degree, ordered_min_vertices_skewed", h)
+	if h := tuneHeader[len(tuneHeader)-8:]; h[0] != "device_ms" || h[1] != "bucket_edges" || h[2] != "bucket_delta_factor" || h[3] != "launch_delta_factor" ||
+		h[4] != "ordered_min_vertices" || h[5] != "ordered_min_degree" || h[6] != "ordered_min_vertices_skewed" || h[7] != "bucket_delta_min_skew" {
+		t.Fatalf("last columns %q, want device_ms, bucket_edges, bucket_delta_factor, launch_delta_factor, ordered_min_vertices, ordered_min_degree, ordered_min_vertices_skewed, bucket_delta_min_skew", h)
 	}
 	full := buf.String()
 	// strip drops the last k columns of every line.
@@ -192,12 +192,14 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 		bucket []int64
 		factor bool // the bucket and launch delta factors are in the file
 		order  bool // the order rule is
+		skew   bool // bucket_delta_min_skew is
 	}{
-		{"whole", full, []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, true},
-		{"without the order rule", strip(3), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, false},
-		{"without the delta factors", strip(5), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, false, false},
-		{"without bucket_edges", strip(6), []time.Duration{fromMs(0.3125), 0}, []int64{0, 0}, false, false},
-		{"without device_ms", strip(7), []time.Duration{0, 0}, []int64{0, 0}, false, false},
+		{"whole", full, []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, true, true},
+		{"without bucket_delta_min_skew", strip(1), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, true, false},
+		{"without the order rule", strip(4), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, true, false, false},
+		{"without the delta factors", strip(6), []time.Duration{fromMs(0.3125), 0}, []int64{0, 1 << 20}, false, false, false},
+		{"without bucket_edges", strip(7), []time.Duration{fromMs(0.3125), 0}, []int64{0, 0}, false, false, false},
+		{"without device_ms", strip(8), []time.Duration{0, 0}, []int64{0, 0}, false, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -217,6 +219,9 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 				}
 				if !tc.order {
 					want.Setting.OrderedMinVertices, want.Setting.OrderedMinDegree, want.Setting.OrderedMinVerticesSkewed = 0, 0, 0
+				}
+				if !tc.skew {
+					want.Setting.BucketDeltaMinSkew = 0
 				}
 				want.Setting.AfforestMinDegree, want.Setting.AfforestMinArcs, want.Setting.AfforestMinSkew = 0, 0, 0
 				if !reflect.DeepEqual(g, want) {

@@ -71,6 +71,7 @@ func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...stri
 	fmt.Fprintf(&b, "bucket_edges = %d\n", t.BucketEdges)
 	fmt.Fprintf(&b, "bucket_min_skew = %s\n", tomlFloat(t.BucketMinSkew))
 	fmt.Fprintf(&b, "bucket_delta_factor = %s\n", tomlFloat(t.BucketDeltaFactor))
+	fmt.Fprintf(&b, "bucket_delta_min_skew = %s\n", tomlFloat(t.BucketDeltaMinSkew))
 	fmt.Fprintf(&b, "launch_delta_factor = %s\n", tomlFloat(t.LaunchDeltaFactor))
 	if all || t.ThreadsPerBlock != 0 {
 		fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)

@@ -272,7 +272,7 @@ var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
 	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
 	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms", "bucket_edges",
 	"bucket_delta_factor", "launch_delta_factor", "ordered_min_vertices", "ordered_min_degree",
-	"ordered_min_vertices_skewed"}
+	"ordered_min_vertices_skewed", "bucket_delta_min_skew"}
 
 func (r TuneRow) record() []string {
 	s := r.Setting
@@ -282,7 +282,7 @@ func (r TuneRow) record() []string {
 		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
 		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor),
 		ms(r.Device), strconv.FormatInt(s.BucketEdges, 10), ftoa(s.BucketDeltaFactor), ftoa(s.LaunchDeltaFactor),
-		strconv.FormatInt(s.OrderedMinVertices, 10), ftoa(s.OrderedMinDegree), strconv.FormatInt(s.OrderedMinVerticesSkewed, 10)}
+		strconv.FormatInt(s.OrderedMinVertices, 10), ftoa(s.OrderedMinDegree), strconv.FormatInt(s.OrderedMinVerticesSkewed, 10), ftoa(s.BucketDeltaMinSkew)}
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -298,7 +298,8 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 	// jumps: 0); device_ms (0: none recorded); bucket_edges (fixed
 	// buckets: 0); bucket_delta_factor and launch_delta_factor (the
 	// graph's delta: 0); ordered_min_vertices, ordered_min_degree and
-	// ordered_min_vertices_skewed (not recorded: 0).
+	// ordered_min_vertices_skewed (not recorded: 0); bucket_delta_min_skew
+	// (no floor: 0).
 	const oldest = 17 // pass .. max_ms
 	if len(recs) == 0 || len(recs[0]) < oldest || recs[0][0] != tuneHeader[0] {
 		return nil, errors.New("not a gearbox tune CSV (header missing)")
@@ -336,6 +337,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Setting.BucketDeltaFactor, r.Setting.LaunchDeltaFactor = pf(rec[24]), pf(rec[25])
 		r.Setting.OrderedMinVertices, r.Setting.OrderedMinDegree = int64(pf(rec[26])), pf(rec[27])
 		r.Setting.OrderedMinVerticesSkewed = int64(pf(rec[28]))
+		r.Setting.BucketDeltaMinSkew = pf(rec[29])
 		if err := errors.Join(errs...); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+2, err)
 		}

@@ -154,8 +154,10 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	// Work-targeted buckets are the adaptive policy's; a static variant
 	// keeps fixed ones.
 	var target int64
+	merge := uint64(1)
 	if th := cfg.Thresholds(); cfg.Adaptive() && th.BucketEdges > 0 && g.DegreeSkew() >= th.BucketMinSkew {
-		target, delta = th.BucketEdges, cfg.BucketDeltaFor(g)
+		bd := cfg.BucketDeltaFor(g)
+		target, merge, delta = th.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
 		return &Result{src: src, delta: delta}, nil
@@ -166,7 +168,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	var op operator
 	switch b := cfg.Backend().(type) {
 	case *runtime.CPU:
-		op = newCPU(b, g, src, delta, target)
+		op = newCPU(b, g, src, delta, target, merge)
 	default:
 		ok := false
 		if cudaOperator != nil {

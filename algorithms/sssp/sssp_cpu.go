@@ -21,12 +21,23 @@ import (
 // no memory per empty bucket).
 const ringSize = 1 << 12
 
-// maxMerged bounds the buckets one work-targeted iteration takes: a merged
-// iteration is a bucket up to 8 delta wide. The GPU's histogram holds 63
-// (kernels.BucketBins-1). On the CPU a cap of 16 was within noise of 8 on
-// the 512x512 grid, and 63 was slower there on a 2-core VM
-// (results/h100-host-cpu-2026-11-23-s20/).
+// maxMerged bounds the width of one work-targeted iteration: a merged
+// iteration is a bucket up to 8 times the graph's delta wide, made of
+// bins of the bucket delta (narrower on skewed graphs). The GPU's
+// histogram holds 63 bins (kernels.BucketBins-1). On the CPU a cap of 16
+// was within noise of 8 on the 512x512 grid, and 63 was slower there on
+// a 2-core VM (results/h100-host-cpu-2026-11-23-s20/).
 const maxMerged = 8
+
+// mergedBins returns how many bins of width bucketDelta one merged
+// iteration may take: maxMerged x delta wide, at least one bin, at most
+// the ring.
+func mergedBins(delta, bucketDelta uint64) uint64 {
+	if bucketDelta == 0 {
+		return maxMerged
+	}
+	return min(max(maxMerged*delta/bucketDelta, 1), ringSize)
+}
 
 // farItem is a pending lowering beyond the ring: vertex and the bucket it
 // was lowered into (stale when the vertex's distance has moved since).
@@ -57,8 +68,10 @@ type cpuOp[D distance] struct {
 	delta uint64
 	shift int // log2(delta) when delta is a power of two, else -1
 	// target is the adaptive policy's bucket_edges times the workers
-	// (0: one bucket per ordered iteration).
+	// (0: one bucket per ordered iteration); merge bounds the buckets one
+	// iteration takes.
 	target int64
+	merge  uint64
 
 	rep         decider.Rep
 	curQ, nextQ *workset.Queue
@@ -85,19 +98,21 @@ func fits32(n int, maxW uint32) bool {
 
 // newCPU returns the CPU operator, with 32-bit distances when no simple
 // path can reach 2^32-1 ((n-1) * max weight below it: half the memory
-// traffic of the random distance accesses), else 64-bit ones.
-func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64) operator {
+// traffic of the random distance accesses), else 64-bit ones. Ordered
+// iterations take buckets of width delta; with a bucket target they take
+// consecutive ones until their out-edges reach it, up to merge of them.
+func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64, merge uint64) operator {
 	if fits32(g.NumVertices(), g.MaxWeight()) {
-		return newCPUOp[uint32](b, g, src, delta, target)
+		return newCPUOp[uint32](b, g, src, delta, target, merge)
 	}
-	return newCPUOp[uint64](b, g, src, delta, target)
+	return newCPUOp[uint64](b, g, src, delta, target, merge)
 }
 
-func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64) *cpuOp[D] {
+func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64, merge uint64) *cpuOp[D] {
 	n := g.NumVertices()
 	pool := b.NewPool()
 	o := &cpuOp[D]{
-		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target * int64(pool.Workers()),
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target * int64(pool.Workers()), merge: max(merge, 1),
 		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
@@ -324,7 +339,7 @@ func (o *cpuOp[D]) rebucket() bool {
 // representation r and empties its bins; with a bucket target (the
 // adaptive policy's bucket_edges per worker) it goes on with the buckets
 // after it while the set's out-edges stay below the target, up to
-// maxMerged buckets. bucketed records whether the set is exactly one
+// merge buckets. bucketed records whether the set is exactly one
 // bucket, last its last bucket. Stale entries (moved to a lower bucket
 // since they were filed) are dropped and duplicates merged; it returns
 // the working set's size.
@@ -340,7 +355,7 @@ func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 		s, d := o.gatherBucket(idx, r)
 		size, deg = size+s, deg+d
 		idx++
-		if o.target <= 0 || deg >= o.target || idx-first >= maxMerged || idx-o.cur >= ringSize {
+		if o.target <= 0 || deg >= o.target || idx-first >= o.merge || idx-o.cur >= ringSize {
 			break
 		}
 	}

@@ -309,12 +309,14 @@ func TestBucketEdges(t *testing.T) {
 	}
 	v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
 	// bucket_delta_factor derives the narrowest work-targeted bucket; the
-	// fixed buckets of a graph below the skew floor, and static variants,
-	// keep the graph's delta.
+	// fixed buckets of a graph below the skew floor, a graph below
+	// bucket_delta_min_skew, and static variants keep the graph's delta.
 	df := bucketed(th, 256)
-	df.DeltaFactor, df.BucketDeltaFactor = 64, 1
+	df.DeltaFactor, df.BucketDeltaFactor, df.BucketDeltaMinSkew = 64, 1, 0
 	dfFloor := df
 	dfFloor.BucketMinSkew = 2
+	dfMinSkew := df
+	dfMinSkew.BucketDeltaMinSkew = 2
 	for _, c := range []struct {
 		name string
 		th   decider.Thresholds
@@ -323,6 +325,7 @@ func TestBucketEdges(t *testing.T) {
 	}{
 		{"bucket_delta_factor=1", df, nil, df.BucketDeltaForGraph(g)},
 		{"bucket_delta_factor=1, skew floor", dfFloor, nil, df.DeltaForGraph(g)},
+		{"bucket_delta_factor=1, bucket_delta_min_skew above the skew", dfMinSkew, nil, df.DeltaForGraph(g)},
 		{"bucket_delta_factor=1, static", df, []runtime.Option{runtime.WithVariant(v)}, df.DeltaForGraph(g)},
 	} {
 		res, err := sssp.Run(context.Background(), g, 0, append(c.v, runtime.WithWorkers(1), runtime.WithThresholds(c.th))...)

@@ -31,3 +31,16 @@ func TestReleasedWorkersEmpty(t *testing.T) {
 		releaseWorkers(got, true)
 	}
 }
+
+// TestMergedBins: a merged iteration stays within 8 of the graph's delta
+// however narrow its bins, takes at least one bin, and no more than the
+// ring holds.
+func TestMergedBins(t *testing.T) {
+	for _, c := range []struct{ delta, bucket, want uint64 }{
+		{128, 128, 8}, {128, 64, 16}, {128, 16, 64}, {128, 256, 4}, {4, 1 << 20, 1}, {1 << 40, 1, ringSize}, {32, 0, 8},
+	} {
+		if got := mergedBins(c.delta, c.bucket); got != c.want {
+			t.Errorf("mergedBins(%d, %d) = %d, want %d", c.delta, c.bucket, got, c.want)
+		}
+	}
+}

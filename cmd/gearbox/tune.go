@@ -232,7 +232,7 @@ flags:
 		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
 		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
 		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "", tuning.JumpFactor: "",
-		tuning.BucketEdges: "", tuning.BucketDeltaFactor: "", tuning.LaunchDeltaFactor: "",
+		tuning.BucketEdges: "", tuning.BucketDeltaFactor: "", tuning.BucketDeltaMinSkew: "", tuning.LaunchDeltaFactor: "",
 		tuning.OrderedMinVertices: "", tuning.OrderedMinDegree: "", tuning.OrderedMinVerticesSkewed: "",
 	}
 	help := map[tuning.Param]string{
@@ -250,6 +250,7 @@ flags:
 		tuning.JumpFactor:               "factors of working-set growth or shrinkage that re-choose the structure between samples, 0 = off (empty = not swept)",
 		tuning.BucketEdges:              "out-edges of the adaptive SSSP's work-targeted buckets, 0 = fixed delta buckets (empty = not swept)",
 		tuning.BucketDeltaFactor:        "delta factors of the work-targeted buckets' narrowest bucket, 0 = the graph's delta (empty = not swept)",
+		tuning.BucketDeltaMinSkew:       "degree skews from which bucket_delta_factor applies, 0 = every graph (empty = not swept)",
 		tuning.LaunchDeltaFactor:        "factors widening the adaptive SSSP's buckets inside GPU persistent launches to delta x factor / mean out-degree, 0 = delta (empty = not swept)",
 		tuning.OrderedMinVertices:       "smallest graph (vertices) on which the adaptive SSSP runs ordered (empty = not swept)",
 		tuning.OrderedMinDegree:         "smallest average out-degree at which the adaptive SSSP runs ordered (empty = not swept)",
