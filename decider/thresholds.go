@@ -95,8 +95,8 @@ type Thresholds struct {
 	// took 12 iterations with 2^22-edge buckets over width 32 against 39
 	// for fixed width 32, examining 178M against 169M arcs; 1.10x faster
 	// on the device, results/h100-2026-11-22-s8/). On the CPU backend it
-	// counts out-edges per worker, and an iteration merges at most 8
-	// buckets. 0: fixed buckets.
+	// counts out-edges per worker, and a merged iteration is at most 8
+	// times the graph's delta wide. 0: fixed buckets.
 	BucketEdges int64 `toml:"bucket_edges"`
 	// BucketMinSkew is the degree skew (largest over average out-degree)
 	// below which buckets stay fixed whatever BucketEdges says: on the

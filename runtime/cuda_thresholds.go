@@ -67,6 +67,9 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	t.OrderedMinVerticesSkewed = 1 << 21
 	t.BucketMinSkew = 64 // what counts as skewed (work-targeted buckets stay off: bucket_edges 0)
 	t.BucketEdges = 0    // the CPU's is per worker
+	// The CPU's narrower bins on skewed graphs were measured on its own
+	// buckets; a tuned section sets the GPU's.
+	t.BucketDeltaFactor, t.BucketDeltaMinSkew = 0, 0
 	// An iteration costs ~30 µs however small (H100), the time to relax
 	// about a million edges: pull only for frontiers worth half that.
 	t.PullMinEdges = 1 << 19

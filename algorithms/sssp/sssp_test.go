@@ -353,9 +353,10 @@ func TestBucketEdges(t *testing.T) {
 
 // TestMergedBucketsCPU checks the CPU's work-targeted buckets (bucket_edges
 // per worker): correct distances on 1, 2 and 4 workers, fewer iterations
-// than fixed buckets, and at most 8 buckets per iteration (with delta 1 a
-// bucket is one distance, so a run takes at least a distinct distances / 8
-// iterations).
+// than fixed buckets, and at most 8 x delta of width per iteration (the
+// grid is below bucket_delta_min_skew, so its bins are delta wide; with
+// delta 1 a bin is one distance, so a run takes at least a distinct
+// distances / 8 iterations).
 func TestMergedBucketsCPU(t *testing.T) {
 	g := testgraphs.Grid(40, 40).WithDerivedWeights(3)
 	want, _, err := sssp.Reference(g, 0)

@@ -33,8 +33,8 @@ func TestReleasedWorkersEmpty(t *testing.T) {
 	}
 }
 
-// TestMergedBins: a merged iteration stays within 8 of the graph's delta
-// however narrow its bins, takes at least one bin, and no more than the
+// TestMergedBins: a merged iteration stays within 8 times the graph's
+// delta however narrow its bins, takes at least one bin, and no more than the
 // ring holds.
 func TestMergedBins(t *testing.T) {
 	for _, c := range []struct{ delta, bucket, want uint64 }{
