@@ -75,7 +75,9 @@ delta = 8
 	}
 	gpu := want
 	gpu.T3, gpu.Delta = 0.1, 8
-	gpu.BucketEdges = 0 // the CPU's counts per worker: a GPU section does not inherit it
+	// The CPU's work-targeted buckets count per worker, and its bins for
+	// them were measured on its own: a GPU section does not inherit them.
+	gpu.BucketEdges, gpu.BucketDeltaFactor, gpu.BucketDeltaMinSkew = 0, 0, 0
 	if got := s.For("NVIDIA H100 80GB HBM3"); got != gpu {
 		t.Errorf("gpu %+v, want %+v", got, gpu)
 	}
@@ -163,7 +165,7 @@ delta = 128
 	cpuBFS.Alpha = 30
 	gpu := cpu
 	gpu.T1, gpu.Delta = 8, 64
-	gpu.BucketEdges = 0 // [cpu]'s counts per worker: not inherited
+	gpu.BucketEdges, gpu.BucketDeltaFactor, gpu.BucketDeltaMinSkew = 0, 0, 0 // [cpu]'s bucket keys: not inherited
 	gpuBFS := gpu
 	gpuBFS.T1, gpuBFS.SampleEvery = 16, 2
 	gpuSSSP := gpu
@@ -220,7 +222,7 @@ delta = 128
 		}
 	}
 	// An explicit, empty device section is one (its values are [cpu]'s,
-	// bucket_edges aside).
+	// the bucket keys aside).
 	if _, err := decider.ParseThresholds("[gpu.\"G\"]\n[gpu.\"G\".cc]\nT2 = 4\n"); err != nil {
 		t.Errorf("empty device section: %v", err)
 	}

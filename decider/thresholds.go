@@ -382,7 +382,8 @@ func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
 
 // LoadThresholds reads a thresholds file. Keys missing from the [cpu]
 // section keep the built-in defaults, keys missing from a GPU section the
-// [cpu] section's (bucket_edges aside: 0 there); unknown keys, wrong types
+// [cpu] section's (bucket_edges, bucket_delta_factor and
+// bucket_delta_min_skew aside: 0 there); unknown keys, wrong types
 // and out-of-range values are errors naming the file and key.
 func LoadThresholds(path string) (*ThresholdSet, error) {
 	b, err := os.ReadFile(path)
@@ -424,10 +425,12 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	}
 	sort.Strings(names)
 	// A GPU section's missing keys take the [cpu] section's values, except
-	// bucket_edges: the CPU's counts per worker, a GPU's counts edges, so a
-	// GPU section without it has fixed buckets.
+	// the work-targeted buckets': the CPU's bucket_edges counts per worker,
+	// a GPU's counts edges, so a GPU section without it has fixed buckets,
+	// and the CPU's narrower bins for them (bucket_delta_factor from
+	// bucket_delta_min_skew) were measured on its own buckets.
 	gpuBase := s.CPU
-	gpuBase.BucketEdges = 0
+	gpuBase.BucketEdges, gpuBase.BucketDeltaFactor, gpuBase.BucketDeltaMinSkew = 0, 0, 0
 	for _, name := range names {
 		t, algs, err := decodeDevice(&md, raw.GPU[name], gpuBase, name)
 		if err != nil {

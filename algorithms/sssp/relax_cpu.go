@@ -52,12 +52,7 @@ func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 	// with it kron:18 on 16 cores took 0.63-0.73 of its time, the rest
 	// within noise (results/h100-host-cpu-2026-11-23-s21/). Without the
 	// second, merged buckets made urand:18 1.25x slower on 16 cores (-s20/).
-	pending := 0
-	for idx := o.cur; idx <= o.last; idx++ {
-		for i := range o.ws {
-			pending += len(o.ws[i].bins[idx%ringSize])
-		}
-	}
+	pending := o.pendingIn(o.cur, o.last+1)
 	if pending == 0 {
 		return
 	}

@@ -399,10 +399,7 @@ func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 // the vertices it added and their out-edges.
 func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 	slot := idx % ringSize
-	pending := 0
-	for i := range o.ws {
-		pending += len(o.ws[i].bins[slot])
-	}
+	pending := o.pendingIn(idx, idx+1)
 	if pending == 0 {
 		return 0, 0
 	}
@@ -440,6 +437,18 @@ func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 		o.ws[i].bins[slot] = o.ws[i].bins[slot][:0]
 	}
 	return total.Load(), edges.Load()
+}
+
+// pendingIn returns the entries filed in the workers' bins of buckets
+// [first, end).
+func (o *cpuOp[D]) pendingIn(first, end uint64) int {
+	n := 0
+	for i := range o.ws {
+		for idx := first; idx < end; idx++ {
+			n += len(o.ws[i].bins[idx%ringSize])
+		}
+	}
+	return n
 }
 
 // gatherAll makes every pending vertex (the unordered update vector plus

@@ -51,7 +51,7 @@ func TestMergedBins(t *testing.T) {
 // rings.
 func TestFindMinHints(t *testing.T) {
 	o := &cpuOp[uint32]{ws: takeWorkers(3), delta: 1, shift: 0}
-	defer func() { releaseWorkers(o.ws, false) }()
+	defer releaseWorkers(o.ws, false)
 	o.cur = 10
 	take := func(idx uint64) { // gather bucket idx: empty its bins, move on
 		for i := range o.ws {
