@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -67,6 +69,8 @@ func TestCLI(t *testing.T) {
 		{"trace in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--trace", filepath.Join(dir, "no", "t.json")}, nil, "--trace: " + filepath.Join(dir, "no", "t.json") + ": directory"},
 		{"out is a directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--out", dir}, nil, "--out: " + dir + " is a directory"},
 		{"trace written", []string{"run", "bfs", "--gen", "kron:6", "--trace", filepath.Join(dir, "t.json")}, []string{"bfs on kron:6"}, ""},
+		{"cpuprofile in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--cpuprofile", filepath.Join(dir, "no", "p.out")}, nil, "--cpuprofile: " + filepath.Join(dir, "no", "p.out") + ": directory"},
+		{"cpuprofile to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-"}, nil, "--cpuprofile needs a file name"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,6 +90,28 @@ func TestCLI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCPUProfile: --cpuprofile writes a profile that go tool pprof reads
+// (gzip-compressed protobuf).
+func TestCPUProfile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "p.out")
+	if _, _, err := gearbox(t, "run", "sssp", "--gen", "kron:10", "--sources", "4", "--cpuprofile", p); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("the profile is not gzip data: %v", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("reading the profile: %d bytes, %v", len(b), err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ type runFlags struct {
 	verify     bool
 	device     string
 	workers    int
+	cpuprofile string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -49,6 +51,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE`, for go tool pprof")
 }
 
 // outcome is one algorithm run as `gearbox run` reports it.
@@ -210,7 +213,7 @@ func algorithmNames() string {
 	return strings.Join(names, ", ")
 }
 
-func cmdRun(ctx context.Context, e *env, args []string) error {
+func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
 	f.register(fs)
@@ -228,6 +231,9 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if f.sources < 1 {
 		return fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
 	}
+	if f.cpuprofile == "-" {
+		return fmt.Errorf("%w: --cpuprofile needs a file name, not -", errUsage)
+	}
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
@@ -239,7 +245,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	}
 	// Check everything cheap before loading a large graph: a result or
 	// trace that could not be written would be lost after the run.
-	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--trace", f.trace}} {
+	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--trace", f.trace}, {"--cpuprofile", f.cpuprofile}} {
 		if err := checkOutput(o.path); err != nil {
 			return fmt.Errorf("%s: %w", o.flag, err)
 		}
@@ -298,6 +304,17 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
+	if f.cpuprofile != "" {
+		stop, err := startCPUProfile(f.cpuprofile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer func() {
+			if perr := stop(); perr != nil && err == nil {
+				err = fmt.Errorf("--cpuprofile: %w", perr)
+			}
+		}()
+	}
 	var times, mteps, kernels, transfers, setups, inspect, convert []float64
 	var last *outcome
 	for i, src := range srcs {
@@ -527,6 +544,23 @@ func writeForest(w io.Writer, g *graph.Graph, edges []cc.Edge) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// startCPUProfile starts Go's CPU profiler writing to path; stop ends the
+// profile and closes the file.
+func startCPUProfile(path string) (stop func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 func writeFile(path string, fn func(io.Writer) error) error {
