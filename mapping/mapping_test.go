@@ -142,3 +142,77 @@ func TestAcquireReusesReleased(t *testing.T) {
 	}
 	q.Release()
 }
+
+func TestPiecesCoversOnce(t *testing.T) {
+	for _, w := range []int{1, 2, 5} {
+		p := mapping.NewPool(w)
+		for _, cuts := range [][]int{{0}, {0, 7}, {0, 1, 2, 50, 51, 1000}} {
+			n := cuts[len(cuts)-1]
+			hits := make([]int32, n)
+			p.Pieces(cuts, func(worker, lo, hi int) {
+				if worker < 0 || worker >= w {
+					t.Errorf("worker %d of %d", worker, w)
+				}
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			for i, h := range hits {
+				if h != 1 {
+					t.Fatalf("workers=%d cuts=%v: element %d visited %d times", w, cuts, i, h)
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
+// TestEdgeCuts: hubs at small ids (as in email-Enron) get pieces of their
+// own words, the sparse rest pieces of many words, each piece about its
+// share of the edges.
+func TestEdgeCuts(t *testing.T) {
+	const n = 64 * 100
+	deg := make([]int64, n)
+	for v := range deg {
+		deg[v] = 1
+		if v < 128 {
+			deg[v] = 200 // two words of hubs: 25600 edges each
+		}
+	}
+	off := make([]int64, n+1)
+	for v, d := range deg {
+		off[v+1] = off[v] + d
+	}
+	wordEdges := func(lo, hi int) int64 { return off[min(hi*64, n)] - off[lo*64] }
+	total := off[n]
+	for _, tc := range []struct {
+		k        int
+		minEdges int64
+	}{{1, 0}, {8, 0}, {64, 0}, {64, 20000}, {1000, 0}} {
+		cuts := mapping.EdgeCuts(off, tc.k, tc.minEdges)
+		if cuts[0] != 0 || cuts[len(cuts)-1] != 100 {
+			t.Fatalf("k=%d: cuts %v do not span the 100 words", tc.k, cuts)
+		}
+		target := max(total/int64(tc.k), tc.minEdges, 1)
+		for i := 1; i < len(cuts); i++ {
+			lo, hi := cuts[i-1], cuts[i]
+			if hi <= lo {
+				t.Fatalf("k=%d: empty piece %d..%d in %v", tc.k, lo, hi, cuts)
+			}
+			e := wordEdges(lo, hi)
+			if i < len(cuts)-1 && e < target {
+				t.Errorf("k=%d: piece %d..%d has %d edges, below the target %d", tc.k, lo, hi, e, target)
+			}
+			// A piece stops at the word that reaches the target.
+			if hi-lo > 1 && wordEdges(lo, hi-1) >= target {
+				t.Errorf("k=%d: piece %d..%d goes on past its target %d", tc.k, lo, hi, target)
+			}
+		}
+		if tc.k == 64 && tc.minEdges == 0 && (cuts[1] != 1 || cuts[2] != 2) {
+			t.Errorf("k=64: the hub words do not have pieces of their own: %v", cuts[:4])
+		}
+	}
+	if got := mapping.EdgeCuts([]int64{0}, 4, 0); len(got) != 1 {
+		t.Errorf("no vertices: cuts %v, want [0]", got)
+	}
+}

@@ -40,6 +40,7 @@ type cpuOp struct {
 	bufs        []workset.Buffer
 	cnt         []counters
 	pref        []int64
+	cuts        []int // bitmap thread mapping's pieces (mapping.EdgeCuts), made on first use
 	done        bool
 	// deg is the current working set's summed out-degree: a bitmap's
 	// thread mapping splits its words by it (forFrontier).

@@ -24,8 +24,10 @@ func configs() map[string][]runtime.Option {
 		"auto-eager":    {runtime.WithThresholds(eager())},
 		"auto-1worker":  {runtime.WithWorkers(1)},
 		"auto-3workers": {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
-		"cycle":         {runtime.WithPolicy(testgraphs.Cycle(decider.AllVariants()...))},
-		"cycle-rev":     {runtime.WithPolicy(testgraphs.Cycle(decider.PullVariant, decider.Variant{Order: decider.Unordered, Mapping: decider.Block, Rep: decider.Queue}, decider.Variant{Mapping: decider.Block}))},
+		// Thread mapping over a bitmap in edge-balanced pieces.
+		"O_T_BM-5workers": {runtime.WithWorkers(5), runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Bitmap})},
+		"cycle":           {runtime.WithPolicy(testgraphs.Cycle(decider.AllVariants()...))},
+		"cycle-rev":       {runtime.WithPolicy(testgraphs.Cycle(decider.PullVariant, decider.Variant{Order: decider.Unordered, Mapping: decider.Block, Rep: decider.Queue}, decider.Variant{Mapping: decider.Block}))},
 	}
 	for _, v := range decider.AllVariants() {
 		m[v.String()] = []runtime.Option{runtime.WithVariant(v)}

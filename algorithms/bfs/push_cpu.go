@@ -57,6 +57,15 @@ const (
 	edgeGrain  = 4096
 )
 
+// Thread mapping over a bitmap whose working set has more than edgeGrain
+// out-edges claims word-aligned pieces of about equal out-edges of the
+// graph (mapping.EdgeCuts), piecesPerWorker per worker and at least
+// edgeGrain edges each, so that no piece holds a cluster of hubs with small
+// ids (as sssp does, where it took 0.62-0.69 of email-Enron's time on 16
+// cores; BFS measured within noise of equal word counts on nine graphs,
+// results/h100-host-cpu-2026-11-23-s23/).
+const piecesPerWorker = 16
+
 // forFrontier calls fn(worker, u, part of u's out-neighbours) for the
 // current frontier under the given mapping: whole neighbourhoods (thread)
 // or edge-balanced pieces of them (block).
@@ -84,14 +93,22 @@ func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs []u
 		})
 	case m == decider.Thread:
 		words := o.curB.Words()
-		o.pool.Thread(len(words), o.wordGrain(len(words)), func(w, lo, hi int) {
+		visit := func(w, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				for b := words[i]; b != 0; b &= b - 1 {
 					u := uint32(i*64 + trailingZeros(b))
 					fn(w, u, adj[off[u]:off[u+1]])
 				}
 			}
-		})
+		}
+		if o.deg <= edgeGrain {
+			o.pool.Thread(len(words), o.wordGrain(len(words)), visit)
+			break
+		}
+		if o.cuts == nil {
+			o.cuts = mapping.EdgeCuts(off, piecesPerWorker*o.pool.Workers(), edgeGrain)
+		}
+		o.pool.Pieces(o.cuts, visit)
 	default:
 		cur := o.curB
 		words := cur.Words()

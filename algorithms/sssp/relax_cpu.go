@@ -123,9 +123,9 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 	})
 }
 
-// Grains: elements per claimed chunk (thread mapping over a queue), words
-// per chunk (over a bitmap), edges per chunk (block mapping), and the
-// edges a thread-mapped queue chunk holds at the graph's average degree.
+// Grains: elements per claimed chunk (thread mapping over a queue), edges
+// per chunk (block mapping), and the edges a thread-mapped queue chunk
+// holds at the graph's average degree.
 // A relaxation costs an atomic minimum and a bin append, several times
 // BFS's visit, so SSSP spreads a queue from a quarter of BFS's edges: on
 // 16 cores a 512x512 grid's small buckets then run on all workers (half
@@ -133,10 +133,18 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 // 8192 edges / workers, 4096 on 2 cores, measured no better in -s20/).
 const (
 	queueGrain = 64
-	wordGrain  = 16
 	edgeGrain  = 4096
 	queueEdges = 1024
 )
+
+// Thread mapping over a bitmap claims word-aligned pieces of about equal
+// out-edges (mapping.EdgeCuts), about piecesPerWorker per worker and at
+// least queueEdges edges each. Pieces of equal word counts (8 words, 512
+// vertices, on 16 workers) left email-Enron's SSSP waiting for the piece
+// of its low-numbered hubs (15% of its arcs): it takes 0.62-0.69 of that
+// time with edge pieces, on 8 and 16 cores. 4 or 64 pieces per worker, or no floor on a piece's edges,
+// measured within noise of these (results/h100-host-cpu-2026-11-23-s23/).
+const piecesPerWorker = 16
 
 // forFrontier calls fn(worker, u, part of u's out-neighbours and their
 // weights) over the current working set: whole neighbourhoods (thread
@@ -167,7 +175,10 @@ func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs,
 		})
 	case m == decider.Thread:
 		words := o.curB.Words()
-		o.pool.Thread(len(words), wordGrain, func(w, lo, hi int) {
+		if o.cuts == nil {
+			o.cuts = mapping.EdgeCuts(off, piecesPerWorker*o.pool.Workers(), queueEdges)
+		}
+		o.pool.Pieces(o.cuts, func(w, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				for b := words[i]; b != 0; b &= b - 1 {
 					u := uint32(i*64 + trailingZeros(b))

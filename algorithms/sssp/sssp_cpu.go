@@ -87,6 +87,7 @@ type cpuOp[D distance] struct {
 	curB, nextB *workset.Bitmap
 	upd         *workset.Bitmap
 	pref        []int64
+	cuts        []int // bitmap thread mapping's pieces (mapping.EdgeCuts), made on first use
 	ws          []worker
 
 	cur      uint64 // bucket index of the current working set

@@ -28,13 +28,14 @@ func bucketed(t decider.Thresholds, target int64) decider.Thresholds {
 
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{
-		"auto":           nil,
-		"auto-eager":     {runtime.WithThresholds(eager())},
-		"auto-unordered": {runtime.WithOrder(decider.Unordered)},
-		"auto-1worker":   {runtime.WithWorkers(1)},
-		"auto-3workers":  {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
-		"cycle":          {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()...))},
-		"cycle-delta1":   {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()[3:]...)), sssp.WithDelta(1)},
+		"auto":            nil,
+		"auto-eager":      {runtime.WithThresholds(eager())},
+		"auto-unordered":  {runtime.WithOrder(decider.Unordered)},
+		"auto-1worker":    {runtime.WithWorkers(1)},
+		"auto-3workers":   {runtime.WithWorkers(3), runtime.WithThresholds(eager())},
+		"O_T_BM-5workers": {runtime.WithWorkers(5), runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Bitmap})},
+		"cycle":           {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()...))},
+		"cycle-delta1":    {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()[3:]...)), sssp.WithDelta(1)},
 		// Work-targeted buckets: the narrowest (one edge), a few thousand
 		// edges over width-1 bins, and every pending vertex at once.
 		"auto-bucket=1":           {runtime.WithThresholds(bucketed(eager(), 1))},
