@@ -152,7 +152,7 @@ type Thresholds struct {
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 64, T2: 16, T3: 0.005, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4,
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, BitmapMinVertices: 4096, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4,
 		BucketEdges: 4096, BucketDeltaFactor: 2, BucketDeltaMinSkew: 8, AfforestMinDegree: 2}
 }
 

@@ -15,6 +15,7 @@ import (
 func eager() decider.Thresholds {
 	t := decider.DefaultThresholds()
 	t.T2, t.T3, t.SampleEvery, t.Alpha, t.Beta = 4, 0.01, 1, 2, 4
+	t.BitmapMinVertices = 0 // the test graphs are small
 	return t
 }
 

@@ -17,6 +17,7 @@ import (
 func eager() decider.Thresholds {
 	t := decider.DefaultThresholds()
 	t.T2, t.T3, t.SampleEvery = 4, 0.01, 1
+	t.BitmapMinVertices = 0 // the test graphs are small
 	return t
 }
 
