@@ -81,6 +81,7 @@ func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
 					return // the bin waits for the next iteration, and so do the buckets after it
 				}
 				ws.bins[slot], ws.scratch = ws.scratch[:0], items
+				ws.filed -= len(items)
 				for _, u := range items {
 					du := o.load(u)
 					if o.bucket(du) != idx {

@@ -57,7 +57,12 @@ type worker struct {
 	// slices: that scan of 16 workers' rings cost 0.2-0.4 ms on 16 cores,
 	// each time most rings were empty (a run's first and last iterations,
 	// and whenever one worker had filed everything).
-	low              uint64
+	low uint64
+	// filed counts the entries in bins, so that findMin skips an emptied
+	// ring at once: low alone let the first findMin after a ring emptied
+	// read its 4096 bins, which ended every 16-core email-Enron run with
+	// about 0.1 ms of reads of 16 empty rings.
+	filed            int
 	far              []farItem
 	scratch          []uint32
 	buf              workset.Buffer
@@ -208,7 +213,7 @@ func releaseWorkers(ws []worker, drained bool) {
 		}
 		w.far, w.scratch = w.far[:0], w.scratch[:0]
 		w.size, w.deg, w.edges = 0, 0, 0
-		w.low = noBucket
+		w.low, w.filed = noBucket, 0
 	}
 	workerSets.Put(&ws)
 }
@@ -299,6 +304,9 @@ func (o *cpuOp[D]) findMin() (uint64, bool) {
 	best, found := uint64(0), false
 	for i := range o.ws {
 		w := &o.ws[i]
+		if w.filed == 0 {
+			w.low = noBucket
+		}
 		if w.low == noBucket {
 			continue
 		}
@@ -353,6 +361,7 @@ func (o *cpuOp[D]) rebucket() bool {
 			if it.idx < minIdx+ringSize {
 				w.bins[it.idx%ringSize] = append(w.bins[it.idx%ringSize], it.v)
 				w.low = min(w.low, it.idx)
+				w.filed++
 			} else {
 				keep = append(keep, it)
 			}
@@ -397,7 +406,10 @@ func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 
 // gatherBucket adds bucket idx to the current working set (in
 // representation r, reset by the caller) and empties its bins; it returns
-// the vertices it added and their out-edges.
+// the vertices it added and their out-edges. Each worker gathers its own
+// bin, which it filled. Gathering all bins as one list cut evenly among
+// the workers took 1.05-1.12x the time on 2 cores and gained nothing clear
+// on 16 (results/h100-host-cpu-2026-11-23-s23/).
 func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 	slot := idx % ringSize
 	pending := o.pendingIn(idx, idx+1)
@@ -435,7 +447,9 @@ func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 		})
 	}
 	for i := range o.ws {
-		o.ws[i].bins[slot] = o.ws[i].bins[slot][:0]
+		w := &o.ws[i]
+		w.filed -= len(w.bins[slot])
+		w.bins[slot] = w.bins[slot][:0]
 	}
 	return total.Load(), edges.Load()
 }
@@ -470,7 +484,7 @@ func (o *cpuOp[D]) gatherAll(r decider.Rep) int64 {
 				o.emitUnordered(w, it.v)
 			}
 			ws.far = ws.far[:0]
-			ws.low = noBucket
+			ws.low, ws.filed = noBucket, 0
 		})
 	}
 	var size int64
@@ -516,6 +530,7 @@ func (o *cpuOp[D]) emitOrdered(w int, v uint32, d uint64) {
 	if idx-o.cur < ringSize {
 		ws.bins[idx%ringSize] = append(ws.bins[idx%ringSize], v)
 		ws.low = min(ws.low, idx)
+		ws.filed++
 	} else {
 		ws.far = append(ws.far, farItem{v, idx})
 	}

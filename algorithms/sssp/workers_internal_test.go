@@ -1,6 +1,96 @@
 package sssp
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// checkFiled fails unless every worker's filed count is the number of
+// entries in its ring's bins.
+func checkFiled(t *testing.T, ws []worker, step string) {
+	t.Helper()
+	for i := range ws {
+		n := 0
+		for _, b := range ws[i].bins {
+			n += len(b)
+		}
+		if ws[i].filed != n {
+			t.Fatalf("%s: worker %d counts %d filed entries, its bins hold %d", step, i, ws[i].filed, n)
+		}
+	}
+}
+
+// TestFiledCount drives ordered iterations (merged buckets, fusion, the
+// far list) and checks after each that the workers' filed counts match
+// their bins: an undercount would hide a bucket from findMin, an
+// overcount bring back its scans of empty rings.
+func TestFiledCount(t *testing.T) {
+	kron, err := graph.Generate("kron:10:8", graph.GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A chain of heavy arcs with shortcuts and a few random arcs:
+	// distances of millions run past a ring of delta-1 buckets into the far
+	// list, and back.
+	el := &graph.EdgeList{NumVertices: 300, WeightKind: graph.IntWeights}
+	arc := func(u, v, w uint32) {
+		el.Src, el.Dst, el.Weights = append(el.Src, u), append(el.Dst, v), append(el.Weights, w)
+	}
+	for i := uint32(0); i+1 < 300; i++ {
+		arc(i, i+1, 5000+i%7)
+		if i+2 < 300 {
+			arc(i, i+2, 9000+i%5)
+		}
+		arc(i, (i*7919+13)%300, 3000+(i*31)%20000)
+	}
+	heavy, err := graph.Build(el, graph.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name         string
+		g            *graph.Graph
+		delta, merge uint64
+		target       int64
+		workers      int
+		rep          decider.Rep
+	}{
+		{"queue", kron, 1, 1, 0, 3, decider.Queue},
+		{"bitmap merged", kron, 2, 8, 64, 4, decider.Bitmap},
+		{"far", heavy, 1, 1, 0, 2, decider.Queue},
+	} {
+		g := c.g
+		if g.WeightKind() != graph.IntWeights {
+			g = g.WithDerivedWeights(1)
+		}
+		o := newCPUOp[uint32](runtime.NewCPU(c.workers), g, 0, c.delta, c.target, c.merge)
+		v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: c.rep}
+		if err := o.Start(v); err != nil {
+			t.Fatal(err)
+		}
+		far := false
+		for !o.Done() {
+			if _, err := o.Compute(v); err != nil {
+				t.Fatal(err)
+			}
+			checkFiled(t, o.ws, c.name+": compute")
+			for i := range o.ws {
+				far = far || len(o.ws[i].far) > 0
+			}
+			if _, _, err := o.Generate(c.rep); err != nil {
+				t.Fatal(err)
+			}
+			checkFiled(t, o.ws, c.name+": generate")
+		}
+		if c.name == "far" && !far {
+			t.Errorf("far: no lowering went past the ring")
+		}
+		o.Close()
+	}
+}
 
 // TestReleasedWorkersEmpty: worker state handed back by a stopped run
 // (bins and far lists not drained) comes out of takeWorkers empty, as
@@ -55,9 +145,12 @@ func TestFindMinHints(t *testing.T) {
 	o.cur = 10
 	take := func(idx uint64) { // gather bucket idx: empty its bins, move on
 		for i := range o.ws {
-			o.ws[i].bins[idx%ringSize] = o.ws[i].bins[idx%ringSize][:0]
+			w := &o.ws[i]
+			w.filed -= len(w.bins[idx%ringSize])
+			w.bins[idx%ringSize] = w.bins[idx%ringSize][:0]
 		}
 		o.cur = idx
+		checkFiled(t, o.ws, "take")
 	}
 	want := func(step string, idx uint64, ok bool) {
 		t.Helper()
