@@ -43,42 +43,31 @@ func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...stri
 			b.WriteString("# " + l + "\n")
 		}
 	}
-	// Keys a per-algorithm section leaves out take the device section's
-	// values, which need not be 0 like [cpu]'s: it has them all.
-	all := alg != ""
+	// Every key is written: one a section left out would take another
+	// section's value ([cpu]'s, or for a per-algorithm section its device
+	// section's), which need not be 0 (bitmap_min_vertices is 4096 in
+	// [cpu]).
 	b.WriteString(SectionNameFor(device, alg) + "\n")
 	fmt.Fprintf(&b, "T1 = %s\n", tomlFloat(t.T1))
 	fmt.Fprintf(&b, "T2 = %d\n", t.T2)
 	fmt.Fprintf(&b, "T3 = %s\n", tomlFloat(t.T3))
-	if all || t.BitmapMinVertices != 0 {
-		fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
-	}
+	fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
 	fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
-	// Always written: a section that left it out would take [cpu]'s.
 	fmt.Fprintf(&b, "jump_factor = %s\n", tomlFloat(t.JumpFactor))
 	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
 	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
-	if all || t.PullMinEdges != 0 {
-		fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
-	}
+	fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
 	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
-	// Always written: a section that left it out would take [cpu]'s.
 	fmt.Fprintf(&b, "delta_factor = %s\n", tomlFloat(t.DeltaFactor))
 	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
 	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
 	fmt.Fprintf(&b, "ordered_min_vertices_skewed = %d\n", t.OrderedMinVerticesSkewed)
-	// Always written: a section that left it out would take [cpu]'s.
 	fmt.Fprintf(&b, "bucket_edges = %d\n", t.BucketEdges)
 	fmt.Fprintf(&b, "bucket_min_skew = %s\n", tomlFloat(t.BucketMinSkew))
 	fmt.Fprintf(&b, "bucket_delta_factor = %s\n", tomlFloat(t.BucketDeltaFactor))
 	fmt.Fprintf(&b, "bucket_delta_min_skew = %s\n", tomlFloat(t.BucketDeltaMinSkew))
 	fmt.Fprintf(&b, "launch_delta_factor = %s\n", tomlFloat(t.LaunchDeltaFactor))
-	if all || t.ThreadsPerBlock != 0 {
-		fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
-	}
-	// Always written: a section that left one out would take [cpu]'s
-	// value, which is not 0 for afforest_min_degree and is 0 for the
-	// floors a GPU sets (DeviceThresholds).
+	fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
 	fmt.Fprintf(&b, "afforest_min_degree = %s\n", tomlFloat(t.AfforestMinDegree))
 	fmt.Fprintf(&b, "afforest_min_arcs = %d\n", t.AfforestMinArcs)
 	fmt.Fprintf(&b, "afforest_min_skew = %s\n", tomlFloat(t.AfforestMinSkew))

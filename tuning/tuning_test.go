@@ -170,6 +170,44 @@ func TestWriteSectionMerges(t *testing.T) {
 	}
 }
 
+// TestWriteSectionZeroFloors: the bitmap and pull floors and the block
+// size are written even when 0, so a section reads back as written
+// although [cpu]'s bitmap_min_vertices is 4096 (a tuned 0 read back as it
+// once, from a sweep's 0,1000).
+func TestWriteSectionZeroFloors(t *testing.T) {
+	zero := decider.DefaultThresholds()
+	zero.BitmapMinVertices, zero.PullMinEdges, zero.ThreadsPerBlock = 0, 0, 0
+	floors := decider.DefaultThresholds()
+	floors.BitmapMinVertices, floors.PullMinEdges, floors.ThreadsPerBlock = 1000, 5000, 128
+	if decider.DefaultThresholds().BitmapMinVertices == 0 {
+		t.Fatal("the built-in [cpu] bitmap floor is 0: this test needs one that is not")
+	}
+	for _, tc := range []struct {
+		name     string
+		cpu      decider.Thresholds
+		dev, alg string
+	}{
+		{"cpu", floors, "cpu", ""},
+		{"gpu over cpu floors", floors, "G", ""},
+		{"cpu.sssp over cpu floors", floors, "cpu", "sssp"},
+	} {
+		path := filepath.Join(t.TempDir(), "th.toml")
+		if tc.dev != "cpu" || tc.alg != "" {
+			if err := tuning.WriteSection(path, "cpu", tc.cpu); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+		}
+		if err := tuning.WriteSectionFor(path, tc.dev, tc.alg, zero); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		got, err := tuning.LoadSectionFor(path, tc.dev, tc.alg)
+		if err != nil || got != zero {
+			t.Errorf("%s: read back %+v, %v; want %+v", tc.name, got, err, zero)
+		}
+	}
+}
+
 // TestWriteSectionAfforestKeys: CC's variant floors are written in every
 // section, zeros included, so that a section reads back as written
 // whatever [cpu] holds (a key left out would take [cpu]'s value).
