@@ -49,11 +49,10 @@ func (o *cpuOp) push(v decider.Variant) {
 	})
 }
 
-// Grains: elements per claimed chunk (thread mapping over a queue), words
-// per chunk (over a bitmap) and edges per chunk (block mapping).
+// Grains: elements per claimed chunk (thread mapping over a queue) and
+// edges per chunk (block mapping).
 const (
 	queueGrain = 64
-	wordGrain  = 16
 	edgeGrain  = 4096
 )
 
@@ -61,9 +60,12 @@ const (
 // out-edges claims word-aligned pieces of about equal out-edges of the
 // graph (mapping.EdgeCuts), piecesPerWorker per worker and at least
 // edgeGrain edges each, so that no piece holds a cluster of hubs with small
-// ids (as sssp does, where it took 0.62-0.69 of email-Enron's time on 16
-// cores; BFS measured within noise of equal word counts on nine graphs,
-// results/h100-host-cpu-2026-11-23-s23/).
+// ids (as sssp does, where it took email-Enron's SSSP to 0.64-0.69 of its
+// time on 8 and 16 cores; BFS measured within noise of pieces of equal
+// word counts on nine graphs, results/h100-host-cpu-2026-11-23-s23/). A
+// smaller working set runs on the caller: on rome99 on two cores, waking
+// the pool for 53 words made each bitmap level 5.2 µs against 2.8 for a
+// queue's.
 const piecesPerWorker = 16
 
 // forFrontier calls fn(worker, u, part of u's out-neighbours) for the
@@ -102,7 +104,7 @@ func (o *cpuOp) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs []u
 			}
 		}
 		if o.deg <= edgeGrain {
-			o.pool.Thread(len(words), o.wordGrain(len(words)), visit)
+			visit(0, 0, len(words))
 			break
 		}
 		if o.cuts == nil {
@@ -145,14 +147,3 @@ func (o *cpuOp) grain(min int) int {
 }
 
 func (o *cpuOp) adjLen() int64 { return int64(len(o.adj)) }
-
-// wordGrain returns the thread-mapping chunk size over a bitmap of words
-// words: at least wordGrain, and the whole bitmap when the working set has
-// at most edgeGrain out-edges, so that a small frontier in a bitmap (on a
-// small graph, a bitmap from a few dozen vertices) runs on the caller. On
-// rome99 on two cores, waking the pool for 53 words made each bitmap level
-// 5.2 µs against 2.8 for a queue's.
-func (o *cpuOp) wordGrain(words int) int {
-	chunks := o.deg/edgeGrain + 1
-	return max(wordGrain, int(int64(words)/chunks))
-}
