@@ -143,8 +143,9 @@ const (
 // least queueEdges edges each. Pieces of equal word counts (8 words, 512
 // vertices, on 16 workers) left email-Enron's SSSP waiting for the piece
 // of its low-numbered hubs (15% of its arcs): it takes 0.64-0.69 of that
-// time with edge pieces, on 8 and 16 cores. 4 or 64 pieces per worker, or no floor on a piece's edges,
-// measured within noise of these (results/h100-host-cpu-2026-11-23-s23/).
+// time with edge pieces, on 8 and 16 cores. 4 or 64 pieces per worker, or
+// no floor on a piece's edges, measured within noise of these
+// (results/h100-host-cpu-2026-11-23-s23/).
 const piecesPerWorker = 16
 
 // forFrontier calls fn(worker, u, part of u's out-neighbours and their

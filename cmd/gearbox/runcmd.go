@@ -305,11 +305,11 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	}
 
 	if f.cpuprofile != "" {
-		stop, err := startCPUProfile(f.cpuprofile)
-		if err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
+		stop, perr := startCPUProfile(f.cpuprofile)
+		if perr != nil {
+			return fmt.Errorf("--cpuprofile: %w", perr)
 		}
-		defer func() {
+		defer func() { // err: cmdRun's result
 			if perr := stop(); perr != nil && err == nil {
 				err = fmt.Errorf("--cpuprofile: %w", perr)
 			}
