@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -9,24 +10,31 @@ import (
 	"github.com/gearbox-graph/gearbox/mapping"
 )
 
+// checkCoversOnce runs a thread-mapped loop over [0, n) on w workers and
+// fails unless every element is visited exactly once, by a valid worker.
+func checkCoversOnce(t *testing.T, label string, w, n int, loop func(fn func(worker, lo, hi int))) {
+	t.Helper()
+	hits := make([]int32, n)
+	loop(func(worker, lo, hi int) {
+		if worker < 0 || worker >= w {
+			t.Errorf("%s: worker %d of %d", label, worker, w)
+		}
+		for i := lo; i < hi; i++ {
+			atomic.AddInt32(&hits[i], 1)
+		}
+	})
+	for i, h := range hits {
+		if h != 1 {
+			t.Fatalf("%s: element %d visited %d times", label, i, h)
+		}
+	}
+}
+
 func TestThreadCoversOnce(t *testing.T) {
 	for _, w := range []int{1, 2, 5} {
 		p := mapping.NewPool(w)
 		for _, n := range []int{0, 1, 10, 1000, 100001} {
-			hits := make([]int32, n)
-			p.Thread(n, 7, func(worker, lo, hi int) {
-				if worker < 0 || worker >= w {
-					t.Errorf("worker %d of %d", worker, w)
-				}
-				for i := lo; i < hi; i++ {
-					atomic.AddInt32(&hits[i], 1)
-				}
-			})
-			for i, h := range hits {
-				if h != 1 {
-					t.Fatalf("workers=%d n=%d: element %d visited %d times", w, n, i, h)
-				}
-			}
+			checkCoversOnce(t, fmt.Sprintf("workers=%d n=%d", w, n), w, n, func(fn func(worker, lo, hi int)) { p.Thread(n, 7, fn) })
 		}
 		p.Close()
 	}
@@ -147,21 +155,7 @@ func TestPiecesCoversOnce(t *testing.T) {
 	for _, w := range []int{1, 2, 5} {
 		p := mapping.NewPool(w)
 		for _, cuts := range [][]int{{0}, {0, 7}, {0, 1, 2, 50, 51, 1000}} {
-			n := cuts[len(cuts)-1]
-			hits := make([]int32, n)
-			p.Pieces(cuts, func(worker, lo, hi int) {
-				if worker < 0 || worker >= w {
-					t.Errorf("worker %d of %d", worker, w)
-				}
-				for i := lo; i < hi; i++ {
-					atomic.AddInt32(&hits[i], 1)
-				}
-			})
-			for i, h := range hits {
-				if h != 1 {
-					t.Fatalf("workers=%d cuts=%v: element %d visited %d times", w, cuts, i, h)
-				}
-			}
+			checkCoversOnce(t, fmt.Sprintf("workers=%d cuts=%v", w, cuts), w, cuts[len(cuts)-1], func(fn func(worker, lo, hi int)) { p.Pieces(cuts, fn) })
 		}
 		p.Close()
 	}
