@@ -156,6 +156,17 @@ func DefaultThresholds() Thresholds {
 		BucketEdges: 4096, BucketDeltaFactor: 2, BucketDeltaMinSkew: 8, AfforestMinDegree: 2}
 }
 
+// GPUBase returns CPU thresholds t as the base of a GPU's, without the
+// CPU's work-targeted buckets: the CPU's bucket_edges counts per worker, a
+// GPU's counts edges, so a GPU without its own has fixed buckets, and the
+// CPU's narrower bins for them (bucket_delta_factor from
+// bucket_delta_min_skew) were measured on its own buckets. A GPU section's
+// missing keys and the GPU-derived defaults both start from it.
+func (t Thresholds) GPUBase() Thresholds {
+	t.BucketEdges, t.BucketDeltaFactor, t.BucketDeltaMinSkew = 0, 0, 0
+	return t
+}
+
 // maxDelta bounds a derived bucket width (a graph of huge weights and
 // tiny degree would otherwise ask for more than distances can hold).
 const maxDelta = 1 << 40
@@ -425,12 +436,8 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	}
 	sort.Strings(names)
 	// A GPU section's missing keys take the [cpu] section's values, except
-	// the work-targeted buckets': the CPU's bucket_edges counts per worker,
-	// a GPU's counts edges, so a GPU section without it has fixed buckets,
-	// and the CPU's narrower bins for them (bucket_delta_factor from
-	// bucket_delta_min_skew) were measured on its own buckets.
-	gpuBase := s.CPU
-	gpuBase.BucketEdges, gpuBase.BucketDeltaFactor, gpuBase.BucketDeltaMinSkew = 0, 0, 0
+	// the work-targeted buckets' (GPUBase).
+	gpuBase := s.CPU.GPUBase()
 	for _, name := range names {
 		t, algs, err := decodeDevice(&md, raw.GPU[name], gpuBase, name)
 		if err != nil {

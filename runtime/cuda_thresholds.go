@@ -45,7 +45,7 @@ func (d *Dev) threadsPerBlock() int {
 // smaller graphs run unordered and CC runs union-find on them. A
 // [gpu."<name>"] section of thresholds.toml overrides all of this.
 func (c *CUDA) DeviceThresholds() decider.Thresholds {
-	t := decider.DefaultThresholds()
+	t := decider.DefaultThresholds().GPUBase() // fixed buckets, as the CPU's count per worker
 	t.T1 = 32
 	t.T2 = int64(gpuThreadsPerBlock * max(c.sms, 1))
 	t.Delta = 256
@@ -66,10 +66,6 @@ func (c *CUDA) DeviceThresholds() decider.Thresholds {
 	t.OrderedMinDegree = 0
 	t.OrderedMinVerticesSkewed = 1 << 21
 	t.BucketMinSkew = 64 // what counts as skewed (work-targeted buckets stay off: bucket_edges 0)
-	t.BucketEdges = 0    // the CPU's is per worker
-	// The CPU's narrower bins on skewed graphs were measured on its own
-	// buckets; a tuned section sets the GPU's.
-	t.BucketDeltaFactor, t.BucketDeltaMinSkew = 0, 0
 	// An iteration costs ~30 µs however small (H100), the time to relax
 	// about a million edges: pull only for frontiers worth half that.
 	t.PullMinEdges = 1 << 19
