@@ -63,6 +63,9 @@ func TestRealDatasets(t *testing.T) {
 		{"power.graph", false, 4941, 2 * 6594, 6594, Unweighted, -1, -1},
 		{"PGPgiantcompo.graph", false, 10680, 2 * 24316, 24316, Unweighted, -1, -1},
 		{"polbooks.mtx", false, 105, 2 * 441, 441, Unweighted, -1, -1},
+		// 21,693 road segments, no self-loops or repeats; undirected by format,
+		// lengths real.
+		{"cal.cedge", false, 21048, 2 * 21693, 21693, RealWeights, -1, -1},
 		// Max-flow instances: s and t are 1-based in the files.
 		{"ak-4102.max", false, 16414, 24619, 0, IntWeights, 0, 1},
 		{"nx-gl1.max", false, 1116, 4800, 0, IntWeights, 0, 1115},

@@ -35,21 +35,27 @@ import (
 //     source and sink recorded with SetTerminals).
 //   - [el], [wel] GAP benchmark edge lists: `u v` / `u v w` (integer w),
 //     0-based ids kept as they are (n = largest id + 1).
+//   - [cedge] the road networks of Li et al., "Real Datasets for Spatial
+//     Databases" (SSTD 2005; cal.cedge, OL, TG, SF, NA): `EdgeID Start End
+//     Length` lines, undirected, 0-based ids kept as they are (n = largest
+//     id + 1); the edge id must be a non-negative integer and is otherwise
+//     ignored, and the lengths are weights (real unless all are written as
+//     integers).
 //   - [bin] gearbox's binary CSR (.gbx): the graph's arrays with a checksum,
 //     read at disk speed.
 //
 // Any of them may be gzip-compressed (.gz, or detected by the gzip magic
 // bytes). A file is read as a directed graph unless its format says it is
-// symmetric (mtx symmetric, METIS) or LoadOptions.Undirected is set.
+// symmetric (mtx symmetric, METIS, cedge) or LoadOptions.Undirected is set.
 // Self-loops and duplicate arcs are dropped (the duplicate of minimum weight
 // is kept), as graph.Build does by default.
 //
 // Weights: integer formats (wel, gr, max, mtx integer, METIS) give
 // IntWeights. Formats whose weights may be real (mtx real, SNAP and
-// Graphalytics third columns) keep them as float32 (RealWeights) unless
+// Graphalytics third columns, cedge lengths) keep them as float32 (RealWeights) unless
 // LoadOptions.WeightScale > 0, which turns them into IntWeights
-// round(w*scale); SNAP and Graphalytics files whose weights are all written
-// as integers give IntWeights. Negative, non-finite or out-of-range weights
+// round(w*scale); SNAP, Graphalytics and cedge files whose weights are all
+// written as integers give IntWeights. Negative, non-finite or out-of-range weights
 // are errors naming the file and line.
 type Format string
 
@@ -63,10 +69,11 @@ const (
 	FormatMAX          Format = "max"
 	FormatEL           Format = "el"
 	FormatWEL          Format = "wel"
+	FormatCEdge        Format = "cedge"
 	FormatBin          Format = "bin"
 )
 
-var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatBin}
+var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatCEdge, FormatBin}
 
 // writable lists the formats Save and Write produce.
 var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP}
@@ -99,7 +106,7 @@ func ParseFormat(s string) (Format, error) {
 var extFormats = map[string]Format{
 	".mtx": FormatMTX, ".txt": FormatSNAP, ".edges": FormatSNAP, ".snap": FormatSNAP,
 	".graph": FormatMETIS, ".metis": FormatMETIS, ".e": FormatGraphalytics,
-	".gr": FormatGR, ".max": FormatMAX, ".el": FormatEL, ".wel": FormatWEL, ".gbx": FormatBin,
+	".gr": FormatGR, ".max": FormatMAX, ".el": FormatEL, ".wel": FormatWEL, ".cedge": FormatCEdge, ".gbx": FormatBin,
 }
 
 // DetectFormat picks a format from a file name's extension, looking through

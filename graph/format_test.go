@@ -103,6 +103,7 @@ func TestTinyInEveryFormat(t *testing.T) {
 		{"tiny.e", true, func(v uint32) uint64 { return 100 + uint64(v) }, false},
 		{"tiny-sym.mtx", true, func(v uint32) uint64 { return uint64(v) + 1 }, true},
 		{"tiny.graph", true, func(v uint32) uint64 { return uint64(v) + 1 }, true},
+		{"tiny.cedge", true, func(v uint32) uint64 { return uint64(v) }, true},
 	}
 	for _, tc := range tests {
 		for _, undirected := range []bool{false, true} {
@@ -201,7 +202,7 @@ func TestParseAndDetectFormat(t *testing.T) {
 	for path, want := range map[string]Format{
 		"a.mtx": FormatMTX, "a.MTX.gz": FormatMTX, "dir.x/email.txt": FormatSNAP, "b.edges": FormatSNAP,
 		"c.snap.gz": FormatSNAP, "d.graph": FormatMETIS, "d.metis": FormatMETIS, "e.e": FormatGraphalytics,
-		"f.gr": FormatGR, "g.max": FormatMAX, "h.el": FormatEL, "i.wel.gz": FormatWEL, "j.gbx": FormatBin,
+		"f.gr": FormatGR, "g.max": FormatMAX, "h.el": FormatEL, "i.wel.gz": FormatWEL, "j.gbx": FormatBin, "k.cedge": FormatCEdge,
 	} {
 		if got, err := DetectFormat(path); err != nil || got != want {
 			t.Errorf("DetectFormat(%q) = %q, %v; want %q", path, got, err, want)
@@ -249,6 +250,13 @@ func TestParseErrors(t *testing.T) {
 		{"wel negative weight", FormatWEL, "0 1 -2\n", "in.txt:1: negative weight -2", LoadOptions{}},
 		{"wel weight over limit", FormatWEL, "0 1 4294967296\n", "in.txt:1: weight 4294967296 over the limit 4294967295", LoadOptions{}},
 		{"wel non-numeric weight", FormatWEL, "0 1 w\n", `in.txt:1: invalid weight "w"`, LoadOptions{}},
+		{"cedge missing length", FormatCEdge, "0 0 1 0.5\n1 1 2\n", "in.txt:2: expected 4 fields (edge id, start, end, length), got 3", LoadOptions{}},
+		{"cedge five fields", FormatCEdge, "0 0 1 0.5 7\n", "in.txt:1: expected 4 fields (edge id, start, end, length), got 5", LoadOptions{}},
+		{"cedge bad edge id", FormatCEdge, "0 0 1 0.5\nx 1 2 0.5\n", `in.txt:2: invalid edge id "x"`, LoadOptions{}},
+		{"cedge negative edge id", FormatCEdge, "-1 0 1 0.5\n", "in.txt:1: negative edge id -1", LoadOptions{}},
+		{"cedge negative vertex", FormatCEdge, "0 0 -1 0.5\n", "in.txt:1: negative vertex id -1", LoadOptions{}},
+		{"cedge negative length", FormatCEdge, "0 0 1 -0.5\n", "in.txt:1: negative weight -0.5", LoadOptions{}},
+		{"cedge nan length", FormatCEdge, "0 0 1 nan\n", "in.txt:1: weight nan is not a finite number", LoadOptions{}},
 		// declared sizes
 		{"mtx id outside", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n1 4\n", "in.txt:4: vertex id 4 outside 1..3", LoadOptions{}},
 		{"mtx id zero", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n0 2\n", "in.txt:3: vertex id 0 outside 1..3", LoadOptions{}},
@@ -348,6 +356,8 @@ func TestWeights(t *testing.T) {
 		{"mtx real", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n1 3 1.5e-1\n", LoadOptions{}, RealWeights, []float64{1, float64(float32(0.15))}},
 		{"mtx integer", FormatMTX, "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n1 3 0\n", LoadOptions{}, IntWeights, []float64{7, 0}},
 		{"wel not scaled", FormatWEL, "0 1 7\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{7}},
+		{"cedge reals", FormatCEdge, "0 0 1 0.25\n1 0 2 3\n", LoadOptions{}, RealWeights, []float64{0.25, 3}},
+		{"cedge scaled", FormatCEdge, "0 0 1 0.002025\n1 0 2 0.0059524\n", LoadOptions{WeightScale: 1e6}, IntWeights, []float64{2025, 5952}},
 		{"negative zero", FormatSNAP, "0 1 -0.0\n", LoadOptions{}, RealWeights, []float64{0}},
 	}
 	for _, tc := range tests {
@@ -405,7 +415,7 @@ func TestSNAPRelabelSorted(t *testing.T) {
 
 // TestChunkSeams parses the same inputs with tiny and default chunks.
 func TestChunkSeams(t *testing.T) {
-	files := []string{"tiny.el", "tiny.wel", "tiny.gr", "tiny.max", "tiny.mtx", "tiny.txt", "tiny.e", "tiny.graph", "tiny-sym.mtx"}
+	files := []string{"tiny.el", "tiny.wel", "tiny.gr", "tiny.max", "tiny.mtx", "tiny.txt", "tiny.e", "tiny.graph", "tiny-sym.mtx", "tiny.cedge"}
 	for _, f := range files {
 		ref, err := Load(filepath.Join("testdata", f), LoadOptions{})
 		if err != nil {

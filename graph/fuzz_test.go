@@ -60,6 +60,7 @@ func FuzzReadGR(f *testing.F)           { fuzzRead(f, FormatGR, "tiny.gr") }
 func FuzzReadMAX(f *testing.F)          { fuzzRead(f, FormatMAX, "tiny.max") }
 func FuzzReadEL(f *testing.F)           { fuzzRead(f, FormatEL, "tiny.el", "tiny.el.gz") }
 func FuzzReadWEL(f *testing.F)          { fuzzRead(f, FormatWEL, "tiny.wel") }
+func FuzzReadCEdge(f *testing.F)        { fuzzRead(f, FormatCEdge, "tiny.cedge") }
 func FuzzReadBin(f *testing.F) {
 	for _, s := range []string{"tiny.txt", "tiny.max", "tiny.graph"} {
 		g, err := Load(filepath.Join("testdata", s), LoadOptions{})

@@ -60,6 +60,11 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	case FormatSNAP:
 		ep.comments = "#%"
 		ep.wmode, ep.maxF, ep.relabel = wOptional, 3, true
+	case FormatCEdge:
+		ep.comments = "#%"
+		ep.leadID = true
+		ep.wmode, ep.minF, ep.maxF = wRequired, 3, 3
+		t.symmetric = true
 	case FormatGraphalytics:
 		ep.comments = "#"
 		ep.wmode, ep.maxF = wOptional, 3

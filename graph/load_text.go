@@ -178,6 +178,7 @@ func allDigits(t []byte) bool {
 type edgeParser struct {
 	comments string // bytes that start a comment line
 	dimacs   bool   // lines start with a letter: a arc, c comment (n terminal for max)
+	leadID   bool   // an edge id precedes the fields (cedge): checked, then skipped
 	maxflow  bool   // accept n lines
 	mtx      bool   // the body of a MatrixMarket file (counted entries)
 	wmode    int
@@ -192,6 +193,9 @@ type edgeParser struct {
 }
 
 func (p *edgeParser) fieldsMsg(got int) string {
+	if p.leadID { // the edge id is a field to the reader of the file
+		return fmt.Sprintf("expected %d fields (edge id, start, end, length), got %d", p.minF+1, got+1)
+	}
 	if p.minF == p.maxF {
 		return fmt.Sprintf("expected %d fields, got %d", p.minF, got)
 	}
@@ -232,6 +236,19 @@ func (p *edgeParser) line(l []byte, line int64, o *chunkOut) bool {
 			return p.slowLine(l, line, o)
 		}
 		body = l[2:]
+	}
+	if p.leadID {
+		i := 0
+		for i < len(l) && l[i]-'0' <= 9 {
+			i++
+		}
+		if i == 0 || i > 19 || i == len(l) || (l[i] != ' ' && l[i] != '\t') {
+			return p.slowLine(l, line, o)
+		}
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		body = l[i:]
 	}
 	a, b, w, nf, ok := fastFields(body)
 	if !ok || nf < p.minF || nf > p.maxF {
@@ -302,6 +319,13 @@ func (p *edgeParser) slowLine(l []byte, line int64, o *chunkOut) bool {
 			o.fail(line, "unknown line type %s (want a, c%s)", quote(t), map[bool]string{true: ", n", false: ""}[p.maxflow])
 			return false
 		}
+	}
+	if p.leadID {
+		if _, ok := parseU64(t); !ok {
+			o.fail(line, "%s", strings.Replace(idError(t), "vertex id", "edge id", 1))
+			return false
+		}
+		t, i = nextTok(l, i)
 	}
 	nt := 0
 	for len(t) > 0 {
