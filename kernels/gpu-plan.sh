@@ -30,6 +30,11 @@
 #   bash .gpu/kernels/gpu-plan.sh levels  # GPU tests, then per-level latency: this tree against REF on paths, grids,
 #                                         # road and small real graphs, and the scale-free graphs
 #   bash .gpu/kernels/gpu-plan.sh variants  # kernel variants (kalt/NAME: edited copies of the sources) side by side
+#   bash .gpu/kernels/gpu-plan.sh final1  # issue #5's closing benches over every real traversal graph, part 1:
+#                                         # fatbin, GPU tests, overhead, the BFS bench over the real graphs and
+#                                         # the scale-18/20 ones (final2: BFS on the grid and scale 22, SSSP on
+#                                         # the real and scale-18/20 graphs; final3: SSSP on the grid and scale 22;
+#                                         # EMBEDDED=1: the CLI's embedded kernels, no nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab-quick  # the A/B of `ab` alone (a fatbin copied into $OUT skips nvcc)
 #   bash .gpu/kernels/gpu-plan.sh ab  # fatbin, GPU tests, overhead, then this tree against the
 #                                     # bundled reference CLI (REF=<commit> bash kernels/gpu-bundle.sh):
@@ -59,6 +64,11 @@ bench() {
 	echo "$name: rc=$? in $(($(date +%s) - t0)) s"
 }
 fatbin() {
+	if [ -n "${EMBEDDED:-}" ]; then # the CLI's own kernels (a call that checked them against nvcc's already ran)
+		unset GEARBOX_KERNELS
+		export GEARBOX_DATASETS=$D/datasets
+		return
+	fi
 	if [ -f "$OUT/gearbox.fatbin" ]; then
 		export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$D/datasets
 		return
@@ -135,6 +145,15 @@ ab_loop() {
 		done
 	done
 }
+# The closing benches' graphs: every real graph of the datasets that is a
+# traversal input (the max-flow instances aside; gstest's p2p-31 is
+# p2p-Gnutella31 again), with email-Eu-core and PGPgiantcompo also in the
+# tune lists, and cal.cedge's lengths scaled to integers of 1..300 so that
+# the static deltas mean what they do on the other graphs.
+G_DIRECTED_ALL=${G_DIRECTED_ALL:-$G_DIRECTED,datasets/email-Eu-core.txt}
+G_UNDIRECTED_ALL=${G_UNDIRECTED_ALL:-$G_UNDIRECTED,datasets/power.graph,datasets/PGPgiantcompo.graph,datasets/polbooks.mtx}
+G_ROAD=${G_ROAD:-datasets/cal.cedge}
+ROAD_SCALE=${ROAD_SCALE:-1000}
 G_TUNE_BFS=${G_TUNE_BFS:-kron:19,urand:20,grid:1024:1024,datasets/email-Enron.txt,datasets/PGPgiantcompo.graph,datasets/email-Eu-core.txt}
 case $CALL in
 1)
@@ -358,6 +377,25 @@ variants)
 	export GEARBOX_DATASETS=$D/datasets
 	AB_SIDES=${AB_SIDES:-$sides} ab_loop "${G_AB:-grid:2049:1 grid:256:256 grid:2048:2048 datasets/rome99.gr datasets/p2p-Gnutella31.txt datasets/email-Enron.txt kron:20}"
 	rm -f "$R"/k-*.fatbin
+	;;
+final1)
+	tests_and_overhead
+	bench bfs-directed "${T_DIRECTED:-150}" --graphs "$G_DIRECTED_ALL" --algorithms bfs
+	bench bfs-undirected "${T_UNDIRECTED:-90}" $U --graphs "$G_UNDIRECTED_ALL" --algorithms bfs
+	bench bfs-road "${T_ROAD:-60}" --graphs "$G_ROAD" --algorithms bfs
+	;;
+final2)
+	fatbin
+	bench bfs-grid "${T_GRID:-90}" --graphs "$G_GRID" --algorithms bfs
+	bench bfs-scale22 "${T_22:-120}" --graphs "$G_22" --algorithms bfs --verify=false
+	bench sssp-directed "${T_DIRECTED_S:-180}" --graphs "$G_DIRECTED_ALL" --algorithms sssp --delta 32,64,256
+	bench sssp-undirected "${T_UNDIRECTED_S:-90}" $U --graphs "$G_UNDIRECTED_ALL" --algorithms sssp --delta 32,64,256
+	bench sssp-road "${T_ROAD_S:-60}" --graphs "$G_ROAD" --weight-scale "$ROAD_SCALE" --algorithms sssp --delta 32,64,256
+	;;
+final3)
+	fatbin
+	bench sssp-scale22 "${T_22_S:-240}" --graphs "$G_22" --algorithms sssp --delta 32,64,256 --verify=false
+	bench sssp-grid "${T_GRID_S:-250}" --graphs "$G_GRID" --algorithms sssp --delta "${GRID_DELTAS:-32,256,4096}"
 	;;
 ab-quick)
 	# The A/B alone, with the fatbin in $OUT when one was put there.
