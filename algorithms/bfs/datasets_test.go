@@ -45,7 +45,8 @@ func TestRealDatasets(t *testing.T) {
 	}
 }
 
-// TestP2P31KnownDepths compares with gstest's published BFS answer.
+// TestP2P31KnownDepths compares the adaptive policy and every variant, on
+// one worker and on five, with gstest's published BFS answer.
 func TestP2P31KnownDepths(t *testing.T) {
 	if raceEnabled {
 		t.Skip("checked without the race detector")
@@ -57,7 +58,7 @@ func TestP2P31KnownDepths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range [][]runtime.Option{nil, {runtime.WithVariant(decider.PullVariant)}} {
+	for _, o := range everyConfig() {
 		res, err := bfs.Run(context.Background(), g, src, o...)
 		if err != nil {
 			t.Fatal(err)
@@ -72,4 +73,47 @@ func TestP2P31KnownDepths(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLDBCKnownDepths compares the adaptive policy, pull and every static
+// variant, on one worker and on five, with the LDBC Graphalytics
+// validation answers.
+func TestLDBCKnownDepths(t *testing.T) {
+	cases, err := testgraphs.LDBC("BFS")
+	if errors.Is(err, testgraphs.ErrNoDatasets) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 4 {
+		t.Fatalf("%d LDBC BFS graphs, want 4", len(cases))
+	}
+	for _, c := range cases {
+		for _, o := range everyConfig() {
+			res, err := bfs.Run(context.Background(), c.G, c.Source, o...)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			for v, w := range c.Want {
+				d, ok := res.Depth(uint32(v))
+				if (w >= 0) != ok || (ok && float64(d) != w) {
+					t.Fatalf("%s %s: vertex %d (external %d): depth %d ok=%v, LDBC says %v", c.Name, res.Stats().Policy, v, c.G.IDs().External(uint32(v)), d, ok, w)
+				}
+			}
+		}
+	}
+}
+
+// everyConfig is the adaptive policy and every variant, each on one worker
+// and on five.
+func everyConfig() [][]runtime.Option {
+	var out [][]runtime.Option
+	for _, w := range []int{1, 5} {
+		out = append(out, []runtime.Option{runtime.WithWorkers(w)})
+		for _, v := range decider.AllVariants() {
+			out = append(out, []runtime.Option{runtime.WithWorkers(w), runtime.WithVariant(v)})
+		}
+	}
+	return out
 }

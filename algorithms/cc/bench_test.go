@@ -10,12 +10,13 @@ import (
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 var benchGraphs sync.Map // spec -> *graph.Graph
 
 // benchGraph generates (once) a graph from a generator spec, or loads a
-// real graph named "file:NAME" from ../../../shared/datasets, skipping the
+// real graph named "file:NAME" from the shared datasets, skipping the
 // benchmark when it is absent.
 func benchGraph(b *testing.B, spec string) *graph.Graph {
 	b.Helper()
@@ -26,7 +27,7 @@ func benchGraph(b *testing.B, spec string) *graph.Graph {
 	var err error
 	if name, ok := strings.CutPrefix(spec, "file:"); ok {
 		path := filepath.Join(datasetsDir, name)
-		if _, serr := os.Stat(path); serr != nil {
+		if _, serr := os.Stat(path); datasetsDir == "" || serr != nil {
 			b.Skipf("dataset %s absent (%v)", path, serr)
 		}
 		g, err = graph.Load(path, graph.LoadOptions{})
@@ -40,7 +41,10 @@ func benchGraph(b *testing.B, spec string) *graph.Graph {
 	return g
 }
 
-const datasetsDir = "../../../shared/datasets"
+// datasetsDir is the shared datasets folder ($GEARBOX_DATASETS or
+// ../shared/datasets beside the repository), "" when absent: the tests and
+// benchmarks that need it then skip.
+var datasetsDir, _ = testgraphs.DatasetsDir()
 
 var benchCases = []struct{ name, spec string }{
 	{"kron20", "kron:20"},

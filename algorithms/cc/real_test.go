@@ -12,12 +12,16 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 // loadDataset loads a file under shared/datasets, skipping the test when the
 // folder or file is absent.
 func loadDataset(t *testing.T, name string) *graph.Graph {
 	t.Helper()
+	if datasetsDir == "" {
+		t.Skip(testgraphs.ErrNoDatasets)
+	}
 	path := filepath.Join(datasetsDir, name)
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("dataset %s absent: %v", path, err)

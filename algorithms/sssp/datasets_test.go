@@ -3,6 +3,7 @@ package sssp_test
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
@@ -46,7 +47,9 @@ func TestRealDatasets(t *testing.T) {
 	}
 }
 
-// TestP2P31KnownDistances compares with gstest's published Dijkstra answer.
+// TestP2P31KnownDistances compares the adaptive policy, every push variant
+// (one worker and five) and three deltas with gstest's published Dijkstra
+// answer.
 func TestP2P31KnownDistances(t *testing.T) {
 	if raceEnabled {
 		t.Skip("checked without the race detector")
@@ -58,8 +61,12 @@ func TestP2P31KnownDistances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	configs := everyConfig()
 	for _, d := range []uint64{1, 2, 50} {
-		res, err := sssp.Run(context.Background(), g, src, sssp.WithDelta(d))
+		configs = append(configs, []runtime.Option{sssp.WithDelta(d)})
+	}
+	for _, o := range configs {
+		res, err := sssp.Run(context.Background(), g, src, o...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,8 +79,51 @@ func TestP2P31KnownDistances(t *testing.T) {
 			}
 			got, ok := res.Distance(uint32(v))
 			if (w >= 0) != ok || (ok && int64(got) != w) {
-				t.Fatalf("delta %d: vertex %d (external %d): %d ok=%v, gstest says %d", d, v, g.IDs().External(uint32(v)), got, ok, w)
+				t.Fatalf("%s: vertex %d (external %d): %d ok=%v, gstest says %d", res.Stats().Policy, v, g.IDs().External(uint32(v)), got, ok, w)
 			}
 		}
 	}
+}
+
+// TestLDBCKnownDistances compares the adaptive policy and every push
+// variant, on one worker and on five, with the LDBC Graphalytics
+// validation answers (weights scaled by testgraphs.LDBCScale, exactly).
+func TestLDBCKnownDistances(t *testing.T) {
+	cases, err := testgraphs.LDBC("SSSP")
+	if errors.Is(err, testgraphs.ErrNoDatasets) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 4 {
+		t.Fatalf("%d LDBC SSSP graphs, want 4", len(cases))
+	}
+	for _, c := range cases {
+		for _, o := range everyConfig() {
+			res, err := sssp.Run(context.Background(), c.G, c.Source, o...)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			for v, w := range c.Want {
+				got, ok := res.Distance(uint32(v))
+				if (w >= 0) != ok || (ok && float64(got) != math.Round(w*testgraphs.LDBCScale)) {
+					t.Fatalf("%s %s: vertex %d (external %d): %d ok=%v, LDBC says %v (x%d)", c.Name, res.Stats().Policy, v, c.G.IDs().External(uint32(v)), got, ok, w, testgraphs.LDBCScale)
+				}
+			}
+		}
+	}
+}
+
+// everyConfig is the adaptive policy and every push variant, each on one
+// worker and on five.
+func everyConfig() [][]runtime.Option {
+	var out [][]runtime.Option
+	for _, w := range []int{1, 5} {
+		out = append(out, []runtime.Option{runtime.WithWorkers(w)})
+		for _, v := range decider.PushVariants() {
+			out = append(out, []runtime.Option{runtime.WithWorkers(w), runtime.WithVariant(v)})
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -164,4 +165,176 @@ func readAnswers(g *graph.Graph, path string) ([]int64, error) {
 		out[v] = int64(val)
 	}
 	return out, sc.Err()
+}
+
+// LDBCScale turns the LDBC validation graphs' real weights into integers
+// for SSSP; every weight there has at most two decimals, so the scaled
+// weights, and the distances over them, are exact.
+const LDBCScale = 1000
+
+// LDBCCase is an LDBC Graphalytics validation graph with its published
+// answer from Source: per internal vertex the BFS depth or the SSSP
+// distance in the file's own (unscaled) units, -1 where unreachable.
+type LDBCCase struct {
+	Name   string
+	G      *graph.Graph
+	Source uint32
+	Want   []float64
+}
+
+// LDBC loads the validation graphs of ldbc-graphalytics-validation/ for
+// alg "BFS" or "SSSP" with their expected outputs: the two example graphs
+// and the algorithm's own test graphs (BFS's are adjacency lists, `v n1 n2
+// ...`, which no gearbox format reads, so they are built here). Sources and
+// directions come from the graphs/*.properties files.
+func LDBC(alg string) ([]LDBCCase, error) {
+	dir, err := DatasetsDir()
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(dir, "ldbc-graphalytics-validation")
+	vg := filepath.Join(root, "validation-graphs")
+	lower := strings.ToLower(alg)
+	type spec struct{ name, props, input, output string }
+	specs := []spec{
+		{"example-directed", "example-directed", filepath.Join(vg, "example", "example-directed.e"), filepath.Join(vg, "example", "example-directed-"+alg)},
+		{"example-undirected", "example-undirected", filepath.Join(vg, "example", "example-undirected.e"), filepath.Join(vg, "example", "example-undirected-"+alg)},
+	}
+	for _, d := range []string{"dir", "undir"} {
+		props := "test-" + lower + "-" + map[string]string{"dir": "directed", "undir": "undirected"}[d]
+		in := filepath.Join(vg, lower, d+"-input")
+		if alg == "SSSP" {
+			in += ".e"
+		}
+		specs = append(specs, spec{lower + "/" + d, props, in, filepath.Join(vg, lower, d+"-output")})
+	}
+	var out []LDBCCase
+	for _, s := range specs {
+		kv, err := readProperties(filepath.Join(root, "graphs", s.props+".properties"))
+		if err != nil {
+			return nil, err
+		}
+		prefix := "graph." + s.props + "."
+		undirected := kv[prefix+"directed"] == "false"
+		src, err := strconv.ParseUint(kv[prefix+lower+".source-vertex"], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("testgraphs: %s: source vertex: %w", s.props, err)
+		}
+		var g *graph.Graph
+		if strings.HasSuffix(s.input, ".e") {
+			g, err = graph.Load(s.input, graph.LoadOptions{Undirected: undirected, WeightScale: LDBCScale})
+		} else {
+			g, err = loadAdjacency(s.input, undirected)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("testgraphs: %w", err)
+		}
+		in, ok := g.IDs().Internal(src)
+		if !ok {
+			return nil, fmt.Errorf("testgraphs: %s: source %d not in the graph", s.name, src)
+		}
+		want, err := readLDBCOutput(g, s.output)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, LDBCCase{Name: s.name, G: g, Source: in, Want: want})
+	}
+	return out, nil
+}
+
+// readProperties reads `key = value` lines, skipping comments.
+func readProperties(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	kv := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			kv[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return kv, nil
+}
+
+// loadAdjacency builds a graph from `v n1 n2 ...` lines; its vertices are
+// every id named, a line's first one isolated or not.
+func loadAdjacency(path string, undirected bool) (*graph.Graph, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var vs []uint64
+	var arcs [][2]uint64
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		fs := strings.Fields(l)
+		ids := make([]uint64, len(fs))
+		for k, f := range fs {
+			if ids[k], err = strconv.ParseUint(f, 10, 64); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		vs = append(vs, ids...)
+		for _, n := range ids[1:] {
+			arcs = append(arcs, [2]uint64{ids[0], n})
+		}
+	}
+	slices.Sort(vs)
+	vs = slices.Compact(vs)
+	ids, err := graph.SortedIDs(vs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	el := &graph.EdgeList{NumVertices: len(vs), IDs: ids}
+	for _, a := range arcs {
+		u, ok1 := ids.Internal(a[0])
+		v, ok2 := ids.Internal(a[1])
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%s: arc %d-%d: vertex not listed", path, a[0], a[1]) // cannot happen: vs has every id
+		}
+		el.Src, el.Dst = append(el.Src, u), append(el.Dst, v)
+	}
+	return graph.Build(el, graph.BuildOptions{Undirected: undirected})
+}
+
+// readLDBCOutput reads `id value` lines into per-internal-vertex values;
+// 9223372036854775807 and Infinity mean unreachable (-1).
+func readLDBCOutput(g *graph.Graph, path string) ([]float64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, g.NumVertices())
+	seen := 0
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		fs := strings.Fields(l)
+		if len(fs) != 2 {
+			return nil, fmt.Errorf("%s:%d: want `id value`", path, i+1)
+		}
+		x, err := strconv.ParseUint(fs[0], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		v, ok := g.IDs().Internal(x)
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: vertex %d not in the graph", path, i+1, x)
+		}
+		if fs[1] == "9223372036854775807" {
+			out[v] = -1
+		} else if val, err := strconv.ParseFloat(fs[1], 64); err != nil || val < 0 {
+			return nil, fmt.Errorf("%s:%d: value %q", path, i+1, fs[1])
+		} else if math.IsInf(val, 1) {
+			out[v] = -1
+		} else {
+			out[v] = val
+		}
+		seen++
+	}
+	if seen != g.NumVertices() {
+		return nil, fmt.Errorf("%s: %d answers for %d vertices", path, seen, g.NumVertices())
+	}
+	return out, nil
 }
