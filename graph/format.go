@@ -250,11 +250,29 @@ func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			done()
+			if err == io.ErrUnexpectedEOF || err == io.EOF { // cut inside the gzip header
+				return nil, false, nil, readError(in.name, errTruncatedGzip)
+			}
 			return nil, false, nil, fmt.Errorf("%w: %s: bad gzip stream: %v", ErrFormat, in.name, err)
 		}
-		return zr, true, done, nil
+		return gzipInput{zr}, true, done, nil
 	}
 	return br, false, done, nil
+}
+
+// errTruncatedGzip is what a gzip stream that stops before its end gives;
+// it wraps io.ErrUnexpectedEOF so that readers checking for that still see it.
+var errTruncatedGzip = fmt.Errorf("truncated gzip stream: %w", io.ErrUnexpectedEOF)
+
+// gzipInput tells a gzip stream cut short from the end of the input.
+type gzipInput struct{ zr *gzip.Reader }
+
+func (g gzipInput) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		err = errTruncatedGzip
+	}
+	return n, err
 }
 
 func read(in *input, opt LoadOptions) (*Graph, error) {

@@ -482,6 +482,69 @@ func TestGzipAndProgress(t *testing.T) {
 	}
 }
 
+// TestTruncatedGzip cuts gzip streams of text graphs at every byte: each
+// cut must fail as a truncated stream, never load as a smaller graph or
+// blame a half line (the gzip reader's io.ErrUnexpectedEOF used to pass
+// for the end of the file).
+func TestTruncatedGzip(t *testing.T) {
+	var big bytes.Buffer // several chunks' worth, so cuts fall mid-body
+	for i := range 3000 {
+		fmt.Fprintf(&big, "%d %d\n", i, i+1)
+	}
+	for _, tc := range []struct {
+		name string
+		f    Format
+		data []byte
+	}{
+		{"tiny.txt", FormatSNAP, readTestdata(t, "tiny.txt")},
+		{"tiny.graph", FormatMETIS, readTestdata(t, "tiny.graph")},
+		{"tiny.mtx", FormatMTX, readTestdata(t, "tiny.mtx")},
+		{"big.el", FormatEL, big.Bytes()},
+	} {
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		zw.Write(tc.data)
+		zw.Close()
+		z := zb.Bytes()
+		if _, err := Read(bytes.NewReader(z), tc.name, LoadOptions{Format: tc.f}); err != nil {
+			t.Fatalf("%s whole: %v", tc.name, err)
+		}
+		step := max(1, len(z)/200)
+		for _, sz := range []int{4 << 20, 64} {
+			old := chunkSize
+			chunkSize = sz
+			for cut := 2; cut < len(z); cut += step {
+				g, err := Read(bytes.NewReader(z[:cut]), tc.name+".gz", LoadOptions{Format: tc.f})
+				if err == nil {
+					t.Errorf("%s cut at %d of %d, chunk %d: loaded %d arcs, want an error", tc.name, cut, len(z), sz, g.NumEdges())
+					continue
+				}
+				want := tc.name + ".gz: input ends unexpectedly (truncated gzip stream)"
+				if !errors.Is(err, ErrFormat) || err.Error() != want {
+					t.Errorf("%s cut at %d of %d, chunk %d: err = %v, want %q", tc.name, cut, len(z), sz, err, want)
+				}
+			}
+			chunkSize = old
+		}
+	}
+	// A plain file's last line needs no newline.
+	for _, in := range []string{"0 1\n1 2", "0 1\n1 2 \r"} {
+		g, err := Read(strings.NewReader(in), "plain.el", LoadOptions{})
+		if err != nil || g.NumEdges() != 2 {
+			t.Errorf("%q: g=%v err=%v, want 2 arcs", in, g, err)
+		}
+	}
+}
+
+func readTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestFastPathAgreesWithGeneral(t *testing.T) {
 	// Lines the fast path must hand to the general one, which explains them.
 	for in, want := range map[string]string{
