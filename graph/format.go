@@ -177,6 +177,22 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	return read(in, opt)
 }
 
+// InputFiles returns the files Load(path, opt) reads: path, and for
+// Graphalytics the vertex file beside it when there is one. Commands that
+// write files use it to refuse to overwrite their input.
+func InputFiles(path string, opt LoadOptions) []string {
+	f := opt.Format
+	if f == "" {
+		f, _ = DetectFormat(path)
+	}
+	if Format(strings.ToLower(string(f))) == FormatGraphalytics {
+		if v := vertexFileFor(path); v != "" {
+			return []string{path, v}
+		}
+	}
+	return []string{path}
+}
+
 // vertexFileFor returns the Graphalytics vertex file beside an edge file, or
 // "" when there is none.
 func vertexFileFor(path string) string {
@@ -295,14 +311,8 @@ func read(in *input, opt LoadOptions) (*Graph, error) {
 // Anything else (a device, a pipe) is written in place; Save never removes
 // what it did not create.
 func Save(path string, g *Graph, f Format) error {
-	if f == "" {
-		d, err := DetectFormat(path)
-		if err != nil {
-			return err
-		}
-		f = d
-	}
-	if err := checkWritable(f); err != nil {
+	f, err := OutputFormat(path, f)
+	if err != nil {
 		return err
 	}
 	gz := strings.HasSuffix(strings.ToLower(path), ".gz")
@@ -321,8 +331,7 @@ func Save(path string, g *Graph, f Format) error {
 		}
 		return err
 	}
-	err := saveFile(path, write)
-	if err != nil {
+	if err := saveFile(path, write); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
@@ -453,6 +462,23 @@ func createTemp(path string, old os.FileInfo) (*os.File, error) {
 		}
 		return f, nil
 	}
+}
+
+// OutputFormat returns the format Save(path, g, f) writes (f, or the one
+// path's extension names when f is ""), or why it cannot write it, so that
+// commands can refuse before they read a graph.
+func OutputFormat(path string, f Format) (Format, error) {
+	if f == "" {
+		d, err := DetectFormat(path)
+		if err != nil {
+			return "", fmt.Errorf("%w: cannot tell the output format of %q from its name (writable: %s)", ErrFormat, path, formatList(writable))
+		}
+		f = d
+	}
+	if err := checkWritable(f); err != nil {
+		return "", err
+	}
+	return Format(strings.ToLower(string(f))), nil
 }
 
 func checkWritable(f Format) error {

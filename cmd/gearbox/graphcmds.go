@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -61,11 +63,40 @@ func cmdConvert(ctx context.Context, e *env, args []string) error {
 	default:
 		return fmt.Errorf("%w: convert needs IN OUT (or --graph/--gen and OUT), got %q", errUsage, pos)
 	}
+	// Everything about OUT is checked before the graph is read, which may
+	// take minutes.
+	f, err := outputFormat(pos[0], outFormat)
+	if err != nil {
+		return err
+	}
+	if err := notInput(&in, pos[0]); err != nil {
+		return err
+	}
 	g, err := in.load(ctx, e)
 	if err != nil {
 		return err
 	}
-	return save(e, g, pos[0], outFormat)
+	return save(e, g, pos[0], f)
+}
+
+// notInput refuses an OUT that is one of the files the input is read from
+// (the same path, or the same file through a link): writing it would
+// replace the input with its conversion.
+func notInput(in *inputFlags, out string) error {
+	if in.path == "" || out == "-" {
+		return nil
+	}
+	ost, oerr := os.Stat(out)
+	for _, p := range graph.InputFiles(in.path, graph.LoadOptions{Format: graph.Format(in.format)}) {
+		same := filepath.Clean(p) == filepath.Clean(out)
+		if ist, err := os.Stat(p); err == nil && oerr == nil && os.SameFile(ist, ost) {
+			same = true
+		}
+		if same {
+			return fmt.Errorf("%w: the output %s is the input file %s: refusing to overwrite the input (write to another file)", errUsage, out, p)
+		}
+	}
+	return nil
 }
 
 func cmdGen(ctx context.Context, e *env, args []string) error {
@@ -82,23 +113,44 @@ func cmdGen(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%w: gen needs SPEC OUT, got %q", errUsage, pos)
 	}
 	in.gen = pos[0]
+	f, err := outputFormat(pos[1], outFormat)
+	if err != nil {
+		return err
+	}
 	g, err := in.load(ctx, e)
 	if err != nil {
 		return err
 	}
-	return save(e, g, pos[1], outFormat)
+	return save(e, g, pos[1], f)
 }
 
-func save(e *env, g *graph.Graph, out, format string) error {
+// outputFormat checks OUT and --to before any graph is read: the format
+// must be writable and known (stdout needs --to), and OUT creatable.
+func outputFormat(out, to string) (graph.Format, error) {
 	var f graph.Format
-	var err error
-	if format != "" {
-		if f, err = graph.ParseFormat(format); err != nil {
-			return fmt.Errorf("%w: --to: %v", errUsage, err)
+	if to != "" {
+		var err error
+		if f, err = graph.ParseFormat(to); err != nil {
+			return "", fmt.Errorf("%w: --to: %v", errUsage, err)
 		}
 	} else if out == "-" {
-		return fmt.Errorf("%w: writing to stdout needs --to FORMAT", errUsage)
+		return "", fmt.Errorf("%w: writing to stdout needs --to FORMAT", errUsage)
 	}
+	f, err := graph.OutputFormat(out, f)
+	if err != nil {
+		if to == "" {
+			return "", fmt.Errorf("%w: %v; give --to FORMAT", errUsage, err)
+		}
+		return "", fmt.Errorf("%w: --to: %v", errUsage, err)
+	}
+	if err := checkOutput(out); err != nil {
+		return "", fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return f, nil
+}
+
+func save(e *env, g *graph.Graph, out string, f graph.Format) error {
+	var err error
 	start := time.Now()
 	if out == "-" {
 		err = graph.Write(e.stdout, g, f)
