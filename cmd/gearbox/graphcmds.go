@@ -76,7 +76,42 @@ func cmdConvert(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return save(e, g, pos[0], f)
+	if err := save(e, g, pos[0], f); err != nil {
+		return err
+	}
+	if in.path != "" {
+		if note := renumberNote(g, f); note != "" {
+			fmt.Fprintln(e.stderr, note)
+		}
+	}
+	return nil
+}
+
+// renumberNote says how the ids of a file written in format f differ from
+// the input's: el, wel, mtx and gr can only number vertices 0..n-1 or
+// 1..n, so a later --source in the input's ids would name another vertex.
+// snap and bin keep the input's ids; "" when nothing changed.
+func renumberNote(g *graph.Graph, f graph.Format) string {
+	var base uint64
+	switch f {
+	case graph.FormatEL, graph.FormatWEL:
+	case graph.FormatMTX, graph.FormatGR:
+		base = 1
+	default:
+		return ""
+	}
+	n := g.NumVertices()
+	ids := g.IDs()
+	if n == 0 || (ids.List() == nil && ids.Base() == base) {
+		return ""
+	}
+	first, last := ids.External(0), ids.External(uint32(n-1))
+	how, order := "shifted", ""
+	if ids.List() != nil {
+		how, order = "renumbered", " in sorted order"
+	}
+	return fmt.Sprintf("note: vertex ids %s: the input's ids %d..%d are written as %d..%d%s (%s numbers vertices from %d); use snap or bin to keep the original ids",
+		how, first, last, base, base+uint64(n)-1, order, f, base)
 }
 
 // notInput refuses an OUT that is one of the files the input is read from

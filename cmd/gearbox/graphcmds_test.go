@@ -69,3 +69,39 @@ func TestConvertOutputChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConvertRenumberNote: writing a graph whose input ids el, wel, mtx or
+// gr cannot keep says so on stderr (a --source in the old ids would name
+// another vertex); snap and bin keep the ids and stay quiet.
+func TestConvertRenumberNote(t *testing.T) {
+	dir := t.TempDir()
+	const td = "../../graph/testdata/"
+	tests := []struct {
+		in, out string
+		want    string // in stderr; "" means no note
+	}{
+		{"tiny.txt", "g.el", "note: vertex ids renumbered: the input's ids 3..53 are written as 0..5 in sorted order (el numbers vertices from 0); use snap or bin to keep the original ids"},
+		{"tiny.txt", "g.mtx", "the input's ids 3..53 are written as 1..6 in sorted order (mtx numbers vertices from 1)"},
+		{"tiny.e", "g.wel", "vertex ids shifted: the input's ids 100..105 are written as 0..5 (wel numbers vertices from 0)"},
+		{"tiny.mtx", "g.el", "note: vertex ids shifted: the input's ids 1..6 are written as 0..5 (el numbers vertices from 0)"},
+		{"tiny.el", "g.mtx", "vertex ids shifted: the input's ids 0..5 are written as 1..6"},
+		{"tiny.txt", "g.txt", ""},
+		{"tiny.txt", "g.gbx", ""},
+		{"tiny.mtx", "g.gr", ""},
+		{"tiny.el", "g2.el", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in+"->"+tc.out, func(t *testing.T) {
+			_, stderr, err := gearbox(t, "convert", td+tc.in, filepath.Join(dir, tc.out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" && strings.Contains(stderr, "note:") {
+				t.Errorf("unexpected note:\n%s", stderr)
+			}
+			if tc.want != "" && !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr)
+			}
+		})
+	}
+}
