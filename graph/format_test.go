@@ -242,6 +242,12 @@ func TestParseErrors(t *testing.T) {
 		{"snap nan weight", FormatSNAP, "1 2 NaN\n", "in.txt:1: weight NaN is not a finite number", LoadOptions{}},
 		{"snap scaled overflow", FormatSNAP, "1 2 5e9\n", "in.txt:1: weight 5e9 times scale 2 is 10000000000, over the limit 4294967295", LoadOptions{WeightScale: 2}},
 		{"snap float32 overflow", FormatSNAP, "1 2 1e39\n", "in.txt:1: weight 1e39 over the float32 limit", LoadOptions{}},
+		{"snap float32 underflow", FormatSNAP, "1 2 1\n2 3 1e-50\n", "in.txt:2: weight 1e-50 is too small for a float32 (it would be 0)", LoadOptions{}},
+		// a non-zero weight that scales to 0 would make a free edge
+		{"snap scaled to 0", FormatSNAP, "0 1 0.4\n1 2 0.4\n", "in.txt:1: weight 0.4 times scale 1 rounds to 0 (use a larger --weight-scale)", LoadOptions{WeightScale: 1}},
+		{"snap scaled to 0 later", FormatSNAP, "0 1 0.6\n1 2 0.004\n", "in.txt:2: weight 0.004 times scale 100 rounds to 0", LoadOptions{WeightScale: 100}},
+		{"mtx real scaled to 0", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e-7\n", "in.txt:3: weight 1e-7 times scale 1e+06 rounds to 0", LoadOptions{WeightScale: 1e6}},
+		{"cedge scaled to 0", FormatCEdge, "0 0 1 0.002\n1 1 2 0.0000004\n", "in.txt:2: weight 0.0000004 times scale 1e+06 rounds to 0", LoadOptions{WeightScale: 1e6}},
 		{"el three fields", FormatEL, "0 1\n1 2 3\n", "in.txt:2: expected 2 fields, got 3", LoadOptions{}},
 		{"el id over limit", FormatEL, "0 4294967295\n", "in.txt:1: vertex id 4294967295 over the limit 4294967294", LoadOptions{}},
 		{"el implausible n", FormatEL, "0 4000000000\n", "4000000001 vertices, implausible for 13 bytes", LoadOptions{}},
@@ -359,6 +365,7 @@ func TestWeights(t *testing.T) {
 		{"cedge reals", FormatCEdge, "0 0 1 0.25\n1 0 2 3\n", LoadOptions{}, RealWeights, []float64{0.25, 3}},
 		{"cedge scaled", FormatCEdge, "0 0 1 0.002025\n1 0 2 0.0059524\n", LoadOptions{WeightScale: 1e6}, IntWeights, []float64{2025, 5952}},
 		{"negative zero", FormatSNAP, "0 1 -0.0\n", LoadOptions{}, RealWeights, []float64{0}},
+		{"exact zero scaled", FormatSNAP, "0 1 0\n0 2 0.000\n0 3 0.5\n", LoadOptions{WeightScale: 1}, IntWeights, []float64{0, 0, 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

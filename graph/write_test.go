@@ -387,4 +387,9 @@ func TestBinaryOptions(t *testing.T) {
 	if w := h.EdgeWeights(1); len(w) != 2 || w[0] != 3 || w[1] != 15 {
 		t.Errorf("vertex 1 weights %v, want [3 15]", w)
 	}
+	// A weight the scale rounds to 0 is an error, as in text files.
+	_, err = Read(bytes.NewReader(buf.Bytes()), "r.gbx", LoadOptions{WeightScale: 1})
+	if want := "r.gbx: weight 0.26 times scale 1 rounds to 0"; err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), want) {
+		t.Errorf("scale 1: err = %v, want %q", err, want)
+	}
 }
