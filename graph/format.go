@@ -24,7 +24,9 @@ import (
 //     a SortedIDs map, so output and --source use the original ids).
 //   - [metis] METIS / DIMACS10 .graph adjacency files (undirected, 1-based;
 //     fmt 1 edge weights, 10 vertex weights, 100 vertex sizes are
-//     understood; vertex weights and sizes are skipped).
+//     understood; vertex weights and sizes are skipped). The lists must be
+//     symmetric (u lists v iff v lists u, with the same weight) and hold
+//     twice the header's edge count.
 //   - [graphalytics] LDBC Graphalytics: `x.e` (`src dst [weight]`) with the
 //     vertex list `x.v` (or `x.v.gz`) beside it; ids arbitrary, relabelled in
 //     sorted order like SNAP, isolated vertices of the .v file included.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -290,6 +291,15 @@ func TestParseErrors(t *testing.T) {
 		{"max same terminals", FormatMAX, "p max 3 1\nn 1 s\nn 1 t\na 1 2 5\n", "in.txt: source and sink are the same vertex 1", LoadOptions{}},
 		{"max missing capacity", FormatMAX, "p max 3 1\nn 1 s\nn 3 t\na 1 2\n", "in.txt:4: expected 3 fields, got 2", LoadOptions{}},
 		{"metis edge count", FormatMETIS, "3 3\n2\n1 3\n2\n", "in.txt: the header declares 3 edges but the lists hold 4 entries (each undirected edge is listed twice, so want 6)", LoadOptions{}},
+		{"metis edge count with a self-loop", FormatMETIS, "2 3\n1 2\n1\n", "in.txt: the header declares 3 edges but the lists hold 3 entries, 1 of them self-loops (each undirected edge is listed twice, so want 6)", LoadOptions{}},
+		// every edge at both ends, with one weight
+		{"metis asymmetric", FormatMETIS, "3 1\n2\n3\n\n", "in.txt:2: vertex 1 lists 2, but vertex 2 (line 3) does not list 1: METIS lists every edge at both ends", LoadOptions{}},
+		{"metis missing reverse", FormatMETIS, "3 2\n2\n1\n1\n", "in.txt:2: vertex 1 does not list 3, but vertex 3 (line 4) lists 1", LoadOptions{}},
+		{"metis asymmetric between comments", FormatMETIS, "% c\n3 2\n% x\n\n% y\n3\n1 2\n", "in.txt:4: vertex 1 does not list 3, but vertex 3 (line 7) lists 1", LoadOptions{}},
+		{"metis first offending line", FormatMETIS, "4 3\n2\n1 3\n2\n2\n", "in.txt:3: vertex 2 does not list 4, but vertex 4 (line 5) lists 2", LoadOptions{}},
+		{"metis asymmetric toward a longer list", FormatMETIS, "4 2\n2\n3 4\n2\n2\n", "in.txt:2: vertex 1 lists 2, but vertex 2 (line 3) does not list 1", LoadOptions{}},
+		{"metis asymmetric weights", FormatMETIS, "2 1 1\n2 5\n1 7\n", "in.txt:2: vertex 1 lists 2 with weight 5, but vertex 2 (line 3) lists 1 with weight 7: an edge has one weight", LoadOptions{}},
+		{"metis asymmetric vertex-weighted", FormatMETIS, "3 2 11\n1 2 4\n1 1 4 3 2\n1 2 3\n", "in.txt:3: vertex 2 lists 3 with weight 2, but vertex 3 (line 4) lists 2 with weight 3", LoadOptions{}},
 		{"metis id outside", FormatMETIS, "% c\n3 2\n2\n1 4\n2\n", "in.txt:4: vertex id 4 outside 1..3", LoadOptions{}},
 		{"metis too few lines", FormatMETIS, "3 1\n2\n1\n", "in.txt: the header declares 3 vertices but the file has 2 vertex lines", LoadOptions{}},
 		{"metis too many lines", FormatMETIS, "2 1\n2\n1\n1\n", "in.txt: the header declares 2 vertices but vertex line 3 lists neighbours", LoadOptions{}},
@@ -459,6 +469,120 @@ func TestMETISVertexWeights(t *testing.T) {
 		}
 		if nb := g.Neighbors(1); len(nb) != 2 || nb[0] != 0 || nb[1] != 2 {
 			t.Errorf("%q: neighbours of 1: %v", in, nb)
+		}
+	}
+}
+
+// TestMETISCounts: the header's edge count is checked against the lists,
+// each edge listed at both ends; a self-loop may count as an entry (METIS),
+// as a whole edge, or not at all, since it is dropped anyway.
+func TestMETISCounts(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		m    int64 // undirected edges loaded
+		want string
+	}{
+		{"3 2\n2\n1 3\n2\n", 2, ""},
+		{"2 1\n1 2\n1\n", 1, ""},   // the loop not counted
+		{"2 2\n1 2\n1\n", 1, ""},   // the loop as a whole edge
+		{"2 2\n1 1 2\n1\n", 1, ""}, // a loop listed twice, entries like any others (METIS)
+		{"3 2\n2\n1\n\n", 0, "declares 2 edges but the lists hold 2 entries"},
+		{"3 1\n2 3\n1\n1\n", 0, "declares 1 edges but the lists hold 4 entries"},
+	} {
+		g, err := Read(strings.NewReader(tc.in), "m.graph", LoadOptions{})
+		if tc.want != "" {
+			if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q: err = %v, want %q", tc.in, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if g.Directed() || g.NumUndirectedEdges() != tc.m {
+			t.Errorf("%q: directed %v, %d edges, want undirected with %d", tc.in, g.Directed(), g.NumUndirectedEdges(), tc.m)
+		}
+	}
+}
+
+// TestMETISSymmetryRandom drops one list entry, or changes one weight, of
+// random symmetric METIS files: the load must fail at the line of the
+// pair's smaller vertex, whatever the chunking.
+func TestMETISSymmetryRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 20 {
+		n := 2 + rng.IntN(60)
+		type entry struct{ v, w int }
+		lists := make([][]entry, n)
+		for u := range n {
+			for v := u + 1; v < n; v++ {
+				if rng.IntN(4) == 0 || v == u+1 && rng.IntN(2) == 0 {
+					w := 1 + rng.IntN(9)
+					lists[u] = append(lists[u], entry{v, w})
+					lists[v] = append(lists[v], entry{u, w})
+				}
+			}
+		}
+		var all [][2]int // (vertex, index in its list)
+		for u, l := range lists {
+			rng.Shuffle(len(l), func(i, j int) { l[i], l[j] = l[j], l[i] })
+			for i := range l {
+				all = append(all, [2]int{u, i})
+			}
+		}
+		if len(all) == 0 {
+			continue
+		}
+		text := func(skip [2]int, bump bool) string {
+			var sb strings.Builder
+			fmt.Fprintf(&sb, "%% round %d\n%d %d 1\n", round, n, len(all)/2)
+			for u, l := range lists {
+				if u%7 == 3 {
+					sb.WriteString("% a comment among the vertex lines\n")
+				}
+				for i, e := range l {
+					switch {
+					case [2]int{u, i} == skip && !bump:
+						continue
+					case [2]int{u, i} == skip:
+						e.w++
+					}
+					fmt.Fprintf(&sb, "%d %d ", e.v+1, e.w)
+				}
+				sb.WriteString("\n")
+			}
+			return sb.String()
+		}
+		lineOf := func(in string, u int) int { // 1-based line of vertex u
+			seen := -1
+			for i, l := range strings.Split(in, "\n") {
+				if i >= 2 && !strings.HasPrefix(l, "%") {
+					if seen++; seen == u {
+						return i + 1
+					}
+				}
+			}
+			return -1
+		}
+		if _, err := Read(strings.NewReader(text([2]int{-1, -1}, false)), "r.graph", LoadOptions{}); err != nil {
+			t.Fatalf("round %d: the symmetric file: %v", round, err)
+		}
+		for range 5 {
+			at := all[rng.IntN(len(all))]
+			bump := rng.IntN(2) == 0
+			in := text(at, bump)
+			u, v := at[0], lists[at[0]][at[1]].v
+			want := fmt.Sprintf("r.graph:%d: vertex %d ", lineOf(in, min(u, v)), min(u, v)+1)
+			for _, sz := range []int{4 << 20, 16} {
+				old := chunkSize
+				chunkSize = sz
+				_, err := Read(strings.NewReader(in), "r.graph", LoadOptions{})
+				chunkSize = old
+				if err == nil || !errors.Is(err, ErrFormat) || !strings.HasPrefix(err.Error(), want) {
+					t.Fatalf("round %d, entry %d of vertex %d (bump %v), chunk %d: err = %v, want it to start %q\n%s", round, at[1], u+1, bump, sz, err, want, in)
+				}
+			}
 		}
 	}
 }

@@ -146,9 +146,10 @@ type chunkOut struct {
 	firstEdge    int64  // local line of the first edge
 
 	// METIS
-	vlines       int64 // vertex lines
-	lastNonBlank int64 // 1-based index among vlines of the last with neighbours
-	entries      int64 // neighbour entries
+	vlines       int64   // vertex lines
+	lastNonBlank int64   // 1-based index among vlines of the last with neighbours
+	entries      int64   // neighbour entries
+	comments     []int64 // local lines of comments between vertex lines, to find a vertex's line
 
 	// DIMACS max
 	source, sink         uint64

@@ -494,6 +494,7 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 		l, data = cutLine(data)
 		t, i := nextTok(l, 0)
 		if len(t) > 0 && t[0] == '%' {
+			o.comments = append(o.comments, line)
 			continue
 		}
 		v := uint32(o.vlines) // local vertex index, made global afterwards
