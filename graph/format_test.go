@@ -587,6 +587,39 @@ func TestMETISSymmetryRandom(t *testing.T) {
 	}
 }
 
+// TestLoadDropped: a loaded graph says what loading dropped (info reports
+// it): the tiny files' self-loop and duplicate, a METIS edge repeated at
+// both ends once.
+func TestLoadDropped(t *testing.T) {
+	for _, tc := range []struct {
+		file, in string // a testdata file, or METIS text
+		opt      LoadOptions
+		want     Dropped
+	}{
+		{file: "tiny.txt", want: Dropped{SelfLoops: 1, Duplicates: 1}},
+		{file: "tiny.gr", want: Dropped{SelfLoops: 1, Duplicates: 1}},
+		{file: "tiny.el", opt: LoadOptions{Undirected: true}, want: Dropped{SelfLoops: 1, Duplicates: 1}},
+		{file: "tiny.graph"},
+		{file: "tiny-sym.mtx"},
+		{in: "3 3\n2 2\n1 1 3\n2\n", want: Dropped{Duplicates: 1}},
+		{in: "2 2\n1 2\n1\n", want: Dropped{SelfLoops: 1}},
+	} {
+		var g *Graph
+		var err error
+		if tc.file != "" {
+			g, err = Load(filepath.Join("testdata", tc.file), tc.opt)
+		} else {
+			g, err = Read(strings.NewReader(tc.in), "m.graph", tc.opt)
+		}
+		if err != nil {
+			t.Fatalf("%s%q: %v", tc.file, tc.in, err)
+		}
+		if g.Dropped() != tc.want {
+			t.Errorf("%s%q: dropped %+v, want %+v", tc.file, tc.in, g.Dropped(), tc.want)
+		}
+	}
+}
+
 func TestGzipAndProgress(t *testing.T) {
 	// A gzip stream read through Read (magic detection, no extension).
 	var zb bytes.Buffer

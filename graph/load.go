@@ -431,6 +431,8 @@ func (t *textLoad) metisGraph(el *EdgeList, m int64) (*Graph, error) {
 		return nil, fileErr(t.name, "the header declares %d edges but the lists hold %d entries (each undirected edge is listed twice, so want %d)", m, entries, 2*m)
 	}
 	g.directed = false
+	// Built from both ends' entries: a repeated edge repeats in both lists.
+	g.dropped.Duplicates = (g.dropped.Duplicates + 1) / 2
 	return g, nil
 }
 

@@ -29,6 +29,15 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "graph: %s\n", in.name())
+	// The statistics count the self-loops the graph has; say what the file
+	// had that loading dropped, or "0 self-loops" reads as a fact about it.
+	if d := g.Dropped(); in.path != "" && (d.SelfLoops > 0 || d.Duplicates > 0) {
+		dup := "arcs"
+		if !g.Directed() {
+			dup = "edges (u v again, either way round)"
+		}
+		fmt.Fprintf(e.stdout, "dropped %d self-loops and %d duplicate %s while loading\n", d.SelfLoops, d.Duplicates, dup)
+	}
 	if g.DerivedWeights() {
 		fmt.Fprintln(e.stdout, "weights: derived from the seed in [1,255]")
 	}

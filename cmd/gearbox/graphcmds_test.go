@@ -105,3 +105,31 @@ func TestConvertRenumberNote(t *testing.T) {
 		})
 	}
 }
+
+// TestInfoDropped: info says what loading dropped; its statistics count
+// the self-loops the graph has, so "0 self-loops" alone misled.
+func TestInfoDropped(t *testing.T) {
+	const td = "../../graph/testdata/"
+	tests := []struct {
+		args []string
+		want string // a line of stdout; "" means no such line
+	}{
+		{[]string{"--graph", td + "tiny.txt"}, "dropped 1 self-loops and 1 duplicate arcs while loading"},
+		{[]string{"--graph", td + "tiny.mtx"}, "dropped 1 self-loops and 1 duplicate arcs while loading"},
+		{[]string{"--graph", td + "tiny.el", "--undirected"}, "dropped 1 self-loops and 1 duplicate edges (u v again, either way round) while loading"},
+		{[]string{"--graph", td + "tiny.graph"}, ""},
+		{[]string{"--gen", "kron:6"}, ""},
+	}
+	for _, tc := range tests {
+		out, _, err := gearbox(t, append([]string{"info"}, tc.args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if tc.want == "" && strings.Contains(out, "dropped") {
+			t.Errorf("%v: unexpected line:\n%s", tc.args, out)
+		}
+		if tc.want != "" && !strings.Contains(out, tc.want+"\n") {
+			t.Errorf("%v: stdout lacks %q:\n%s", tc.args, tc.want, out)
+		}
+	}
+}
