@@ -224,7 +224,7 @@ func readBinary(in *input, opt LoadOptions) (*Graph, error) {
 			return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
 		}
 	}
-	return applyOptions(g, opt)
+	return applyOptions(in.name, g, opt)
 }
 
 // checkOffsets verifies that offsets run from 0 to m without decreasing.
@@ -250,7 +250,7 @@ func checkOffsets(offsets []int64, m uint64) error {
 }
 
 // applyOptions makes a stored graph honour Undirected and WeightScale.
-func applyOptions(g *Graph, opt LoadOptions) (*Graph, error) {
+func applyOptions(name string, g *Graph, opt LoadOptions) (*Graph, error) {
 	scale := opt.WeightScale > 0 && g.wkind == RealWeights
 	if !scale && !(opt.Undirected && g.directed) {
 		return g, nil
@@ -265,9 +265,13 @@ func applyOptions(g *Graph, opt LoadOptions) (*Graph, error) {
 		el.WeightKind = IntWeights
 		el.Weights = make([]uint32, m)
 		for i, w := range g.weights {
-			r := math.Round(float64(math.Float32frombits(w)) * opt.WeightScale)
+			f := math.Float32frombits(w)
+			r := math.Round(float64(f) * opt.WeightScale)
 			if r > math.MaxUint32 && bad == nil {
-				bad = fmt.Errorf("%w: weight %g times scale %g is %.0f, over the limit %d", ErrFormat, math.Float32frombits(w), opt.WeightScale, r, uint64(math.MaxUint32))
+				bad = binErr(name, "weight %g times scale %g is %.0f, over the limit %d", f, opt.WeightScale, r, uint64(math.MaxUint32))
+			}
+			if r == 0 && f != 0 && bad == nil { // as for text files: no free edges
+				bad = binErr(name, "weight %g times scale %g rounds to 0 (use a larger --weight-scale)", f, opt.WeightScale)
 			}
 			el.Weights[i] = uint32(r)
 		}

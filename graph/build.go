@@ -52,10 +52,11 @@ func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 	if weighted == (el.WeightKind == Unweighted) {
 		return nil, fmt.Errorf("%w: weight kind %v with %d weights", ErrInvalid, el.WeightKind, len(el.Weights))
 	}
-	offsets, adj, packed, newDeg, bad := buildBucketed(el, opt)
+	offsets, adj, packed, newDeg, loops, bad := buildBucketed(el, opt)
 	if bad >= 0 {
 		return nil, fmt.Errorf("%w: edge %d (%d -> %d) names a vertex outside 0..%d", ErrInvalid, bad, el.Src[bad], el.Dst[bad], n-1)
 	}
+	stored := offsets[n] // arcs before de-duplication
 
 	// Compact into the final arrays when de-duplication dropped arcs or
 	// weights must be unpacked.
@@ -87,8 +88,26 @@ func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 	}
 	ids := el.IDs
 	ids.n = n
-	return &Graph{offsets: offsets, adj: outAdj, weights: outW, wkind: el.WeightKind, directed: !opt.Undirected, ids: ids}, nil
+	dropped := Dropped{SelfLoops: loops, Duplicates: stored - int64(len(outAdj))}
+	if opt.Undirected {
+		dropped.Duplicates /= 2 // an edge repeated drops its arc in both lists
+	}
+	return &Graph{offsets: offsets, adj: outAdj, weights: outW, wkind: el.WeightKind, directed: !opt.Undirected, ids: ids, dropped: dropped}, nil
 }
+
+// Dropped counts what Build left out of a graph, so that a loader can say
+// what the file had that the graph has not.
+type Dropped struct {
+	// SelfLoops is the number of input arcs v -> v dropped.
+	SelfLoops int64
+	// Duplicates is the number of input arcs dropped for repeating one
+	// kept; in an undirected graph u -> v and v -> u are one edge.
+	Duplicates int64
+}
+
+// Dropped returns what Build dropped from the input; zero for graphs not
+// made by Build (binary files keep no record).
+func (g *Graph) Dropped() Dropped { return g.dropped }
 
 // forEdgeBalanced runs fn over vertex ranges holding roughly equal numbers of
 // arcs, so one huge adjacency list does not serialise the rest.

@@ -35,9 +35,10 @@ var (
 //
 // It returns the CSR arrays before compaction: offsets (n+1), the arcs
 // (adj, or packed dst<<32|w when weighted) and the surviving count of each
-// list in newDeg[v] (nil when nothing was dropped). bad is the index of the
-// first out-of-range edge found, or -1.
-func buildBucketed(el *EdgeList, opt BuildOptions) (offsets []int64, adj []uint32, packed []uint64, newDeg []int64, bad int64) {
+// list in newDeg[v] (nil when nothing was dropped), and the number of
+// self-loops dropped. bad is the index of the first out-of-range edge
+// found, or -1.
+func buildBucketed(el *EdgeList, opt BuildOptions) (offsets []int64, adj []uint32, packed []uint64, newDeg []int64, loops int64, bad int64) {
 	n, m := el.NumVertices, len(el.Src)
 	weighted := el.Weights != nil
 	w := par.Workers()
@@ -57,6 +58,7 @@ func buildBucketed(el *EdgeList, opt BuildOptions) (offsets []int64, adj []uint3
 
 	// Pass 1: per-worker bucket counts and range check.
 	cnt := make([][]int64, w)
+	loopsK := make([]int64, w)
 	var badIdx atomic.Int64
 	badIdx.Store(-1)
 	// Passes 1 and 2 split the edges alike: worker k takes
@@ -84,6 +86,7 @@ func buildBucketed(el *EdgeList, opt BuildOptions) (offsets []int64, adj []uint3
 				return
 			}
 			if s == d && !opt.KeepSelfLoops {
+				loopsK[k]++
 				continue
 			}
 			c[s>>shift]++
@@ -93,7 +96,10 @@ func buildBucketed(el *EdgeList, opt BuildOptions) (offsets []int64, adj []uint3
 		}
 	})
 	if b := badIdx.Load(); b >= 0 {
-		return nil, nil, nil, nil, b
+		return nil, nil, nil, nil, 0, b
+	}
+	for _, l := range loopsK {
+		loops += l
 	}
 	// Exclusive scan over (bucket, worker): bucket b's arcs are
 	// tmp[bstart[b]:bstart[b+1]], written by worker 0 first, then 1, ...
@@ -207,7 +213,7 @@ func buildBucketed(el *EdgeList, opt BuildOptions) (offsets []int64, adj []uint3
 	if !dropped.Load() && !weighted {
 		newDeg = nil
 	}
-	return offsets, adj, packed, newDeg, -1
+	return offsets, adj, packed, newDeg, loops, -1
 }
 
 // bucketWeighted turns one bucket's arcs (src<<32|dst, weights alongside)

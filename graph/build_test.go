@@ -52,6 +52,41 @@ func TestBuildUndirected(t *testing.T) {
 	}
 }
 
+// TestBuildDropped: Build counts the self-loops and duplicates it drops,
+// duplicates per edge in an undirected graph, whatever the bucketing.
+func TestBuildDropped(t *testing.T) {
+	src := []uint32{0, 0, 0, 1, 2, 2, 3, 3, 1, 1}
+	dst := []uint32{2, 1, 1, 1, 3, 0, 0, 3, 0, 1}
+	tests := []struct {
+		name string
+		opt  BuildOptions
+		want Dropped
+	}{
+		{"directed", BuildOptions{}, Dropped{SelfLoops: 3, Duplicates: 1}},                           // 0->1 twice
+		{"undirected", BuildOptions{Undirected: true}, Dropped{SelfLoops: 3, Duplicates: 3}},         // 0-1 three times, 0-2 twice
+		{"keep self-loops", BuildOptions{KeepSelfLoops: true}, Dropped{SelfLoops: 0, Duplicates: 2}}, // 1->1 twice too
+		{"keep duplicates", BuildOptions{KeepDuplicates: true}, Dropped{SelfLoops: 3}},
+	}
+	for _, weighted := range []bool{false, true} {
+		for _, tc := range tests {
+			el := &EdgeList{NumVertices: 4, Src: src, Dst: dst}
+			if weighted {
+				el.Weights, el.WeightKind = make([]uint32, len(src)), IntWeights
+			}
+			old := bucketArcs
+			bucketArcs = 1 // many buckets
+			g, err := Build(el, tc.opt)
+			bucketArcs = old
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Dropped() != tc.want {
+				t.Errorf("%s (weighted %v): dropped %+v, want %+v", tc.name, weighted, g.Dropped(), tc.want)
+			}
+		}
+	}
+}
+
 func TestBuildRejectsOutOfRange(t *testing.T) {
 	_, err := Build(&EdgeList{NumVertices: 2, Src: []uint32{0}, Dst: []uint32{2}}, BuildOptions{})
 	if err == nil {

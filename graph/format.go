@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,9 @@ import (
 //     a SortedIDs map, so output and --source use the original ids).
 //   - [metis] METIS / DIMACS10 .graph adjacency files (undirected, 1-based;
 //     fmt 1 edge weights, 10 vertex weights, 100 vertex sizes are
-//     understood; vertex weights and sizes are skipped).
+//     understood; vertex weights and sizes are skipped). The lists must be
+//     symmetric (u lists v iff v lists u, with the same weight) and hold
+//     twice the header's edge count.
 //   - [graphalytics] LDBC Graphalytics: `x.e` (`src dst [weight]`) with the
 //     vertex list `x.v` (or `x.v.gz`) beside it; ids arbitrary, relabelled in
 //     sorted order like SNAP, isolated vertices of the .v file included.
@@ -176,6 +179,22 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 	return read(in, opt)
 }
 
+// InputFiles returns the files Load(path, opt) reads: path, and for
+// Graphalytics the vertex file beside it when there is one. Commands that
+// write files use it to refuse to overwrite their input.
+func InputFiles(path string, opt LoadOptions) []string {
+	f := opt.Format
+	if f == "" {
+		f, _ = DetectFormat(path)
+	}
+	if Format(strings.ToLower(string(f))) == FormatGraphalytics {
+		if v := vertexFileFor(path); v != "" {
+			return []string{path, v}
+		}
+	}
+	return []string{path}
+}
+
 // vertexFileFor returns the Graphalytics vertex file beside an edge file, or
 // "" when there is none.
 func vertexFileFor(path string) string {
@@ -250,11 +269,29 @@ func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			done()
+			if err == io.ErrUnexpectedEOF || err == io.EOF { // cut inside the gzip header
+				return nil, false, nil, readError(in.name, errTruncatedGzip)
+			}
 			return nil, false, nil, fmt.Errorf("%w: %s: bad gzip stream: %v", ErrFormat, in.name, err)
 		}
-		return zr, true, done, nil
+		return gzipInput{zr}, true, done, nil
 	}
 	return br, false, done, nil
+}
+
+// errTruncatedGzip is what a gzip stream that stops before its end gives;
+// it wraps io.ErrUnexpectedEOF so that readers checking for that still see it.
+var errTruncatedGzip = fmt.Errorf("truncated gzip stream: %w", io.ErrUnexpectedEOF)
+
+// gzipInput tells a gzip stream cut short from the end of the input.
+type gzipInput struct{ zr *gzip.Reader }
+
+func (g gzipInput) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		err = errTruncatedGzip
+	}
+	return n, err
 }
 
 func read(in *input, opt LoadOptions) (*Graph, error) {
@@ -269,41 +306,181 @@ func read(in *input, opt LoadOptions) (*Graph, error) {
 
 // Save writes g to path in format f ("" = by the path's extension); a
 // path ending in .gz is gzip-compressed.
+//
+// A new or existing regular file (also one reached through symlinks) is
+// written to a temporary file beside it and renamed over it on success, so
+// a failed Save leaves the old file as it was and the links in place.
+// Anything else (a device, a pipe) is written in place; Save never removes
+// what it did not create.
 func Save(path string, g *Graph, f Format) error {
+	f, err := OutputFormat(path, f)
+	if err != nil {
+		return err
+	}
+	gz := strings.HasSuffix(strings.ToLower(path), ".gz")
+	write := func(file *os.File) error {
+		var w io.Writer = file
+		var zw *gzip.Writer
+		if gz {
+			zw = gzip.NewWriter(file)
+			w = zw
+		}
+		err := Write(w, g, f)
+		if zw != nil {
+			if cerr := zw.Close(); err == nil {
+				err = cerr
+			}
+		}
+		return err
+	}
+	if err := saveFile(path, write); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// saveFile writes path with write, through a temporary file where path is
+// (or will be) a regular file.
+func saveFile(path string, write func(*os.File) error) error {
+	target, old, regular, err := saveTarget(path)
+	if err != nil {
+		return err
+	}
+	if regular {
+		tmp, err := createTemp(target, old)
+		switch {
+		case err == nil:
+			err = write(tmp)
+			if cerr := tmp.Close(); err == nil {
+				err = cerr
+			}
+			if err == nil {
+				err = os.Rename(tmp.Name(), target)
+			}
+			if err != nil {
+				os.Remove(tmp.Name()) // ours: created above
+			}
+			return err
+		case errors.Is(err, os.ErrPermission) && old != nil:
+			// A writable file in a directory we may not add to: write it
+			// in place, as os.Create would (a failure leaves it partial).
+		default:
+			return err
+		}
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	err = write(file)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// saveTarget tells where Save puts a regular file for path: path itself,
+// or the file its symlinks lead to; old describes that file (nil for a new
+// one). regular is false for devices, pipes and the like, and for symlinks
+// that lead nowhere, all written in place.
+func saveTarget(path string) (target string, old os.FileInfo, regular bool, err error) {
+	lst, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return path, nil, true, nil
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	if lst.Mode().IsRegular() {
+		return path, lst, true, nil
+	}
+	if lst.Mode()&os.ModeSymlink == 0 {
+		return path, nil, false, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return path, nil, false, nil
+	}
+	// Follow the links to the file. /dev/stdout and other links into /proc
+	// or /dev stand for an open file (perhaps opened for appending), not a
+	// name to replace: those are written in place.
+	p := path
+	for range 40 {
+		if underProcOrDev(p) {
+			return path, nil, false, nil
+		}
+		l, err := os.Lstat(p)
+		if err != nil {
+			return path, nil, false, nil
+		}
+		if l.Mode()&os.ModeSymlink == 0 {
+			if !os.SameFile(st, l) { // resolved some other way than the kernel does
+				return path, nil, false, nil
+			}
+			return p, st, true, nil
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return path, nil, false, nil
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = t
+	}
+	return path, nil, false, nil
+}
+
+func underProcOrDev(p string) bool {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return true
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil {
+		a = filepath.Join(r, filepath.Base(a))
+	}
+	return a == "/proc" || strings.HasPrefix(a, "/proc/") || strings.HasPrefix(a, "/dev/")
+}
+
+// createTemp creates a new file beside path with old's permissions (for a
+// new file, 0666 less the umask, as os.Create gives).
+func createTemp(path string, old os.FileInfo) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	for {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if old != nil {
+			if err := f.Chmod(old.Mode().Perm()); err != nil {
+				f.Close()
+				os.Remove(name)
+				return nil, err
+			}
+		}
+		return f, nil
+	}
+}
+
+// OutputFormat returns the format Save(path, g, f) writes (f, or the one
+// path's extension names when f is ""), or why it cannot write it, so that
+// commands can refuse before they read a graph.
+func OutputFormat(path string, f Format) (Format, error) {
 	if f == "" {
 		d, err := DetectFormat(path)
 		if err != nil {
-			return err
+			return "", fmt.Errorf("%w: cannot tell the output format of %q from its name (writable: %s)", ErrFormat, path, formatList(writable))
 		}
 		f = d
 	}
 	if err := checkWritable(f); err != nil {
-		return err
+		return "", err
 	}
-	file, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	var w io.Writer = file
-	var zw *gzip.Writer
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		zw = gzip.NewWriter(file)
-		w = zw
-	}
-	err = Write(w, g, f)
-	if zw != nil {
-		if cerr := zw.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if cerr := file.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return Format(strings.ToLower(string(f))), nil
 }
 
 func checkWritable(f Format) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -242,6 +243,12 @@ func TestParseErrors(t *testing.T) {
 		{"snap nan weight", FormatSNAP, "1 2 NaN\n", "in.txt:1: weight NaN is not a finite number", LoadOptions{}},
 		{"snap scaled overflow", FormatSNAP, "1 2 5e9\n", "in.txt:1: weight 5e9 times scale 2 is 10000000000, over the limit 4294967295", LoadOptions{WeightScale: 2}},
 		{"snap float32 overflow", FormatSNAP, "1 2 1e39\n", "in.txt:1: weight 1e39 over the float32 limit", LoadOptions{}},
+		{"snap float32 underflow", FormatSNAP, "1 2 1\n2 3 1e-50\n", "in.txt:2: weight 1e-50 is too small for a float32 (it would be 0)", LoadOptions{}},
+		// a non-zero weight that scales to 0 would make a free edge
+		{"snap scaled to 0", FormatSNAP, "0 1 0.4\n1 2 0.4\n", "in.txt:1: weight 0.4 times scale 1 rounds to 0 (use a larger --weight-scale)", LoadOptions{WeightScale: 1}},
+		{"snap scaled to 0 later", FormatSNAP, "0 1 0.6\n1 2 0.004\n", "in.txt:2: weight 0.004 times scale 100 rounds to 0", LoadOptions{WeightScale: 100}},
+		{"mtx real scaled to 0", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e-7\n", "in.txt:3: weight 1e-7 times scale 1e+06 rounds to 0", LoadOptions{WeightScale: 1e6}},
+		{"cedge scaled to 0", FormatCEdge, "0 0 1 0.002\n1 1 2 0.0000004\n", "in.txt:2: weight 0.0000004 times scale 1e+06 rounds to 0", LoadOptions{WeightScale: 1e6}},
 		{"el three fields", FormatEL, "0 1\n1 2 3\n", "in.txt:2: expected 2 fields, got 3", LoadOptions{}},
 		{"el id over limit", FormatEL, "0 4294967295\n", "in.txt:1: vertex id 4294967295 over the limit 4294967294", LoadOptions{}},
 		{"el implausible n", FormatEL, "0 4000000000\n", "4000000001 vertices, implausible for 13 bytes", LoadOptions{}},
@@ -284,6 +291,15 @@ func TestParseErrors(t *testing.T) {
 		{"max same terminals", FormatMAX, "p max 3 1\nn 1 s\nn 1 t\na 1 2 5\n", "in.txt: source and sink are the same vertex 1", LoadOptions{}},
 		{"max missing capacity", FormatMAX, "p max 3 1\nn 1 s\nn 3 t\na 1 2\n", "in.txt:4: expected 3 fields, got 2", LoadOptions{}},
 		{"metis edge count", FormatMETIS, "3 3\n2\n1 3\n2\n", "in.txt: the header declares 3 edges but the lists hold 4 entries (each undirected edge is listed twice, so want 6)", LoadOptions{}},
+		{"metis edge count with a self-loop", FormatMETIS, "2 3\n1 2\n1\n", "in.txt: the header declares 3 edges but the lists hold 3 entries, 1 of them self-loops (each undirected edge is listed twice, so want 6)", LoadOptions{}},
+		// every edge at both ends, with one weight
+		{"metis asymmetric", FormatMETIS, "3 1\n2\n3\n\n", "in.txt:2: vertex 1 lists 2, but vertex 2 (line 3) does not list 1: METIS lists every edge at both ends", LoadOptions{}},
+		{"metis missing reverse", FormatMETIS, "3 2\n2\n1\n1\n", "in.txt:2: vertex 1 does not list 3, but vertex 3 (line 4) lists 1", LoadOptions{}},
+		{"metis asymmetric between comments", FormatMETIS, "% c\n3 2\n% x\n\n% y\n3\n1 2\n", "in.txt:4: vertex 1 does not list 3, but vertex 3 (line 7) lists 1", LoadOptions{}},
+		{"metis first offending line", FormatMETIS, "4 3\n2\n1 3\n2\n2\n", "in.txt:3: vertex 2 does not list 4, but vertex 4 (line 5) lists 2", LoadOptions{}},
+		{"metis asymmetric toward a longer list", FormatMETIS, "4 2\n2\n3 4\n2\n2\n", "in.txt:2: vertex 1 lists 2, but vertex 2 (line 3) does not list 1", LoadOptions{}},
+		{"metis asymmetric weights", FormatMETIS, "2 1 1\n2 5\n1 7\n", "in.txt:2: vertex 1 lists 2 with weight 5, but vertex 2 (line 3) lists 1 with weight 7: an edge has one weight", LoadOptions{}},
+		{"metis asymmetric vertex-weighted", FormatMETIS, "3 2 11\n1 2 4\n1 1 4 3 2\n1 2 3\n", "in.txt:3: vertex 2 lists 3 with weight 2, but vertex 3 (line 4) lists 2 with weight 3", LoadOptions{}},
 		{"metis id outside", FormatMETIS, "% c\n3 2\n2\n1 4\n2\n", "in.txt:4: vertex id 4 outside 1..3", LoadOptions{}},
 		{"metis too few lines", FormatMETIS, "3 1\n2\n1\n", "in.txt: the header declares 3 vertices but the file has 2 vertex lines", LoadOptions{}},
 		{"metis too many lines", FormatMETIS, "2 1\n2\n1\n1\n", "in.txt: the header declares 2 vertices but vertex line 3 lists neighbours", LoadOptions{}},
@@ -359,6 +375,7 @@ func TestWeights(t *testing.T) {
 		{"cedge reals", FormatCEdge, "0 0 1 0.25\n1 0 2 3\n", LoadOptions{}, RealWeights, []float64{0.25, 3}},
 		{"cedge scaled", FormatCEdge, "0 0 1 0.002025\n1 0 2 0.0059524\n", LoadOptions{WeightScale: 1e6}, IntWeights, []float64{2025, 5952}},
 		{"negative zero", FormatSNAP, "0 1 -0.0\n", LoadOptions{}, RealWeights, []float64{0}},
+		{"exact zero scaled", FormatSNAP, "0 1 0\n0 2 0.000\n0 3 0.5\n", LoadOptions{WeightScale: 1}, IntWeights, []float64{0, 0, 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -456,6 +473,153 @@ func TestMETISVertexWeights(t *testing.T) {
 	}
 }
 
+// TestMETISCounts: the header's edge count is checked against the lists,
+// each edge listed at both ends; a self-loop may count as an entry (METIS),
+// as a whole edge, or not at all, since it is dropped anyway.
+func TestMETISCounts(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		m    int64 // undirected edges loaded
+		want string
+	}{
+		{"3 2\n2\n1 3\n2\n", 2, ""},
+		{"2 1\n1 2\n1\n", 1, ""},   // the loop not counted
+		{"2 2\n1 2\n1\n", 1, ""},   // the loop as a whole edge
+		{"2 2\n1 1 2\n1\n", 1, ""}, // a loop listed twice, entries like any others (METIS)
+		{"3 2\n2\n1\n\n", 0, "declares 2 edges but the lists hold 2 entries"},
+		{"3 1\n2 3\n1\n1\n", 0, "declares 1 edges but the lists hold 4 entries"},
+	} {
+		g, err := Read(strings.NewReader(tc.in), "m.graph", LoadOptions{})
+		if tc.want != "" {
+			if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q: err = %v, want %q", tc.in, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if g.Directed() || g.NumUndirectedEdges() != tc.m {
+			t.Errorf("%q: directed %v, %d edges, want undirected with %d", tc.in, g.Directed(), g.NumUndirectedEdges(), tc.m)
+		}
+	}
+}
+
+// TestMETISSymmetryRandom drops one list entry, or changes one weight, of
+// random symmetric METIS files: the load must fail at the line of the
+// pair's smaller vertex, whatever the chunking.
+func TestMETISSymmetryRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 20 {
+		n := 2 + rng.IntN(60)
+		type entry struct{ v, w int }
+		lists := make([][]entry, n)
+		for u := range n {
+			for v := u + 1; v < n; v++ {
+				if rng.IntN(4) == 0 || v == u+1 && rng.IntN(2) == 0 {
+					w := 1 + rng.IntN(9)
+					lists[u] = append(lists[u], entry{v, w})
+					lists[v] = append(lists[v], entry{u, w})
+				}
+			}
+		}
+		var all [][2]int // (vertex, index in its list)
+		for u, l := range lists {
+			rng.Shuffle(len(l), func(i, j int) { l[i], l[j] = l[j], l[i] })
+			for i := range l {
+				all = append(all, [2]int{u, i})
+			}
+		}
+		if len(all) == 0 {
+			continue
+		}
+		text := func(skip [2]int, bump bool) string {
+			var sb strings.Builder
+			fmt.Fprintf(&sb, "%% round %d\n%d %d 1\n", round, n, len(all)/2)
+			for u, l := range lists {
+				if u%7 == 3 {
+					sb.WriteString("% a comment among the vertex lines\n")
+				}
+				for i, e := range l {
+					switch {
+					case [2]int{u, i} == skip && !bump:
+						continue
+					case [2]int{u, i} == skip:
+						e.w++
+					}
+					fmt.Fprintf(&sb, "%d %d ", e.v+1, e.w)
+				}
+				sb.WriteString("\n")
+			}
+			return sb.String()
+		}
+		lineOf := func(in string, u int) int { // 1-based line of vertex u
+			seen := -1
+			for i, l := range strings.Split(in, "\n") {
+				if i >= 2 && !strings.HasPrefix(l, "%") {
+					if seen++; seen == u {
+						return i + 1
+					}
+				}
+			}
+			return -1
+		}
+		if _, err := Read(strings.NewReader(text([2]int{-1, -1}, false)), "r.graph", LoadOptions{}); err != nil {
+			t.Fatalf("round %d: the symmetric file: %v", round, err)
+		}
+		for range 5 {
+			at := all[rng.IntN(len(all))]
+			bump := rng.IntN(2) == 0
+			in := text(at, bump)
+			u, v := at[0], lists[at[0]][at[1]].v
+			want := fmt.Sprintf("r.graph:%d: vertex %d ", lineOf(in, min(u, v)), min(u, v)+1)
+			for _, sz := range []int{4 << 20, 16} {
+				old := chunkSize
+				chunkSize = sz
+				_, err := Read(strings.NewReader(in), "r.graph", LoadOptions{})
+				chunkSize = old
+				if err == nil || !errors.Is(err, ErrFormat) || !strings.HasPrefix(err.Error(), want) {
+					t.Fatalf("round %d, entry %d of vertex %d (bump %v), chunk %d: err = %v, want it to start %q\n%s", round, at[1], u+1, bump, sz, err, want, in)
+				}
+			}
+		}
+	}
+}
+
+// TestLoadDropped: a loaded graph says what loading dropped (info reports
+// it): the tiny files' self-loop and duplicate, a METIS edge repeated at
+// both ends once.
+func TestLoadDropped(t *testing.T) {
+	for _, tc := range []struct {
+		file, in string // a testdata file, or METIS text
+		opt      LoadOptions
+		want     Dropped
+	}{
+		{file: "tiny.txt", want: Dropped{SelfLoops: 1, Duplicates: 1}},
+		{file: "tiny.gr", want: Dropped{SelfLoops: 1, Duplicates: 1}},
+		{file: "tiny.el", opt: LoadOptions{Undirected: true}, want: Dropped{SelfLoops: 1, Duplicates: 1}},
+		{file: "tiny.graph"},
+		{file: "tiny-sym.mtx"},
+		{in: "3 3\n2 2\n1 1 3\n2\n", want: Dropped{Duplicates: 1}},
+		{in: "2 2\n1 2\n1\n", want: Dropped{SelfLoops: 1}},
+	} {
+		var g *Graph
+		var err error
+		if tc.file != "" {
+			g, err = Load(filepath.Join("testdata", tc.file), tc.opt)
+		} else {
+			g, err = Read(strings.NewReader(tc.in), "m.graph", tc.opt)
+		}
+		if err != nil {
+			t.Fatalf("%s%q: %v", tc.file, tc.in, err)
+		}
+		if g.Dropped() != tc.want {
+			t.Errorf("%s%q: dropped %+v, want %+v", tc.file, tc.in, g.Dropped(), tc.want)
+		}
+	}
+}
+
 func TestGzipAndProgress(t *testing.T) {
 	// A gzip stream read through Read (magic detection, no extension).
 	var zb bytes.Buffer
@@ -480,6 +644,69 @@ func TestGzipAndProgress(t *testing.T) {
 	if _, err := Load("testdata/tiny.el", LoadOptions{Progress: &pb}); err != nil || pb.Len() != 0 {
 		t.Errorf("small input: err=%v, progress output %q", err, pb.String())
 	}
+}
+
+// TestTruncatedGzip cuts gzip streams of text graphs at every byte: each
+// cut must fail as a truncated stream, never load as a smaller graph or
+// blame a half line (the gzip reader's io.ErrUnexpectedEOF used to pass
+// for the end of the file).
+func TestTruncatedGzip(t *testing.T) {
+	var big bytes.Buffer // several chunks' worth, so cuts fall mid-body
+	for i := range 3000 {
+		fmt.Fprintf(&big, "%d %d\n", i, i+1)
+	}
+	for _, tc := range []struct {
+		name string
+		f    Format
+		data []byte
+	}{
+		{"tiny.txt", FormatSNAP, readTestdata(t, "tiny.txt")},
+		{"tiny.graph", FormatMETIS, readTestdata(t, "tiny.graph")},
+		{"tiny.mtx", FormatMTX, readTestdata(t, "tiny.mtx")},
+		{"big.el", FormatEL, big.Bytes()},
+	} {
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		zw.Write(tc.data)
+		zw.Close()
+		z := zb.Bytes()
+		if _, err := Read(bytes.NewReader(z), tc.name, LoadOptions{Format: tc.f}); err != nil {
+			t.Fatalf("%s whole: %v", tc.name, err)
+		}
+		step := max(1, len(z)/200)
+		for _, sz := range []int{4 << 20, 64} {
+			old := chunkSize
+			chunkSize = sz
+			for cut := 2; cut < len(z); cut += step {
+				g, err := Read(bytes.NewReader(z[:cut]), tc.name+".gz", LoadOptions{Format: tc.f})
+				if err == nil {
+					t.Errorf("%s cut at %d of %d, chunk %d: loaded %d arcs, want an error", tc.name, cut, len(z), sz, g.NumEdges())
+					continue
+				}
+				want := tc.name + ".gz: input ends unexpectedly (truncated gzip stream)"
+				if !errors.Is(err, ErrFormat) || err.Error() != want {
+					t.Errorf("%s cut at %d of %d, chunk %d: err = %v, want %q", tc.name, cut, len(z), sz, err, want)
+				}
+			}
+			chunkSize = old
+		}
+	}
+	// A plain file's last line needs no newline.
+	for _, in := range []string{"0 1\n1 2", "0 1\n1 2 \r"} {
+		g, err := Read(strings.NewReader(in), "plain.el", LoadOptions{})
+		if err != nil || g.NumEdges() != 2 {
+			t.Errorf("%q: g=%v err=%v, want 2 arcs", in, g, err)
+		}
+	}
+}
+
+func readTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestFastPathAgreesWithGeneral(t *testing.T) {

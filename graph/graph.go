@@ -55,6 +55,7 @@ type Graph struct {
 	directed bool
 	ids      IDMap
 	derived  bool // weights were derived from a seed, not read
+	dropped  Dropped
 
 	// Max-flow problems (DIMACS .max) name a source and a sink.
 	source, sink uint32

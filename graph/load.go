@@ -6,7 +6,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
@@ -30,6 +33,8 @@ type textLoad struct {
 	wkind     WeightKind
 	bytes     int64     // uncompressed bytes read
 	pending   []float64 // parsed weights, converted by weights
+
+	metisEntries, metisLoops int64 // METIS list entries, and those that are self-loops
 }
 
 func readText(in *input, opt LoadOptions) (*Graph, error) {
@@ -156,9 +161,17 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	if err := t.weights(el, opt); err != nil {
 		return nil, err
 	}
-	g, err := Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
+	var g *Graph
+	if opt.Format == FormatMETIS {
+		g, err = t.metisGraph(el, int64(declared))
+	} else {
+		g, err = Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
+		if err != nil {
+			err = fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
+		return nil, err
 	}
 	if opt.Format == FormatMAX {
 		if err := t.terminals(g); err != nil {
@@ -366,27 +379,176 @@ func (t *textLoad) metisEdges(el *EdgeList, m int64) error {
 	if uint64(vlines) < t.n {
 		return fileErr(t.name, "the header declares %d vertices but the file has %d vertex lines", t.n, vlines)
 	}
-	if entries != 2*m {
-		return fileErr(t.name, "the header declares %d edges but the lists hold %d entries (each undirected edge is listed twice, so want %d)", m, entries, 2*m)
-	}
-	// Make the chunks' local vertex numbers global.
+	// Make the chunks' local vertex numbers global, counting self-loops
+	// for the edge count check.
 	base := make([]uint32, len(t.outs))
 	var b int64
 	for i, o := range t.outs {
 		base[i] = uint32(b)
 		b += o.vlines
 	}
+	loops := make([]int64, len(t.outs))
 	par.For(len(t.outs), 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			for k := range t.outs[i].src {
-				t.outs[i].src[k] += base[i]
+			o := t.outs[i]
+			for k := range o.src {
+				o.src[k] += base[i]
+				if o.src[k] == o.dst[k] {
+					loops[i]++
+				}
 			}
 		}
 	})
+	t.metisEntries, t.metisLoops = entries, 0
+	for _, l := range loops {
+		t.metisLoops += l
+	}
 	t.pending = t.concat(el, t.wmode == wRequired)
 	el.NumVertices = int(t.n)
 	el.IDs = OffsetIDs(1, int(t.n))
 	return nil
+}
+
+// metisGraph builds a METIS graph and checks what its header and lists
+// promise: every edge listed at both ends with the same weight (checked on
+// the directed build, which then is the undirected graph), and 2m entries.
+func (t *textLoad) metisGraph(el *EdgeList, m int64) (*Graph, error) {
+	g, err := Build(el, BuildOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, t.name, err)
+	}
+	if err := t.metisSymmetric(g); err != nil {
+		return nil, err
+	}
+	// Each undirected edge is listed twice. Writers differ on self-loops
+	// (METIS counts a loop's entry like any other, some count it as a
+	// whole edge, some not at all); they are dropped, so any will do.
+	entries, loops := t.metisEntries, t.metisLoops
+	if entries-loops != 2*m && entries != 2*m && entries+loops != 2*m {
+		if loops > 0 {
+			return nil, fileErr(t.name, "the header declares %d edges but the lists hold %d entries, %d of them self-loops (each undirected edge is listed twice, so want %d)", m, entries, loops, 2*m)
+		}
+		return nil, fileErr(t.name, "the header declares %d edges but the lists hold %d entries (each undirected edge is listed twice, so want %d)", m, entries, 2*m)
+	}
+	g.directed = false
+	// Built from both ends' entries: a repeated edge repeats in both lists.
+	g.dropped.Duplicates = (g.dropped.Duplicates + 1) / 2
+	return g, nil
+}
+
+// metisSymmetric checks that u lists v iff v lists u, with the same
+// weight, on a directed CSR (sorted, without duplicates or self-loops). It
+// reports the problem of the first line.
+func (t *textLoad) metisSymmetric(g *Graph) error {
+	if symmetric(g) {
+		return nil
+	}
+	// Find the first problem: a search per arc, slower, but only for
+	// files that have one.
+	const (
+		onlyHere  = iota // at lists other, other does not list at
+		onlyThere        // other lists at, at does not list other
+		weights          // both list the edge, with different weights
+	)
+	type problem struct {
+		at, other uint32 // at's line reports it; other is the far end
+		kind      int
+		w1, w2    uint32 // at's and other's weights
+	}
+	var mu sync.Mutex
+	var first *problem
+	var firstAt atomic.Uint32 // first.at, read without the lock
+	firstAt.Store(math.MaxUint32)
+	note := func(p problem) {
+		mu.Lock()
+		if first == nil || p.at < first.at || (p.at == first.at && p.other < first.other) {
+			first = &p
+			firstAt.Store(p.at)
+		}
+		mu.Unlock()
+	}
+	forEdgeBalanced(g.offsets, func(lo, hi int) {
+		for u := uint32(lo); u < uint32(hi) && u <= firstAt.Load(); u++ {
+			ws := g.EdgeWeights(u)
+			for k, v := range g.Neighbors(u) {
+				j, found := slices.BinarySearch(g.Neighbors(v), u)
+				switch {
+				case !found && u < v:
+					note(problem{at: u, other: v, kind: onlyHere})
+				case !found:
+					note(problem{at: v, other: u, kind: onlyThere})
+				case ws != nil && u < v && ws[k] != g.EdgeWeights(v)[j]:
+					note(problem{at: u, other: v, kind: weights, w1: ws[k], w2: g.EdgeWeights(v)[j]})
+				}
+			}
+		}
+	})
+	if first == nil {
+		return nil
+	}
+	p := *first
+	a, b := uint64(p.at)+1, uint64(p.other)+1 // the file's ids
+	var msg string
+	switch p.kind {
+	case onlyHere:
+		msg = fmt.Sprintf("vertex %d lists %d, but vertex %d (line %d) does not list %d: METIS lists every edge at both ends", a, b, b, t.metisLine(p.other), a)
+	case onlyThere:
+		msg = fmt.Sprintf("vertex %d does not list %d, but vertex %d (line %d) lists %d: METIS lists every edge at both ends", a, b, b, t.metisLine(p.other), a)
+	default:
+		msg = fmt.Sprintf("vertex %d lists %d with weight %d, but vertex %d (line %d) lists %d with weight %d: an edge has one weight", a, b, p.w1, b, t.metisLine(p.other), a, p.w2)
+	}
+	return &parseError{file: t.name, line: t.metisLine(p.at), msg: msg}
+}
+
+// symmetric reports whether every arc u->v of g (sorted lists, no
+// duplicates or self-loops) has its reverse v->u with the same weight. Of
+// the two arcs of a pair only the one whose far end has the shorter list
+// (then the smaller id) looks up its reverse, in that short list, so hubs'
+// long lists are never searched; when every such arc finds its reverse and
+// they are exactly half the arcs, the other half are those reverses.
+func symmetric(g *Graph) bool {
+	var bad atomic.Bool
+	var excess atomic.Int64 // arcs that looked up their reverse less those that did not
+	forEdgeBalanced(g.offsets, func(lo, hi int) {
+		var d int64
+		for u := uint32(lo); u < uint32(hi) && !bad.Load(); u++ {
+			du := g.Degree(u)
+			ws := g.EdgeWeights(u)
+			for k, v := range g.Neighbors(u) {
+				if dv := g.Degree(v); dv > du || (dv == du && v > u) {
+					d--
+					continue
+				}
+				d++
+				j, found := slices.BinarySearch(g.Neighbors(v), u)
+				if !found || (ws != nil && ws[k] != g.EdgeWeights(v)[j]) {
+					bad.Store(true)
+					return
+				}
+			}
+		}
+		excess.Add(d)
+	})
+	return !bad.Load() && excess.Load() == 0
+}
+
+// metisLine returns the line of vertex v (0-based) of a METIS file.
+func (t *textLoad) metisLine(v uint32) int64 {
+	k := int64(v)
+	for _, o := range t.outs {
+		if k >= o.vlines {
+			k -= o.vlines
+			continue
+		}
+		l := k + 1 // the (k+1)-th line that is not a comment
+		for _, c := range o.comments {
+			if c <= l {
+				l++
+			}
+		}
+		return o.base + l
+	}
+	return 0
 }
 
 // weights converts the parsed weights to the graph's representation.

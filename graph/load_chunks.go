@@ -42,10 +42,10 @@ func (c *chunker) next() ([]byte, error) {
 	c.carry = nil
 	scan := 0 // buf[:scan] has no newline
 	for {
-		n, err := io.ReadFull(c.r, buf[len(buf):cap(buf)])
+		n, err := fill(c.r, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		c.bytes += int64(n)
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if err == io.EOF {
 			c.eof = true
 			if len(buf) == 0 {
 				return nil, nil
@@ -64,6 +64,22 @@ func (c *chunker) next() ([]byte, error) {
 		scan = len(buf)
 		buf = slices.Grow(buf, len(buf))
 	}
+}
+
+// fill reads until b is full or the reader fails. Unlike io.ReadFull it
+// reports only the reader's own io.EOF as the end of the input: a
+// truncated gzip stream's io.ErrUnexpectedEOF is an error, not a short last
+// chunk (which would load a smaller graph without a word).
+func fill(r io.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		k, err := r.Read(b[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // headerReader reads the leading lines of an input one by one, before the
@@ -130,9 +146,10 @@ type chunkOut struct {
 	firstEdge    int64  // local line of the first edge
 
 	// METIS
-	vlines       int64 // vertex lines
-	lastNonBlank int64 // 1-based index among vlines of the last with neighbours
-	entries      int64 // neighbour entries
+	vlines       int64   // vertex lines
+	lastNonBlank int64   // 1-based index among vlines of the last with neighbours
+	entries      int64   // neighbour entries
+	comments     []int64 // local lines of comments between vertex lines, to find a vertex's line
 
 	// DIMACS max
 	source, sink         uint64
@@ -233,6 +250,9 @@ func parseChunks(name string, ck *chunker, first []byte, headerLines int64, pars
 }
 
 func readError(name string, err error) error {
+	if errors.Is(err, errTruncatedGzip) {
+		return &parseError{file: name, msg: "input ends unexpectedly (truncated gzip stream)"}
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return &parseError{file: name, msg: "input ends unexpectedly (truncated file?)"}
 	}

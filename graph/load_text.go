@@ -146,10 +146,16 @@ func (p *weightParser) parse(t []byte) (w float64, real bool, msg string) {
 		if r > math.MaxUint32 {
 			return 0, false, fmt.Sprintf("weight %s times scale %g is %.0f, over the limit %d", t, p.scale, r, uint64(math.MaxUint32))
 		}
+		if r == 0 && f != 0 { // a free edge would shorten every path through it
+			return 0, false, fmt.Sprintf("weight %s times scale %g rounds to 0 (use a larger --weight-scale)", t, p.scale)
+		}
 		return r, false, ""
 	}
 	if f > math.MaxFloat32 {
 		return 0, false, fmt.Sprintf("weight %s over the float32 limit %g", t, math.MaxFloat32)
+	}
+	if float32(f) == 0 && f != 0 {
+		return 0, false, fmt.Sprintf("weight %s is too small for a float32 (it would be 0)", t)
 	}
 	if !real && f > math.MaxUint32 {
 		real = true // too big for an integer weight: keep it as a real one
@@ -488,6 +494,7 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 		l, data = cutLine(data)
 		t, i := nextTok(l, 0)
 		if len(t) > 0 && t[0] == '%' {
+			o.comments = append(o.comments, line)
 			continue
 		}
 		v := uint32(o.vlines) // local vertex index, made global afterwards

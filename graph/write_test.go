@@ -159,6 +159,141 @@ func TestSaveLoad(t *testing.T) {
 	}
 }
 
+// TestSaveFailureKeepsFiles: a Save that fails must leave what was at the
+// path as it was (Save used to remove the path on any error, deleting old
+// files, symlinks and even device nodes it had not created), and a Save
+// that succeeds replaces a file's contents but keeps links and permissions.
+func TestSaveFailureKeepsFiles(t *testing.T) {
+	unweighted, err := Load("testdata/tiny.el", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = "old contents\n"
+	tests := []struct {
+		name    string
+		setup   func(dir string) string // makes the path to save to
+		f       Format
+		wantErr string
+		check   func(t *testing.T, dir, path string)
+	}{
+		{"failed write into an existing file", func(dir string) string {
+			return writeFile(t, filepath.Join(dir, "g.gr"), old, 0o640)
+		}, FormatGR, "needs integer weights", func(t *testing.T, dir, path string) {
+			wantFile(t, path, old, 0o640)
+		}},
+		{"failed write through a symlink", func(dir string) string {
+			writeFile(t, filepath.Join(dir, "target.gr"), old, 0o644)
+			return symlink(t, "target.gr", filepath.Join(dir, "link.gr"))
+		}, FormatGR, "needs integer weights", func(t *testing.T, dir, path string) {
+			wantLink(t, path, "target.gr")
+			wantFile(t, filepath.Join(dir, "target.gr"), old, 0o644)
+		}},
+		{"failed write into a new file", func(dir string) string {
+			return filepath.Join(dir, "new.gr")
+		}, FormatGR, "needs integer weights", func(t *testing.T, dir, path string) {
+			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a failed Save left %s behind (%v)", path, err)
+			}
+		}},
+		{"device full", func(dir string) string {
+			if _, err := os.Stat("/dev/full"); err != nil {
+				t.Skip("no /dev/full")
+			}
+			return symlink(t, "/dev/full", filepath.Join(dir, "full.el"))
+		}, FormatEL, "no space left", func(t *testing.T, dir, path string) {
+			wantLink(t, path, "/dev/full")
+		}},
+		{"success replaces an existing file", func(dir string) string {
+			return writeFile(t, filepath.Join(dir, "g.el"), old, 0o640)
+		}, FormatEL, "", func(t *testing.T, dir, path string) {
+			wantGraph(t, path, unweighted)
+			wantMode(t, path, 0o640)
+		}},
+		{"success through a symlink", func(dir string) string {
+			writeFile(t, filepath.Join(dir, "target.el"), old, 0o600)
+			return symlink(t, "target.el", filepath.Join(dir, "link.el"))
+		}, FormatEL, "", func(t *testing.T, dir, path string) {
+			wantLink(t, path, "target.el")
+			wantGraph(t, filepath.Join(dir, "target.el"), unweighted)
+			wantMode(t, filepath.Join(dir, "target.el"), 0o600)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := tc.setup(dir)
+			err := Save(path, unweighted, tc.f)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("Save: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("Save: err = %v, want %q", err, tc.wantErr)
+			}
+			tc.check(t, dir, path)
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if strings.HasSuffix(e.Name(), ".tmp") {
+					t.Errorf("temporary file %s left behind", e.Name())
+				}
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, data string, mode os.FileMode) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	return path
+}
+
+func symlink(t *testing.T, target, path string) string {
+	t.Helper()
+	if err := os.Symlink(target, path); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	return path
+}
+
+func wantFile(t *testing.T, path, data string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != data {
+		t.Errorf("%s: %q, %v; want the old contents %q", path, b, err, data)
+	}
+	wantMode(t, path, mode)
+}
+
+func wantMode(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	st, err := os.Lstat(path)
+	if err != nil {
+		t.Errorf("%s: %v", path, err)
+	} else if st.Mode() != mode {
+		t.Errorf("%s: mode %v, want %v", path, st.Mode(), mode)
+	}
+}
+
+func wantLink(t *testing.T, path, target string) {
+	t.Helper()
+	if got, err := os.Readlink(path); err != nil || got != target {
+		t.Errorf("%s: link to %q (%v), want the symlink to %q kept", path, got, err, target)
+	}
+}
+
+func wantGraph(t *testing.T, path string, g *Graph) {
+	t.Helper()
+	h, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatalf("Load %s: %v", path, err)
+	}
+	sameCSR(t, path, toCSR(h), toCSR(g))
+}
+
 func TestBinaryCorrupt(t *testing.T) {
 	g, err := Load("testdata/tiny.txt", LoadOptions{}) // explicit id list? no: 10i+3 is an offset map only if contiguous
 	if err != nil {
@@ -251,5 +386,10 @@ func TestBinaryOptions(t *testing.T) {
 	}
 	if w := h.EdgeWeights(1); len(w) != 2 || w[0] != 3 || w[1] != 15 {
 		t.Errorf("vertex 1 weights %v, want [3 15]", w)
+	}
+	// A weight the scale rounds to 0 is an error, as in text files.
+	_, err = Read(bytes.NewReader(buf.Bytes()), "r.gbx", LoadOptions{WeightScale: 1})
+	if want := "r.gbx: weight 0.26 times scale 1 rounds to 0"; err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), want) {
+		t.Errorf("scale 1: err = %v, want %q", err, want)
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -27,6 +29,15 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "graph: %s\n", in.name())
+	// The statistics count the self-loops the graph has; say what the file
+	// had that loading dropped, or "0 self-loops" reads as a fact about it.
+	if d := g.Dropped(); in.path != "" && (d.SelfLoops > 0 || d.Duplicates > 0) {
+		dup := "arcs"
+		if !g.Directed() {
+			dup = "edges (u v again, either way round)"
+		}
+		fmt.Fprintf(e.stdout, "dropped %d self-loops and %d duplicate %s while loading\n", d.SelfLoops, d.Duplicates, dup)
+	}
 	if g.DerivedWeights() {
 		fmt.Fprintln(e.stdout, "weights: derived from the seed in [1,255]")
 	}
@@ -61,11 +72,75 @@ func cmdConvert(ctx context.Context, e *env, args []string) error {
 	default:
 		return fmt.Errorf("%w: convert needs IN OUT (or --graph/--gen and OUT), got %q", errUsage, pos)
 	}
+	// Everything about OUT is checked before the graph is read, which may
+	// take minutes.
+	f, err := outputFormat(pos[0], outFormat)
+	if err != nil {
+		return err
+	}
+	if err := notInput(&in, pos[0]); err != nil {
+		return err
+	}
 	g, err := in.load(ctx, e)
 	if err != nil {
 		return err
 	}
-	return save(e, g, pos[0], outFormat)
+	if err := save(e, g, pos[0], f); err != nil {
+		return err
+	}
+	if in.path != "" {
+		if note := renumberNote(g, f); note != "" {
+			fmt.Fprintln(e.stderr, note)
+		}
+	}
+	return nil
+}
+
+// renumberNote says how the ids of a file written in format f differ from
+// the input's: el, wel, mtx and gr can only number vertices 0..n-1 or
+// 1..n, so a later --source in the input's ids would name another vertex.
+// snap and bin keep the input's ids; "" when nothing changed.
+func renumberNote(g *graph.Graph, f graph.Format) string {
+	var base uint64
+	switch f {
+	case graph.FormatEL, graph.FormatWEL:
+	case graph.FormatMTX, graph.FormatGR:
+		base = 1
+	default:
+		return ""
+	}
+	n := g.NumVertices()
+	ids := g.IDs()
+	if n == 0 || (ids.List() == nil && ids.Base() == base) {
+		return ""
+	}
+	first, last := ids.External(0), ids.External(uint32(n-1))
+	how, order := "shifted", ""
+	if ids.List() != nil {
+		how, order = "renumbered", " in sorted order"
+	}
+	return fmt.Sprintf("note: vertex ids %s: the input's ids %d..%d are written as %d..%d%s (%s numbers vertices from %d); use snap or bin to keep the original ids",
+		how, first, last, base, base+uint64(n)-1, order, f, base)
+}
+
+// notInput refuses an OUT that is one of the files the input is read from
+// (the same path, or the same file through a link): writing it would
+// replace the input with its conversion.
+func notInput(in *inputFlags, out string) error {
+	if in.path == "" || out == "-" {
+		return nil
+	}
+	ost, oerr := os.Stat(out)
+	for _, p := range graph.InputFiles(in.path, graph.LoadOptions{Format: graph.Format(in.format)}) {
+		same := filepath.Clean(p) == filepath.Clean(out)
+		if ist, err := os.Stat(p); err == nil && oerr == nil && os.SameFile(ist, ost) {
+			same = true
+		}
+		if same {
+			return fmt.Errorf("%w: the output %s is the input file %s: refusing to overwrite the input (write to another file)", errUsage, out, p)
+		}
+	}
+	return nil
 }
 
 func cmdGen(ctx context.Context, e *env, args []string) error {
@@ -82,23 +157,44 @@ func cmdGen(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%w: gen needs SPEC OUT, got %q", errUsage, pos)
 	}
 	in.gen = pos[0]
+	f, err := outputFormat(pos[1], outFormat)
+	if err != nil {
+		return err
+	}
 	g, err := in.load(ctx, e)
 	if err != nil {
 		return err
 	}
-	return save(e, g, pos[1], outFormat)
+	return save(e, g, pos[1], f)
 }
 
-func save(e *env, g *graph.Graph, out, format string) error {
+// outputFormat checks OUT and --to before any graph is read: the format
+// must be writable and known (stdout needs --to), and OUT creatable.
+func outputFormat(out, to string) (graph.Format, error) {
 	var f graph.Format
-	var err error
-	if format != "" {
-		if f, err = graph.ParseFormat(format); err != nil {
-			return fmt.Errorf("%w: --to: %v", errUsage, err)
+	if to != "" {
+		var err error
+		if f, err = graph.ParseFormat(to); err != nil {
+			return "", fmt.Errorf("%w: --to: %v", errUsage, err)
 		}
 	} else if out == "-" {
-		return fmt.Errorf("%w: writing to stdout needs --to FORMAT", errUsage)
+		return "", fmt.Errorf("%w: writing to stdout needs --to FORMAT", errUsage)
 	}
+	f, err := graph.OutputFormat(out, f)
+	if err != nil {
+		if to == "" {
+			return "", fmt.Errorf("%w: %v; give --to FORMAT", errUsage, err)
+		}
+		return "", fmt.Errorf("%w: --to: %v", errUsage, err)
+	}
+	if err := checkOutput(out); err != nil {
+		return "", fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return f, nil
+}
+
+func save(e *env, g *graph.Graph, out string, f graph.Format) error {
+	var err error
 	start := time.Now()
 	if out == "-" {
 		err = graph.Write(e.stdout, g, f)
