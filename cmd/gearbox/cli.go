@@ -19,6 +19,22 @@ import (
 // errUsage marks errors caused by the command line itself.
 var errUsage = errors.New("invalid arguments")
 
+// maxSources bounds --sources: each source is a full traversal, and more
+// than this many only make the medians take longer (the source pickers'
+// work also grows with it).
+const maxSources = 1 << 16
+
+// checkSources checks --sources K before anything is loaded.
+func checkSources(k int) error {
+	switch {
+	case k < 1:
+		return fmt.Errorf("%w: --sources %d must be at least 1", errUsage, k)
+	case k > maxSources:
+		return fmt.Errorf("%w: --sources %d exceeds the limit of %d sources", errUsage, k, maxSources)
+	}
+	return nil
+}
+
 // env is what every subcommand gets: the output streams and the logger.
 type env struct {
 	stdout, stderr io.Writer

@@ -64,6 +64,10 @@ func TestCLI(t *testing.T) {
 		{"bad device", []string{"run", "bfs", "--gen", "kron:4", "--device", "tpu"}, nil, "--device"},
 		{"thresholds missing", []string{"run", "bfs", "--gen", "kron:4", "--thresholds", filepath.Join(dir, "none.toml")}, nil, "none.toml"},
 		{"sources with source", []string{"run", "bfs", "--gen", "kron:4", "--sources", "2", "--source", "1"}, nil, "cannot be combined"},
+		// Refused before the graph is read (the file is missing), not after
+		// a source picker ran for 64K tries.
+		{"sources over the limit", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--sources", "3000000000"}, nil, "--sources 3000000000 exceeds the limit of 65536"},
+		{"sources at the limit", []string{"run", "bfs", "--gen", "kron:4", "--sources", "65536"}, []string{"median over 16 sources"}, ""},
 		// Output paths are checked before the graph is read (here a
 		// missing file, whose error would otherwise come first).
 		{"trace in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--trace", filepath.Join(dir, "no", "t.json")}, nil, "--trace: " + filepath.Join(dir, "no", "t.json") + ": directory"},
@@ -88,6 +92,38 @@ func TestCLI(t *testing.T) {
 				if !strings.Contains(out, w) {
 					t.Errorf("stdout lacks %q:\n%s", w, out)
 				}
+			}
+		})
+	}
+}
+
+// TestFewerSources: --sources K beyond the vertices with out-edges runs from
+// all of them and says so on stderr, rather than silently run fewer.
+func TestFewerSources(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantOut    string
+		wantStderr string
+	}{
+		{"run", []string{"run", "bfs", "--graph", "../../graph/testdata/tiny.mtx", "--sources", "50"},
+			"median over 6 sources", "note: --sources 50: the graph has only 6 vertices with out-edges; running from those 6"},
+		{"run without edges", []string{"run", "bfs", "--gen", "grid:1:1", "--sources", "3"},
+			"source 0: reached 1 vertices", "note: --sources 3: the graph has no vertex with out-edges; running from vertex 0 alone"},
+		{"bench", []string{"bench", "--graphs", "grid:3:3", "--algorithms", "bfs", "--sources", "20", "--confirm=false", "--out-dir", t.TempDir(), "--log-level", "warn"},
+			"20 (grid:3:3: 9; all their vertices with out-edges) sources per graph", "note: --sources 20: grid:3:3 has only 9 vertices with out-edges; running from those 9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, err := gearbox(t, tc.args...)
+			if err != nil {
+				t.Fatalf("err = %v\nstderr: %s", err, stderr)
+			}
+			if !strings.Contains(out, tc.wantOut) {
+				t.Errorf("stdout lacks %q:\n%s", tc.wantOut, out)
+			}
+			if !strings.Contains(stderr, tc.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, stderr)
 			}
 		})
 	}

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -21,6 +20,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/tuning"
 )
 
 // runFlags are the flags of `gearbox run`.
@@ -228,8 +228,8 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if !ok {
 		return fmt.Errorf("%w: unknown algorithm %q (algorithms: %s)", errUsage, pos[0], algorithmNames())
 	}
-	if f.sources < 1 {
-		return fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
+	if err := checkSources(f.sources); err != nil {
+		return err
 	}
 	if f.cpuprofile == "-" {
 		return fmt.Errorf("%w: --cpuprofile needs a file name, not -", errUsage)
@@ -299,7 +299,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return nil
 	}
 	if alg.sourced {
-		if srcs, err = pickSources(g, f.source, f.sources, f.in.seed); err != nil {
+		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
 			return err
 		}
 	}
@@ -459,8 +459,9 @@ func variantSummary(st runtime.Stats) string {
 }
 
 // pickSources resolves --source, or draws k distinct seeded random vertices
-// with out-edges (as the GAP suite does), so repeated runs are comparable.
-func pickSources(g *graph.Graph, source string, k int, seed uint64) ([]uint32, error) {
+// with out-edges (tuning.PickSources, as bench and tune do), so repeated
+// runs are comparable; it says on stderr when the graph has fewer.
+func pickSources(e *env, g *graph.Graph, source string, k int, seed uint64) ([]uint32, error) {
 	n := g.NumVertices()
 	if source != "" {
 		x, err := strconv.ParseUint(source, 10, 64)
@@ -476,20 +477,22 @@ func pickSources(g *graph.Graph, source string, k int, seed uint64) ([]uint32, e
 	if n == 0 {
 		return nil, errors.New("the graph has no vertices, so there is no source to run from")
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	var out []uint32
-	seen := map[uint32]bool{}
-	for tries := 0; len(out) < k && tries < 64*k+1024; tries++ {
-		v := uint32(rng.IntN(n))
-		if g.Degree(v) > 0 && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
+	srcs, _ := tuning.PickSources(g, k, seed)
+	noteFewerSources(e, "the graph", g, k, srcs)
+	return srcs, nil
+}
+
+// noteFewerSources says on stderr when --sources asked for more sources
+// than graph g (called name) has vertices with out-edges, rather than run
+// fewer silently (tuning.PickSources then returns them all).
+func noteFewerSources(e *env, name string, g *graph.Graph, k int, srcs []uint32) {
+	switch {
+	case len(srcs) >= k:
+	case g.NumEdges() == 0:
+		fmt.Fprintf(e.stderr, "note: --sources %d: %s has no vertex with out-edges; running from vertex %d alone\n", k, name, g.IDs().External(srcs[0]))
+	default:
+		fmt.Fprintf(e.stderr, "note: --sources %d: %s has only %d vertices with out-edges; running from those %d\n", k, name, len(srcs), len(srcs))
 	}
-	if len(out) == 0 {
-		out = append(out, 0) // a graph without edges: any vertex will do
-	}
-	return out, nil
 }
 
 func idRange(g *graph.Graph) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,8 +109,8 @@ func (f *sweepFlags) checkCommon() ([]tuning.Algorithm, []graphItem, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: --algorithms: %v", errUsage, err)
 	}
-	if f.sources < 1 {
-		return nil, nil, fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
+	if err := checkSources(f.sources); err != nil {
+		return nil, nil, err
 	}
 	if f.repeats < 1 {
 		return nil, nil, fmt.Errorf("%w: --repeats %d must be at least 1", errUsage, f.repeats)
@@ -136,12 +137,28 @@ func (f *sweepFlags) loadInputs(ctx context.Context, e *env, items []graphItem, 
 		if err != nil {
 			return nil, err
 		}
+		noteFewerSources(e, it.name, g, f.sources, in.Sources)
 		inputs = append(inputs, in)
 	}
 	if err := tuning.CheckInputs(inputs, algs); err != nil {
 		return nil, err
 	}
 	return inputs, nil
+}
+
+// sourcesDesc describes the sources per graph for the reports: k, and
+// the graphs that had fewer vertices with out-edges and ran from fewer.
+func sourcesDesc(inputs []*tuning.Input, k int) string {
+	var fewer []string
+	for _, in := range inputs {
+		if len(in.Sources) < k {
+			fewer = append(fewer, fmt.Sprintf("%s: %d", in.Name, len(in.Sources)))
+		}
+	}
+	if len(fewer) == 0 {
+		return strconv.Itoa(k)
+	}
+	return fmt.Sprintf("%d (%s; all their vertices with out-edges)", k, strings.Join(fewer, ", "))
 }
 
 // startThresholds returns the thresholds algorithm alg ("": none in
@@ -373,15 +390,15 @@ flags:
 
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	var report strings.Builder
-	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent, scored by %s time\n",
-		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes, res.Score)
+	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %s sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent, scored by %s time\n",
+		env.Device, backend.Name(), len(inputs), sourcesDesc(inputs, f.sources), f.repeats, f.algorithms, f.passes, res.Score)
 	writeSteps(&report, res)
 	best := res.Best
 	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionNameFor(device, f.section), tuning.RenderSectionFor(device, f.section, best.Thresholds))
 	io.WriteString(e.stdout, report.String())
 
 	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
-		fmt.Sprintf("graphs %s; algorithms %s; %d sources; scored by %s time", f.graphs, f.algorithms, f.sources, res.Score)}
+		fmt.Sprintf("graphs %s; algorithms %s; %s sources; scored by %s time", f.graphs, f.algorithms, sourcesDesc(inputs, f.sources), res.Score)}
 	if err := tuning.WriteSectionFor(f.thresholdsOut, device, f.section, best.Thresholds, comments...); err != nil {
 		return err
 	}
@@ -411,7 +428,7 @@ flags:
 		for _, kv := range env.Lines() {
 			fmt.Fprintf(w, "- %s: %s\n", kv[0], kv[1])
 		}
-		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %d\n- score: %s\n\n```\n%s```\n", f.graphs, f.algorithms, f.sources, res.Score, report.String())
+		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %s\n- score: %s\n\n```\n%s```\n", f.graphs, f.algorithms, sourcesDesc(inputs, f.sources), res.Score, report.String())
 		return nil
 	}); err != nil {
 		return err

@@ -476,6 +476,8 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{"--thresholds-out", "does not exist"}},
 		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
+		{"bench sources over the limit", []string{"bench", "--graphs", "kron:5", "--sources", "100000000"}, []string{"--sources 100000000", "limit of 65536"}},
+		{"tune sources over the limit", []string{"tune", "--graphs", "kron:5", "--sources", "65537"}, []string{"--sources 65537", "limit of 65536"}},
 		{"zero repeats", []string{"bench", "--repeats", "0"}, []string{"--repeats"}},
 		{"bench empty delta", []string{"bench", "--delta", "64:8"}, []string{"--delta", "empty range"}},
 		{"jump factor 1", []string{"tune", "--jump-factor", "0,1"}, []string{"--jump-factor", "jump_factor = 1", "> 1"}},
