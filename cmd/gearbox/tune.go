@@ -60,10 +60,17 @@ type graphItem struct {
 
 // parseGraphs splits --graphs and checks every item before anything is
 // loaded: generator specs must parse, files must exist (all missing files
-// are reported at once).
+// are reported at once), and no graph may be listed twice, as the reports
+// key their rows by graph and would keep only one of the two.
 func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 	var items []graphItem
 	var missing []string
+	specs := map[string]string{} // canonical spec -> item
+	type file struct {
+		item string
+		st   os.FileInfo
+	}
+	var files []file
 	for _, it := range strings.Split(f.graphs, ",") {
 		it = strings.TrimSpace(it)
 		if it == "" {
@@ -72,9 +79,15 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 		in := inputFlags{undirected: f.undirected, weightScale: f.weightScale, seed: f.seed}
 		kind, _, _ := strings.Cut(it, ":")
 		if _, err := os.Stat(it); err != nil && (kind == "kron" || kind == "urand" || kind == "grid") {
-			if _, err := graph.ParseGenSpec(it); err != nil {
+			spec, err := graph.ParseGenSpec(it)
+			if err != nil {
 				return nil, fmt.Errorf("%w: --graphs item %q: %v", errUsage, it, err)
 			}
+			// kron:5 and kron:5:16 are one graph.
+			if prev, ok := specs[spec.String()]; ok {
+				return nil, fmt.Errorf("%w: --graphs lists the graph %s twice (%q and %q)", errUsage, spec, prev, it)
+			}
+			specs[spec.String()] = it
 			in.gen = it
 			items = append(items, graphItem{in: in, name: it})
 			continue
@@ -87,8 +100,15 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 		case st.IsDir():
 			return nil, fmt.Errorf("--graphs item %q is a directory, not a graph file", it)
 		}
+		// Also through another spelling of the path or a link.
+		for _, p := range files {
+			if os.SameFile(p.st, st) {
+				return nil, fmt.Errorf("%w: --graphs lists the file %s twice (%q and %q)", errUsage, filepath.Clean(it), p.item, it)
+			}
+		}
+		files = append(files, file{it, st})
 		in.path = it
-		items = append(items, graphItem{in: in, name: filepath.Base(it)})
+		items = append(items, graphItem{in: in})
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("--graphs: cannot read %s", strings.Join(missing, "; "))
@@ -99,7 +119,56 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 	if f.weightScale < 0 {
 		return nil, fmt.Errorf("%w: --weight-scale %v must be positive", errUsage, f.weightScale)
 	}
+	nameFiles(items)
 	return items, nil
+}
+
+// nameFiles names each graph file in the reports by its base name, or, where
+// files of equal base names (a/fb.txt, b/fb.txt) or a generator spec would
+// share it, by as many trailing directories as tell them apart, so that no
+// graph's rows are merged into another's.
+func nameFiles(items []graphItem) {
+	depth := make([]int, len(items)) // trailing path elements named; 0: a generator
+	parts := make([][]string, len(items))
+	for i, it := range items {
+		if it.in.path != "" {
+			parts[i] = strings.Split(filepath.ToSlash(filepath.Clean(it.in.path)), "/")
+			depth[i] = 1
+		}
+	}
+	name := func(i int) string {
+		if depth[i] == 0 {
+			return items[i].name
+		}
+		p := parts[i]
+		return strings.Join(p[len(p)-min(depth[i], len(p)):], "/")
+	}
+	for {
+		byName := map[string][]int{}
+		for i := range items {
+			byName[name(i)] = append(byName[name(i)], i)
+		}
+		grown := false
+		for _, same := range byName {
+			if len(same) < 2 {
+				continue
+			}
+			for _, i := range same {
+				if depth[i] > 0 && depth[i] < len(parts[i]) {
+					depth[i]++
+					grown = true
+				}
+			}
+		}
+		if !grown {
+			break
+		}
+	}
+	// Distinct now: files are distinct paths, and a generator's spec
+	// names no file (parseGraphs takes an existing file over a spec).
+	for i := range items {
+		items[i].name = name(i)
+	}
 }
 
 // checkCommon checks the flags both commands share and parses the

@@ -476,6 +476,9 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{"--thresholds-out", "does not exist"}},
 		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
+		{"same spec twice", []string{"bench", "--graphs", "kron:5,grid:3:3,kron:5"}, []string{"--graphs lists the graph kron:5:16 twice", `"kron:5" and "kron:5"`}},
+		{"same spec spelled twice", []string{"tune", "--graphs", "kron:5,kron:5:16"}, []string{"--graphs lists the graph kron:5:16 twice"}},
+		{"same file twice", []string{"bench", "--graphs", real + "," + filepath.Join(dir, ".", "real.txt")}, []string{"--graphs lists the file", "real.txt twice"}},
 		{"bench sources over the limit", []string{"bench", "--graphs", "kron:5", "--sources", "100000000"}, []string{"--sources 100000000", "limit of 65536"}},
 		{"tune sources over the limit", []string{"tune", "--graphs", "kron:5", "--sources", "65537"}, []string{"--sources 65537", "limit of 65536"}},
 		{"zero repeats", []string{"bench", "--repeats", "0"}, []string{"--repeats"}},
@@ -506,6 +509,63 @@ func TestSweepBadInput(t *testing.T) {
 	}
 	if _, _, err := gearbox(t, "tune", "--thresholds", gpuOnly, "--graphs", "kron:6"); !errors.Is(err, tuning.ErrNoSection) {
 		t.Errorf("err = %v, want tuning.ErrNoSection", err)
+	}
+}
+
+// TestSweepGraphNames: graph files of equal base names get names that tell
+// them apart in every report, so that neither's rows are lost.
+func TestSweepGraphNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range []struct{ spec, path string }{{"grid:3:3", "a/g.mtx"}, {"kron:4", "b/g.mtx"}, {"grid:2:2", "g.mtx"}} {
+		p := filepath.Join(dir, g.path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := gearbox(t, "gen", g.spec, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	graphs := filepath.Join(dir, "a", "g.mtx") + "," + filepath.Join(dir, "b", "g.mtx") + "," + filepath.Join(dir, "g.mtx") + ",kron:3"
+	want := []string{"a/g.mtx", "b/g.mtx", filepath.Base(dir) + "/g.mtx", "kron:3"}
+	tests := []struct {
+		name   string
+		args   []string
+		report string // the markdown report
+	}{
+		{"bench", []string{"bench", "--algorithms", "bfs", "--confirm=false"}, "bench.md"},
+		{"tune", []string{"tune", "--algorithms", "bfs", "--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", ""}, "tune.md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			if _, stderr, err := gearbox(t, append(tc.args, "--graphs", graphs, "--sources", "1", "--out-dir", out, "--log-level", "warn")...); err != nil {
+				t.Fatalf("%v\nstderr: %s", err, stderr)
+			}
+			header, rows := readCSV(t, filepath.Join(out, tc.name+".csv"))
+			gc := column(t, header, "graph")
+			got := map[string]bool{}
+			for _, r := range rows {
+				got[r[gc]] = true
+			}
+			for _, w := range want {
+				if !got[w] {
+					t.Errorf("%s.csv's graph column %v lacks %q", tc.name, got, w)
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s.csv has graphs %v, want %v", tc.name, got, want)
+			}
+			md, err := os.ReadFile(filepath.Join(out, tc.report))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range want {
+				// bench.md's table rows; tune.md's fastest value per graph.
+				if !bytes.Contains(md, []byte("| "+w+" |")) && !bytes.Contains(md, []byte(" bfs/"+w+"=")) {
+					t.Errorf("%s lacks %s:\n%s", tc.report, w, md)
+				}
+			}
+		})
 	}
 }
 
