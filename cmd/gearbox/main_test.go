@@ -67,6 +67,9 @@ func TestCLI(t *testing.T) {
 		// Refused before the graph is read (the file is missing), not after
 		// a source picker ran for 64K tries.
 		{"sources over the limit", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--sources", "3000000000"}, nil, "--sources 3000000000 exceeds the limit of 65536"},
+		{"negative workers", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--workers", "-3"}, nil, "--workers -3 must be at least 0"},
+		{"too many workers", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--workers", "1000000"}, nil, "--workers 1000000 exceeds the limit of 4096"},
+		{"workers at the limit", []string{"run", "bfs", "--gen", "kron:4", "--workers", "4096"}, []string{"cpu(4096 workers)"}, ""},
 		{"sources at the limit", []string{"run", "bfs", "--gen", "kron:4", "--sources", "65536"}, []string{"median over 16 sources"}, ""},
 		// Output paths are checked before the graph is read (here a
 		// missing file, whose error would otherwise come first).

@@ -50,7 +50,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
+	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE`, for go tool pprof")
 }
 
@@ -229,6 +229,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return fmt.Errorf("%w: unknown algorithm %q (algorithms: %s)", errUsage, pos[0], algorithmNames())
 	}
 	if err := checkSources(f.sources); err != nil {
+		return err
+	}
+	if err := checkWorkers(f.workers); err != nil {
 		return err
 	}
 	if f.cpuprofile == "-" {

@@ -46,7 +46,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
+	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
 	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
 	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
@@ -179,6 +179,9 @@ func (f *sweepFlags) checkCommon() ([]tuning.Algorithm, []graphItem, error) {
 		return nil, nil, fmt.Errorf("%w: --algorithms: %v", errUsage, err)
 	}
 	if err := checkSources(f.sources); err != nil {
+		return nil, nil, err
+	}
+	if err := checkWorkers(f.workers); err != nil {
 		return nil, nil, err
 	}
 	if f.repeats < 1 {

@@ -476,6 +476,8 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{"--thresholds-out", "does not exist"}},
 		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
+		{"bench negative workers", []string{"bench", "--graphs", "kron:5", "--workers", "-3"}, []string{"--workers -3", "at least 0"}},
+		{"tune too many workers", []string{"tune", "--graphs", "kron:5", "--workers", "4097"}, []string{"--workers 4097", "limit of 4096"}},
 		{"same spec twice", []string{"bench", "--graphs", "kron:5,grid:3:3,kron:5"}, []string{"--graphs lists the graph kron:5:16 twice", `"kron:5" and "kron:5"`}},
 		{"same spec spelled twice", []string{"tune", "--graphs", "kron:5,kron:5:16"}, []string{"--graphs lists the graph kron:5:16 twice"}},
 		{"same file twice", []string{"bench", "--graphs", real + "," + filepath.Join(dir, ".", "real.txt")}, []string{"--graphs lists the file", "real.txt twice"}},
