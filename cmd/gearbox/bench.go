@@ -204,6 +204,11 @@ func replotBench(e *env, csvPath, outDir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}
+	// A header alone (a run interrupted before its first row) would give
+	// an empty report and exit 0.
+	if len(res.Rows) == 0 {
+		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
+	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}

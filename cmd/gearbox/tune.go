@@ -564,6 +564,10 @@ func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}
+	// A header alone would plot nothing and print "wrote " with no file.
+	if len(rows) == 0 {
+		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
+	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}

@@ -571,6 +571,47 @@ func TestSweepGraphNames(t *testing.T) {
 	}
 }
 
+// TestPlotOnlyBadCSV: --plot-only refuses a CSV without rows (which gave an
+// empty report and exit 0) and one with a value out of range, naming the
+// file, line, column and value, before writing anything.
+func TestPlotOnlyBadCSV(t *testing.T) {
+	dir := t.TempDir()
+	const benchHead = "algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial,repeats,device_ms,per_source_ms,per_source_device_ms,variants\n"
+	const tuneHead = "pass,param,value,algorithm,graph,T1,T2,T3,sample_every,alpha,beta,delta,threads_per_block,sources,median_ms,min_ms,max_ms,repeats\n"
+	tests := []struct {
+		name, cmd, csv string
+		want           []string
+	}{
+		{"bench header only", "bench", benchHead, []string{"no rows after the header"}},
+		{"tune header only", "tune", tuneHead, []string{"no rows after the header"}},
+		{"bench negative time", "bench", benchHead + "bfs,g,serial,,2,1,1,1,1,1,0,,,\nbfs,g,pull,,2,-9223372036854.775,1,1,1,1,0,,,\n",
+			[]string{"line 3, column median_ms", `"-9223372036854.775"`}},
+		{"bench NaN time", "bench", benchHead + "bfs,g,serial,,2,NaN,1,1,1,1,0,,,\n", []string{"line 2, column median_ms", `"NaN"`}},
+		{"tune NaN value", "tune", tuneHead + "1,T3,NaN,bfs,g,64,16,0.005,6,15,18,32,0,2,1,1,1,1\n", []string{"line 2, column value", `"NaN"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".csv")
+			if err := os.WriteFile(p, []byte(tc.csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			_, _, err := gearbox(t, tc.cmd, "--plot-only", p, "--out-dir", out)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range append(tc.want, p+": ") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s was created", out)
+			}
+		})
+	}
+}
+
 // TestSweepInterrupted cancels the context after the first rows and checks
 // that the rows finished are kept in the CSV and reported.
 func TestSweepInterrupted(t *testing.T) {
