@@ -25,6 +25,7 @@ import (
 // where the reports go.
 type sweepFlags struct {
 	graphs      string
+	format      string
 	algorithms  string
 	sources     int
 	seed        uint64
@@ -40,6 +41,7 @@ type sweepFlags struct {
 
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
+	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
 	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: bfs, sssp, cc")
 	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
@@ -65,6 +67,11 @@ type graphItem struct {
 func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 	var items []graphItem
 	var missing []string
+	if f.format != "" {
+		if _, err := graph.ParseFormat(f.format); err != nil {
+			return nil, fmt.Errorf("%w: --format: %v", errUsage, err)
+		}
+	}
 	specs := map[string]string{} // canonical spec -> item
 	type file struct {
 		item string
@@ -106,8 +113,16 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 				return nil, fmt.Errorf("%w: --graphs lists the file %s twice (%q and %q)", errUsage, filepath.Clean(it), p.item, it)
 			}
 		}
+		// Without --format each file's extension must say its format: a
+		// file that does not would otherwise fail after the graphs before
+		// it were loaded.
+		if f.format == "" {
+			if _, err := graph.DetectFormat(it); err != nil {
+				return nil, fmt.Errorf("%w: --graphs item %q: %v", errUsage, it, err)
+			}
+		}
 		files = append(files, file{it, st})
-		in.path = it
+		in.path, in.format = it, f.format
 		items = append(items, graphItem{in: in})
 	}
 	if len(missing) > 0 {

@@ -456,11 +456,18 @@ func TestSweepBadInput(t *testing.T) {
 	if err := os.WriteFile(real, []byte("0\t1\t0.5\n1\t2\t1.25\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	dat := filepath.Join(dir, "g.dat")
+	if err := os.WriteFile(dat, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		args    []string
 		wantErr []string
 	}{
+		// Found before kron:6 is generated, not after.
+		{"unknown extension", []string{"bench", "--graphs", "kron:6," + dat}, []string{"g.dat", `extension ".dat"`, "use --format"}},
+		{"unknown format", []string{"tune", "--graphs", dat, "--format", "xyz"}, []string{"--format", `"xyz"`}},
 		{"empty t3 range", []string{"tune", "--t3", "0.05:0.01"}, []string{"--t3", "empty range", "0.05"}},
 		{"t3 out of range", []string{"tune", "--t3", "0.5:2:0.5"}, []string{"--t3", "T3"}},
 		{"sample every not integer", []string{"tune", "--sample-every", "1.5,2"}, []string{"--sample-every", "not an integer"}},
@@ -568,6 +575,35 @@ func TestSweepGraphNames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSweepFormat: --format reads every graph file of --graphs in one
+// format, whatever its extension (generator specs are unaffected).
+func TestSweepFormat(t *testing.T) {
+	dir := t.TempDir()
+	dat := filepath.Join(dir, "g.dat")
+	b, err := os.ReadFile("../../graph/testdata/tiny.mtx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dat, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"bench", "--confirm=false"},
+		{"tune", "--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", ""},
+	} {
+		out := t.TempDir()
+		if _, stderr, err := gearbox(t, append(cmd, "--graphs", dat+",grid:3:3", "--format", "mtx", "--algorithms", "bfs", "--sources", "1",
+			"--out-dir", out, "--log-level", "warn")...); err != nil {
+			t.Fatalf("%s: %v\nstderr: %s", cmd[0], err, stderr)
+		}
+		header, rows := readCSV(t, filepath.Join(out, cmd[0]+".csv"))
+		gc := column(t, header, "graph")
+		if len(rows) == 0 || rows[0][gc] != "g.dat" {
+			t.Errorf("%s: first row %v, want g.dat's", cmd[0], rows[0])
+		}
 	}
 }
 
