@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -151,6 +152,18 @@ func TestCPUProfile(t *testing.T) {
 	b, err := io.ReadAll(zr)
 	if err != nil || len(b) == 0 {
 		t.Fatalf("reading the profile: %d bytes, %v", len(b), err)
+	}
+}
+
+// TestCPUProfileWriteError: a profile that cannot be written is an error
+// of the command, not lost behind exit 0 (pprof drops its write errors).
+func TestCPUProfileWriteError(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:8", "--cpuprofile", "/dev/full")
+	if err == nil || !strings.Contains(err.Error(), "--cpuprofile: writing /dev/full") || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("err = %v, want a --cpuprofile error wrapping ENOSPC", err)
 	}
 }
 

@@ -553,20 +553,41 @@ func writeForest(w io.Writer, g *graph.Graph, edges []cc.Edge) error {
 }
 
 // startCPUProfile starts Go's CPU profiler writing to path; stop ends the
-// profile and closes the file.
+// profile, closes the file and reports the first write error.
 func startCPUProfile(path string) (stop func() error, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	// pprof drops its writes' errors (a full disk, /dev/full): without
+	// this the profile would be lost while the command exits 0.
+	w := &firstErrWriter{w: f}
+	if err := pprof.StartCPUProfile(w); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return func() error {
-		pprof.StopCPUProfile()
-		return f.Close()
+		pprof.StopCPUProfile() // waits for the profile's last write
+		cerr := f.Close()
+		if w.err != nil {
+			return fmt.Errorf("writing %s: %w", path, w.err)
+		}
+		return cerr
 	}, nil
+}
+
+// firstErrWriter passes writes on to w and keeps the first error.
+type firstErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *firstErrWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 func writeFile(path string, fn func(io.Writer) error) error {
