@@ -45,6 +45,8 @@ func TestCLI(t *testing.T) {
 		{"run cc sv", []string{"run", "cc", "--gen", "grid:6:5", "--variant", "sv", "--verify"}, []string{"1 components, largest 30", "variant sv"}, ""},
 		{"run forest", []string{"run", "forest", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "unionfind"}, []string{"forest of"}, ""},
 		{"cc with source", []string{"run", "cc", "--gen", "kron:4", "--source", "1"}, nil, "has no source"},
+		// Refused before the graph is read (the file is missing).
+		{"sssp pull", []string{"run", "sssp", "--graph", filepath.Join(dir, "nope.el"), "--variant", "pull"}, nil, `--variant "pull" is not a variant of sssp`},
 		{"cc with bfs variant", []string{"run", "cc", "--gen", "kron:4", "--variant", "pull"}, nil, "not a variant of cc"},
 		{"bfs with delta", []string{"run", "bfs", "--gen", "kron:4", "--delta", "3"}, nil, "--delta applies to sssp"},
 		{"bfs on the empty graph", []string{"run", "bfs", "--graph", "../../graph/testdata/empty.mtx"}, []string{"nothing to traverse"}, ""},
@@ -130,6 +132,17 @@ func TestFewerSources(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, stderr)
 			}
 		})
+	}
+}
+
+// TestRunVariantHelp: run's help lists pull for bfs alone.
+func TestRunVariantHelp(t *testing.T) {
+	_, stderr, err := gearbox(t, "run", "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "U_B_QU (pull is BFS only); cc, forest:") || strings.Contains(stderr, "bfs, sssp:") {
+		t.Errorf("help does not say pull is BFS only:\n%s", stderr)
 	}
 }
 

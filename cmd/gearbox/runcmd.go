@@ -43,7 +43,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
-	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant; bfs, sssp: "+strings.Join(decider.ValidNames(), ", ")+"; cc, forest: "+strings.Join(ccVariantNames(), ", "))
+	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant; bfs: "+strings.Join(decider.ValidNames(), ", ")+"; sssp: "+strings.Join(pushVariantNames(), ", ")+" (pull is BFS only); cc, forest: "+strings.Join(ccVariantNames(), ", "))
 	fs.Uint64Var(&f.delta, "delta", 0, "SSSP bucket width for ordered variants (0 = from the thresholds)")
 	fs.StringVar(&f.thresholds, "thresholds", "", "thresholds `FILE` (default: built-in defaults, as in thresholds.toml)")
 	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE`")
@@ -79,7 +79,7 @@ type algorithm struct {
 
 var algorithms = map[string]algorithm{
 	"bfs":    {sourced: true, variants: decider.ValidNames(), prepare: prepareBFS},
-	"sssp":   {sourced: true, variants: decider.ValidNames(), prepare: prepareSSSP},
+	"sssp":   {sourced: true, variants: pushVariantNames(), prepare: prepareSSSP}, // pull is BFS only
 	"cc":     {variants: ccVariantNames(), prepare: prepareCC(false)},
 	"forest": {variants: ccVariantNames(), prepare: prepareCC(true)},
 }
@@ -143,6 +143,16 @@ func prepareSSSP(variant string, delta uint64, ropts []runtime.Option) (runner, 
 			release: r.Release,
 		}, nil
 	}, nil
+}
+
+// pushVariantNames lists the eight push variants: SSSP has no pull
+// direction, and refusing pull at flag parsing spares loading the graph.
+func pushVariantNames() []string {
+	var names []string
+	for _, v := range decider.PushVariants() {
+		names = append(names, v.String())
+	}
+	return names
 }
 
 func ccVariantNames() []string {
