@@ -70,6 +70,12 @@ func TestCLI(t *testing.T) {
 		// Refused before the graph is read (the file is missing), not after
 		// a source picker ran for 64K tries.
 		{"sources over the limit", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--sources", "3000000000"}, nil, "--sources 3000000000 exceeds the limit of 65536"},
+		// One message for every --weight-scale out of range (NaN was let
+		// through with --gen and worded otherwise by the loader).
+		{"NaN weight scale", []string{"run", "bfs", "--gen", "kron:4", "--weight-scale", "NaN"}, nil, "--weight-scale NaN: want a finite value >= 0"},
+		{"NaN weight scale of a file", []string{"run", "bfs", "--graph", "../../graph/testdata/tiny.mtx", "--weight-scale", "NaN"}, nil, "--weight-scale NaN: want a finite value >= 0"},
+		{"negative weight scale", []string{"run", "bfs", "--gen", "kron:4", "--weight-scale", "-1"}, nil, "--weight-scale -1: want a finite value >= 0"},
+		{"infinite weight scale", []string{"info", "--graph", "../../graph/testdata/tiny.mtx", "--weight-scale", "+Inf"}, nil, "--weight-scale +Inf: want a finite value >= 0"},
 		{"negative workers", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--workers", "-3"}, nil, "--workers -3 must be at least 0"},
 		{"too many workers", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--workers", "1000000"}, nil, "--workers 1000000 exceeds the limit of 4096"},
 		{"workers at the limit", []string{"run", "bfs", "--gen", "kron:4", "--workers", "4096"}, []string{"cpu(4096 workers)"}, ""},

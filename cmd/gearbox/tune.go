@@ -131,8 +131,8 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 	if len(items) == 0 {
 		return nil, fmt.Errorf("%w: --graphs is empty", errUsage)
 	}
-	if f.weightScale < 0 {
-		return nil, fmt.Errorf("%w: --weight-scale %v must be positive", errUsage, f.weightScale)
+	if err := checkWeightScale(f.weightScale); err != nil {
+		return nil, err
 	}
 	nameFiles(items)
 	return items, nil
