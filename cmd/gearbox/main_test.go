@@ -152,6 +152,68 @@ func TestRunVariantHelp(t *testing.T) {
 	}
 }
 
+// TestRunOutStdout: with --out - stdout holds the 'id value' lines alone;
+// the summary goes to stderr.
+func TestRunOutStdout(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"bfs", []string{"run", "bfs", "--gen", "kron:5", "--out", "-", "--verify"}},
+		{"sssp derived weights", []string{"run", "sssp", "--gen", "kron:5", "--out", "-"}},
+		{"cc", []string{"run", "cc", "--gen", "grid:3:3", "--out", "-"}},
+		{"empty graph", []string{"run", "bfs", "--graph", "../../graph/testdata/empty.mtx", "--out", "-"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, err := gearbox(t, tc.args...)
+			if err != nil {
+				t.Fatalf("err = %v\nstderr: %s", err, stderr)
+			}
+			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				if l == "" && out == "" {
+					continue
+				}
+				f := strings.Fields(l)
+				if len(f) != 2 {
+					t.Fatalf("stdout line %q is not 'id value':\n%s", l, out)
+				}
+				if _, err := strconv.ParseUint(f[0], 10, 64); err != nil {
+					t.Fatalf("stdout line %q is not 'id value':\n%s", l, out)
+				}
+			}
+			if !strings.Contains(stderr, " on ") {
+				t.Errorf("stderr lacks the summary:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestRunInterrupted: an interruption during run --sources K reports the
+// medians of the sources finished, then returns the interruption.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const keep = 3
+	n := 0
+	runSourceHook = func() {
+		if n++; n == keep {
+			cancel()
+		}
+	}
+	defer func() { runSourceHook = nil }()
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"run", "bfs", "--gen", "kron:8", "--sources", "10", "--verify"}, &out, &errb)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run stopped after 3 of 10 sources") {
+		t.Fatalf("err = %v, want context.Canceled after 3 of 10 sources", err)
+	}
+	for _, w := range []string{"median over the 3 of 10 sources finished:", "verified: 3 of 3 runs"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
 // TestCPUProfile: --cpuprofile writes a profile that go tool pprof reads
 // (gzip-compressed protobuf).
 func TestCPUProfile(t *testing.T) {

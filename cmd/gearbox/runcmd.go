@@ -23,6 +23,9 @@ import (
 	"github.com/gearbox-graph/gearbox/tuning"
 )
 
+// runSourceHook, when set (tests), is called after each source's run.
+var runSourceHook func()
+
 // runFlags are the flags of `gearbox run`.
 type runFlags struct {
 	in         inputFlags
@@ -290,18 +293,24 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 
+	// With --out - the values go to stdout, so the summary goes to stderr
+	// rather than mix into them.
+	sum := e.stdout
+	if f.out == "-" {
+		sum = e.stderr
+	}
 	g, err := f.in.load(ctx, e)
 	if err != nil {
 		return err
 	}
 	if pos[0] == "sssp" && g.WeightKind() == graph.Unweighted {
 		g = g.WithDerivedWeights(f.in.seed)
-		fmt.Fprintf(e.stdout, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
+		fmt.Fprintf(sum, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
 	}
 	srcs := []uint32{0} // ignored by algorithms without a source
 	if alg.sourced && g.NumVertices() == 0 {
 		// The empty graph is valid input with an empty result.
-		fmt.Fprintf(e.stdout, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
+		fmt.Fprintf(sum, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
 		if f.out != "" {
 			_, closeOut, err := create(e, f.out)
 			if err != nil {
@@ -330,6 +339,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	}
 	var times, mteps, kernels, transfers, setups, inspect, convert []float64
 	var last *outcome
+	var interrupted error // the interruption after some sources finished
 	for i, src := range srcs {
 		if last != nil && last.release != nil {
 			last.release() // done with it: this run reuses its memory
@@ -346,6 +356,12 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			t, err = runAlg(ctx, g, src)
 		}
 		if err != nil {
+			// Interrupted (Ctrl-C) after some sources finished: their
+			// medians are results, reported before the error.
+			if ctx.Err() != nil && len(times) > 0 {
+				interrupted = fmt.Errorf("run stopped after %d of %d sources: %w", len(times), len(srcs), err)
+				break
+			}
 			return err
 		}
 		wall := t.stats.Wall.Seconds()
@@ -368,18 +384,21 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			e.log.Debug().Dur("verify", time.Since(vs)).Msg("verified")
 		}
 		if len(srcs) > 1 {
-			fmt.Fprintf(e.stdout, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",
+			fmt.Fprintf(sum, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",
 				g.IDs().External(src), wall*1e3, mteps[i], t.stats.Iterations, variantSummary(t.stats))
 		}
 		last = t
+		if runSourceHook != nil {
+			runSourceHook()
+		}
 	}
 	st := last.stats
-	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
+	fmt.Fprintf(sum, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
 		pos[0], f.in.name(), g.NumVertices(), g.NumEdges(), directedness(g), st.Backend, st.Policy)
 	if len(srcs) == 1 {
-		fmt.Fprintln(e.stdout, last.summary)
-		fmt.Fprintf(e.stdout, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
-		fmt.Fprintf(e.stdout, "variants: %s\n", variantSummary(st))
+		fmt.Fprintln(sum, last.summary)
+		fmt.Fprintf(sum, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
+		fmt.Fprintf(sum, "variants: %s\n", variantSummary(st))
 		if g := st.GPU; g != nil {
 			width := ""
 			if g.ResultBits > 0 {
@@ -393,25 +412,29 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			if g.PullLevels > 0 {
 				pulled = fmt.Sprintf(", %d pulled", g.PullLevels)
 			}
-			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
+			fmt.Fprintf(sum, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
 				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels, pulled)
 		}
 		if st.Wall > 0 {
-			fmt.Fprintf(e.stdout, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
+			fmt.Fprintf(sum, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
 				st.Inspection.Seconds()*1e3, 100*st.Inspection.Seconds()/st.Wall.Seconds(),
 				st.Conversion.Seconds()*1e3, 100*st.Conversion.Seconds()/st.Wall.Seconds())
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "median over %d sources: %.3f ms  %.1f MTEPS\n", len(srcs), median(times)*1e3, median(mteps))
-		if len(kernels) == len(srcs) {
-			fmt.Fprintf(e.stdout, "gpu medians: kernels %.3f ms  transfers %.3f ms  setup %.3f ms (not in the time)\n", median(kernels)*1e3, median(transfers)*1e3, median(setups)*1e3)
+		over := fmt.Sprintf("%d sources", len(times))
+		if interrupted != nil {
+			over = fmt.Sprintf("the %d of %d sources finished", len(times), len(srcs))
+		}
+		fmt.Fprintf(sum, "median over %s: %.3f ms  %.1f MTEPS\n", over, median(times)*1e3, median(mteps))
+		if len(kernels) == len(times) {
+			fmt.Fprintf(sum, "gpu medians: kernels %.3f ms  transfers %.3f ms  setup %.3f ms (not in the time)\n", median(kernels)*1e3, median(transfers)*1e3, median(setups)*1e3)
 		}
 		if len(convert) > 0 {
-			fmt.Fprintf(e.stdout, "overhead medians: inspection %.2f%%  conversion %.2f%% (max %.2f%%)\n", median(inspect), median(convert), slices.Max(convert))
+			fmt.Fprintf(sum, "overhead medians: inspection %.2f%%  conversion %.2f%% (max %.2f%%)\n", median(inspect), median(convert), slices.Max(convert))
 		}
 	}
 	if f.verify {
-		fmt.Fprintf(e.stdout, "verified: %d of %d runs match the serial reference\n", len(srcs), len(srcs))
+		fmt.Fprintf(sum, "verified: %d of %d runs match the serial reference\n", len(times), len(times))
 	}
 	if f.trace != "" {
 		if err := writeFile(f.trace, func(w io.Writer) error { return st.WriteJSON(w) }); err != nil {
@@ -431,7 +454,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	return nil
+	return interrupted
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
