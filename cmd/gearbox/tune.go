@@ -435,6 +435,11 @@ flags:
 	if err := tuning.CheckSectionTarget(f.thresholdsOut, device, f.section); err != nil {
 		return fmt.Errorf("--thresholds-out: %w", err)
 	}
+	if f.thresholds == "" {
+		if err := noteReplacedKeys(e, f.thresholdsOut, device, f.section, start, sweeps); err != nil {
+			return err
+		}
+	}
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
@@ -522,6 +527,31 @@ flags:
 	}
 	written = append(written, md)
 	fmt.Fprintf(e.stdout, "\nwrote %s\n", strings.Join(written, ", "))
+	return nil
+}
+
+// noteReplacedKeys says on stderr which keys of the section of
+// --thresholds-out that tune will replace change without being swept:
+// without --thresholds they are written from the start, the thresholds
+// the adaptive policy uses by default (the shipped section), not kept
+// from the file, which an earlier tune may have written (T1 = 32 became
+// 64 without a word).
+func noteReplacedKeys(e *env, out, device, section string, start decider.Thresholds, sweeps []tuning.Sweep) error {
+	old, ok, err := tuning.ExistingSection(out, device, section)
+	if err != nil {
+		return fmt.Errorf("--thresholds-out: %w", err)
+	}
+	if !ok {
+		return nil
+	}
+	var swept []tuning.Param
+	for _, sw := range sweeps {
+		swept = append(swept, sw.Param)
+	}
+	if changed := tuning.ChangedKeys(old, start, swept); len(changed) > 0 {
+		fmt.Fprintf(e.stderr, "note: --thresholds-out %s has %s; tune replaces it, taking the keys it does not sweep from the built-in thresholds, not from the file: %s (pass --thresholds %s to start from the file's values and keep them)\n",
+			out, tuning.SectionNameFor(device, section), strings.Join(changed, ", "), out)
+	}
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
 )
 
@@ -199,6 +200,71 @@ func TestTuneMergesThresholds(t *testing.T) {
 	if !strings.Contains(string(text), "# my thresholds") || !strings.Contains(string(text), "# tuned on the big GPU") ||
 		strings.Count(string(text), "[cpu]") != 1 {
 		t.Errorf("merged file lost comments or duplicated [cpu]:\n%s", text)
+	}
+}
+
+// TestTuneUnsweptKeys: without --thresholds, tune writes the keys it does
+// not sweep from the thresholds the adaptive policy uses by default (the
+// shipped thresholds.toml's [cpu]), keeps the other sections of an existing
+// --thresholds-out, and says on stderr which keys of its section that
+// changes; with --thresholds F they are kept from F.
+func TestTuneUnsweptKeys(t *testing.T) {
+	shipped := runtime.DefaultThresholds(runtime.NewCPU(0))
+	if shipped != decider.DefaultThresholdSet().CPU {
+		t.Fatalf("the policy's default CPU thresholds %+v are not the shipped [cpu] %+v", shipped, decider.DefaultThresholdSet().CPU)
+	}
+	const gpu = "\n[gpu.\"X\"]\nT3 = 0.07\n"
+	tests := []struct {
+		name       string
+		file       string // --thresholds-out's content before ("": none)
+		fromFile   bool   // pass --thresholds with the same file
+		wantStderr string // "": no note
+	}{
+		{"new file", "", false, ""},
+		{"existing section", "[cpu]\nT1 = 32.0\nalpha = 10.0\nT3 = 0.2\n" + gpu, false,
+			"has [cpu]; tune replaces it, taking the keys it does not sweep from the built-in thresholds, not from the file: T1 = 32 -> 64, alpha = 10 -> 15"},
+		{"existing section equal", "[cpu]\nT3 = 0.2\n" + gpu, false, ""},
+		{"existing file without the section", "[gpu.\"X\"]\nT3 = 0.07\n", false, ""},
+		{"started from the file", "[cpu]\nT1 = 32.0\nalpha = 10.0\n" + gpu, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			th := filepath.Join(dir, "th.toml")
+			args := []string{"tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs",
+				"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
+				"--thresholds-out", th, "--out-dir", dir, "--log-level", "warn"}
+			if tc.file != "" {
+				if err := os.WriteFile(th, []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.fromFile {
+				args = append(args, "--thresholds", th)
+			}
+			_, stderr, err := gearbox(t, args...)
+			if err != nil {
+				t.Fatalf("%v\nstderr: %s", err, stderr)
+			}
+			if tc.wantStderr == "" && strings.Contains(stderr, "note: --thresholds-out") || !strings.Contains(stderr, tc.wantStderr) {
+				t.Errorf("stderr %q, want the note %q", stderr, tc.wantStderr)
+			}
+			set, err := decider.LoadThresholds(th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := set.CPU, shipped
+			want.T3 = got.T3 // swept
+			if tc.fromFile {
+				want.T1, want.Alpha = 32, 10
+			}
+			if got.T3 != 0.01 && got.T3 != 0.05 || got != want {
+				t.Errorf("[cpu] written as %+v, want %+v with T3 from the sweep", got, want)
+			}
+			if strings.Contains(tc.file, "gpu") && set.GPU["X"].T3 != 0.07 {
+				t.Errorf("the other section changed: %+v", set.GPU["X"])
+			}
+		})
 	}
 }
 
