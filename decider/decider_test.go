@@ -110,6 +110,11 @@ delta = 8
 		"bucket df inf": "[cpu]\nbucket_delta_factor = inf\n",
 		"launch df":     "[cpu]\nlaunch_delta_factor = -4.0\n",
 		"bucket skew":   "[cpu.sssp]\nbucket_delta_min_skew = -1.0\n",
+		"T1 inf":        "[cpu]\nT1 = inf\n",
+		"alpha inf":     "[gpu.\"x\"]\nalpha = +inf\n",
+		"beta inf":      "[cpu.bfs]\nbeta = inf\n",
+		"beta nan":      "[cpu]\nbeta = nan\n",
+		"omd inf":       "[cpu.sssp]\nordered_min_degree = inf\n",
 	}
 	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
 		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
@@ -117,7 +122,9 @@ delta = 8
 		"aff degree": "afforest_min_degree", "aff deg nan": "afforest_min_degree", "aff arcs": "afforest_min_arcs", "aff skew": "afforest_min_skew",
 		"aff skew inf": "afforest_min_skew", "aff cc": "[cpu.cc]: invalid thresholds: afforest_min_arcs", "aff type": "afforest_min_arcs",
 		"bucket df": "bucket_delta_factor", "bucket df inf": "bucket_delta_factor",
-		"launch df": "launch_delta_factor", "bucket skew": "bucket_delta_min_skew"}
+		"launch df": "launch_delta_factor", "bucket skew": "bucket_delta_min_skew",
+		"T1 inf": "T1 = +Inf, want a finite value > 0", "alpha inf": "alpha = +Inf", "beta inf": "beta = +Inf", "beta nan": "beta = NaN",
+		"omd inf": "ordered_min_degree = +Inf, want a finite value >= 0"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {

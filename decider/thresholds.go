@@ -238,18 +238,20 @@ var ErrThresholds = errors.New("invalid thresholds")
 // Validate checks every value's range; the error names the key.
 func (t Thresholds) Validate() error {
 	switch {
-	case !(t.T1 > 0):
-		return fmt.Errorf("%w: T1 = %v, want > 0", ErrThresholds, t.T1)
+	// Finite throughout: no key gives infinity a meaning (a large value
+	// already means never), and the renderer's +Inf would not read back.
+	case !finitePos(t.T1):
+		return fmt.Errorf("%w: T1 = %v, want a finite value > 0", ErrThresholds, t.T1)
 	case t.T2 < 0:
 		return fmt.Errorf("%w: T2 = %d, want >= 0", ErrThresholds, t.T2)
 	case !(t.T3 > 0 && t.T3 <= 1):
 		return fmt.Errorf("%w: T3 = %v, want a fraction of n in (0, 1]", ErrThresholds, t.T3)
 	case t.SampleEvery < 1:
 		return fmt.Errorf("%w: sample_every = %d, want >= 1", ErrThresholds, t.SampleEvery)
-	case !(t.Alpha > 0):
-		return fmt.Errorf("%w: alpha = %v, want > 0", ErrThresholds, t.Alpha)
-	case !(t.Beta > 0):
-		return fmt.Errorf("%w: beta = %v, want > 0", ErrThresholds, t.Beta)
+	case !finitePos(t.Alpha):
+		return fmt.Errorf("%w: alpha = %v, want a finite value > 0", ErrThresholds, t.Alpha)
+	case !finitePos(t.Beta):
+		return fmt.Errorf("%w: beta = %v, want a finite value > 0", ErrThresholds, t.Beta)
 	case t.BitmapMinVertices < 0:
 		return fmt.Errorf("%w: bitmap_min_vertices = %d, want >= 0", ErrThresholds, t.BitmapMinVertices)
 	case t.PullMinEdges < 0:
@@ -272,8 +274,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: bucket_delta_min_skew = %v, want a finite value >= 0 (0 = no floor)", ErrThresholds, t.BucketDeltaMinSkew)
 	case t.OrderedMinVertices < 0:
 		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
-	case !(t.OrderedMinDegree >= 0):
-		return fmt.Errorf("%w: ordered_min_degree = %v, want >= 0", ErrThresholds, t.OrderedMinDegree)
+	case !finiteNonNeg(t.OrderedMinDegree):
+		return fmt.Errorf("%w: ordered_min_degree = %v, want a finite value >= 0", ErrThresholds, t.OrderedMinDegree)
 	case t.OrderedMinVerticesSkewed < 0:
 		return fmt.Errorf("%w: ordered_min_vertices_skewed = %d, want >= 0", ErrThresholds, t.OrderedMinVerticesSkewed)
 	case t.ThreadsPerBlock < 0 || t.ThreadsPerBlock > 1024 || t.ThreadsPerBlock%32 != 0:
@@ -292,6 +294,9 @@ func (t Thresholds) Validate() error {
 
 // finiteNonNeg reports whether x is a finite value >= 0 (not NaN).
 func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
+
+// finitePos reports whether x is a finite value > 0 (not NaN).
+func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
 
 // Algorithms returns the algorithms that may have their own sections
 // ([cpu.bfs], [gpu."<device>".sssp]): the names algorithms pass to

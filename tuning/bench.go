@@ -440,21 +440,6 @@ func joinMs(ds []time.Duration) string {
 	return strings.Join(parts, ";")
 }
 
-func splitMs(s string) ([]time.Duration, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var out []time.Duration
-	for _, f := range strings.Split(s, ";") {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fromMs(v))
-	}
-	return out, nil
-}
-
 // byUse returns the variants of m, the most used first (ties by name).
 func byUse(m map[string]int) []string {
 	names := slices.Collect(maps.Keys(m))
@@ -731,30 +716,20 @@ func ReadBenchCSV(rd io.Reader) (*BenchResult, error) {
 		for len(rec) < len(benchHeader) {
 			rec = append(rec, "") // written before device_ms and the per-source columns
 		}
-		var errs []error
-		pf := func(s string) float64 {
-			if s == "" {
-				return 0
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			errs = append(errs, err)
-			return v
-		}
-		r := BenchRow{Algorithm: Algorithm(rec[0]), Graph: rec[1], Variant: rec[2], Delta: uint64(pf(rec[3]))}
-		r.Runs = int(pf(rec[4]))
-		r.Median, r.Min, r.Max = fromMs(pf(rec[5])), fromMs(pf(rec[6])), fromMs(pf(rec[7]))
-		r.Speedup = pf(rec[8])
-		r.Repeats = int(pf(rec[9]))
-		r.Device = fromMs(pf(rec[10]))
+		c := csvCells{line: i + 2, header: benchHeader, rec: rec}
+		r := BenchRow{Algorithm: c.algorithm(0), Graph: c.text(1), Variant: c.text(2), Delta: uint64(c.integer(3, 0, true))}
+		r.Runs = int(c.integer(4, 1, false))
+		r.Median, r.Min, r.Max = c.ms(5, false), c.ms(6, false), c.ms(7, false)
+		r.Speedup = c.nonNeg(8, false)
+		r.Repeats = int(c.integer(9, 1, false))
+		r.Device = c.ms(10, true)
+		r.PerSource, r.PerSourceDevice = c.msList(11), c.msList(12)
 		var err error
-		r.PerSource, err = splitMs(rec[11])
-		errs = append(errs, err)
-		r.PerSourceDevice, err = splitMs(rec[12])
-		errs = append(errs, err)
-		r.Variants, err = parseVariants(rec[13])
-		errs = append(errs, err)
-		if err := errors.Join(errs...); err != nil {
-			return nil, fmt.Errorf("line %d: %w", i+2, err)
+		if r.Variants, err = parseVariants(rec[13]); err != nil {
+			c.fail(13, "name:count;... ("+err.Error()+")")
+		}
+		if c.err != nil {
+			return nil, c.err
 		}
 		res.Rows = append(res.Rows, r)
 	}

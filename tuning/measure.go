@@ -34,19 +34,44 @@ type Input struct {
 }
 
 // NewInput returns an Input running from k distinct seeded random vertices
-// with out-edges (as the GAP suite picks sources), so repeated sweeps are
-// comparable.
+// with out-edges (PickSources): fewer where the graph has fewer such
+// vertices, which the caller can tell from len(Sources).
 func NewInput(name string, g *graph.Graph, k int, seed uint64) (*Input, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("%w: %d sources, want at least 1", ErrRange, k)
 	}
-	n := g.NumVertices()
-	if n == 0 {
+	if g.NumVertices() == 0 {
 		return nil, fmt.Errorf("graph %s has no vertices, so there is no source to run from", name)
 	}
+	srcs, _ := PickSources(g, k, seed)
+	return &Input{Name: name, Graph: g, Sources: srcs, Seed: seed}, nil
+}
+
+// PickSources returns k distinct seeded random vertices with out-edges (as
+// the GAP suite picks sources), so repeated runs are comparable, and how
+// many vertices have out-edges. Where fewer than k do, it returns them all
+// (a caller asked for k should say so); a graph without edges gives vertex
+// 0 alone, and one without vertices nothing. The work is bounded by the
+// graph, not by k.
+func PickSources(g *graph.Graph, k int, seed uint64) (srcs []uint32, eligible int) {
+	n := g.NumVertices()
+	for v := 0; v < n; v++ {
+		if g.Degree(uint32(v)) > 0 {
+			eligible++
+		}
+	}
+	switch {
+	case n == 0 || k < 1:
+		return nil, eligible
+	case eligible == 0:
+		return []uint32{0}, 0 // no edges at all: any vertex will do
+	}
+	// Capped, so that a k beyond the eligible vertices cannot make the
+	// draws below run for 64k tries.
+	k = min(k, eligible)
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	var srcs []uint32
-	seen := map[uint32]bool{}
+	srcs = make([]uint32, 0, k)
+	seen := make(map[uint32]bool, k)
 	for tries := 0; len(srcs) < k && tries < 64*k+1024; tries++ {
 		v := uint32(rng.IntN(n))
 		if g.Degree(v) > 0 && !seen[v] {
@@ -54,10 +79,15 @@ func NewInput(name string, g *graph.Graph, k int, seed uint64) (*Input, error) {
 			srcs = append(srcs, v)
 		}
 	}
-	if len(srcs) == 0 {
-		srcs = append(srcs, 0) // no edges at all: any vertex will do
+	// Random draws rarely find the last of a few eligible vertices among
+	// many: take the rest in vertex order rather than return fewer.
+	for v := 0; v < n && len(srcs) < k; v++ {
+		if g.Degree(uint32(v)) > 0 && !seen[uint32(v)] {
+			seen[uint32(v)] = true
+			srcs = append(srcs, uint32(v))
+		}
 	}
-	return &Input{Name: name, Graph: g, Sources: srcs, Seed: seed}, nil
+	return srcs, eligible
 }
 
 // graphFor returns the graph alg runs on: for SSSP on an unweighted graph

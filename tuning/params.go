@@ -205,7 +205,18 @@ func NewSweep(p Param, spec string) (Sweep, error) {
 		vals = fs
 	}
 	base := Setting{Thresholds: decider.DefaultThresholds()}
+	f, known := thresholdsField(p)
 	for _, v := range vals {
+		// With stores a negative value of an unsigned knob (delta) as 0,
+		// and the error would then name 0 instead of the value given.
+		if known && f.Type.Kind() == reflect.Uint64 && v < 0 {
+			err := base.With(p, 0).Validate()
+			want := ">= 0"
+			if err != nil {
+				want = ">= 1"
+			}
+			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w: %s = %v, want %s", p.Flag(), spec, v, decider.ErrThresholds, p, v, want)
+		}
 		if err := base.With(p, v).Validate(); err != nil {
 			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w", p.Flag(), spec, v, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -322,6 +323,43 @@ func headerSection(line string) (dev, alg string, isHeader, ok bool) {
 		}
 	}
 	return "", "", true, false
+}
+
+// ExistingSection returns the thresholds of the section of device and
+// alg ("": the device section) in the thresholds file at path, as
+// decider reads them, and whether the file has that section itself (a
+// missing file has none; [cpu] is not had by default).
+func ExistingSection(path, device, alg string) (decider.Thresholds, bool, error) {
+	text, exists, err := readTarget(path, device, alg)
+	if err != nil || !exists {
+		return decider.Thresholds{}, false, err
+	}
+	set, err := decider.ParseThresholds(text)
+	if err != nil {
+		return decider.Thresholds{}, false, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if dev, a, _, ok := headerSection(l); ok && dev == lookupDevice(device) && a == alg {
+			t, _ := set.LookupFor(lookupDevice(device), alg)
+			return t, true, nil
+		}
+	}
+	return decider.Thresholds{}, false, nil
+}
+
+// ChangedKeys lists the thresholds keys whose values differ from old to
+// new, but for the knobs in skip, as "key = old -> new".
+func ChangedKeys(old, new decider.Thresholds, skip []Param) []string {
+	var out []string
+	ov, nv := reflect.ValueOf(old), reflect.ValueOf(new)
+	for i := range ov.NumField() {
+		key := ov.Type().Field(i).Tag.Get("toml")
+		if key == "" || slices.Contains(skip, Param(key)) || ov.Field(i).Equal(nv.Field(i)) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s = %v -> %v", key, ov.Field(i), nv.Field(i)))
+	}
+	return out
 }
 
 // ErrNoSection means a thresholds file has no section for the device a

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -312,38 +314,46 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		for len(rec) < len(tuneHeader) {
 			rec = append(rec, "0")
 		}
+		c := csvCells{line: i + 2, header: tuneHeader, rec: rec}
 		var r TuneRow
-		var errs []error
-		pf := func(s string) float64 {
-			v, err := strconv.ParseFloat(s, 64)
-			errs = append(errs, err)
-			return v
-		}
-		r.Pass = int(pf(rec[0]))
+		r.Pass = int(c.integer(0, 1, false))
 		r.Param = Param(rec[1])
-		r.Value = pf(rec[2])
-		r.Algorithm = Algorithm(rec[3])
-		r.Graph = rec[4]
-		r.Setting.T1, r.Setting.T2, r.Setting.T3 = pf(rec[5]), int64(pf(rec[6])), pf(rec[7])
-		r.Setting.SampleEvery, r.Setting.Alpha, r.Setting.Beta = int(pf(rec[8])), pf(rec[9]), pf(rec[10])
-		r.Setting.Delta, r.Setting.ThreadsPerBlock = uint64(pf(rec[11])), int(pf(rec[12]))
-		r.Runs = int(pf(rec[13]))
-		r.Median, r.Min, r.Max = fromMs(pf(rec[14])), fromMs(pf(rec[15])), fromMs(pf(rec[16]))
-		r.Repeats = int(pf(rec[17]))
-		r.Setting.PullMinEdges, r.Setting.BitmapMinVertices = int64(pf(rec[18])), int64(pf(rec[19]))
-		r.Setting.DeltaFactor, r.Setting.JumpFactor = pf(rec[20]), pf(rec[21])
-		r.Device = fromMs(pf(rec[22]))
-		r.Setting.BucketEdges = int64(pf(rec[23]))
-		r.Setting.BucketDeltaFactor, r.Setting.LaunchDeltaFactor = pf(rec[24]), pf(rec[25])
-		r.Setting.OrderedMinVertices, r.Setting.OrderedMinDegree = int64(pf(rec[26])), pf(rec[27])
-		r.Setting.OrderedMinVerticesSkewed = int64(pf(rec[28]))
-		r.Setting.BucketDeltaMinSkew = pf(rec[29])
-		if err := errors.Join(errs...); err != nil {
-			return nil, fmt.Errorf("line %d: %w", i+2, err)
+		if !slices.Contains(Params(), r.Param) {
+			c.fail(1, "a knob ("+paramNames()+")")
+		}
+		r.Value = c.float(2)
+		r.Algorithm = c.algorithm(3)
+		r.Graph = c.text(4)
+		s := &r.Setting
+		s.T1, s.T2, s.T3 = c.nonNeg(5, false), c.integer(6, 0, false), c.nonNeg(7, false)
+		s.SampleEvery, s.Alpha, s.Beta = int(c.integer(8, 0, false)), c.nonNeg(9, false), c.nonNeg(10, false)
+		s.Delta, s.ThreadsPerBlock = uint64(c.integer(11, 0, false)), int(c.integer(12, 0, false))
+		r.Runs = int(c.integer(13, 1, false))
+		r.Median, r.Min, r.Max = c.ms(14, false), c.ms(15, false), c.ms(16, false)
+		r.Repeats = int(c.integer(17, 1, false))
+		s.PullMinEdges, s.BitmapMinVertices = c.integer(18, 0, false), c.integer(19, 0, false)
+		s.DeltaFactor, s.JumpFactor = c.nonNeg(20, false), c.nonNeg(21, false)
+		r.Device = c.ms(22, false)
+		s.BucketEdges = c.integer(23, 0, false)
+		s.BucketDeltaFactor, s.LaunchDeltaFactor = c.nonNeg(24, false), c.nonNeg(25, false)
+		s.OrderedMinVertices, s.OrderedMinDegree = c.integer(26, 0, false), c.nonNeg(27, false)
+		s.OrderedMinVerticesSkewed = c.integer(28, 0, false)
+		s.BucketDeltaMinSkew = c.nonNeg(29, false)
+		if c.err != nil {
+			return nil, c.err
 		}
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// paramNames lists the knobs for messages.
+func paramNames() string {
+	var names []string
+	for _, p := range Params() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
 }
 
 func writeCSV(w *csv.Writer, rec []string) error {

@@ -946,3 +946,52 @@ func TestTuneOrderRule(t *testing.T) {
 		}
 	}
 }
+
+// TestPickSources: a k beyond the vertices with out-edges gives them all
+// (quickly, whatever k), and few such vertices among many are all found
+// rather than missed by the random draws.
+func TestPickSources(t *testing.T) {
+	const n = 1 << 16
+	// Three vertices with out-edges among 65536: 1216 random draws would
+	// miss them.
+	g, err := graph.Build(&graph.EdgeList{NumVertices: n, Src: []uint32{5, 40000, 65000}, Dst: []uint32{6, 40001, 65001}}, graph.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		k    int
+		want int
+	}{
+		{"all three", 3, 3},
+		{"two of three", 2, 2},
+		{"more than there are", 10, 3},
+		{"far more than there are", 1 << 40, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srcs, eligible := tuning.PickSources(g, tc.k, 1)
+			if len(srcs) != tc.want || eligible != 3 {
+				t.Fatalf("PickSources(k=%d) = %v (eligible %d), want %d sources of 3", tc.k, srcs, eligible, tc.want)
+			}
+			seen := map[uint32]bool{}
+			for _, v := range srcs {
+				if g.Degree(v) == 0 || seen[v] {
+					t.Errorf("source %d: no out-edges or repeated (%v)", v, srcs)
+				}
+				seen[v] = true
+			}
+		})
+	}
+	in, err := tuning.NewInput("sparse", g, 8, 1)
+	if err != nil || len(in.Sources) != 3 {
+		t.Errorf("NewInput(k=8) = %v, %v; want the 3 vertices with out-edges", in, err)
+	}
+	// The draws themselves are unchanged: repeated sweeps stay comparable.
+	k8, _ := graph.Generate("kron:8", graph.GenOptions{})
+	a, _ := tuning.PickSources(k8, 4, 7)
+	b, _ := tuning.PickSources(k8, 4, 7)
+	if !slices.Equal(a, b) || len(a) != 4 {
+		t.Errorf("PickSources is not deterministic: %v, %v", a, b)
+	}
+}

@@ -150,8 +150,8 @@ flags:
 		if err := res.WriteMarkdown(w, env); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "\nGraphs: %s; %d sources each (seed %d); adaptive thresholds: %s; SSSP deltas of the static ordered variants: %v.\n",
-			f.graphs, f.sources, f.seed, describeThresholds(th, perAlg, algs), ds)
+		_, err := fmt.Fprintf(w, "\nGraphs: %s; %s sources each (seed %d); adaptive thresholds: %s; SSSP deltas of the static ordered variants: %v.\n",
+			f.graphs, sourcesDesc(inputs, f.sources), f.seed, describeThresholds(th, perAlg, algs), ds)
 		return err
 	}); err != nil {
 		return err
@@ -164,7 +164,7 @@ flags:
 		}
 		written = append(written, p)
 	}
-	fmt.Fprintf(e.stdout, "bench on %s (%s), %d sources per graph; adaptive vs best and worst static:\n", env.Device, backend.Name(), f.sources)
+	fmt.Fprintf(e.stdout, "bench on %s (%s), %s sources per graph; adaptive vs best and worst static:\n", env.Device, backend.Name(), sourcesDesc(inputs, f.sources))
 	fmt.Fprintf(e.stdout, "%-5s %-24s %11s %11s %-16s %11s %-16s %9s\n", "alg", "graph", "serial ms", "adaptive ms", "best static", "ms", "worst static", "ms")
 	for _, s := range res.Summaries {
 		fmt.Fprintf(e.stdout, "%-5s %-24s %11.3f %11.3f %-16s %11.3f %-16s %9.3f\n", s.Algorithm, s.Graph,
@@ -203,6 +203,11 @@ func replotBench(e *env, csvPath, outDir string) error {
 	in.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
+	}
+	// A header alone (a run interrupted before its first row) would give
+	// an empty report and exit 0.
+	if len(res.Rows) == 0 {
+		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)

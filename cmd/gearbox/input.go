@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,15 @@ func formatNames() string {
 	return strings.Join(s, ", ")
 }
 
+// checkWeightScale checks --weight-scale: NaN and infinities were let
+// through or refused in other words than a negative value.
+func checkWeightScale(s float64) error {
+	if !(s >= 0) || math.IsInf(s, 1) {
+		return fmt.Errorf("%w: --weight-scale %v: want a finite value >= 0 (0 keeps real weights as float32)", errUsage, s)
+	}
+	return nil
+}
+
 // name describes the input for messages.
 func (f *inputFlags) name() string {
 	if f.gen != "" {
@@ -54,8 +64,8 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 	if (f.path == "") == (f.gen == "") {
 		return nil, fmt.Errorf("%w: give exactly one of --graph FILE or --gen SPEC", errUsage)
 	}
-	if f.weightScale < 0 {
-		return nil, fmt.Errorf("%w: --weight-scale %v must be positive", errUsage, f.weightScale)
+	if err := checkWeightScale(f.weightScale); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

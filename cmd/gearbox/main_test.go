@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -44,6 +45,8 @@ func TestCLI(t *testing.T) {
 		{"run cc sv", []string{"run", "cc", "--gen", "grid:6:5", "--variant", "sv", "--verify"}, []string{"1 components, largest 30", "variant sv"}, ""},
 		{"run forest", []string{"run", "forest", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "unionfind"}, []string{"forest of"}, ""},
 		{"cc with source", []string{"run", "cc", "--gen", "kron:4", "--source", "1"}, nil, "has no source"},
+		// Refused before the graph is read (the file is missing).
+		{"sssp pull", []string{"run", "sssp", "--graph", filepath.Join(dir, "nope.el"), "--variant", "pull"}, nil, `--variant "pull" is not a variant of sssp`},
 		{"cc with bfs variant", []string{"run", "cc", "--gen", "kron:4", "--variant", "pull"}, nil, "not a variant of cc"},
 		{"bfs with delta", []string{"run", "bfs", "--gen", "kron:4", "--delta", "3"}, nil, "--delta applies to sssp"},
 		{"bfs on the empty graph", []string{"run", "bfs", "--graph", "../../graph/testdata/empty.mtx"}, []string{"nothing to traverse"}, ""},
@@ -64,6 +67,19 @@ func TestCLI(t *testing.T) {
 		{"bad device", []string{"run", "bfs", "--gen", "kron:4", "--device", "tpu"}, nil, "--device"},
 		{"thresholds missing", []string{"run", "bfs", "--gen", "kron:4", "--thresholds", filepath.Join(dir, "none.toml")}, nil, "none.toml"},
 		{"sources with source", []string{"run", "bfs", "--gen", "kron:4", "--sources", "2", "--source", "1"}, nil, "cannot be combined"},
+		// Refused before the graph is read (the file is missing), not after
+		// a source picker ran for 64K tries.
+		{"sources over the limit", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--sources", "3000000000"}, nil, "--sources 3000000000 exceeds the limit of 65536"},
+		// One message for every --weight-scale out of range (NaN was let
+		// through with --gen and worded otherwise by the loader).
+		{"NaN weight scale", []string{"run", "bfs", "--gen", "kron:4", "--weight-scale", "NaN"}, nil, "--weight-scale NaN: want a finite value >= 0"},
+		{"NaN weight scale of a file", []string{"run", "bfs", "--graph", "../../graph/testdata/tiny.mtx", "--weight-scale", "NaN"}, nil, "--weight-scale NaN: want a finite value >= 0"},
+		{"negative weight scale", []string{"run", "bfs", "--gen", "kron:4", "--weight-scale", "-1"}, nil, "--weight-scale -1: want a finite value >= 0"},
+		{"infinite weight scale", []string{"info", "--graph", "../../graph/testdata/tiny.mtx", "--weight-scale", "+Inf"}, nil, "--weight-scale +Inf: want a finite value >= 0"},
+		{"negative workers", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--workers", "-3"}, nil, "--workers -3 must be at least 0"},
+		{"too many workers", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--workers", "1000000"}, nil, "--workers 1000000 exceeds the limit of 4096"},
+		{"workers at the limit", []string{"run", "bfs", "--gen", "kron:4", "--workers", "4096"}, []string{"cpu(4096 workers)"}, ""},
+		{"sources at the limit", []string{"run", "bfs", "--gen", "kron:4", "--sources", "65536"}, []string{"median over 16 sources"}, ""},
 		// Output paths are checked before the graph is read (here a
 		// missing file, whose error would otherwise come first).
 		{"trace in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--trace", filepath.Join(dir, "no", "t.json")}, nil, "--trace: " + filepath.Join(dir, "no", "t.json") + ": directory"},
@@ -93,6 +109,111 @@ func TestCLI(t *testing.T) {
 	}
 }
 
+// TestFewerSources: --sources K beyond the vertices with out-edges runs from
+// all of them and says so on stderr, rather than silently run fewer.
+func TestFewerSources(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantOut    string
+		wantStderr string
+	}{
+		{"run", []string{"run", "bfs", "--graph", "../../graph/testdata/tiny.mtx", "--sources", "50"},
+			"median over 6 sources", "note: --sources 50: the graph has only 6 vertices with out-edges; running from those 6"},
+		{"run without edges", []string{"run", "bfs", "--gen", "grid:1:1", "--sources", "3"},
+			"source 0: reached 1 vertices", "note: --sources 3: the graph has no vertex with out-edges; running from vertex 0 alone"},
+		{"bench", []string{"bench", "--graphs", "grid:3:3", "--algorithms", "bfs", "--sources", "20", "--confirm=false", "--out-dir", t.TempDir(), "--log-level", "warn"},
+			"20 (grid:3:3: 9; all their vertices with out-edges) sources per graph", "note: --sources 20: grid:3:3 has only 9 vertices with out-edges; running from those 9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, err := gearbox(t, tc.args...)
+			if err != nil {
+				t.Fatalf("err = %v\nstderr: %s", err, stderr)
+			}
+			if !strings.Contains(out, tc.wantOut) {
+				t.Errorf("stdout lacks %q:\n%s", tc.wantOut, out)
+			}
+			if !strings.Contains(stderr, tc.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, stderr)
+			}
+		})
+	}
+}
+
+// TestRunVariantHelp: run's help lists pull for bfs alone.
+func TestRunVariantHelp(t *testing.T) {
+	_, stderr, err := gearbox(t, "run", "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "U_B_QU (pull is BFS only); cc, forest:") || strings.Contains(stderr, "bfs, sssp:") {
+		t.Errorf("help does not say pull is BFS only:\n%s", stderr)
+	}
+}
+
+// TestRunOutStdout: with --out - stdout holds the 'id value' lines alone;
+// the summary goes to stderr.
+func TestRunOutStdout(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"bfs", []string{"run", "bfs", "--gen", "kron:5", "--out", "-", "--verify"}},
+		{"sssp derived weights", []string{"run", "sssp", "--gen", "kron:5", "--out", "-"}},
+		{"cc", []string{"run", "cc", "--gen", "grid:3:3", "--out", "-"}},
+		{"empty graph", []string{"run", "bfs", "--graph", "../../graph/testdata/empty.mtx", "--out", "-"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, err := gearbox(t, tc.args...)
+			if err != nil {
+				t.Fatalf("err = %v\nstderr: %s", err, stderr)
+			}
+			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				if l == "" && out == "" {
+					continue
+				}
+				f := strings.Fields(l)
+				if len(f) != 2 {
+					t.Fatalf("stdout line %q is not 'id value':\n%s", l, out)
+				}
+				if _, err := strconv.ParseUint(f[0], 10, 64); err != nil {
+					t.Fatalf("stdout line %q is not 'id value':\n%s", l, out)
+				}
+			}
+			if !strings.Contains(stderr, " on ") {
+				t.Errorf("stderr lacks the summary:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestRunInterrupted: an interruption during run --sources K reports the
+// medians of the sources finished, then returns the interruption.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const keep = 3
+	n := 0
+	runSourceHook = func() {
+		if n++; n == keep {
+			cancel()
+		}
+	}
+	defer func() { runSourceHook = nil }()
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"run", "bfs", "--gen", "kron:8", "--sources", "10", "--verify"}, &out, &errb)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run stopped after 3 of 10 sources") {
+		t.Fatalf("err = %v, want context.Canceled after 3 of 10 sources", err)
+	}
+	for _, w := range []string{"median over the 3 of 10 sources finished:", "verified: 3 of 3 runs"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
 // TestCPUProfile: --cpuprofile writes a profile that go tool pprof reads
 // (gzip-compressed protobuf).
 func TestCPUProfile(t *testing.T) {
@@ -112,6 +233,18 @@ func TestCPUProfile(t *testing.T) {
 	b, err := io.ReadAll(zr)
 	if err != nil || len(b) == 0 {
 		t.Fatalf("reading the profile: %d bytes, %v", len(b), err)
+	}
+}
+
+// TestCPUProfileWriteError: a profile that cannot be written is an error
+// of the command, not lost behind exit 0 (pprof drops its write errors).
+func TestCPUProfileWriteError(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:8", "--cpuprofile", "/dev/full")
+	if err == nil || !strings.Contains(err.Error(), "--cpuprofile: writing /dev/full") || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("err = %v, want a --cpuprofile error wrapping ENOSPC", err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -21,7 +20,11 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/tuning"
 )
+
+// runSourceHook, when set (tests), is called after each source's run.
+var runSourceHook func()
 
 // runFlags are the flags of `gearbox run`.
 type runFlags struct {
@@ -43,14 +46,14 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
-	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant; bfs, sssp: "+strings.Join(decider.ValidNames(), ", ")+"; cc, forest: "+strings.Join(ccVariantNames(), ", "))
+	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant; bfs: "+strings.Join(decider.ValidNames(), ", ")+"; sssp: "+strings.Join(pushVariantNames(), ", ")+" (pull is BFS only); cc, forest: "+strings.Join(ccVariantNames(), ", "))
 	fs.Uint64Var(&f.delta, "delta", 0, "SSSP bucket width for ordered variants (0 = from the thresholds)")
 	fs.StringVar(&f.thresholds, "thresholds", "", "thresholds `FILE` (default: built-in defaults, as in thresholds.toml)")
 	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE`")
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
+	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE`, for go tool pprof")
 }
 
@@ -79,7 +82,7 @@ type algorithm struct {
 
 var algorithms = map[string]algorithm{
 	"bfs":    {sourced: true, variants: decider.ValidNames(), prepare: prepareBFS},
-	"sssp":   {sourced: true, variants: decider.ValidNames(), prepare: prepareSSSP},
+	"sssp":   {sourced: true, variants: pushVariantNames(), prepare: prepareSSSP}, // pull is BFS only
 	"cc":     {variants: ccVariantNames(), prepare: prepareCC(false)},
 	"forest": {variants: ccVariantNames(), prepare: prepareCC(true)},
 }
@@ -143,6 +146,16 @@ func prepareSSSP(variant string, delta uint64, ropts []runtime.Option) (runner, 
 			release: r.Release,
 		}, nil
 	}, nil
+}
+
+// pushVariantNames lists the eight push variants: SSSP has no pull
+// direction, and refusing pull at flag parsing spares loading the graph.
+func pushVariantNames() []string {
+	var names []string
+	for _, v := range decider.PushVariants() {
+		names = append(names, v.String())
+	}
+	return names
 }
 
 func ccVariantNames() []string {
@@ -228,8 +241,11 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if !ok {
 		return fmt.Errorf("%w: unknown algorithm %q (algorithms: %s)", errUsage, pos[0], algorithmNames())
 	}
-	if f.sources < 1 {
-		return fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
+	if err := checkSources(f.sources); err != nil {
+		return err
+	}
+	if err := checkWorkers(f.workers); err != nil {
+		return err
 	}
 	if f.cpuprofile == "-" {
 		return fmt.Errorf("%w: --cpuprofile needs a file name, not -", errUsage)
@@ -277,18 +293,24 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 
+	// With --out - the values go to stdout, so the summary goes to stderr
+	// rather than mix into them.
+	sum := e.stdout
+	if f.out == "-" {
+		sum = e.stderr
+	}
 	g, err := f.in.load(ctx, e)
 	if err != nil {
 		return err
 	}
 	if pos[0] == "sssp" && g.WeightKind() == graph.Unweighted {
 		g = g.WithDerivedWeights(f.in.seed)
-		fmt.Fprintf(e.stdout, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
+		fmt.Fprintf(sum, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
 	}
 	srcs := []uint32{0} // ignored by algorithms without a source
 	if alg.sourced && g.NumVertices() == 0 {
 		// The empty graph is valid input with an empty result.
-		fmt.Fprintf(e.stdout, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
+		fmt.Fprintf(sum, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
 		if f.out != "" {
 			_, closeOut, err := create(e, f.out)
 			if err != nil {
@@ -299,7 +321,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return nil
 	}
 	if alg.sourced {
-		if srcs, err = pickSources(g, f.source, f.sources, f.in.seed); err != nil {
+		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
 			return err
 		}
 	}
@@ -317,6 +339,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	}
 	var times, mteps, kernels, transfers, setups, inspect, convert []float64
 	var last *outcome
+	var interrupted error // the interruption after some sources finished
 	for i, src := range srcs {
 		if last != nil && last.release != nil {
 			last.release() // done with it: this run reuses its memory
@@ -333,6 +356,12 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			t, err = runAlg(ctx, g, src)
 		}
 		if err != nil {
+			// Interrupted (Ctrl-C) after some sources finished: their
+			// medians are results, reported before the error.
+			if ctx.Err() != nil && len(times) > 0 {
+				interrupted = fmt.Errorf("run stopped after %d of %d sources: %w", len(times), len(srcs), err)
+				break
+			}
 			return err
 		}
 		wall := t.stats.Wall.Seconds()
@@ -355,18 +384,21 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			e.log.Debug().Dur("verify", time.Since(vs)).Msg("verified")
 		}
 		if len(srcs) > 1 {
-			fmt.Fprintf(e.stdout, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",
+			fmt.Fprintf(sum, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",
 				g.IDs().External(src), wall*1e3, mteps[i], t.stats.Iterations, variantSummary(t.stats))
 		}
 		last = t
+		if runSourceHook != nil {
+			runSourceHook()
+		}
 	}
 	st := last.stats
-	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
+	fmt.Fprintf(sum, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
 		pos[0], f.in.name(), g.NumVertices(), g.NumEdges(), directedness(g), st.Backend, st.Policy)
 	if len(srcs) == 1 {
-		fmt.Fprintln(e.stdout, last.summary)
-		fmt.Fprintf(e.stdout, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
-		fmt.Fprintf(e.stdout, "variants: %s\n", variantSummary(st))
+		fmt.Fprintln(sum, last.summary)
+		fmt.Fprintf(sum, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
+		fmt.Fprintf(sum, "variants: %s\n", variantSummary(st))
 		if g := st.GPU; g != nil {
 			width := ""
 			if g.ResultBits > 0 {
@@ -380,25 +412,29 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			if g.PullLevels > 0 {
 				pulled = fmt.Sprintf(", %d pulled", g.PullLevels)
 			}
-			fmt.Fprintf(e.stdout, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
+			fmt.Fprintf(sum, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
 				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels, pulled)
 		}
 		if st.Wall > 0 {
-			fmt.Fprintf(e.stdout, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
+			fmt.Fprintf(sum, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",
 				st.Inspection.Seconds()*1e3, 100*st.Inspection.Seconds()/st.Wall.Seconds(),
 				st.Conversion.Seconds()*1e3, 100*st.Conversion.Seconds()/st.Wall.Seconds())
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "median over %d sources: %.3f ms  %.1f MTEPS\n", len(srcs), median(times)*1e3, median(mteps))
-		if len(kernels) == len(srcs) {
-			fmt.Fprintf(e.stdout, "gpu medians: kernels %.3f ms  transfers %.3f ms  setup %.3f ms (not in the time)\n", median(kernels)*1e3, median(transfers)*1e3, median(setups)*1e3)
+		over := fmt.Sprintf("%d sources", len(times))
+		if interrupted != nil {
+			over = fmt.Sprintf("the %d of %d sources finished", len(times), len(srcs))
+		}
+		fmt.Fprintf(sum, "median over %s: %.3f ms  %.1f MTEPS\n", over, median(times)*1e3, median(mteps))
+		if len(kernels) == len(times) {
+			fmt.Fprintf(sum, "gpu medians: kernels %.3f ms  transfers %.3f ms  setup %.3f ms (not in the time)\n", median(kernels)*1e3, median(transfers)*1e3, median(setups)*1e3)
 		}
 		if len(convert) > 0 {
-			fmt.Fprintf(e.stdout, "overhead medians: inspection %.2f%%  conversion %.2f%% (max %.2f%%)\n", median(inspect), median(convert), slices.Max(convert))
+			fmt.Fprintf(sum, "overhead medians: inspection %.2f%%  conversion %.2f%% (max %.2f%%)\n", median(inspect), median(convert), slices.Max(convert))
 		}
 	}
 	if f.verify {
-		fmt.Fprintf(e.stdout, "verified: %d of %d runs match the serial reference\n", len(srcs), len(srcs))
+		fmt.Fprintf(sum, "verified: %d of %d runs match the serial reference\n", len(times), len(times))
 	}
 	if f.trace != "" {
 		if err := writeFile(f.trace, func(w io.Writer) error { return st.WriteJSON(w) }); err != nil {
@@ -418,7 +454,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	return nil
+	return interrupted
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
@@ -459,8 +495,9 @@ func variantSummary(st runtime.Stats) string {
 }
 
 // pickSources resolves --source, or draws k distinct seeded random vertices
-// with out-edges (as the GAP suite does), so repeated runs are comparable.
-func pickSources(g *graph.Graph, source string, k int, seed uint64) ([]uint32, error) {
+// with out-edges (tuning.PickSources, as bench and tune do), so repeated
+// runs are comparable; it says on stderr when the graph has fewer.
+func pickSources(e *env, g *graph.Graph, source string, k int, seed uint64) ([]uint32, error) {
 	n := g.NumVertices()
 	if source != "" {
 		x, err := strconv.ParseUint(source, 10, 64)
@@ -476,20 +513,22 @@ func pickSources(g *graph.Graph, source string, k int, seed uint64) ([]uint32, e
 	if n == 0 {
 		return nil, errors.New("the graph has no vertices, so there is no source to run from")
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	var out []uint32
-	seen := map[uint32]bool{}
-	for tries := 0; len(out) < k && tries < 64*k+1024; tries++ {
-		v := uint32(rng.IntN(n))
-		if g.Degree(v) > 0 && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
+	srcs, _ := tuning.PickSources(g, k, seed)
+	noteFewerSources(e, "the graph", g, k, srcs)
+	return srcs, nil
+}
+
+// noteFewerSources says on stderr when --sources asked for more sources
+// than graph g (called name) has vertices with out-edges, rather than run
+// fewer silently (tuning.PickSources then returns them all).
+func noteFewerSources(e *env, name string, g *graph.Graph, k int, srcs []uint32) {
+	switch {
+	case len(srcs) >= k:
+	case g.NumEdges() == 0:
+		fmt.Fprintf(e.stderr, "note: --sources %d: %s has no vertex with out-edges; running from vertex %d alone\n", k, name, g.IDs().External(srcs[0]))
+	default:
+		fmt.Fprintf(e.stderr, "note: --sources %d: %s has only %d vertices with out-edges; running from those %d\n", k, name, len(srcs), len(srcs))
 	}
-	if len(out) == 0 {
-		out = append(out, 0) // a graph without edges: any vertex will do
-	}
-	return out, nil
 }
 
 func idRange(g *graph.Graph) string {
@@ -547,20 +586,41 @@ func writeForest(w io.Writer, g *graph.Graph, edges []cc.Edge) error {
 }
 
 // startCPUProfile starts Go's CPU profiler writing to path; stop ends the
-// profile and closes the file.
+// profile, closes the file and reports the first write error.
 func startCPUProfile(path string) (stop func() error, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	// pprof drops its writes' errors (a full disk, /dev/full): without
+	// this the profile would be lost while the command exits 0.
+	w := &firstErrWriter{w: f}
+	if err := pprof.StartCPUProfile(w); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return func() error {
-		pprof.StopCPUProfile()
-		return f.Close()
+		pprof.StopCPUProfile() // waits for the profile's last write
+		cerr := f.Close()
+		if w.err != nil {
+			return fmt.Errorf("writing %s: %w", path, w.err)
+		}
+		return cerr
 	}, nil
+}
+
+// firstErrWriter passes writes on to w and keeps the first error.
+type firstErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *firstErrWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 func writeFile(path string, fn func(io.Writer) error) error {

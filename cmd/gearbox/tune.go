@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 // where the reports go.
 type sweepFlags struct {
 	graphs      string
+	format      string
 	algorithms  string
 	sources     int
 	seed        uint64
@@ -39,13 +41,14 @@ type sweepFlags struct {
 
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
+	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
 	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: bfs, sssp, cc")
 	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS)")
+	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
 	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
 	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
@@ -59,10 +62,22 @@ type graphItem struct {
 
 // parseGraphs splits --graphs and checks every item before anything is
 // loaded: generator specs must parse, files must exist (all missing files
-// are reported at once).
+// are reported at once), and no graph may be listed twice, as the reports
+// key their rows by graph and would keep only one of the two.
 func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 	var items []graphItem
 	var missing []string
+	if f.format != "" {
+		if _, err := graph.ParseFormat(f.format); err != nil {
+			return nil, fmt.Errorf("%w: --format: %v", errUsage, err)
+		}
+	}
+	specs := map[string]string{} // canonical spec -> item
+	type file struct {
+		item string
+		st   os.FileInfo
+	}
+	var files []file
 	for _, it := range strings.Split(f.graphs, ",") {
 		it = strings.TrimSpace(it)
 		if it == "" {
@@ -71,9 +86,15 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 		in := inputFlags{undirected: f.undirected, weightScale: f.weightScale, seed: f.seed}
 		kind, _, _ := strings.Cut(it, ":")
 		if _, err := os.Stat(it); err != nil && (kind == "kron" || kind == "urand" || kind == "grid") {
-			if _, err := graph.ParseGenSpec(it); err != nil {
+			spec, err := graph.ParseGenSpec(it)
+			if err != nil {
 				return nil, fmt.Errorf("%w: --graphs item %q: %v", errUsage, it, err)
 			}
+			// kron:5 and kron:5:16 are one graph.
+			if prev, ok := specs[spec.String()]; ok {
+				return nil, fmt.Errorf("%w: --graphs lists the graph %s twice (%q and %q)", errUsage, spec, prev, it)
+			}
+			specs[spec.String()] = it
 			in.gen = it
 			items = append(items, graphItem{in: in, name: it})
 			continue
@@ -86,8 +107,23 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 		case st.IsDir():
 			return nil, fmt.Errorf("--graphs item %q is a directory, not a graph file", it)
 		}
-		in.path = it
-		items = append(items, graphItem{in: in, name: filepath.Base(it)})
+		// Also through another spelling of the path or a link.
+		for _, p := range files {
+			if os.SameFile(p.st, st) {
+				return nil, fmt.Errorf("%w: --graphs lists the file %s twice (%q and %q)", errUsage, filepath.Clean(it), p.item, it)
+			}
+		}
+		// Without --format each file's extension must say its format: a
+		// file that does not would otherwise fail after the graphs before
+		// it were loaded.
+		if f.format == "" {
+			if _, err := graph.DetectFormat(it); err != nil {
+				return nil, fmt.Errorf("%w: --graphs item %q: %v", errUsage, it, err)
+			}
+		}
+		files = append(files, file{it, st})
+		in.path, in.format = it, f.format
+		items = append(items, graphItem{in: in})
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("--graphs: cannot read %s", strings.Join(missing, "; "))
@@ -95,10 +131,59 @@ func (f *sweepFlags) parseGraphs() ([]graphItem, error) {
 	if len(items) == 0 {
 		return nil, fmt.Errorf("%w: --graphs is empty", errUsage)
 	}
-	if f.weightScale < 0 {
-		return nil, fmt.Errorf("%w: --weight-scale %v must be positive", errUsage, f.weightScale)
+	if err := checkWeightScale(f.weightScale); err != nil {
+		return nil, err
 	}
+	nameFiles(items)
 	return items, nil
+}
+
+// nameFiles names each graph file in the reports by its base name, or, where
+// files of equal base names (a/fb.txt, b/fb.txt) or a generator spec would
+// share it, by as many trailing directories as tell them apart, so that no
+// graph's rows are merged into another's.
+func nameFiles(items []graphItem) {
+	depth := make([]int, len(items)) // trailing path elements named; 0: a generator
+	parts := make([][]string, len(items))
+	for i, it := range items {
+		if it.in.path != "" {
+			parts[i] = strings.Split(filepath.ToSlash(filepath.Clean(it.in.path)), "/")
+			depth[i] = 1
+		}
+	}
+	name := func(i int) string {
+		if depth[i] == 0 {
+			return items[i].name
+		}
+		p := parts[i]
+		return strings.Join(p[len(p)-min(depth[i], len(p)):], "/")
+	}
+	for {
+		byName := map[string][]int{}
+		for i := range items {
+			byName[name(i)] = append(byName[name(i)], i)
+		}
+		grown := false
+		for _, same := range byName {
+			if len(same) < 2 {
+				continue
+			}
+			for _, i := range same {
+				if depth[i] > 0 && depth[i] < len(parts[i]) {
+					depth[i]++
+					grown = true
+				}
+			}
+		}
+		if !grown {
+			break
+		}
+	}
+	// Distinct now: files are distinct paths, and a generator's spec
+	// names no file (parseGraphs takes an existing file over a spec).
+	for i := range items {
+		items[i].name = name(i)
+	}
 }
 
 // checkCommon checks the flags both commands share and parses the
@@ -108,8 +193,11 @@ func (f *sweepFlags) checkCommon() ([]tuning.Algorithm, []graphItem, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: --algorithms: %v", errUsage, err)
 	}
-	if f.sources < 1 {
-		return nil, nil, fmt.Errorf("%w: --sources %d must be at least 1", errUsage, f.sources)
+	if err := checkSources(f.sources); err != nil {
+		return nil, nil, err
+	}
+	if err := checkWorkers(f.workers); err != nil {
+		return nil, nil, err
 	}
 	if f.repeats < 1 {
 		return nil, nil, fmt.Errorf("%w: --repeats %d must be at least 1", errUsage, f.repeats)
@@ -136,12 +224,28 @@ func (f *sweepFlags) loadInputs(ctx context.Context, e *env, items []graphItem, 
 		if err != nil {
 			return nil, err
 		}
+		noteFewerSources(e, it.name, g, f.sources, in.Sources)
 		inputs = append(inputs, in)
 	}
 	if err := tuning.CheckInputs(inputs, algs); err != nil {
 		return nil, err
 	}
 	return inputs, nil
+}
+
+// sourcesDesc describes the sources per graph for the reports: k, and
+// the graphs that had fewer vertices with out-edges and ran from fewer.
+func sourcesDesc(inputs []*tuning.Input, k int) string {
+	var fewer []string
+	for _, in := range inputs {
+		if len(in.Sources) < k {
+			fewer = append(fewer, fmt.Sprintf("%s: %d", in.Name, len(in.Sources)))
+		}
+	}
+	if len(fewer) == 0 {
+		return strconv.Itoa(k)
+	}
+	return fmt.Sprintf("%d (%s; all their vertices with out-edges)", k, strings.Join(fewer, ", "))
 }
 
 // startThresholds returns the thresholds algorithm alg ("": none in
@@ -331,6 +435,11 @@ flags:
 	if err := tuning.CheckSectionTarget(f.thresholdsOut, device, f.section); err != nil {
 		return fmt.Errorf("--thresholds-out: %w", err)
 	}
+	if f.thresholds == "" {
+		if err := noteReplacedKeys(e, f.thresholdsOut, device, f.section, start, sweeps); err != nil {
+			return err
+		}
+	}
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
@@ -373,15 +482,15 @@ flags:
 
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	var report strings.Builder
-	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %d sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent, scored by %s time\n",
-		env.Device, backend.Name(), len(inputs), f.sources, f.repeats, f.algorithms, f.passes, res.Score)
+	fmt.Fprintf(&report, "tune on %s (%s): %d graphs x %s sources (fastest of %d runs each), %s, %d pass(es) of coordinate descent, scored by %s time\n",
+		env.Device, backend.Name(), len(inputs), sourcesDesc(inputs, f.sources), f.repeats, f.algorithms, f.passes, res.Score)
 	writeSteps(&report, res)
 	best := res.Best
 	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionNameFor(device, f.section), tuning.RenderSectionFor(device, f.section, best.Thresholds))
 	io.WriteString(e.stdout, report.String())
 
 	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
-		fmt.Sprintf("graphs %s; algorithms %s; %d sources; scored by %s time", f.graphs, f.algorithms, f.sources, res.Score)}
+		fmt.Sprintf("graphs %s; algorithms %s; %s sources; scored by %s time", f.graphs, f.algorithms, sourcesDesc(inputs, f.sources), res.Score)}
 	if err := tuning.WriteSectionFor(f.thresholdsOut, device, f.section, best.Thresholds, comments...); err != nil {
 		return err
 	}
@@ -411,13 +520,38 @@ flags:
 		for _, kv := range env.Lines() {
 			fmt.Fprintf(w, "- %s: %s\n", kv[0], kv[1])
 		}
-		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %d\n- score: %s\n\n```\n%s```\n", f.graphs, f.algorithms, f.sources, res.Score, report.String())
+		fmt.Fprintf(w, "- graphs: %s\n- algorithms: %s\n- sources: %s\n- score: %s\n\n```\n%s```\n", f.graphs, f.algorithms, sourcesDesc(inputs, f.sources), res.Score, report.String())
 		return nil
 	}); err != nil {
 		return err
 	}
 	written = append(written, md)
 	fmt.Fprintf(e.stdout, "\nwrote %s\n", strings.Join(written, ", "))
+	return nil
+}
+
+// noteReplacedKeys says on stderr which keys of the section of
+// --thresholds-out that tune will replace change without being swept:
+// without --thresholds they are written from the start, the thresholds
+// the adaptive policy uses by default (the shipped section), not kept
+// from the file, which an earlier tune may have written (T1 = 32 became
+// 64 without a word).
+func noteReplacedKeys(e *env, out, device, section string, start decider.Thresholds, sweeps []tuning.Sweep) error {
+	old, ok, err := tuning.ExistingSection(out, device, section)
+	if err != nil {
+		return fmt.Errorf("--thresholds-out: %w", err)
+	}
+	if !ok {
+		return nil
+	}
+	var swept []tuning.Param
+	for _, sw := range sweeps {
+		swept = append(swept, sw.Param)
+	}
+	if changed := tuning.ChangedKeys(old, start, swept); len(changed) > 0 {
+		fmt.Fprintf(e.stderr, "note: --thresholds-out %s has %s; tune replaces it, taking the keys it does not sweep from the built-in thresholds, not from the file: %s (pass --thresholds %s to start from the file's values and keep them)\n",
+			out, tuning.SectionNameFor(device, section), strings.Join(changed, ", "), out)
+	}
 	return nil
 }
 
@@ -474,6 +608,10 @@ func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	in.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
+	}
+	// A header alone would plot nothing and print "wrote " with no file.
+	if len(rows) == 0 {
+		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)

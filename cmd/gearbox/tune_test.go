@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
 )
 
@@ -199,6 +200,71 @@ func TestTuneMergesThresholds(t *testing.T) {
 	if !strings.Contains(string(text), "# my thresholds") || !strings.Contains(string(text), "# tuned on the big GPU") ||
 		strings.Count(string(text), "[cpu]") != 1 {
 		t.Errorf("merged file lost comments or duplicated [cpu]:\n%s", text)
+	}
+}
+
+// TestTuneUnsweptKeys: without --thresholds, tune writes the keys it does
+// not sweep from the thresholds the adaptive policy uses by default (the
+// shipped thresholds.toml's [cpu]), keeps the other sections of an existing
+// --thresholds-out, and says on stderr which keys of its section that
+// changes; with --thresholds F they are kept from F.
+func TestTuneUnsweptKeys(t *testing.T) {
+	shipped := runtime.DefaultThresholds(runtime.NewCPU(0))
+	if shipped != decider.DefaultThresholdSet().CPU {
+		t.Fatalf("the policy's default CPU thresholds %+v are not the shipped [cpu] %+v", shipped, decider.DefaultThresholdSet().CPU)
+	}
+	const gpu = "\n[gpu.\"X\"]\nT3 = 0.07\n"
+	tests := []struct {
+		name       string
+		file       string // --thresholds-out's content before ("": none)
+		fromFile   bool   // pass --thresholds with the same file
+		wantStderr string // "": no note
+	}{
+		{"new file", "", false, ""},
+		{"existing section", "[cpu]\nT1 = 32.0\nalpha = 10.0\nT3 = 0.2\n" + gpu, false,
+			"has [cpu]; tune replaces it, taking the keys it does not sweep from the built-in thresholds, not from the file: T1 = 32 -> 64, alpha = 10 -> 15"},
+		{"existing section equal", "[cpu]\nT3 = 0.2\n" + gpu, false, ""},
+		{"existing file without the section", "[gpu.\"X\"]\nT3 = 0.07\n", false, ""},
+		{"started from the file", "[cpu]\nT1 = 32.0\nalpha = 10.0\n" + gpu, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			th := filepath.Join(dir, "th.toml")
+			args := []string{"tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs",
+				"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
+				"--thresholds-out", th, "--out-dir", dir, "--log-level", "warn"}
+			if tc.file != "" {
+				if err := os.WriteFile(th, []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.fromFile {
+				args = append(args, "--thresholds", th)
+			}
+			_, stderr, err := gearbox(t, args...)
+			if err != nil {
+				t.Fatalf("%v\nstderr: %s", err, stderr)
+			}
+			if tc.wantStderr == "" && strings.Contains(stderr, "note: --thresholds-out") || !strings.Contains(stderr, tc.wantStderr) {
+				t.Errorf("stderr %q, want the note %q", stderr, tc.wantStderr)
+			}
+			set, err := decider.LoadThresholds(th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := set.CPU, shipped
+			want.T3 = got.T3 // swept
+			if tc.fromFile {
+				want.T1, want.Alpha = 32, 10
+			}
+			if got.T3 != 0.01 && got.T3 != 0.05 || got != want {
+				t.Errorf("[cpu] written as %+v, want %+v with T3 from the sweep", got, want)
+			}
+			if strings.Contains(tc.file, "gpu") && set.GPU["X"].T3 != 0.07 {
+				t.Errorf("the other section changed: %+v", set.GPU["X"])
+			}
+		})
 	}
 }
 
@@ -456,11 +522,18 @@ func TestSweepBadInput(t *testing.T) {
 	if err := os.WriteFile(real, []byte("0\t1\t0.5\n1\t2\t1.25\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	dat := filepath.Join(dir, "g.dat")
+	if err := os.WriteFile(dat, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		args    []string
 		wantErr []string
 	}{
+		// Found before kron:6 is generated, not after.
+		{"unknown extension", []string{"bench", "--graphs", "kron:6," + dat}, []string{"g.dat", `extension ".dat"`, "use --format"}},
+		{"unknown format", []string{"tune", "--graphs", dat, "--format", "xyz"}, []string{"--format", `"xyz"`}},
 		{"empty t3 range", []string{"tune", "--t3", "0.05:0.01"}, []string{"--t3", "empty range", "0.05"}},
 		{"t3 out of range", []string{"tune", "--t3", "0.5:2:0.5"}, []string{"--t3", "T3"}},
 		{"sample every not integer", []string{"tune", "--sample-every", "1.5,2"}, []string{"--sample-every", "not an integer"}},
@@ -476,8 +549,19 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{"--thresholds-out", "does not exist"}},
 		{"bad algorithm", []string{"bench", "--algorithms", "bfs,pagerank"}, []string{"pagerank"}},
 		{"zero sources", []string{"tune", "--sources", "0"}, []string{"--sources"}},
+		{"bench negative workers", []string{"bench", "--graphs", "kron:5", "--workers", "-3"}, []string{"--workers -3", "at least 0"}},
+		{"tune too many workers", []string{"tune", "--graphs", "kron:5", "--workers", "4097"}, []string{"--workers 4097", "limit of 4096"}},
+		{"same spec twice", []string{"bench", "--graphs", "kron:5,grid:3:3,kron:5"}, []string{"--graphs lists the graph kron:5:16 twice", `"kron:5" and "kron:5"`}},
+		{"same spec spelled twice", []string{"tune", "--graphs", "kron:5,kron:5:16"}, []string{"--graphs lists the graph kron:5:16 twice"}},
+		{"same file twice", []string{"bench", "--graphs", real + "," + filepath.Join(dir, ".", "real.txt")}, []string{"--graphs lists the file", "real.txt twice"}},
+		{"bench sources over the limit", []string{"bench", "--graphs", "kron:5", "--sources", "100000000"}, []string{"--sources 100000000", "limit of 65536"}},
+		{"tune sources over the limit", []string{"tune", "--graphs", "kron:5", "--sources", "65537"}, []string{"--sources 65537", "limit of 65536"}},
 		{"zero repeats", []string{"bench", "--repeats", "0"}, []string{"--repeats"}},
 		{"bench empty delta", []string{"bench", "--delta", "64:8"}, []string{"--delta", "empty range"}},
+		{"bench negative delta", []string{"bench", "--delta", "-4"}, []string{"--delta -4", "delta = -4, want >= 1"}},
+		{"tune negative delta", []string{"tune", "--delta", "16,-4"}, []string{"delta = -4, want >= 1"}},
+		{"bench NaN weight scale", []string{"bench", "--graphs", "kron:5", "--weight-scale", "NaN"}, []string{"--weight-scale NaN: want a finite value >= 0"}},
+		{"tune negative weight scale", []string{"tune", "--graphs", "kron:5", "--weight-scale", "-1"}, []string{"--weight-scale -1: want a finite value >= 0"}},
 		{"jump factor 1", []string{"tune", "--jump-factor", "0,1"}, []string{"--jump-factor", "jump_factor = 1", "> 1"}},
 		{"negative delta factor", []string{"tune", "--delta-factor", "-2"}, []string{"--delta-factor", "delta_factor = -2"}},
 		{"float weights for sssp", []string{"bench", "--graphs", real, "--algorithms", "sssp"},
@@ -504,6 +588,133 @@ func TestSweepBadInput(t *testing.T) {
 	}
 	if _, _, err := gearbox(t, "tune", "--thresholds", gpuOnly, "--graphs", "kron:6"); !errors.Is(err, tuning.ErrNoSection) {
 		t.Errorf("err = %v, want tuning.ErrNoSection", err)
+	}
+}
+
+// TestSweepGraphNames: graph files of equal base names get names that tell
+// them apart in every report, so that neither's rows are lost.
+func TestSweepGraphNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range []struct{ spec, path string }{{"grid:3:3", "a/g.mtx"}, {"kron:4", "b/g.mtx"}, {"grid:2:2", "g.mtx"}} {
+		p := filepath.Join(dir, g.path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := gearbox(t, "gen", g.spec, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	graphs := filepath.Join(dir, "a", "g.mtx") + "," + filepath.Join(dir, "b", "g.mtx") + "," + filepath.Join(dir, "g.mtx") + ",kron:3"
+	want := []string{"a/g.mtx", "b/g.mtx", filepath.Base(dir) + "/g.mtx", "kron:3"}
+	tests := []struct {
+		name   string
+		args   []string
+		report string // the markdown report
+	}{
+		{"bench", []string{"bench", "--algorithms", "bfs", "--confirm=false"}, "bench.md"},
+		{"tune", []string{"tune", "--algorithms", "bfs", "--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", ""}, "tune.md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			if _, stderr, err := gearbox(t, append(tc.args, "--graphs", graphs, "--sources", "1", "--out-dir", out, "--log-level", "warn")...); err != nil {
+				t.Fatalf("%v\nstderr: %s", err, stderr)
+			}
+			header, rows := readCSV(t, filepath.Join(out, tc.name+".csv"))
+			gc := column(t, header, "graph")
+			got := map[string]bool{}
+			for _, r := range rows {
+				got[r[gc]] = true
+			}
+			for _, w := range want {
+				if !got[w] {
+					t.Errorf("%s.csv's graph column %v lacks %q", tc.name, got, w)
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s.csv has graphs %v, want %v", tc.name, got, want)
+			}
+			md, err := os.ReadFile(filepath.Join(out, tc.report))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range want {
+				// bench.md's table rows; tune.md's fastest value per graph.
+				if !bytes.Contains(md, []byte("| "+w+" |")) && !bytes.Contains(md, []byte(" bfs/"+w+"=")) {
+					t.Errorf("%s lacks %s:\n%s", tc.report, w, md)
+				}
+			}
+		})
+	}
+}
+
+// TestSweepFormat: --format reads every graph file of --graphs in one
+// format, whatever its extension (generator specs are unaffected).
+func TestSweepFormat(t *testing.T) {
+	dir := t.TempDir()
+	dat := filepath.Join(dir, "g.dat")
+	b, err := os.ReadFile("../../graph/testdata/tiny.mtx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dat, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"bench", "--confirm=false"},
+		{"tune", "--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", ""},
+	} {
+		out := t.TempDir()
+		if _, stderr, err := gearbox(t, append(cmd, "--graphs", dat+",grid:3:3", "--format", "mtx", "--algorithms", "bfs", "--sources", "1",
+			"--out-dir", out, "--log-level", "warn")...); err != nil {
+			t.Fatalf("%s: %v\nstderr: %s", cmd[0], err, stderr)
+		}
+		header, rows := readCSV(t, filepath.Join(out, cmd[0]+".csv"))
+		gc := column(t, header, "graph")
+		if len(rows) == 0 || rows[0][gc] != "g.dat" {
+			t.Errorf("%s: first row %v, want g.dat's", cmd[0], rows[0])
+		}
+	}
+}
+
+// TestPlotOnlyBadCSV: --plot-only refuses a CSV without rows (which gave an
+// empty report and exit 0) and one with a value out of range, naming the
+// file, line, column and value, before writing anything.
+func TestPlotOnlyBadCSV(t *testing.T) {
+	dir := t.TempDir()
+	const benchHead = "algorithm,graph,variant,delta,sources,median_ms,min_ms,max_ms,speedup_vs_serial,repeats,device_ms,per_source_ms,per_source_device_ms,variants\n"
+	const tuneHead = "pass,param,value,algorithm,graph,T1,T2,T3,sample_every,alpha,beta,delta,threads_per_block,sources,median_ms,min_ms,max_ms,repeats\n"
+	tests := []struct {
+		name, cmd, csv string
+		want           []string
+	}{
+		{"bench header only", "bench", benchHead, []string{"no rows after the header"}},
+		{"tune header only", "tune", tuneHead, []string{"no rows after the header"}},
+		{"bench negative time", "bench", benchHead + "bfs,g,serial,,2,1,1,1,1,1,0,,,\nbfs,g,pull,,2,-9223372036854.775,1,1,1,1,0,,,\n",
+			[]string{"line 3, column median_ms", `"-9223372036854.775"`}},
+		{"bench NaN time", "bench", benchHead + "bfs,g,serial,,2,NaN,1,1,1,1,0,,,\n", []string{"line 2, column median_ms", `"NaN"`}},
+		{"tune NaN value", "tune", tuneHead + "1,T3,NaN,bfs,g,64,16,0.005,6,15,18,32,0,2,1,1,1,1\n", []string{"line 2, column value", `"NaN"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".csv")
+			if err := os.WriteFile(p, []byte(tc.csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			_, _, err := gearbox(t, tc.cmd, "--plot-only", p, "--out-dir", out)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range append(tc.want, p+": ") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s was created", out)
+			}
+		})
 	}
 }
 
