@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -117,24 +118,45 @@ func P2P31() (g *graph.Graph, src uint32, depth, dist []int64, err error) {
 	return g, s, depth, dist, nil
 }
 
-// readAnswers reads "externalID value" lines; values "inf" or
-// 9223372036854775807 mean unreachable; others are integers, possibly in
-// %e notation.
+// readAnswers reads a gzip-compressed answer file of integer values (see
+// readValues), -2 for vertices it gives no answer for.
 func readAnswers(g *graph.Graph, path string) ([]int64, error) {
-	f, err := os.Open(path)
+	vals, given, err := readValues(g, path, true)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
+	out := make([]int64, len(vals))
+	for v, x := range vals {
+		out[v] = int64(x)
+		if !given[v] {
+			out[v] = -2
+		}
+	}
+	return out, nil
+}
+
+// readValues reads "externalID value" lines (gzip-compressed where path
+// ends in .gz) into per-internal-vertex values and whether each vertex was
+// given one; "inf", "Infinity" and 9223372036854775807 mean unreachable
+// (-1). Lines of other shapes are skipped. With integer, values must be
+// whole numbers (possibly in %e notation).
+func readValues(g *graph.Graph, path string, integer bool) (vals []float64, given []bool, err error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, err
 	}
-	out := make([]int64, g.NumVertices())
-	for i := range out {
-		out[i] = -2 // no answer given
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r = z
 	}
-	sc := bufio.NewScanner(z)
+	vals = make([]float64, g.NumVertices())
+	given = make([]bool, g.NumVertices())
+	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -144,27 +166,28 @@ func readAnswers(g *graph.Graph, path string) ([]int64, error) {
 		}
 		x, err := strconv.ParseUint(fs[0], 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		v, ok := g.IDs().Internal(x)
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: vertex %d not in graph", path, line, x)
+			return nil, nil, fmt.Errorf("%s:%d: vertex %d not in graph", path, line, x)
 		}
+		given[v] = true
 		if fs[1] == "inf" || fs[1] == "9223372036854775807" {
-			out[v] = -1
+			vals[v] = -1
 			continue
 		}
 		val, err := strconv.ParseFloat(fs[1], 64)
 		if err == nil && math.IsInf(val, 1) { // "infinity", "+Inf", ...
-			out[v] = -1
+			vals[v] = -1
 			continue
 		}
-		if err != nil || math.IsInf(val, 0) || val != math.Trunc(val) || val < 0 {
-			return nil, fmt.Errorf("%s:%d: value %q is not an integer", path, line, fs[1])
+		if err != nil || math.IsInf(val, 0) || val < 0 || (integer && val != math.Trunc(val)) {
+			return nil, nil, fmt.Errorf("%s:%d: value %q is not a distance", path, line, fs[1])
 		}
-		out[v] = int64(val)
+		vals[v] = val
 	}
-	return out, sc.Err()
+	return vals, given, sc.Err()
 }
 
 // LDBCScale turns the LDBC validation graphs' real weights into integers
@@ -300,41 +323,15 @@ func loadAdjacency(path string, undirected bool) (*graph.Graph, error) {
 	return graph.Build(el, graph.BuildOptions{Undirected: undirected})
 }
 
-// readLDBCOutput reads `id value` lines into per-internal-vertex values;
-// 9223372036854775807 and Infinity mean unreachable (-1).
+// readLDBCOutput reads an LDBC expected output (readValues), which must
+// answer for every vertex.
 func readLDBCOutput(g *graph.Graph, path string) ([]float64, error) {
-	b, err := os.ReadFile(path)
+	vals, given, err := readValues(g, path, false)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]float64, g.NumVertices())
-	seen := 0
-	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		fs := strings.Fields(l)
-		if len(fs) != 2 {
-			return nil, fmt.Errorf("%s:%d: want `id value`", path, i+1)
-		}
-		x, err := strconv.ParseUint(fs[0], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		v, ok := g.IDs().Internal(x)
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: vertex %d not in the graph", path, i+1, x)
-		}
-		if fs[1] == "9223372036854775807" {
-			out[v] = -1
-		} else if val, err := strconv.ParseFloat(fs[1], 64); err != nil || val < 0 {
-			return nil, fmt.Errorf("%s:%d: value %q", path, i+1, fs[1])
-		} else if math.IsInf(val, 1) {
-			out[v] = -1
-		} else {
-			out[v] = val
-		}
-		seen++
+	if k := slices.Index(given, false); k >= 0 {
+		return nil, fmt.Errorf("%s: no answer for vertex %d", path, g.IDs().External(uint32(k)))
 	}
-	if seen != g.NumVertices() {
-		return nil, fmt.Errorf("%s: %d answers for %d vertices", path, seen, g.NumVertices())
-	}
-	return out, nil
+	return vals, nil
 }
