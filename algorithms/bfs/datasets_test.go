@@ -58,7 +58,7 @@ func TestP2P31KnownDepths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range everyConfig() {
+	for _, o := range testgraphs.EveryConfig(decider.AllVariants()) {
 		res, err := bfs.Run(context.Background(), g, src, o...)
 		if err != nil {
 			t.Fatal(err)
@@ -90,7 +90,7 @@ func TestLDBCKnownDepths(t *testing.T) {
 		t.Fatalf("%d LDBC BFS graphs, want 4", len(cases))
 	}
 	for _, c := range cases {
-		for _, o := range everyConfig() {
+		for _, o := range testgraphs.EveryConfig(decider.AllVariants()) {
 			res, err := bfs.Run(context.Background(), c.G, c.Source, o...)
 			if err != nil {
 				t.Fatalf("%s: %v", c.Name, err)
@@ -103,17 +103,4 @@ func TestLDBCKnownDepths(t *testing.T) {
 			}
 		}
 	}
-}
-
-// everyConfig is the adaptive policy and every variant, each on one worker
-// and on five.
-func everyConfig() [][]runtime.Option {
-	var out [][]runtime.Option
-	for _, w := range []int{1, 5} {
-		out = append(out, []runtime.Option{runtime.WithWorkers(w)})
-		for _, v := range decider.AllVariants() {
-			out = append(out, []runtime.Option{runtime.WithWorkers(w), runtime.WithVariant(v)})
-		}
-	}
-	return out
 }

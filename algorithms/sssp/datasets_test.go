@@ -61,7 +61,7 @@ func TestP2P31KnownDistances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	configs := everyConfig()
+	configs := testgraphs.EveryConfig(decider.PushVariants())
 	for _, d := range []uint64{1, 2, 50} {
 		configs = append(configs, []runtime.Option{sssp.WithDelta(d)})
 	}
@@ -100,7 +100,7 @@ func TestLDBCKnownDistances(t *testing.T) {
 		t.Fatalf("%d LDBC SSSP graphs, want 4", len(cases))
 	}
 	for _, c := range cases {
-		for _, o := range everyConfig() {
+		for _, o := range testgraphs.EveryConfig(decider.PushVariants()) {
 			res, err := sssp.Run(context.Background(), c.G, c.Source, o...)
 			if err != nil {
 				t.Fatalf("%s: %v", c.Name, err)
@@ -113,17 +113,4 @@ func TestLDBCKnownDistances(t *testing.T) {
 			}
 		}
 	}
-}
-
-// everyConfig is the adaptive policy and every push variant, each on one
-// worker and on five.
-func everyConfig() [][]runtime.Option {
-	var out [][]runtime.Option
-	for _, w := range []int{1, 5} {
-		out = append(out, []runtime.Option{runtime.WithWorkers(w)})
-		for _, v := range decider.PushVariants() {
-			out = append(out, []runtime.Option{runtime.WithWorkers(w), runtime.WithVariant(v)})
-		}
-	}
-	return out
 }

@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // ErrNoDatasets is returned when ../shared/datasets cannot be found; tests
@@ -334,4 +336,17 @@ func readLDBCOutput(g *graph.Graph, path string) ([]float64, error) {
 		return nil, fmt.Errorf("%s: no answer for vertex %d", path, g.IDs().External(uint32(k)))
 	}
 	return vals, nil
+}
+
+// EveryConfig is the adaptive policy and each of variants, each on one
+// worker and on five: the options a reference-answer test runs through.
+func EveryConfig(variants []decider.Variant) [][]runtime.Option {
+	var out [][]runtime.Option
+	for _, w := range []int{1, 5} {
+		out = append(out, []runtime.Option{runtime.WithWorkers(w)})
+		for _, v := range variants {
+			out = append(out, []runtime.Option{runtime.WithWorkers(w), runtime.WithVariant(v)})
+		}
+	}
+	return out
 }
