@@ -28,6 +28,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"unsafe"
 )
@@ -265,13 +266,11 @@ func applyOptions(name string, g *Graph, opt LoadOptions) (*Graph, error) {
 		el.WeightKind = IntWeights
 		el.Weights = make([]uint32, m)
 		for i, w := range g.weights {
-			f := math.Float32frombits(w)
-			r := math.Round(float64(f) * opt.WeightScale)
-			if r > math.MaxUint32 && bad == nil {
-				bad = binErr(name, "weight %g times scale %g is %.0f, over the limit %d", f, opt.WeightScale, r, uint64(math.MaxUint32))
-			}
-			if r == 0 && f != 0 && bad == nil { // as for text files: no free edges
-				bad = binErr(name, "weight %g times scale %g rounds to 0 (use a larger --weight-scale)", f, opt.WeightScale)
+			f := float64(math.Float32frombits(w))
+			r := math.Round(f * opt.WeightScale)
+			if (r > math.MaxUint32 || (r == 0 && f != 0)) && bad == nil { // the rare case: say why
+				_, msg := scaleWeight(strconv.FormatFloat(f, 'g', -1, 32), f, opt.WeightScale)
+				bad = binErr(name, "%s", msg)
 			}
 			el.Weights[i] = uint32(r)
 		}

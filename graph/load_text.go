@@ -142,14 +142,8 @@ func (p *weightParser) parse(t []byte) (w float64, real bool, msg string) {
 	}
 	real = !allDigits(t)
 	if p.scale > 0 {
-		r := math.Round(f * p.scale)
-		if r > math.MaxUint32 {
-			return 0, false, fmt.Sprintf("weight %s times scale %g is %.0f, over the limit %d", t, p.scale, r, uint64(math.MaxUint32))
-		}
-		if r == 0 && f != 0 { // a free edge would shorten every path through it
-			return 0, false, fmt.Sprintf("weight %s times scale %g rounds to 0 (use a larger --weight-scale)", t, p.scale)
-		}
-		return r, false, ""
+		r, msg := scaleWeight(bstr(t), f, p.scale)
+		return r, false, msg
 	}
 	if f > math.MaxFloat32 {
 		return 0, false, fmt.Sprintf("weight %s over the float32 limit %g", t, math.MaxFloat32)
@@ -161,6 +155,21 @@ func (p *weightParser) parse(t []byte) (w float64, real bool, msg string) {
 		real = true // too big for an integer weight: keep it as a real one
 	}
 	return f, real, ""
+}
+
+// scaleWeight turns real weight f (written as shown) into the integer
+// weight round(f*scale), or says why it cannot: over 32 bits, or a
+// non-zero weight rounded to 0, a free edge that would shorten every path
+// through it. Text and binary inputs share it.
+func scaleWeight(shown string, f, scale float64) (r float64, msg string) {
+	r = math.Round(f * scale)
+	switch {
+	case r > math.MaxUint32:
+		return 0, fmt.Sprintf("weight %s times scale %g is %.0f, over the limit %d", shown, scale, r, uint64(math.MaxUint32))
+	case r == 0 && f != 0:
+		return 0, fmt.Sprintf("weight %s times scale %g rounds to 0 (use a larger --weight-scale)", shown, scale)
+	}
+	return r, ""
 }
 
 func isRangeErr(err error) bool {
