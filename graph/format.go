@@ -79,7 +79,7 @@ const (
 var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatCEdge, FormatBin}
 
 // writable lists the formats Save and Write produce.
-var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP}
+var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatMAX, FormatSNAP}
 
 // ErrFormat is wrapped by every error about a file's contents or format.
 var ErrFormat = errors.New("graph file format error")
@@ -141,6 +141,9 @@ type LoadOptions struct {
 	// Progress, when non-nil, receives a progress bar for inputs larger
 	// than about 32 MB.
 	Progress io.Writer
+	// KeepDuplicates keeps parallel arcs of text inputs (by default only
+	// the one of minimum weight survives): max-flow sums their capacities.
+	KeepDuplicates bool
 }
 
 // Load reads the graph file at path. Gzip-compressed files are read
@@ -506,6 +509,8 @@ func checkWritable(f Format) error {
 //     for undirected graphs, `general` otherwise; `pattern`, `integer` or
 //     `real` by weight kind.
 //   - gr writes 1-based arcs (`p sp`); it needs IntWeights.
+//   - max writes 1-based arcs (`p max`) and the terminals' `n` lines; it
+//     needs IntWeights and terminals.
 //   - snap writes the original (external) ids, tab separated, with a
 //     `# Nodes: N Edges: M` header; real weights keep a decimal point so
 //     they read back as real.

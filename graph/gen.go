@@ -45,7 +45,7 @@ var ErrGenSpec = errors.New("invalid generator spec")
 // machine's memory.
 var ErrTooLarge = errors.New("generated graph too large for this machine")
 
-const genForms = `valid forms: "kron:SCALE[:EDGEFACTOR]", "urand:SCALE[:EDGEFACTOR]", "grid:W:H"`
+const genForms = `valid forms: "kron:SCALE[:EDGEFACTOR]", "urand:SCALE[:EDGEFACTOR]", "grid:W:H", "rmf:A:B", "rlg:W:H", "vision:W:H"`
 
 // GenOptions controls Generate.
 type GenOptions struct {
@@ -71,8 +71,8 @@ type GenSpec struct {
 // same value: "kron:20:16", "urand:20:16", "grid:1000:1000".
 func (s GenSpec) String() string {
 	switch s.Kind {
-	case "grid":
-		return fmt.Sprintf("grid:%d:%d", s.W, s.H)
+	case "grid", "rmf", "rlg", "vision":
+		return fmt.Sprintf("%s:%d:%d", s.Kind, s.W, s.H)
 	case "kron", "urand":
 		return fmt.Sprintf("%s:%d:%d", s.Kind, s.Scale, s.EdgeFactor)
 	}
@@ -85,6 +85,9 @@ func (s GenSpec) NumVertices() int64 {
 	if s.Kind == "grid" {
 		return int64(s.W) * int64(s.H)
 	}
+	if flowKind(s.Kind) {
+		return s.flowVertices()
+	}
 	return int64(1) << s.Scale
 }
 
@@ -96,12 +99,15 @@ func (s GenSpec) NumGenEdges() int64 {
 		w, h := int64(s.W), int64(s.H)
 		return w*(h-1) + h*(w-1)
 	}
+	if flowKind(s.Kind) {
+		return s.flowEdges()
+	}
 	return int64(s.EdgeFactor) << s.Scale
 }
 
 func (s GenSpec) edgeListBytes() int64 {
 	per := int64(8) // Src, Dst
-	if s.Kind == "grid" {
+	if s.Kind == "grid" || flowKind(s.Kind) {
 		per += 4 // weights
 	}
 	return s.NumGenEdges() * per
@@ -113,7 +119,7 @@ func (s GenSpec) edgeListBytes() int64 {
 func (s GenSpec) MemoryEstimate() int64 {
 	m, n := s.NumGenEdges(), s.NumVertices()
 	arcBytes := int64(4 + 1) // adjacency, partition buffer
-	if s.Kind == "grid" {
+	if s.Kind == "grid" || flowKind(s.Kind) {
 		arcBytes = 4 + 4 + 8 + 12 // adjacency, weights, packed, partition buffer
 	}
 	return s.edgeListBytes() + 2*m*arcBytes + 16*n + 512<<20
@@ -158,9 +164,9 @@ func ParseGenSpec(spec string) (GenSpec, error) {
 				return GenSpec{}, err
 			}
 		}
-	case "grid":
+	case "grid", "rmf", "rlg", "vision":
 		if len(parts) != 3 {
-			return GenSpec{}, fmt.Errorf("%w %q: grid takes a width and a height; %s", ErrGenSpec, spec, genForms)
+			return GenSpec{}, fmt.Errorf("%w %q: %s takes two sizes; %s", ErrGenSpec, spec, kind, genForms)
 		}
 		s = GenSpec{Kind: kind}
 		if s.W, err = num(1, "W"); err != nil {
@@ -201,6 +207,16 @@ func (s GenSpec) Validate() error {
 		if uint64(s.W) > MaxVertices/uint64(s.H) {
 			return fmt.Errorf("%w grid: W*H = %d*%d exceeds the limit of %d vertices", ErrGenSpec, s.W, s.H, uint64(MaxVertices))
 		}
+	case "rmf", "rlg", "vision":
+		if s.W < 1 || s.H < 1 {
+			return fmt.Errorf("%w %s: sizes %d and %d must be at least 1", ErrGenSpec, s.Kind, s.W, s.H)
+		}
+		if s.W > 1<<16 || s.H > 1<<30 || s.flowVertices() > int64(MaxVertices)-2 {
+			return fmt.Errorf("%w %s: %d x %d gives %d vertices, over the limit %d", ErrGenSpec, s.Kind, s.W, s.H, s.flowVertices(), int64(MaxVertices)-2)
+		}
+		if s.Kind == "rmf" && s.W*s.W*s.H < 2 {
+			return fmt.Errorf("%w rmf: 1 frame of 1x1 has no distinct source and sink", ErrGenSpec)
+		}
 	default:
 		return fmt.Errorf("%w: unknown generator %q; %s", ErrGenSpec, s.Kind, genForms)
 	}
@@ -229,6 +245,8 @@ func Generate(spec string, opt GenOptions) (*Graph, error) {
 //     2^SCALE (GAP's -u); unweighted.
 //   - grid: W x H four-neighbour grid, vertex x+y*W, each undirected edge
 //     with one integer weight uniform in [1,255]; high diameter, road-like.
+//   - rmf, rlg, vision: directed max-flow networks with terminals (see
+//     genflow.go); parallel arcs are kept (max-flow sums them).
 //
 // Self-loops and duplicate edges are removed, so kron and urand have fewer
 // than 2*EDGEFACTOR*n stored arcs. Errors: ErrGenSpec for an invalid spec,
@@ -243,6 +261,14 @@ func GenerateSpec(s GenSpec, opt GenOptions) (*Graph, error) {
 	el, err := GenerateEdges(s, opt)
 	if err != nil {
 		return nil, err
+	}
+	if flowKind(s.Kind) {
+		g, err := Build(el, BuildOptions{KeepDuplicates: true})
+		if err != nil {
+			return nil, err
+		}
+		src, sink := s.flowTerminals()
+		return g, g.SetTerminals(src, sink)
 	}
 	return Build(el, BuildOptions{Undirected: true})
 }
@@ -269,6 +295,10 @@ func GenerateEdges(s GenSpec, opt GenOptions) (*EdgeList, error) {
 		el.Weights = make([]uint32, m)
 		el.WeightKind = IntWeights
 		genGrid(el.Src, el.Dst, el.Weights, s.W, s.H, seed)
+	case "rmf", "rlg", "vision":
+		el.Weights = make([]uint32, m)
+		el.WeightKind = IntWeights
+		genFlow(s, el, seed)
 	}
 	return el, nil
 }
