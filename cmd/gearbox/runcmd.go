@@ -227,6 +227,11 @@ func algorithmNames() string {
 }
 
 func cmdRun(ctx context.Context, e *env, args []string) (err error) {
+	// maxflow has its own flags (two terminals, per-arc output); the lead
+	// moves it into the algorithm registry.
+	if len(args) > 0 && args[0] == "maxflow" {
+		return cmdMaxflow(ctx, e, args[1:])
+	}
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
 	f.register(fs)
@@ -235,7 +240,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: run needs one algorithm (%s), got %q", errUsage, algorithmNames(), pos)
+		return fmt.Errorf("%w: run needs one algorithm (%s, maxflow), got %q", errUsage, algorithmNames(), pos)
 	}
 	alg, ok := algorithms[pos[0]]
 	if !ok {
