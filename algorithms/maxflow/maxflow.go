@@ -64,10 +64,15 @@ type Knobs struct {
 	// GlobalFreq exceeds 6n + m (hi_pr's rule; its default is 0.5, so a
 	// global relabel per 2(6n+m) of work). Larger: more frequent.
 	GlobalFreq float64
+	// SerialBelow: when a pass of the Sync solver leaves at most this many
+	// active vertices, the serial highest-label solver finishes the phase
+	// on the same state (0: never). Small active sets cannot feed the
+	// workers, and a pass costs a barrier however little it does.
+	SerialBelow int
 }
 
 // DefaultKnobs are the knobs Run uses unless told otherwise.
-func DefaultKnobs() Knobs { return Knobs{GlobalFreq: 0.5} }
+func DefaultKnobs() Knobs { return Knobs{GlobalFreq: 0.5, SerialBelow: 64} }
 
 const relabelCost = 12
 
@@ -259,6 +264,7 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 		}
 	case Sync:
 		op := newSyncOp(f, cpu.NewPool(), st.knobs)
+		op.ctx = ctx
 		stats, err := runtime.Run(ctx, "maxflow", op, cfg)
 		if err != nil {
 			return nil, err

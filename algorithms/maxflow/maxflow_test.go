@@ -89,8 +89,16 @@ func (v variant) opts(t *testing.T) []Option {
 // compares values, cuts and (for Sync) per-arc flows across worker counts.
 func check(t *testing.T, r *graph.Residual, s, tt uint32, want int64) {
 	t.Helper()
+	checkSome(t, r, s, tt, want, true)
+}
+
+func checkSome(t *testing.T, r *graph.Residual, s, tt uint32, want int64, withSync bool) {
+	t.Helper()
 	flows := map[string][]int64{}
 	for _, v := range variants() {
+		if v.alg == Sync && !withSync {
+			continue
+		}
 		res, err := Run(context.Background(), r, s, tt, v.opts(t)...)
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
@@ -241,7 +249,8 @@ func TestDatasets(t *testing.T) {
 	for _, c := range []struct {
 		file string
 		want int64
-	}{{"ak-4102.max", 8207}, {"nx-gl1.max", 156545}, {"nx-gw1.max", 1202018}, {"nx-wlm3.max", 11875108}} {
+		sync bool
+	}{{"ak-4102.max", 8207, false}, {"nx-gl1.max", 156545, true}, {"nx-gw1.max", 1202018, true}, {"nx-wlm3.max", 11875108, true}} {
 		t.Run(c.file, func(t *testing.T) {
 			g, err := graph.Load(filepath.Join(dir, c.file), graph.LoadOptions{KeepDuplicates: true})
 			if err != nil {
@@ -255,7 +264,10 @@ func TestDatasets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(t, r, s, tt, c.want)
+			// AK is built against push-relabel: a 4K-vertex path that the
+			// synchronous passes walk one hop per pass, millions of passes
+			// (TestSyncAK runs it in long mode).
+			checkSome(t, r, s, tt, c.want, c.sync)
 		})
 	}
 }

