@@ -1,8 +1,10 @@
 package graph
 
 import (
+	"bytes"
 	"errors"
 	"math"
+	"os"
 	"testing"
 )
 
@@ -99,5 +101,50 @@ func TestFlowGenerators(t *testing.T) {
 		if _, err := ParseGenSpec(bad); !errors.Is(err, ErrGenSpec) {
 			t.Errorf("%s: got %v, want ErrGenSpec", bad, err)
 		}
+	}
+}
+
+func TestMaxKeepDuplicatesAndWrite(t *testing.T) {
+	dir := t.TempDir()
+	in := dir + "/p.max"
+	if err := os.WriteFile(in, []byte("p max 3 3\nn 1 s\nn 3 t\na 1 2 5\na 1 2 7\na 2 3 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Load(in, LoadOptions{KeepDuplicates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumEdges() != 3 {
+		t.Fatalf("%d arcs, want 3 (parallel arcs kept)", g.NumEdges())
+	}
+	r, err := NewResidual(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Cap[r.Off[0]] != 12 {
+		t.Fatalf("merged capacity %d, want 12", r.Cap[r.Off[0]])
+	}
+	var b bytes.Buffer
+	if err := Write(&b, g, FormatMAX); err != nil {
+		t.Fatal(err)
+	}
+	out := dir + "/q.max"
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(out, LoadOptions{KeepDuplicates: true})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	s, tt, ok := h.Terminals()
+	if !ok || s != 0 || tt != 2 || h.NumEdges() != 3 {
+		t.Fatalf("read back: terminals %d %d %v, %d arcs", s, tt, ok, h.NumEdges())
+	}
+	u, err := Generate("grid:2:2", GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&b, u, FormatMAX); !errors.Is(err, ErrFormat) {
+		t.Fatalf("max without terminals: got %v, want ErrFormat", err)
 	}
 }

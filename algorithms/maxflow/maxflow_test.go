@@ -306,3 +306,17 @@ func TestGeneratedAgainstReference(t *testing.T) {
 		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, want) })
 	}
 }
+
+func Example() {
+	// 0 -> 1 -> 3 and 0 -> 2 -> 3, with a cross arc 1 -> 2.
+	r, err := graph.NewResidualArcs(4, []uint32{0, 0, 1, 1, 2}, []uint32{1, 2, 3, 2, 3}, []int64{3, 2, 2, 5, 3})
+	if err != nil {
+		panic(err)
+	}
+	res, err := Run(context.Background(), r, 0, 3)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("flow value:", res.Value(), "cut:", res.CutCapacity(), "source side:", res.SourceSide())
+	// Output: flow value: 5 cut: 5 source side: [0]
+}
