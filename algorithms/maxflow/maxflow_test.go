@@ -320,3 +320,25 @@ func Example() {
 	fmt.Println("flow value:", res.Value(), "cut:", res.CutCapacity(), "source side:", res.SourceSide())
 	// Output: flow value: 5 cut: 5 source side: [0]
 }
+
+// TestParallelPasses runs graphs whose active sets and BFS levels are
+// large enough for the workers to share passes (small ones run inline),
+// the values checked against the serial solver and by Verify.
+func TestParallelPasses(t *testing.T) {
+	for _, spec := range []string{"vision:70:60", "rlg:600:4"} {
+		g, err := graph.Generate(spec, graph.GenOptions{Seed: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, tt, _ := g.Terminals()
+		r, err := graph.NewResidual(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, ref.Value()) })
+	}
+}
