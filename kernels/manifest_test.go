@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -126,14 +127,18 @@ func TestKernelConstants(t *testing.T) {
 	}
 }
 
-// TestGPUScriptFlags keeps gpu-run.sh's nvcc flags equal to NVCCFlags.
+// TestGPUScriptFlags keeps the nvcc flags of the GPU batch scripts, which
+// build the fatbin on machines without Go, equal to NVCCFlags.
 func TestGPUScriptFlags(t *testing.T) {
-	b, err := os.ReadFile("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := `FLAGS="` + strings.Join(NVCCFlags, " ") + `"`
-	if !strings.Contains(string(b), want) {
-		t.Fatalf("gpu-run.sh does not set %s", want)
+	for _, name := range []string{"gpu-run.sh", "gpu-session.sh"} {
+		path := filepath.Join("..", "scripts", "gpu", name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s does not set %s", path, want)
+		}
 	}
 }

@@ -3,9 +3,9 @@
 # no Go. Builds gearbox.fatbin from the sources, runs the cuda-tagged GPU
 # tests, then the commands given in STAGES. Logs and results go to $OUT.
 #
-# Prepare DIR on a development machine (see kernels/README.md):
+# Prepare DIR on a development machine with scripts/gpu/gpu-bundle.sh:
 #   DIR/kernels/   the .cu/.cuh sources
-#   DIR/*.test     go test -tags cuda -c ./runtime ./algorithms/{bfs,sssp,cc}
+#   DIR/*.test     the cuda-tagged test binaries (go test -tags cuda -c)
 #   DIR/gearbox    go build -tags cuda ./cmd/gearbox
 #   DIR/datasets/  the real graphs the tests read (GEARBOX_DATASETS)
 # Run: STAGES="build test bench" bash DIR/gpu-session.sh DIR
@@ -29,10 +29,11 @@ fi
 export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$DIR/datasets
 
 if [[ " $STAGES " == *" test "* ]]; then
-	for p in runtime bfs sssp cc; do
-		[ -x ./$p.test ] || continue
+	for bin in ./*.test; do
+		[ -x "$bin" ] || continue
+		p=$(basename "$bin" .test)
 		t0=$(date +%s)
-		./$p.test -test.run 'CUDA|Ctrl' -test.v -test.timeout 300s >"$OUT/test-$p.log" 2>&1
+		"$bin" -test.run 'CUDA|Ctrl' -test.v -test.timeout 300s >"$OUT/test-$p.log" 2>&1
 		rc=$?
 		echo "$p: rc=$rc in $(($(date +%s) - t0)) s; top-level tests passed $(grep -c '^--- PASS' "$OUT/test-$p.log"), failed $(grep -c '^--- FAIL' "$OUT/test-$p.log"), skipped $(grep -c '^--- SKIP' "$OUT/test-$p.log"); subtests passed $(grep -c '^    --- PASS' "$OUT/test-$p.log")"
 		grep -E '^(--- FAIL|panic)|^\s+--- FAIL' "$OUT/test-$p.log" | head -20

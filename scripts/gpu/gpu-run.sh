@@ -1,15 +1,13 @@
 #!/bin/bash
-# gpu-run.sh: build gearbox.fatbin with nvcc and run the cuda-tagged test
-# binaries and benchmarks on a GPU machine that has nvcc but no Go.
+# gpu-run.sh: build gearbox.fatbin with nvcc (and a per-kernel register and
+# spill report), run the cuda-tagged test binaries and the Go benchmarks on a
+# GPU machine that has nvcc but no Go.
 #
-# Prepare DIR on the development machine (see kernels/doc.go):
-#   DIR/kernels/*.cu *.cuh   the sources
-#   DIR/*.test               go test -tags cuda -c -o DIR ./runtime ./algorithms/bfs ./algorithms/sssp
-#   DIR/datasets/            optional real graphs (p2p-Gnutella31.txt, email-Enron.txt, rome99.gr)
-# Run: kernels/gpu-run.sh DIR   (STAGES="build test bench" by default)
+# Prepare DIR on the development machine with scripts/gpu/gpu-bundle.sh DIR.
+# Run: bash DIR/gpu-run.sh DIR   (STAGES="build test bench" by default)
 # Logs and the fatbin go to $OUT (default /tmp/gearbox-gpu-out).
 set -u
-DIR=${1:-.gpu-cuda}
+DIR=${1:-.gpu}
 OUT=${OUT:-/tmp/gearbox-gpu-out}
 STAGES=${STAGES:-build test bench}
 mkdir -p "$OUT"
@@ -35,10 +33,11 @@ export GEARBOX_KERNELS=${GEARBOX_KERNELS:-$OUT/gearbox.fatbin}
 export GEARBOX_DATASETS=$PWD/datasets
 
 if [[ " $STAGES " == *" test "* ]]; then
-	for p in runtime bfs sssp; do
-		[ -x ./$p.test ] || continue
+	for bin in ./*.test; do
+		[ -x "$bin" ] || continue
+		p=$(basename "$bin" .test)
 		t0=$(date +%s)
-		GEARBOX_CUDA_SYNC=${CUDA_SYNC:-1} timeout ${TEST_TIMEOUT:-240} ./$p.test -test.run 'CUDA|Ctrl' -test.v -test.timeout 230s >"$OUT/test-$p.txt" 2>&1
+		GEARBOX_CUDA_SYNC=${CUDA_SYNC:-1} timeout ${TEST_TIMEOUT:-240} "$bin" -test.run 'CUDA|Ctrl' -test.v -test.timeout 230s >"$OUT/test-$p.txt" 2>&1
 		echo "== $p.test rc=$? in $(($(date +%s) - t0)) s"
 		summary "$OUT/test-$p.txt" 40
 	done
