@@ -10,8 +10,6 @@ import (
 // kernel, or per family of kernels sharing one signature, whose Go
 // parameters mirror the C ones: a wrong argument count, order, width or
 // pointee type fails to compile instead of corrupting a launch.
-//
-//go:generate go run ./internal/cmd/wrapgen
 
 // Launcher runs one kernel launch on a 1-D grid: the cuda backend's device
 // implements it. args holds one 8-byte slot per kernel parameter, in order:
