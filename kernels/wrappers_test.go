@@ -2,6 +2,8 @@ package kernels
 
 import (
 	"bytes"
+	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"go/ast"
 	"go/importer"
@@ -10,6 +12,7 @@ import (
 	"go/types"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -96,6 +99,98 @@ func TestWrappersCoverKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cubinParams reads the parameter widths of every kernel of every cubin
+// (ELF) image in the fatbin from its .nv.info.<kernel> section: the
+// EIATTR_KPARAM_INFO attributes (0x17; a 12-byte value: index u32, ordinal
+// u16, offset u16, flags u32 with the size in bits 18-31). Compressed
+// images are not visible; the committed fatbin has uncompressed ones.
+func cubinParams(t *testing.T) []map[string][]int {
+	t.Helper()
+	b, err := os.ReadFile(FatbinFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var images []map[string][]int
+	for off := 0; ; off += 4 {
+		i := bytes.Index(b[off:], []byte(elf.ELFMAG))
+		if i < 0 {
+			break
+		}
+		off += i
+		f, err := elf.NewFile(bytes.NewReader(b[off:]))
+		if err != nil || f.Machine != elf.EM_CUDA {
+			continue
+		}
+		img := map[string][]int{}
+		for _, s := range f.Sections {
+			name, ok := strings.CutPrefix(s.Name, ".nv.info.")
+			if !ok {
+				continue
+			}
+			d, err := s.Data()
+			if err != nil {
+				t.Fatalf("ELF at %d: section %s: %v", off, s.Name, err)
+			}
+			sizes := map[int]int{}
+			for p := 0; p+4 <= len(d); {
+				format, attr := d[p], d[p+1]
+				if format != 4 { // not EIFMT_SVAL: a 2-byte value follows
+					p += 4
+					continue
+				}
+				n := int(binary.LittleEndian.Uint16(d[p+2:]))
+				v := d[p+4 : min(p+4+n, len(d))]
+				if attr == 0x17 && len(v) == 12 {
+					ord := int(binary.LittleEndian.Uint16(v[4:]))
+					sizes[ord] = int(binary.LittleEndian.Uint32(v[8:])>>18) & 0x3fff
+				}
+				p += 4 + n
+			}
+			params := make([]int, len(sizes))
+			for ord, sz := range sizes {
+				if ord >= len(params) {
+					t.Fatalf("ELF at %d: kernel %s: parameter ordinals %v are not 0..%d", off, name, sizes, len(sizes)-1)
+				}
+				params[ord] = sz
+			}
+			img[name] = params
+		}
+		images = append(images, img)
+	}
+	return images
+}
+
+// TestWrappersMatchCubins checks every wrapper's parameter count and
+// widths against the kernels nvcc compiled: the parser's reading of the
+// sources against the compiler's.
+func TestWrappersMatchCubins(t *testing.T) {
+	src, err := wrapgen.ParseDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := cubinParams(t)
+	if len(images) == 0 {
+		t.Fatalf("no uncompressed cubin in %s", FatbinFile)
+	}
+	for _, k := range src.Kernels {
+		want, err := src.ParamBytes(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, img := range images {
+			have, ok := img[k.Name]
+			if !ok {
+				t.Errorf("cubin %d has no kernel %s", i, k.Name)
+				continue
+			}
+			if !slices.Equal(have, want) {
+				t.Errorf("kernel %s (%s:%d): the wrapper passes parameters of %v bytes, cubin %d has %v", k.Name, k.File, k.Line, want, i, have)
+			}
+		}
+	}
+	t.Logf("%d kernels checked against %d cubins", len(src.Kernels), len(images))
 }
 
 // TestTypedNames checks that the typed name builders return members of

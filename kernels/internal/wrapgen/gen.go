@@ -193,6 +193,25 @@ func goParamType(src *Source, p Param) (string, error) {
 	return s.goType, nil
 }
 
+// ParamBytes returns the width in bytes of each of k's parameters as the
+// wrapper passes it (a pointer: 8), for checks against a compiled kernel.
+func (src *Source) ParamBytes(k *Kernel) ([]int, error) {
+	sizes := map[string]int{"uint8": 1, "int8": 1, "uint16": 2, "int16": 2, "uint32": 4, "int32": 4, "float32": 4, "uint64": 8, "int64": 8, "float64": 8}
+	var out []int
+	for _, p := range k.Params {
+		t, err := goParamType(src, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: kernel %s parameter %s: %w", k.File, k.Line, k.Name, p.Name, err)
+		}
+		if p.Ptr {
+			out = append(out, 8)
+			continue
+		}
+		out = append(out, sizes[t])
+	}
+	return out, nil
+}
+
 func goSignature(src *Source, k *Kernel) (string, error) {
 	var parts []string
 	for _, p := range k.Params {
