@@ -122,3 +122,19 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: any source text gives kernels or an error, never a panic, and
+// what parses generates (or fails) without one.
+func FuzzParse(f *testing.F) {
+	f.Add("extern \"C\" __global__ void k(const u32* __restrict__ in, u32 n) {}\n")
+	f.Add("#define M(NAME, D) extern \"C\" __global__ void NAME(D* x, u32 n) {}\nM(a_d64, u64)\nM(b_d32, u32)\nM(c_d32, u32)\n")
+	f.Add("struct S {\n    u32 a[HUBS]; // c\n    u64 b, c;\n};\nextern \"C\" __global__ void k(S* s) {}\n")
+	f.Add("/* unterminated\nextern \"C\" __global__ void k(\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		src, err := Parse([]string{"a.cuh", "k.cu"}, map[string][]byte{"a.cuh": []byte(common), "k.cu": []byte(body)})
+		if err != nil {
+			return
+		}
+		_, _ = Generate(src)
+	})
+}
