@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gearbox-graph/gearbox/kernels/internal/wrapgen"
 )
 
 // TestManifestUpToDate fails when a kernel source changed without the
@@ -58,28 +60,17 @@ func TestManifestDetectsChange(t *testing.T) {
 }
 
 // TestKernelNamesDefined checks that every kernel the Go side launches is
-// defined in the sources (the GPU tests check that the fatbin has them).
+// defined in the sources, and every defined one is in Names (the GPU tests
+// check that the fatbin has them; TestWrappersCoverKernels that the
+// committed fatbin does).
 func TestKernelNamesDefined(t *testing.T) {
-	defined := map[string]bool{}
-	srcs, err := Sources(".")
+	src, err := wrapgen.ParseDir(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|WS_GEN_DUAL|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST|SSSP_PERSIST_NF)\((\w+),`)
-	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
-	for _, s := range srcs {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range macro.FindAllSubmatch(b, -1) {
-			defined[string(m[1])] = true
-		}
-		for _, m := range plain.FindAllSubmatch(b, -1) {
-			if string(m[1]) != "NAME" { // a macro's parameter
-				defined[string(m[1])] = true
-			}
-		}
+	defined := map[string]bool{}
+	for _, k := range src.Kernels {
+		defined[k.Name] = true
 	}
 	if len(defined) == 0 {
 		t.Fatal("no kernels found in the sources")
