@@ -10,26 +10,26 @@ import (
 	"github.com/gearbox-graph/gearbox/workset"
 )
 
-// syncOp is the parallel push-relabel operator: each Compute is one
+// syncOp is the parallel push-relabel operator: each Step is one
 // synchronous pass over the active vertices (excess > 0, label < n).
 //
-// A pass reads the labels as they were when it began. Vertex v pushes only
-// over arcs v->w with d(v) = d(w)+1, and w never pushes back over the same
-// pair in that pass (it would need d(w) = d(v)+1), so each arc pair is
-// written by one vertex only and needs no lock; excess arriving at w goes
-// to an atomic inbox, summed in any order. After a barrier, the vertices
-// left with excess relabel to one above their lowest residual neighbour
-// (old labels); the new labels take effect together. A pass's result
-// therefore does not depend on the order of the vertices nor on the number
-// of workers, and the same holds on a GPU (one thread or block per active
-// vertex): a cuda operator can run the same pass.
+// A pass reads the labels as they were when it began. Vertex v pushes
+// only over arcs v->w with d(v) = d(w)+1, and w never pushes back over the
+// same pair in that pass (it would need d(w) = d(v)+1), so each arc pair
+// is written by one vertex only and needs no lock; excess arriving at w
+// goes to an atomic inbox, summed in any order. After a barrier, the
+// vertices left with excess relabel to one above their lowest residual
+// neighbour (old labels); the new labels take effect together. A pass's
+// result therefore depends neither on the order of the vertices nor on
+// the number of workers, and the same holds on a GPU (one thread or block
+// per active vertex): a cuda operator can run the same pass.
 //
-// Generate applies the inboxes and builds the next active set; it runs a
-// global relabel (the backward BFS) when the relabel work since the last
-// passes the trigger, or when a label loses its last vertex (a gap: the
-// BFS lifts everything above it). When phase 1 has no active vertex left,
-// Generate starts phase 2, which returns the stranded excess to the
-// source by the same passes towards the source.
+// The step's second half applies the inboxes and builds the next active
+// set; it runs a global relabel (the backward BFS) when the relabel work
+// since the last passes the trigger, or when a label loses its last
+// vertex (a gap: the BFS lifts everything above it). When phase 1 has no
+// active vertex left, it starts phase 2, which returns the stranded
+// excess to the source by the same passes towards the source.
 type syncOp struct {
 	f    *flow
 	pool *mapping.Pool
@@ -79,8 +79,41 @@ func newSyncOp(f *flow, pool *mapping.Pool, k Knobs) *syncOp {
 	return o
 }
 
-func (o *syncOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: o.f.r.NumArcs(), Universe: int64(o.n), InitialSize: o.size, MaxDegree: o.maxDegree()}
+func (o *syncOp) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: o.f.r.NumArcs(), Universe: int64(o.n), InitialSize: o.initial(), MaxDegree: o.maxDegree()}}
+}
+
+// initial counts the vertices the source's arcs gave excess.
+func (o *syncOp) initial() int64 {
+	var c int64
+	for v, x := range o.f.exc {
+		if x > 0 && uint32(v) != o.f.t {
+			c++
+		}
+	}
+	return c
+}
+
+// DeviceTimes is nil: the operator runs on the host.
+func (o *syncOp) DeviceTimes() *runtime.GPUTimes { return nil }
+
+// Step runs one pass and makes the next active set; a global relabel or
+// a serial tail inside it is reported in Counts.
+func (o *syncOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	g0, t0 := o.f.globals, o.serialTails
+	edges, err := o.compute(req.Variant)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	size, deg, err := o.generate(req.Variant.Rep)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	res := runtime.StepResult{Edges: edges, Size: size, Degree: deg}
+	if g, t := o.f.globals-g0, o.serialTails-t0; g > 0 || t > 0 {
+		res.Counts = map[string]int64{"global_relabels": g, "serial_tails": int64(t)}
+	}
+	return res, nil
 }
 
 func (o *syncOp) maxDegree() int64 {
@@ -144,8 +177,8 @@ func (o *syncOp) emit() {
 	}
 }
 
-// Compute runs one push pass and one relabel pass over the active set.
-func (o *syncOp) Compute(v decider.Variant) (int64, error) {
+// compute runs one push pass and one relabel pass over the active set.
+func (o *syncOp) compute(v decider.Variant) (int64, error) {
 	f := o.f
 	res, exc, d, in := f.res, f.exc, f.d, o.in
 	off, head, rev := f.r.Off, f.r.Head, f.r.Rev
@@ -282,9 +315,9 @@ func (o *syncOp) forActive(m decider.Mapping, visit func(w int, u uint32)) {
 	o.pool.Thread(len(words), 64, each)
 }
 
-// Generate applies the inboxes and makes the next active set; it runs a
+// generate applies the inboxes and makes the next active set; it runs a
 // global relabel when due, and switches to phase 2 when phase 1 is over.
-func (o *syncOp) Generate(r decider.Rep) (int64, int64, error) {
+func (o *syncOp) generate(r decider.Rep) (int64, int64, error) {
 	f := o.f
 	o.rep = r
 	// Terminals are not in the next set: collect their inboxes directly.

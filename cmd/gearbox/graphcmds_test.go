@@ -45,7 +45,7 @@ func TestConvertOutputChecks(t *testing.T) {
 		{"graphalytics vertex file", []string{"convert", filepath.Join(dir, "tiny.e"), filepath.Join(dir, "tiny.v"), "--to", "el"}, "is the input file " + filepath.Join(dir, "tiny.v")},
 		{"stdout needs --to", []string{"convert", missing, "-"}, "writing to stdout needs --to FORMAT"},
 		{"unwritable format", []string{"convert", missing, filepath.Join(dir, "out.graph")}, "cannot write format metis"},
-		{"unwritable --to", []string{"convert", missing, filepath.Join(dir, "out.el"), "--to", "max"}, "--to: graph file format error: cannot write format max"},
+		{"unwritable --to", []string{"convert", missing, filepath.Join(dir, "out.el"), "--to", "cedge"}, "--to: graph file format error: cannot write format cedge"},
 		{"unknown extension", []string{"convert", missing, filepath.Join(dir, "out.xyz")}, "give --to FORMAT"},
 		{"missing directory", []string{"convert", missing, filepath.Join(dir, "no", "out.el")}, "directory " + filepath.Join(dir, "no")},
 		{"gen unwritable format", []string{"gen", "kron:x", filepath.Join(dir, "out.graph")}, "cannot write format metis"},
@@ -131,5 +131,42 @@ func TestInfoDropped(t *testing.T) {
 		if tc.want != "" && !strings.Contains(out, tc.want+"\n") {
 			t.Errorf("%v: stdout lacks %q:\n%s", tc.args, tc.want, out)
 		}
+	}
+}
+
+// TestConvertDeriveWeights: --derive-weights writes the weights SSSP and
+// MST use, so a peer reading the .egr sees the same weighted graph; a
+// weighted input is refused rather than silently reweighted.
+func TestConvertDeriveWeights(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.el")
+	if err := os.WriteFile(in, []byte("0 1\n1 2\n2 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "g.wel")
+	if _, _, err := gearbox(t, "convert", in, out, "--derive-weights", "--seed", "7"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3: %q", len(lines), b)
+	}
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) != 3 || f[2] == "0" {
+			t.Fatalf("line %q: want u v w with w in [1,255]", l)
+		}
+	}
+	if _, _, err := gearbox(t, "convert", out, filepath.Join(dir, "h.egr"), "--derive-weights"); err == nil || !strings.Contains(err.Error(), "already has") {
+		t.Fatalf("weighted input: %v", err)
+	}
+	if _, _, err := gearbox(t, "convert", out, filepath.Join(dir, "h.egr")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "h.egr")); err != nil || fi.Size() != 4*(2+4+3+3) {
+		t.Fatalf("egr size: %v, %v", fi, err)
 	}
 }
