@@ -166,7 +166,7 @@ func ParseGenSpec(spec string) (GenSpec, error) {
 		}
 	case "grid", "rmf", "rlg", "vision":
 		if len(parts) != 3 {
-			return GenSpec{}, fmt.Errorf("%w %q: %s takes two sizes; %s", ErrGenSpec, spec, kind, genForms)
+			return GenSpec{}, fmt.Errorf("%w %q: %s takes a width and a height; %s", ErrGenSpec, spec, kind, genForms)
 		}
 		s = GenSpec{Kind: kind}
 		if s.W, err = num(1, "W"); err != nil {
