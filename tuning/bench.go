@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/algorithms/cc"
+	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -150,7 +151,6 @@ type benchConfigRun struct {
 	variant string
 	delta   uint64
 	opts    []runtime.Option
-	cc      []cc.Option
 }
 
 // configs lists what Bench runs for alg on in: the eight push variants
@@ -163,11 +163,11 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 		// The CC algorithms, and SV with each active-edge representation
 		// forced (its policy switches between them).
 		out = append(out,
-			benchConfigRun{variant: "sv_BM", cc: []cc.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Bitmap)}},
-			benchConfigRun{variant: "sv_QU", cc: []cc.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Queue)}},
-			benchConfigRun{variant: "sv", cc: []cc.Option{cc.WithVariant(cc.SV)}},
-			benchConfigRun{variant: "afforest", cc: []cc.Option{cc.WithVariant(cc.Afforest)}},
-			benchConfigRun{variant: "unionfind", cc: []cc.Option{cc.WithVariant(cc.UnionFind)}},
+			benchConfigRun{variant: "sv_BM", opts: []runtime.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Bitmap)}},
+			benchConfigRun{variant: "sv_QU", opts: []runtime.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Queue)}},
+			benchConfigRun{variant: "sv", opts: []runtime.Option{cc.WithVariant(cc.SV)}},
+			benchConfigRun{variant: "afforest", opts: []runtime.Option{cc.WithVariant(cc.Afforest)}},
+			benchConfigRun{variant: "unionfind", opts: []runtime.Option{cc.WithVariant(cc.UnionFind)}},
 			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(CC))}})
 		return cfg.withDefaults(out, 0)
 	}
@@ -186,7 +186,7 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 	for _, v := range decider.PushVariants() {
 		if alg == SSSP && v.Order == decider.Ordered {
 			for _, d := range deltas {
-				out = append(out, benchConfigRun{variant: v.String(), delta: d, opts: []runtime.Option{runtime.WithVariant(v), runtime.WithDelta(d)}})
+				out = append(out, benchConfigRun{variant: v.String(), delta: d, opts: []runtime.Option{runtime.WithVariant(v), sssp.WithDelta(d)}})
 			}
 			continue
 		}
@@ -327,7 +327,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			runs := make([]func(uint32, bool) (sample, error), len(configs))
 			for i, c := range configs {
 				runs[i] = func(src uint32, warm bool) (sample, error) {
-					t, err := r.once(ctx, alg, in.graphFor(alg), src, c.opts, c.cc, warm && r.verify)
+					t, err := r.once(ctx, alg, in.graphFor(alg), src, c.opts, warm && r.verify)
 					if err != nil {
 						return t, fmt.Errorf("%s %s: %w", alg, c.variant, err)
 					}

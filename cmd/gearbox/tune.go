@@ -332,38 +332,10 @@ flags:
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
 	fs.StringVar(&f.score, "score", string(tuning.ScoreWall), "rank each knob's values by `TIME`: wall (the whole call) or device (the GPU's time: the iterations' kernels and control-block reads, "+
 		"excluding the set-up and the result copy, which no threshold changes and which add noise; needs --device cuda)")
-	defaults := map[tuning.Param]string{
-		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
-		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
-		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "", tuning.JumpFactor: "",
-		tuning.BucketEdges: "", tuning.BucketDeltaFactor: "", tuning.BucketDeltaMinSkew: "", tuning.LaunchDeltaFactor: "",
-		tuning.OrderedMinVertices: "", tuning.OrderedMinDegree: "", tuning.OrderedMinVerticesSkewed: "",
-	}
-	help := map[tuning.Param]string{
-		tuning.T3:                       "T3 values, fractions of n",
-		tuning.SampleEvery:              "inspection periods (iterations)",
-		tuning.T2:                       "T2 values (working-set sizes)",
-		tuning.T1:                       "T1 values (average out-degrees; empty = not swept)",
-		tuning.Alpha:                    "alpha values (BFS push->pull)",
-		tuning.Beta:                     "beta values (BFS pull->push)",
-		tuning.Delta:                    "SSSP bucket widths (swept where delta_factor is 0)",
-		tuning.DeltaFactor:              "SSSP delta factors: delta = factor x mean weight / mean out-degree per graph, 0 = the fixed delta",
-		tuning.ThreadsPerBlock:          "GPU threads per block for thread mapping (no effect on the cpu backend)",
-		tuning.PullMinEdges:             "fewest frontier out-edges for BFS to pull (empty = not swept)",
-		tuning.BitmapMinVertices:        "smallest graph (vertices) that may use a bitmap (empty = not swept)",
-		tuning.JumpFactor:               "factors of working-set growth or shrinkage that re-choose the structure between samples, 0 = off (empty = not swept)",
-		tuning.BucketEdges:              "out-edges of the adaptive SSSP's work-targeted buckets, 0 = fixed delta buckets (empty = not swept)",
-		tuning.BucketDeltaFactor:        "delta factors of the work-targeted buckets' narrowest bucket, 0 = the graph's delta (empty = not swept)",
-		tuning.BucketDeltaMinSkew:       "degree skews from which bucket_delta_factor applies, 0 = every graph (empty = not swept)",
-		tuning.LaunchDeltaFactor:        "factors widening the adaptive SSSP's buckets inside GPU persistent launches to delta x factor / mean out-degree, 0 = delta (empty = not swept)",
-		tuning.OrderedMinVertices:       "smallest graph (vertices) on which the adaptive SSSP runs ordered (empty = not swept)",
-		tuning.OrderedMinDegree:         "smallest average out-degree at which the adaptive SSSP runs ordered (empty = not swept)",
-		tuning.OrderedMinVerticesSkewed: "smallest graph (vertices) of degree skew at least bucket_min_skew on which the adaptive SSSP runs ordered (empty = not swept)",
-	}
 	for _, p := range tuning.Params() {
 		s := new(string)
 		f.ranges[p] = s
-		fs.StringVar(s, p.Flag(), defaults[p], help[p]+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
+		fs.StringVar(s, p.Flag(), p.DefaultRange(), p.Doc()+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
 	}
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
