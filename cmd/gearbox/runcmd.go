@@ -26,10 +26,10 @@ var runSourceHook func()
 
 // runFlags are the flags of `gearbox run`.
 type runFlags struct {
-	in         inputFlags
-	source     string
-	sources    int
-	variant    string
+	in      inputFlags
+	source  string
+	sources int
+	variant string
 	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
 	// the thresholds' value.
 	params     map[string]uint64
