@@ -17,9 +17,12 @@ import (
 // the drivers read these values instead of keeping lists of their own.
 // Algorithm packages build theirs and Register it in an init function.
 type Spec struct {
-	// Name is the command-line name and the per-algorithm thresholds
-	// section's ([cpu.<name>]); lower case, no dots.
+	// Name is the command-line name: lower-case letters, digits and _.
 	Name string
+	// Section names the per-algorithm thresholds section its runs read
+	// ([cpu.<section>], the name it gives runtime.NewConfigFor); "" =
+	// Name.
+	Section string
 	// Doc is one line for the help text.
 	Doc string
 	// Sourced reports whether a run starts from a source vertex.
@@ -103,7 +106,7 @@ var registry struct {
 // Options or Run, or a name registered twice: programming errors of an
 // init function.
 func Register(s *Spec) {
-	if s == nil || s.Name == "" || s.Options == nil || s.Run == nil || strings.ContainsAny(s.Name, ". \"") {
+	if s == nil || !validName(s.Name) || s.Section != "" && !validName(s.Section) || s.Options == nil || s.Run == nil {
 		panic(fmt.Sprintf("algorithms: Register of an incomplete spec %+v", s))
 	}
 	registry.Lock()
@@ -115,6 +118,20 @@ func Register(s *Spec) {
 		panic("algorithms: Register called twice for " + s.Name)
 	}
 	registry.specs[s.Name] = s
+}
+
+// validName reports whether name is lower-case letters, digits and _:
+// a bare TOML key, and a section decider.ParseThresholds accepts.
+func validName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Lookup returns the registered spec of name.

@@ -34,6 +34,7 @@ var (
 	}
 	ForestSpec = &algorithms.Spec{
 		Name:     "forest",
+		Section:  "cc", // a forest is CC's run with its hooks recorded
 		Doc:      "spanning forest (of the undirected version of directed graphs), with the component labels",
 		Variants: variantNames[1:],
 		Reads:    Spec.Reads,

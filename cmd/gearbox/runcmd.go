@@ -15,7 +15,6 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	_ "github.com/gearbox-graph/gearbox/algorithms/all" // the algorithms gearbox run, bench and tune know
-	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -213,7 +212,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	defer func() { closeBackend() }()
 	ropts := []runtime.Option{runtime.WithLogger(e.log), runtime.WithTrace(f.trace != "")}
 	if f.thresholds != "" {
-		set, err := decider.LoadThresholds(f.thresholds)
+		set, err := algorithms.LoadThresholds(f.thresholds)
 		if err != nil {
 			return err
 		}

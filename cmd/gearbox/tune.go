@@ -15,6 +15,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -361,8 +362,8 @@ flags:
 		return err
 	}
 	if f.section != "" {
-		if !slices.Contains(decider.Algorithms(), f.section) {
-			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(decider.Algorithms(), ", "))
+		if !slices.Contains(algorithms.Sections(), f.section) {
+			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(algorithms.Sections(), ", "))
 		}
 		// A section is tuned on its algorithm alone: a score over others
 		// would not be its optimum.
