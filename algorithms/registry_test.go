@@ -188,4 +188,3 @@ func TestBackends(t *testing.T) {
 		}
 	}
 }
-
