@@ -23,7 +23,7 @@ var Spec = &algorithms.Spec{
 	Params: []algorithms.Param{
 		// delta_factor before delta: delta only matters where the factor is 0.
 		{Key: "delta_factor", Doc: "SSSP delta factors: delta = factor x mean weight / mean out-degree per graph, 0 = the fixed delta", Tunable: true, Sweep: "0,2,4,8,16,32"},
-		{Key: "delta", Doc: "SSSP bucket width for ordered variants (tune: swept where delta_factor is 0)", Tunable: true, Sweep: "1:1024:x4", Flag: true},
+		{Key: "delta", Doc: "SSSP bucket width for ordered variants (tune sweeps it where delta_factor is 0)", Tunable: true, Sweep: "1:1024:x4", Flag: true},
 		{Key: "bucket_edges", Tunable: true, Doc: "out-edges of the adaptive SSSP's work-targeted buckets, 0 = fixed delta buckets"},
 		{Key: "bucket_delta_factor", Tunable: true, Doc: "delta factors of the work-targeted buckets' narrowest bucket, 0 = the graph's delta"},
 		{Key: "bucket_delta_min_skew", Tunable: true, Doc: "degree skews from which bucket_delta_factor applies, 0 = every graph"},

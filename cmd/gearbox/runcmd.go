@@ -48,7 +48,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
 	f.params = map[string]uint64{}
 	for _, p := range runFlagParams() {
-		fs.Var(uintFlag{f.params, p.Key}, p.FlagName(), p.Doc+" (0 = from the thresholds; "+strings.Join(flagOwners(p.Key), ", ")+" only)")
+		fs.Var(uintFlag{f.params, p.Key}, p.FlagName(), p.Doc+": a whole number `N` (0 = from the thresholds; "+strings.Join(flagOwners(p.Key), ", ")+" only)")
 	}
 	fs.StringVar(&f.thresholds, "thresholds", "", "thresholds `FILE` (default: built-in defaults, as in thresholds.toml)")
 	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE`")
@@ -159,6 +159,14 @@ func sourcedNames() string {
 func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: gearbox run ALGORITHM [flags]\n\nalgorithms:\n")
+		for _, s := range algorithms.All() {
+			fmt.Fprintf(e.stderr, "  %-8s %s\n", s.Name, s.Doc)
+		}
+		fmt.Fprintf(e.stderr, "\nflags:\n")
+		fs.PrintDefaults()
+	}
 	f.register(fs)
 	pos, help, err := parseFlags(fs, args)
 	if help || err != nil {
