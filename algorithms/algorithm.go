@@ -43,6 +43,10 @@ type Spec struct {
 	Reads []string
 	// Benched reports whether gearbox bench and tune run it.
 	Benched bool
+	// Statics are the static configurations bench compares the adaptive
+	// policy with, in order; nil: one per Variants entry (Options of its
+	// name).
+	Statics []Static
 	// CheckGraph, if set, returns the error Run would give for a graph it
 	// cannot use, so drivers refuse it before any run.
 	CheckGraph func(g *graph.Graph) error
@@ -55,6 +59,32 @@ type Spec struct {
 	// Reference runs the serial reference from src, the baseline of
 	// bench's speedups.
 	Reference func(g *graph.Graph, src uint32) error
+}
+
+// Static is one static configuration of bench.
+type Static struct {
+	// Name labels its rows (a variant's name, or e.g. "sv_BM").
+	Name    string
+	Options []runtime.Option
+	// PerValue names a Flag param the configuration runs once per value
+	// of bench's list for it (SSSP's ordered variants: "delta"); "" = once.
+	PerValue string
+}
+
+// BenchStatics returns the spec's Statics, or one per variant.
+func (s *Spec) BenchStatics() ([]Static, error) {
+	if s.Statics != nil {
+		return s.Statics, nil
+	}
+	out := make([]Static, 0, len(s.Variants))
+	for _, v := range s.Variants {
+		opts, err := s.Options(v, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Static{Name: v, Options: opts})
+	}
+	return out, nil
 }
 
 // Param is one knob of an algorithm.

@@ -18,8 +18,8 @@ import (
 // bench and tune run (Spec.Benched).
 type Algorithm string
 
-// The algorithms whose bench configurations Bench knows by name (see
-// BenchConfig.configs); every other registered one runs its variants.
+// Names of the shipped algorithms, for callers' convenience: tuning's own
+// code reads every algorithm through its Spec, none by name.
 const (
 	BFS  Algorithm = "bfs"
 	SSSP Algorithm = "sssp"

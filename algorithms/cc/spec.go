@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -26,6 +27,15 @@ var (
 		// active edges) alone.
 		Reads:   []string{"T1", "T3"},
 		Benched: true,
+		// The CC algorithms, and SV with each active-edge representation
+		// forced (its policy switches between them).
+		Statics: []algorithms.Static{
+			{Name: "sv_BM", Options: []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+			{Name: "sv_QU", Options: []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+			{Name: "sv", Options: []runtime.Option{WithVariant(SV)}},
+			{Name: "afforest", Options: []runtime.Option{WithVariant(Afforest)}},
+			{Name: "unionfind", Options: []runtime.Option{WithVariant(UnionFind)}},
+		},
 		Options: variantOptions,
 		Run: func(ctx context.Context, g *graph.Graph, _ uint32, opts ...runtime.Option) (*algorithms.Outcome, error) {
 			return outcome(ctx, g, false, opts)

@@ -36,6 +36,7 @@ var Spec = &algorithms.Spec{
 	// alpha, beta and pull_min_edges steer pulls, which SSSP has none of.
 	Reads:      []string{"T1", "T2", "T3", "sample_every", "bitmap_min_vertices", "jump_factor", "threads_per_block"},
 	Benched:    true,
+	Statics:    statics(),
 	CheckGraph: CheckGraph,
 	Options: func(variant string, flags map[string]uint64) ([]runtime.Option, error) {
 		opts, err := algorithms.VariantOptions(variant)
@@ -79,4 +80,18 @@ func pushVariantNames() []string {
 		names = append(names, v.String())
 	}
 	return names
+}
+
+// statics are bench's static configurations: the eight push variants, the
+// ordered ones once per bucket width.
+func statics() []algorithms.Static {
+	var out []algorithms.Static
+	for _, v := range decider.PushVariants() {
+		st := algorithms.Static{Name: v.String(), Options: []runtime.Option{runtime.WithVariant(v)}}
+		if v.Order == decider.Ordered {
+			st.PerValue = "delta"
+		}
+		out = append(out, st)
+	}
+	return out
 }
