@@ -162,6 +162,8 @@ type otherBackend struct{}
 func (otherBackend) Name() string   { return "other" }
 func (otherBackend) Device() string { return "Other" }
 
+func (otherBackend) Configure(decider.Thresholds) error { return nil }
+
 // TestBackends: the table builds with the first constructor that takes
 // the backend, and reports false when none does.
 func TestBackends(t *testing.T) {
