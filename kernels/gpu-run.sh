@@ -35,7 +35,7 @@ export GEARBOX_KERNELS=${GEARBOX_KERNELS:-$OUT/gearbox.fatbin}
 export GEARBOX_DATASETS=$PWD/datasets
 
 if [[ " $STAGES " == *" test "* ]]; then
-	for p in runtime bfs sssp; do
+	for p in gpu runtime bfs sssp; do
 		[ -x ./$p.test ] || continue
 		t0=$(date +%s)
 		GEARBOX_CUDA_SYNC=${CUDA_SYNC:-1} timeout ${TEST_TIMEOUT:-240} ./$p.test -test.run 'CUDA|Ctrl' -test.v -test.timeout 230s >"$OUT/test-$p.txt" 2>&1

@@ -2,41 +2,22 @@
 
 package runtime_test
 
-// GPU tests of the device layer and of the working-set kernels in
-// isolation. They skip when no CUDA driver or GPU is present.
+// GPU tests of the working-set kernels in isolation. They skip when no CUDA driver or GPU is present.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	goruntime "runtime"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
-
-func TestCUDAOpen(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	major, minor := c.ComputeCapability()
-	free, total, err := c.MemInfo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Device() == "" || c.Multiprocessors() <= 0 || major < 8 || free <= 0 || total < free {
-		t.Fatalf("device %q, %d SMs, cc %d.%d, free %d of %d", c.Device(), c.Multiprocessors(), major, minor, free, total)
-	}
-	t.Logf("%s: %d SMs, compute capability %d.%d, %d MiB free of %d", c.Device(), c.Multiprocessors(), major, minor, free>>20, total>>20)
-}
 
 // ctrl is the runtime's mirror of struct Ctrl (kernels/common.cuh).
 type ctrl = runtime.CUDACtrlForTest
@@ -108,39 +89,39 @@ func TestCUDABucketKernel(t *testing.T) {
 		name := fmt.Sprintf("d32=%v/unit=%d/target=%d", tc.d32, tc.unit, tc.target)
 		var h [1]ctrl
 		var hist []uint64
-		err := c.Do(func(d *runtime.Dev) error {
-			dUpd, err := runtime.UploadSlice(d, upd)
+		err := c.Do(func(d *gpu.Dev) error {
+			dUpd, err := gpu.UploadSlice(d, upd)
 			if err != nil {
 				return err
 			}
 			defer dUpd.Free(d)
-			var dist runtime.DevicePointer
+			var dist gpu.DevicePointer
 			if tc.d32 {
-				s, err := runtime.UploadSlice(d, dist32)
+				s, err := gpu.UploadSlice(d, dist32)
 				if err != nil {
 					return err
 				}
 				defer s.Free(d)
 				dist = s
 			} else {
-				s, err := runtime.UploadSlice(d, dist64(dist32))
+				s, err := gpu.UploadSlice(d, dist64(dist32))
 				if err != nil {
 					return err
 				}
 				defer s.Free(d)
 				dist = s
 			}
-			dOff, err := runtime.UploadSlice(d, off)
+			dOff, err := gpu.UploadSlice(d, off)
 			if err != nil {
 				return err
 			}
 			defer dOff.Free(d)
-			dHist, err := runtime.UploadSlice(d, make([]uint64, kernels.BucketBins+1))
+			dHist, err := gpu.UploadSlice(d, make([]uint64, kernels.BucketBins+1))
 			if err != nil {
 				return err
 			}
 			defer dHist.Free(d)
-			dCtrl, err := runtime.UploadSlice(d, []ctrl{{MinV: math.MaxUint64}})
+			dCtrl, err := gpu.UploadSlice(d, []ctrl{{MinV: math.MaxUint64}})
 			if err != nil {
 				return err
 			}
@@ -288,38 +269,38 @@ func TestCUDAGenerationKernels(t *testing.T) {
 		var gotUpd []uint8
 		var gotOut, gotAlt []uint32
 		var h [1]ctrl
-		err := c.Do(func(d *runtime.Dev) error {
-			dUpd, err := runtime.UploadSlice(d, upd)
+		err := c.Do(func(d *gpu.Dev) error {
+			dUpd, err := gpu.UploadSlice(d, upd)
 			if err != nil {
 				return err
 			}
 			defer dUpd.Free(d)
-			dDist, err := runtime.UploadSlice(d, dist)
+			dDist, err := gpu.UploadSlice(d, dist)
 			if err != nil {
 				return err
 			}
 			defer dDist.Free(d)
-			dF, err := runtime.UploadSlice(d, dist32)
+			dF, err := gpu.UploadSlice(d, dist32)
 			if err != nil {
 				return err
 			}
 			defer dF.Free(d)
-			dOff, err := runtime.UploadSlice(d, off)
+			dOff, err := gpu.UploadSlice(d, off)
 			if err != nil {
 				return err
 			}
 			defer dOff.Free(d)
-			dOut, err := runtime.AllocSlice[uint32](d, n)
+			dOut, err := gpu.AllocSlice[uint32](d, n)
 			if err != nil {
 				return err
 			}
 			defer dOut.Free(d)
-			dCtrl, err := runtime.UploadSlice(d, []ctrl{{MinV: math.MaxUint64, Count: [2]uint32{7, 0}}})
+			dCtrl, err := gpu.UploadSlice(d, []ctrl{{MinV: math.MaxUint64, Count: [2]uint32{7, 0}}})
 			if err != nil {
 				return err
 			}
 			defer dCtrl.Free(d)
-			var distArg runtime.DevicePointer = dDist
+			var distArg gpu.DevicePointer = dDist
 			if gc.d32 {
 				distArg = dF
 			}
@@ -334,7 +315,7 @@ func TestCUDAGenerationKernels(t *testing.T) {
 				for i := range alt {
 					alt[i] = math.MaxUint32
 				}
-				dAlt, err := runtime.UploadSlice(d, alt)
+				dAlt, err := gpu.UploadSlice(d, alt)
 				if err != nil {
 					return err
 				}
@@ -434,23 +415,23 @@ func TestCUDAConversionKernels(t *testing.T) {
 		var q []uint32
 		var bm []uint32
 		var h [1]ctrl
-		err := c.Do(func(d *runtime.Dev) error {
-			dBm, err := runtime.UploadSlice(d, words)
+		err := c.Do(func(d *gpu.Dev) error {
+			dBm, err := gpu.UploadSlice(d, words)
 			if err != nil {
 				return err
 			}
 			defer dBm.Free(d)
-			dQ, err := runtime.AllocSlice[uint32](d, n)
+			dQ, err := gpu.AllocSlice[uint32](d, n)
 			if err != nil {
 				return err
 			}
 			defer dQ.Free(d)
-			dBm2, err := runtime.AllocSlice[uint32](d, len(words))
+			dBm2, err := gpu.AllocSlice[uint32](d, len(words))
 			if err != nil {
 				return err
 			}
 			defer dBm2.Free(d)
-			dCtrl, err := runtime.UploadSlice(d, []ctrl{{Count: [2]uint32{99, 0}}})
+			dCtrl, err := gpu.UploadSlice(d, []ctrl{{Count: [2]uint32{99, 0}}})
 			if err != nil {
 				return err
 			}
@@ -485,406 +466,6 @@ func TestCUDAConversionKernels(t *testing.T) {
 		if !slices.Equal(bm, words) {
 			t.Fatalf("n=%d: queue->bitmap differs", n)
 		}
-	}
-}
-
-func TestCUDAErrors(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	// A bad launch configuration fails at launch, naming the kernel.
-	err := c.Do(func(d *runtime.Dev) error {
-		return d.Launch(kernels.QueueToBm, 1, 4096, nil, nil, uint32(0), nil)
-	})
-	var ce *runtime.CUDAError
-	if !errors.As(err, &ce) || ce.Kernel != kernels.QueueToBm {
-		t.Fatalf("oversized block: got %v, want a CUDAError naming %s", err, kernels.QueueToBm)
-	}
-	if err := c.Do(func(d *runtime.Dev) error { return d.Launch("no_such_kernel", 1, 32) }); !errors.Is(err, runtime.ErrKernels) {
-		t.Fatalf("unknown kernel: got %v", err)
-	}
-	if err := c.Do(func(d *runtime.Dev) error { return d.Launch(kernels.QueueToBm, 1, 32, 42) }); err == nil {
-		t.Fatal("a Go int argument was accepted")
-	}
-	// An allocation beyond the device's memory is ErrOutOfMemory.
-	err = c.Do(func(d *runtime.Dev) error {
-		s, err := runtime.AllocSlice[byte](d, int(c.TotalMemory()*2))
-		s.Free(d)
-		return err
-	})
-	if !errors.Is(err, runtime.ErrOutOfMemory) {
-		t.Fatalf("huge allocation: got %v, want ErrOutOfMemory", err)
-	}
-	// The backend still works.
-	if _, _, err := c.MemInfo(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Do(func(*runtime.Dev) error { return nil }); !errors.Is(err, runtime.ErrClosed) {
-		t.Fatalf("after Close: got %v, want ErrClosed", err)
-	}
-	if err := c.Close(); err != nil {
-		t.Fatalf("second Close: %v", err)
-	}
-}
-
-func TestCUDABadKernelsFile(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "bad.fatbin")
-	if err := os.WriteFile(p, []byte("not a fatbin"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := runtime.NewCUDA(runtime.WithKernelsFile(p))
-	if errors.Is(err, runtime.ErrNoDriver) || errors.Is(err, runtime.ErrNoDevice) {
-		t.Skipf("skipping GPU test: %v", err)
-	}
-	if err == nil {
-		c.Close()
-		t.Fatal("a bad fatbin was accepted")
-	}
-	if !errors.Is(err, runtime.ErrKernels) {
-		t.Fatalf("got %v, want ErrKernels", err)
-	}
-}
-
-// TestCUDALimits: the persistent launches' frontier limit (past
-// MaxFusedLimit) and local-level edge limit (past
-// kernels.PersistLocalMaxEdges, the block queue a local level pushes into),
-// from the option or the environment, are refused with the limit and the
-// value, as are a negative limit and an environment value that is not a
-// number.
-func TestCUDALimits(t *testing.T) {
-	for _, l := range []struct {
-		name, env string
-		option    func(int) runtime.CUDAOption
-		max       int
-	}{
-		{"frontier", runtime.EnvFusedLevels, runtime.WithFusedLevels, runtime.MaxFusedLimit},
-		{"local", runtime.EnvLocalEdges, runtime.WithLocalLevels, kernels.PersistLocalMaxEdges},
-	} {
-		over := fmt.Sprint(l.max + 1)
-		for name, open := range map[string]func() (*runtime.CUDA, error){
-			"option": func() (*runtime.CUDA, error) { return runtime.NewCUDA(l.option(l.max + 1)) },
-			"env": func() (*runtime.CUDA, error) {
-				t.Setenv(l.env, over)
-				return runtime.NewCUDA()
-			},
-		} {
-			c, err := open()
-			if err == nil {
-				c.Close()
-				t.Fatalf("%s/%s: limit %s accepted", l.name, name, over)
-			}
-			if !strings.Contains(err.Error(), over) || !strings.Contains(err.Error(), fmt.Sprint(l.max)) {
-				t.Errorf("%s/%s: %v: want the value and the limit", l.name, name, err)
-			}
-		}
-		t.Setenv(l.env, "")
-		if c, err := runtime.NewCUDA(l.option(-1)); err == nil {
-			c.Close()
-			t.Fatalf("%s: limit -1 accepted", l.name)
-		} else if !strings.Contains(err.Error(), "-1") {
-			t.Errorf("%s: %v: want the value", l.name, err)
-		}
-		t.Setenv(l.env, "many")
-		if c, err := runtime.NewCUDA(); err == nil {
-			c.Close()
-			t.Fatalf("%s=many accepted", l.env)
-		} else if !strings.Contains(err.Error(), l.env) || !strings.Contains(err.Error(), "many") {
-			t.Errorf("%v: want the variable and its value", err)
-		}
-		t.Setenv(l.env, "")
-	}
-}
-
-// TestCUDAHostPool: freed page-locked buffers are reused by size (a fresh
-// cuMemAllocHost per run cost about a millisecond) and Trim releases them.
-func TestCUDAHostPool(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	if err := c.Do(func(d *runtime.Dev) error {
-		p, err := d.AllocHost(64)
-		if err != nil {
-			return err
-		}
-		d.FreeHost(p)
-		q, err := d.AllocHost(64)
-		if err != nil {
-			return err
-		}
-		if q != p {
-			t.Errorf("AllocHost after FreeHost gave a new buffer %p, want the pooled %p", q, p)
-		}
-		r, err := d.AllocHost(128)
-		if err != nil {
-			return err
-		}
-		if r == p {
-			t.Error("a 128-byte request reused a 64-byte buffer")
-		}
-		d.FreeHost(q)
-		d.FreeHost(r)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Trim(); err != nil {
-		t.Fatalf("Trim: %v", err)
-	}
-}
-
-// TestCUDAWarm: a new backend holds the page-locked buffers of a
-// traversal's copies in its pool (the first traversal allocates none), a
-// result read takes them from it and gives them back, and Trim releases
-// them.
-func TestCUDAWarm(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	pooled := func() (stage, ctrl int) {
-		if err := c.Do(func(d *runtime.Dev) error {
-			stage, ctrl = runtime.HostPooled(d, runtime.StageBytes), runtime.HostPooled(d, runtime.CtrlBytes)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if s, k := pooled(); s != 2 || k != 1 {
-		t.Fatalf("new backend: %d staging buffers and %d control-block mirrors pooled, want 2 and 1", s, k)
-	}
-	src := make([]uint32, 1000)
-	got := make([]uint32, len(src))
-	for i := range src {
-		src[i] = uint32(i * 7)
-	}
-	if err := roundTrip(c, src, got); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got, src) {
-		t.Fatal("staged copy differs")
-	}
-	if s, _ := pooled(); s != 2 {
-		t.Errorf("after a staged read: %d staging buffers pooled, want the 2 back", s)
-	}
-	if err := c.Trim(); err != nil {
-		t.Fatal(err)
-	}
-	if s, k := pooled(); s != 0 || k != 0 {
-		t.Errorf("after Trim: %d staging buffers and %d mirrors pooled, want none", s, k)
-	}
-}
-
-// roundTrip uploads src and copies it back into got through ReadStaged.
-func roundTrip(c *runtime.CUDA, src, got []uint32) error {
-	return c.Do(func(d *runtime.Dev) error {
-		s, err := runtime.UploadSlice(d, src)
-		if err != nil {
-			return err
-		}
-		defer s.Free(d)
-		return runtime.ReadStaged(d, s, got)
-	})
-}
-
-// TestCUDAReadStaged copies arrays of several staging chunks (and a short
-// one) through ReadStaged into HostSlice memory.
-func TestCUDAReadStaged(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	for _, n := range []int{1, 1000, 3<<20 + 12345} {
-		src := make([]uint32, n)
-		for i := range src {
-			src[i] = uint32(i*2654435761) >> 3
-		}
-		src[n/2] = math.MaxUint32
-		got := runtime.HostSlice[uint32](n)()
-		if err := roundTrip(c, src, got); err != nil {
-			t.Fatalf("n=%d: %v", n, err)
-		}
-		if !slices.Equal(got, src) {
-			t.Fatalf("n=%d: staged copy differs", n)
-		}
-	}
-}
-
-// TestCUDAReadValues copies arrays through ReadValues: each at the fewest
-// bits its largest value needs (8, 16, 32 at and around the boundaries;
-// values of MaxUint32 as no value; lengths not a multiple of four; several
-// staging chunks), in prepared memory of the right or the wrong width, and
-// unnarrowed below NarrowMin; then again through ReadValuesUpTo with the
-// largest value as the bound, into the first copy's released memory
-// (reused: registered and copied in one DMA).
-func TestCUDAReadValues(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	defer func(s int64) { runtime.StageBytes = s }(runtime.StageBytes)
-	runtime.StageBytes = 1 << 20 // several chunks at these sizes
-	cases := []struct {
-		name     string
-		n        int
-		max      uint32 // the largest value other than MaxUint32
-		prepared int    // width of the prepared memory (0: none)
-		bits     int
-	}{
-		{"u8", 3<<20 + 13, 254, 8, 8},
-		{"u8-unprepared", 1<<16 + 1, 7, 0, 8},
-		{"u16-at-255", 1<<18 + 3, 255, 8, 16},
-		{"u16", 1<<20 + 5, 4095, 16, 16},
-		{"u16-top", 1<<18 + 1, 65534, 32, 16},
-		{"u32-at-65535", 1<<18 + 2, 65535, 8, 32},
-		{"u32", 1<<18 + 2, math.MaxUint32 - 1, 32, 32},
-		{"small", 1000, 3, 8, 32},
-		{"none", 1<<16 + 9, 0, 8, 8}, // nothing but unreached and zeros
-	}
-	for _, tc := range cases {
-		src := make([]uint32, tc.n)
-		for i := range src {
-			src[i] = uint32(uint64(i) * 2654435761 % uint64(tc.max+1)) // up to max
-			if i%7 == 3 {
-				src[i] = math.MaxUint32
-			}
-		}
-		src[tc.n-1] = tc.max
-		readValuesTwice(t, c, tc.name, src, tc.prepared, tc.bits)
-	}
-}
-
-// readValuesTwice copies src (its last value the largest) through
-// ReadValues into memory prepared at width prepared (0: none), then
-// through ReadValuesUpTo into the first copy's released memory, and
-// checks each copy's width and values.
-func readValuesTwice(t *testing.T, c *runtime.CUDA, name string, src []uint32, prepared, bits int) {
-	t.Helper()
-	n := len(src)
-	var s, scratch runtime.DeviceSlice[uint32]
-	if err := c.Do(func(d *runtime.Dev) (err error) {
-		if s, err = runtime.UploadSlice(d, src); err != nil {
-			return err
-		}
-		scratch, err = runtime.AllocSlice[uint32](d, n/2+1)
-		return err
-	}); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	defer c.Do(func(d *runtime.Dev) error { s.Free(d); scratch.Free(d); return nil })
-	for _, upTo := range []bool{false, true} {
-		label := name
-		if upTo {
-			label += "/up-to"
-			prepared = bits // the first copy's released memory
-		}
-		var prep runtime.Values
-		if prepared > 0 {
-			prep = runtime.HostValues(prepared, n)
-		}
-		var got runtime.Values
-		if err := c.Do(func(d *runtime.Dev) (err error) {
-			if upTo {
-				got, err = runtime.ReadValuesUpTo(d, s, scratch, prep, src[n-1])
-			} else {
-				got, err = runtime.ReadValues(d, s, scratch, prep)
-			}
-			return err
-		}); err != nil {
-			t.Fatalf("%s: %v", label, err)
-		}
-		if got.Bits() != bits || got.Len() != n {
-			t.Fatalf("%s: %d values of %d bits, want %d of %d", label, got.Len(), got.Bits(), n, bits)
-		}
-		for i, want := range src {
-			x, ok := got.At(uint32(i))
-			if ok != (want != math.MaxUint32) || (ok && x != uint64(want)) {
-				t.Fatalf("%s: value %d is %d (has %v), want %d", label, i, x, ok, want)
-			}
-		}
-		got.Release()
-	}
-}
-
-// TestCUDADirectRead follows host memory registered for direct copies:
-// a slice is copied into by staging when new, registered when HostSlice
-// hands it out again, copied into directly from then on (the contents
-// checked each time), unregistered by its cleanup once unreachable, and a
-// registered slice outlives the backend that registered it.
-func TestCUDADirectRead(t *testing.T) {
-	const n = 1<<18 + 5
-	src := make([]uint32, n)
-	for i := range src {
-		src[i] = uint32(i) * 2654435761
-	}
-	c := testgraphs.OpenCUDA(t)
-	var dsrc runtime.DeviceSlice[uint32]
-	if err := c.Do(func(d *runtime.Dev) (err error) { dsrc, err = runtime.UploadSlice(d, src); return err }); err != nil {
-		t.Fatal(err)
-	}
-	read := func(dst []uint32, round int) {
-		t.Helper()
-		clear(dst)
-		if err := c.Do(func(d *runtime.Dev) error { return runtime.ReadStaged(d, dsrc, dst) }); err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
-		if !slices.Equal(dst, src) {
-			t.Fatalf("round %d: the copy differs", round)
-		}
-	}
-	registered := func() int64 {
-		t.Helper()
-		b, err := c.RegisteredBytes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	base := registered()
-	dst := runtime.HostSlice[uint32](n)()
-	read(dst, 0)
-	if got := registered(); got != base {
-		t.Fatalf("a new slice was registered: %d bytes, want %d", got, base)
-	}
-	for round := 1; round <= 3; round++ {
-		runtime.Recycle(dst)
-		dst = runtime.HostSlice[uint32](n)()
-		read(dst, round)
-		if got := registered(); got != base+4*n {
-			t.Fatalf("round %d: %d bytes registered, want %d", round, got, base+4*n)
-		}
-	}
-	dst = nil
-	deadline := time.Now().Add(10 * time.Second)
-	for registered() != base {
-		if time.Now().After(deadline) {
-			t.Fatalf("the unreachable slice is still registered (%d bytes)", registered())
-		}
-		goruntime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-
-	// Registered when the backend closes: the memory stays the caller's.
-	c2, err := runtime.NewCUDA()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s2 runtime.DeviceSlice[uint32]
-	keep := runtime.HostSlice[uint32](n)()
-	runtime.Recycle(keep)
-	keep = runtime.HostSlice[uint32](n)()
-	if err := c2.Do(func(d *runtime.Dev) (err error) {
-		if s2, err = runtime.UploadSlice(d, src); err != nil {
-			return err
-		}
-		return runtime.ReadStaged(d, s2, keep)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := c2.RegisteredBytes(); err != nil || b != 4*n {
-		t.Fatalf("second backend: %d bytes registered (%v), want %d", b, err, 4*n)
-	}
-	if err := c2.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(keep, src) {
-		t.Fatal("the copy differs after the backend closed")
-	}
-	keep[0]++ // still ours to write
-	keep = nil
-	goruntime.GC() // its cleanup was stopped when the backend closed
-	if err := c.Do(func(d *runtime.Dev) error { dsrc.Free(d); return nil }); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -930,8 +511,8 @@ func TestCUDAWorksetDual(t *testing.T) {
 		if tc.rep == decider.Bitmap {
 			other = decider.Queue
 		}
-		err := c.Do(func(d *runtime.Dev) error {
-			dOff, err := runtime.UploadSlice(d, off)
+		err := c.Do(func(d *gpu.Dev) error {
+			dOff, err := gpu.UploadSlice(d, off)
 			if err != nil {
 				return err
 			}
@@ -998,40 +579,6 @@ func TestCUDAWorksetDual(t *testing.T) {
 	}
 }
 
-// TestCUDAKernelFault makes a kernel read an invalid address: the failure
-// surfaces at the next synchronising call, naming the kernel, and Close
-// still succeeds (the backend holds device and page-locked memory, which
-// the poisoned context cannot free one by one). A fault poisons the
-// process's CUDA context, so GPU tests after it in this file cannot open
-// the device: keep it last.
-func TestCUDAKernelFault(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	err := c.Do(func(d *runtime.Dev) error {
-		if _, err := runtime.AllocSlice[uint32](d, 1000); err != nil {
-			return err
-		}
-		if err := d.Launch(kernels.QueueToBm, 1, 32, nil, bogus(16), uint32(0), nil); err != nil {
-			return err
-		}
-		return d.Sync()
-	})
-	var ce *runtime.CUDAError
-	if !errors.As(err, &ce) || ce.Kernel != kernels.QueueToBm {
-		t.Fatalf("got %v, want a CUDAError after kernel %s", err, kernels.QueueToBm)
-	}
-	t.Logf("reported: %v", err)
-	if err := c.Close(); err != nil {
-		t.Errorf("Close after the fault: %v", err)
-	}
-	if err := c.Do(func(*runtime.Dev) error { return nil }); !errors.Is(err, runtime.ErrClosed) {
-		t.Errorf("Do after Close: %v, want ErrClosed", err)
-	}
-}
-
-type bogus uintptr
-
-func (b bogus) DevicePtr() uintptr { return uintptr(b) }
-
 // BenchmarkCUDAOverhead measures the fixed costs of one iteration's parts:
 // an empty Do (lock, thread and current context), a launch plus synchronisation, the
 // control block's read (page-locked or pageable), a generation pass over
@@ -1042,35 +589,35 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 		c := testgraphs.OpenCUDA(b)
 		b.ResetTimer() // not the context's creation
 		for i := 0; i < b.N; i++ {
-			if err := c.Do(func(*runtime.Dev) error { return nil }); err != nil {
+			if err := c.Do(func(*gpu.Dev) error { return nil }); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	c := testgraphs.OpenCUDA(b)
 	var (
-		upd  runtime.DeviceSlice[uint8]
-		off  runtime.DeviceSlice[int64]
-		out  runtime.DeviceSlice[uint32]
-		dc   runtime.DeviceSlice[ctrl]
+		upd  gpu.DeviceSlice[uint8]
+		off  gpu.DeviceSlice[int64]
+		out  gpu.DeviceSlice[uint32]
+		dc   gpu.DeviceSlice[ctrl]
 		pin  unsafe.Pointer
 		host = make([]ctrl, 1)
 	)
-	if err := c.Do(func(d *runtime.Dev) error {
+	if err := c.Do(func(d *gpu.Dev) error {
 		var err error
-		if upd, err = runtime.AllocSlice[uint8](d, n); err != nil {
+		if upd, err = gpu.AllocSlice[uint8](d, n); err != nil {
 			return err
 		}
 		if err := d.Memset8(upd, 0, 0, n); err != nil {
 			return err
 		}
-		if off, err = runtime.AllocSlice[int64](d, n+1); err != nil {
+		if off, err = gpu.AllocSlice[int64](d, n+1); err != nil {
 			return err
 		}
-		if out, err = runtime.AllocSlice[uint32](d, n); err != nil {
+		if out, err = gpu.AllocSlice[uint32](d, n); err != nil {
 			return err
 		}
-		if dc, err = runtime.UploadSlice(d, make([]ctrl, 1)); err != nil {
+		if dc, err = gpu.UploadSlice(d, make([]ctrl, 1)); err != nil {
 			return err
 		}
 		pin, err = d.AllocHost(64)
@@ -1078,7 +625,7 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	run := func(name string, f func(d *runtime.Dev) error) {
+	run := func(name string, f func(d *gpu.Dev) error) {
 		b.Run("op="+name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if err := c.Do(f); err != nil {
@@ -1087,42 +634,42 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 			}
 		})
 	}
-	run("launch-sync", func(d *runtime.Dev) error {
+	run("launch-sync", func(d *gpu.Dev) error {
 		if err := d.Launch(kernels.QueueToBm, 1, 256, out, dc, uint32(0), out); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
-	run("readback-pinned", func(d *runtime.Dev) error { return d.ReadRaw(pin, dc, 64) })
-	run("readback-pageable", func(d *runtime.Dev) error { return dc.Read(d, 0, host) })
+	run("readback-pinned", func(d *gpu.Dev) error { return d.ReadRaw(pin, dc, 64) })
+	run("readback-pageable", func(d *gpu.Dev) error { return dc.Read(d, 0, host) })
 	gen := kernels.Gen(kernels.OutQueueWarp, kernels.SelectAll, false)
-	run("gen-4M/grid=resident", func(d *runtime.Dev) error {
+	run("gen-4M/grid=resident", func(d *gpu.Dev) error {
 		if err := d.Launch(gen, c.Multiprocessors()*8, 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
-	run("gen-4M/grid=default", func(d *runtime.Dev) error {
+	run("gen-4M/grid=default", func(d *gpu.Dev) error {
 		if err := d.Launch(gen, d.Grid(n, 256), 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
-	run("gen-4M-bitmap/grid=default", func(d *runtime.Dev) error {
+	run("gen-4M-bitmap/grid=default", func(d *gpu.Dev) error {
 		if err := d.Launch(kernels.Gen(kernels.OutBitmap, kernels.SelectAll, false), d.Grid(n, 256), 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
-	run("alloc-free-16MB/pool", func(d *runtime.Dev) error {
-		s, err := runtime.AllocSlice[uint32](d, n)
+	run("alloc-free-16MB/pool", func(d *gpu.Dev) error {
+		s, err := gpu.AllocSlice[uint32](d, n)
 		s.Free(d)
 		return err
 	})
 	b.Run("op=alloc-free-16MB/nopool", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if err := c.Do(func(d *runtime.Dev) error {
-				s, err := runtime.AllocSlice[uint32](d, n)
+			if err := c.Do(func(d *gpu.Dev) error {
+				s, err := gpu.AllocSlice[uint32](d, n)
 				s.Free(d)
 				return err
 			}); err != nil {
@@ -1133,107 +680,4 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 			}
 		}
 	})
-}
-
-// BenchmarkCUDAReadValues measures a result copy of n uint32 through
-// ReadValues into prepared memory, with values that fit 8, 16 or 32 bits:
-// the last copy's memory passed back (reused=false: staged) or released
-// and handed out again by HostSlice (reused=true: registered, one DMA).
-func BenchmarkCUDAReadValues(b *testing.B) {
-	c := testgraphs.OpenCUDA(b)
-	for _, n := range []int{1 << 20, 1 << 22} {
-		for _, bits := range []int{8, 16, 32} {
-			src := make([]uint32, n)
-			src[n/2] = 1<<(bits-1) + 1
-			var dsrc, scratch runtime.DeviceSlice[uint32]
-			if err := c.Do(func(d *runtime.Dev) error {
-				var err error
-				if dsrc, err = runtime.UploadSlice(d, src); err != nil {
-					return err
-				}
-				scratch, err = runtime.AllocSlice[uint32](d, n)
-				return err
-			}); err != nil {
-				b.Fatal(err)
-			}
-			for _, reused := range []bool{false, true} {
-				prep := runtime.HostValues(bits, n)
-				b.Run(fmt.Sprintf("n=%d/bits=%d/reused=%v", n, bits, reused), func(b *testing.B) {
-					b.SetBytes(int64(4 * n))
-					for i := 0; i < b.N; i++ {
-						if reused {
-							// As runs that release their results: the
-							// memory comes back through HostSlice and is
-							// registered for direct copies.
-							prep.Release()
-							prep = runtime.HostValues(bits, n)
-						}
-						if err := c.Do(func(d *runtime.Dev) error {
-							var err error
-							prep, err = runtime.ReadValues(d, dsrc, scratch, prep)
-							return err
-						}); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
-			if err := c.Do(func(d *runtime.Dev) error { dsrc.Free(d); scratch.Free(d); return nil }); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
-
-// BenchmarkCUDAReadStaged measures a result copy of n uint32 into Go
-// memory: through ReadStaged with each staging chunk size, into a
-// HostSlice prepared beforehand (prepared=1) or one prepared during the
-// copy as in a run (prepared=0, the wait counted), against the driver's
-// pageable copy into a fresh slice.
-func BenchmarkCUDAReadStaged(b *testing.B) {
-	c := testgraphs.OpenCUDA(b)
-	defer func(s int64) { runtime.StageBytes = s }(runtime.StageBytes)
-	for _, n := range []int{1 << 20, 1 << 22} {
-		var src runtime.DeviceSlice[uint32]
-		if err := c.Do(func(d *runtime.Dev) error {
-			var err error
-			src, err = runtime.UploadSlice(d, make([]uint32, n))
-			return err
-		}); err != nil {
-			b.Fatal(err)
-		}
-		for _, stage := range []int64{256 << 10, 1 << 20, 4 << 20} {
-			for _, prepared := range []bool{false, true} {
-				name := fmt.Sprintf("n=%d/stage=%dKiB/prepared=%d", n, stage>>10, map[bool]int{false: 0, true: 1}[prepared])
-				b.Run(name, func(b *testing.B) {
-					runtime.StageBytes = stage
-					b.SetBytes(int64(4 * n))
-					for i := 0; i < b.N; i++ {
-						b.StopTimer()
-						get := runtime.HostSlice[uint32](n)
-						if prepared {
-							s := get()
-							get = func() []uint32 { return s }
-						}
-						b.StartTimer()
-						if err := c.Do(func(d *runtime.Dev) error { return runtime.ReadStaged(d, src, get()) }); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
-		}
-		b.Run(fmt.Sprintf("n=%d/pageable", n), func(b *testing.B) {
-			b.SetBytes(int64(4 * n))
-			for i := 0; i < b.N; i++ {
-				dst := make([]uint32, n)
-				if err := c.Do(func(d *runtime.Dev) error { return src.Read(d, 0, dst) }); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		if err := c.Do(func(d *runtime.Dev) error { src.Free(d); return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

@@ -4,13 +4,13 @@ package runtime
 
 import (
 	"fmt"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"math"
 	"time"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/kernels"
-	"github.com/mumax/3/cuda/cu"
 )
 
 // cudaCtrl mirrors struct Ctrl in kernels/common.cuh (72 bytes).
@@ -35,7 +35,7 @@ type CUDASelect struct {
 	// D32 says the distances are uint32 (else uint64).
 	D32 bool
 	// Dist is the distance array (unused by SelectAll).
-	Dist DevicePointer
+	Dist gpu.DevicePointer
 	// Delta is the bucket width of SelectDelta, and the width of
 	// SelectBucket's bins (> 0).
 	Delta uint64
@@ -43,7 +43,7 @@ type CUDASelect struct {
 	Target uint64
 	// Hist is SelectBucket's histogram: kernels.BucketBins+1 zeroed
 	// uint64s, zero again after each use.
-	Hist DevicePointer
+	Hist gpu.DevicePointer
 }
 
 // CUDAWorkset is the device state every vertex-centric GPU operator shares:
@@ -56,9 +56,9 @@ type CUDASelect struct {
 type CUDAWorkset struct {
 	n      int
 	rep    decider.Rep
-	upd    DeviceSlice[uint8]
-	ws     [3]DeviceSlice[uint32]
-	pieces DeviceSlice[uint64]
+	upd    gpu.DeviceSlice[uint8]
+	ws     [3]gpu.DeviceSlice[uint32]
+	pieces gpu.DeviceSlice[uint64]
 	// maxDeg is the current working set's largest out-degree
 	// (math.MaxInt64 when unknown).
 	maxDeg int64
@@ -69,7 +69,7 @@ type CUDAWorkset struct {
 	altOK         bool
 	dualFrom      int64 // see SetDualFrom
 	par           uint32
-	ctrl          DeviceSlice[cudaCtrl]
+	ctrl          gpu.DeviceSlice[cudaCtrl]
 	host          [1]cudaCtrl
 	pin           unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
 
@@ -105,28 +105,28 @@ func updBytes(n int) int { return (n + 15) &^ 15 }
 
 // NewCUDAWorkset allocates the state for n vertices and m arcs with an
 // empty update vector.
-func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
+func NewCUDAWorkset(d *gpu.Dev, n int, m int64) (*CUDAWorkset, error) {
 	if int64(n) > math.MaxUint32 {
 		return nil, fmt.Errorf("cuda: %d vertices exceeds the limit %d", n, uint32(math.MaxUint32))
 	}
 	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64, scr: 1, alt: 2, dualFrom: math.MaxInt64}
 	var err error
-	if w.upd, err = AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
+	if w.upd, err = gpu.AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
 		for i := range w.ws {
-			if w.ws[i], err = AllocSlice[uint32](d, max(n, 1)); err != nil {
+			if w.ws[i], err = gpu.AllocSlice[uint32](d, max(n, 1)); err != nil {
 				break
 			}
 		}
 		if err == nil {
-			if w.pieces, err = AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
-				w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
+			if w.pieces, err = gpu.AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
+				w.ctrl, err = gpu.AllocSlice[cudaCtrl](d, 1)
 			}
 		}
 	}
 	if err == nil {
 		err = d.Memset8(w.upd, 0, 0, int64(w.upd.Len()))
 	}
-	if err == nil && !PageableReadback {
+	if err == nil && !d.PageableReadback() {
 		w.pin, err = d.AllocHost(int64(unsafe.Sizeof(cudaCtrl{})))
 	}
 	if err != nil {
@@ -137,7 +137,7 @@ func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
 }
 
 // Free releases the device memory.
-func (w *CUDAWorkset) Free(d *Dev) {
+func (w *CUDAWorkset) Free(d *gpu.Dev) {
 	w.upd.Free(d)
 	for i := range w.ws {
 		w.ws[i].Free(d)
@@ -147,10 +147,6 @@ func (w *CUDAWorkset) Free(d *Dev) {
 	d.FreeHost(w.pin)
 	w.pin = nil
 }
-
-// PageableReadback makes new worksets read the control block into Go
-// memory instead of page-locked memory (for measurements).
-var PageableReadback = false
 
 // SetExact makes every control-block read synchronise first, so that
 // Times.Kernels and Times.Transfers are measured apart (one extra
@@ -172,7 +168,7 @@ func DualQueueCap(n int) uint32 { return uint32(max(n/4, 1)) }
 
 // Begin marks the start of an iteration's device work: the time until the
 // next control-block read counts as kernel time.
-func (w *CUDAWorkset) Begin(d *Dev) { w.t0, w.l0 = time.Now(), d.Launches() }
+func (w *CUDAWorkset) Begin(d *gpu.Dev) { w.t0, w.l0 = time.Now(), d.Launches() }
 
 // Transfer runs a host<->device copy, timed under Times.Transfers.
 func (w *CUDAWorkset) Transfer(f func() error) error {
@@ -184,7 +180,7 @@ func (w *CUDAWorkset) Transfer(f func() error) error {
 
 // readCtrl copies the control block to w.host, closing the iteration's
 // kernel time (see Begin and SetExact).
-func (w *CUDAWorkset) readCtrl(d *Dev) error {
+func (w *CUDAWorkset) readCtrl(d *gpu.Dev) error {
 	if w.t0.IsZero() {
 		return w.readCtrlRaw(d)
 	}
@@ -207,7 +203,7 @@ func (w *CUDAWorkset) readCtrl(d *Dev) error {
 	return err
 }
 
-func (w *CUDAWorkset) readCtrlRaw(d *Dev) error {
+func (w *CUDAWorkset) readCtrlRaw(d *gpu.Dev) error {
 	if w.pin == nil {
 		return w.ctrl.Read(d, 0, w.host[:])
 	}
@@ -232,24 +228,24 @@ func (w *CUDAWorkset) Degree() int64 { return w.degree }
 func (w *CUDAWorkset) EdgesOut() int64 { return w.edgesOut }
 
 // Update returns the update vector (one byte per vertex).
-func (w *CUDAWorkset) Update() DeviceSlice[uint8] { return w.upd }
+func (w *CUDAWorkset) Update() gpu.DeviceSlice[uint8] { return w.upd }
 
 // Current returns the buffer holding the current working set.
-func (w *CUDAWorkset) Current() DeviceSlice[uint32] { return w.ws[w.cur] }
+func (w *CUDAWorkset) Current() gpu.DeviceSlice[uint32] { return w.ws[w.cur] }
 
 // Scratch returns the buffer the next working set is built in.
-func (w *CUDAWorkset) Scratch() DeviceSlice[uint32] { return w.ws[w.scr] }
+func (w *CUDAWorkset) Scratch() gpu.DeviceSlice[uint32] { return w.ws[w.scr] }
 
 // Spare returns the buffer that holds the current working set's other
 // representation after a dual generation, for a persistent launch's own
 // use (AfterFused drops that representation).
-func (w *CUDAWorkset) Spare() DeviceSlice[uint32] { return w.ws[w.alt] }
+func (w *CUDAWorkset) Spare() gpu.DeviceSlice[uint32] { return w.ws[w.alt] }
 
 // swap makes the scratch buffer current (and the current one scratch).
 func (w *CUDAWorkset) swap() { w.cur, w.scr = w.scr, w.cur }
 
 // Ctrl returns the control block to pass to kernels.
-func (w *CUDAWorkset) Ctrl() DevicePointer { return w.ctrl }
+func (w *CUDAWorkset) Ctrl() gpu.DevicePointer { return w.ctrl }
 
 // Parity returns the control block slot of the current working set.
 func (w *CUDAWorkset) Parity() uint32 { return w.par }
@@ -258,7 +254,7 @@ func (w *CUDAWorkset) words() int { return (w.n + 31) / 32 }
 
 // StartSingle makes {v} (out-degree deg) the working set, in representation
 // rep.
-func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) error {
+func (w *CUDAWorkset) StartSingle(d *gpu.Dev, v uint32, deg int64, rep decider.Rep) error {
 	w.cur, w.scr, w.alt, w.par, w.rep, w.altOK = 0, 1, 2, 0, rep, false
 	if int64(v) >= int64(w.n) { // the memsets below are not bounds-checked
 		return fmt.Errorf("cuda: start vertex %d of %d", v, w.n)
@@ -289,34 +285,7 @@ func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) 
 	// The control-block reads that follow use the same page-locked buffer;
 	// they run on the same stream, after this copy has read it.
 	*(*cudaCtrl)(w.pin) = w.host[0]
-	return d.guard("cuMemcpyHtoDAsync", func() {
-		cu.MemcpyHtoDAsync(cu.DevicePtr(w.ctrl.ptr), w.pin, int64(unsafe.Sizeof(cudaCtrl{})), 0)
-	})
-}
-
-// Grid returns a grid for items work items in blocks of block threads: one
-// block per block items, capped at what the GPU keeps resident (kernels use
-// grid-stride loops; on the H100 a resident grid scanned 4M update flags in
-// 26µs where one block per 256 flags took 37µs).
-func (d *Dev) Grid(items int64, block int) int {
-	g := (items + int64(block) - 1) / int64(block)
-	limit := int64(d.c.sms) * int64(max(2048/block, 1))
-	if g > limit {
-		g = limit
-	}
-	if g < 1 {
-		g = 1
-	}
-	return int(g)
-}
-
-// BlockGrid returns the grid of a block-mapped kernel over items elements.
-func (d *Dev) BlockGrid(items int64, block int) int {
-	limit := int64(d.c.sms) * int64(max(2048/block, 1)) * 4
-	if items > limit {
-		items = limit
-	}
-	return int(max(items, 1))
+	return d.WriteRawAsync(w.ctrl, w.pin, int64(unsafe.Sizeof(cudaCtrl{})))
 }
 
 const genBlock = 256
@@ -326,10 +295,10 @@ const genBlock = 256
 // reads the control block back (the iteration's one host round trip) and
 // makes the new working set current. off is the graph's offsets, for the
 // degree sum.
-func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel CUDASelect) error {
+func (w *CUDAWorkset) Generate(d *gpu.Dev, off gpu.DevicePointer, rep decider.Rep, sel CUDASelect) error {
 	n := uint32(w.n)
 	grid := d.Grid(int64(w.n), genBlock)
-	var dist DevicePointer
+	var dist gpu.DevicePointer
 	if sel.Mode != kernels.SelectAll {
 		dist = sel.Dist
 		if (sel.Mode == kernels.SelectDelta || sel.Mode == kernels.SelectBucket) && sel.Delta == 0 {
@@ -381,7 +350,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 	return nil
 }
 
-func (w *CUDAWorkset) readBack(d *Dev) error {
+func (w *CUDAWorkset) readBack(d *gpu.Dev) error {
 	if err := w.readCtrl(d); err != nil {
 		return err
 	}
@@ -404,14 +373,9 @@ func (w *CUDAWorkset) setMaxDeg(md uint32) {
 // (struct Persist in kernels/common.cuh).
 const PersistBytes = kernels.PersistBytes
 
-// PersistGrid returns the grid of a persistent launch of kernel: one block
-// per multiprocessor, or kernels.PersistBlocksPerSM's where they fit, so
-// that every block is resident (its grid barriers need that).
-func (d *Dev) PersistGrid(kernel string) int { return d.c.sms * max(d.persistBlocks[kernel], 1) }
-
 // AfterFused adopts the frontier a persistent multi-level launch left (it
 // reads the control block back) and returns the number of levels it ran.
-func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
+func (w *CUDAWorkset) AfterFused(d *gpu.Dev) (levels int, err error) {
 	if err := w.readCtrl(d); err != nil {
 		return 0, err
 	}
@@ -446,7 +410,7 @@ func (w *CUDAWorkset) Swap(rep decider.Rep) bool {
 }
 
 // Convert changes the current working set's representation.
-func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
+func (w *CUDAWorkset) Convert(d *gpu.Dev, rep decider.Rep) error {
 	if rep == w.rep {
 		return nil
 	}
@@ -488,7 +452,7 @@ func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 // (kernels/expand.cuh). Both kernels take the same leading arguments
 // (graph and per-vertex arrays); the push kernel then takes (working set,
 // n, ctrl, parity, pieces), the pieces kernel (pieces, ctrl).
-func (w *CUDAWorkset) Push(d *Dev, kernel, pieces string, blockMapped bool, block int, lead ...any) error {
+func (w *CUDAWorkset) Push(d *gpu.Dev, kernel, pieces string, blockMapped bool, block int, lead ...any) error {
 	n := uint32(w.n)
 	bitmap := w.rep == decider.Bitmap
 	var grid, bs int
@@ -501,10 +465,10 @@ func (w *CUDAWorkset) Push(d *Dev, kernel, pieces string, blockMapped bool, bloc
 		}
 		bs, grid, heavy = block, d.BlockGrid(items, block), kernels.HeavyBlock
 	case bitmap:
-		bs = d.threadsPerBlock()
+		bs = d.ThreadsPerBlock()
 		grid = d.Grid(int64(n), bs)
 	default:
-		bs = d.threadsPerBlock()
+		bs = d.ThreadsPerBlock()
 		grid = d.Grid(w.size, bs)
 	}
 	args := append(append(make([]any, 0, len(lead)+5), lead...), w.ws[w.cur], n, w.ctrl, w.par, w.pieces)

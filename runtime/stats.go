@@ -66,7 +66,7 @@ type GPUTimes struct {
 	Launches int64 `json:"launches"`
 	Levels   int64 `json:"device_levels"`
 	// LocalLevels counts those of Levels that one block ran alone (small
-	// frontiers: runtime.WithLocalLevels).
+	// frontiers: gpu.WithLocalLevels).
 	LocalLevels int64 `json:"local_levels"`
 	// PullLevels counts those of Levels that pulled (BFS's bottom-up
 	// steps inside a launch, before it went back to push).
@@ -76,7 +76,7 @@ type GPUTimes struct {
 	// own (results of at most 16K values: CUDATraversal.SpeculateOn).
 	ResultBehindLaunch bool `json:"result_behind_launch,omitempty"`
 	// ResultBits is the width in bits of each value of the result as
-	// copied to, and kept on, the host (runtime.Values): the fewest of 8,
+	// copied to, and kept on, the host (hostmem.Values): the fewest of 8,
 	// 16 and 32 that its largest value needs (BFS depths of fewer than 255
 	// levels are bytes), 32 for results under NarrowMin values, 64 for
 	// 64-bit SSSP distances.

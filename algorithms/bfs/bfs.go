@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -22,8 +23,8 @@ const unreached = math.MaxUint32
 type Result struct {
 	src uint32
 	// depth is held at the width the run produced (8 bits from a GPU run
-	// of fewer than 255 levels; runtime.Values).
-	depth runtime.Values
+	// of fewer than 255 levels; hostmem.Values).
+	depth hostmem.Values
 	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
@@ -97,7 +98,7 @@ var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtim
 type operator interface {
 	runtime.Operator
 	// Depths returns the final depths, valid after the run.
-	Depths() runtime.Values
+	Depths() hostmem.Values
 }
 
 // Run computes BFS depths from src. Options choose the policy (default
@@ -146,7 +147,7 @@ func (r *Result) Release() {
 	}
 	r.released = true
 	r.depth.Release()
-	r.depth = runtime.Values{}
+	r.depth = hostmem.Values{}
 }
 
 func (r *Result) live() {

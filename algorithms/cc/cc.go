@@ -11,6 +11,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -164,7 +165,7 @@ func (r *Result) Release() {
 		return
 	}
 	r.released = true
-	runtime.Recycle(r.labels)
+	hostmem.Recycle(r.labels)
 	r.labels = nil
 }
 

@@ -9,7 +9,9 @@ import (
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -40,9 +42,9 @@ var gpuSkipResults bool
 // newCUDAOp builds the GPU operator of variant v on the cuda backend. The
 // graph's CSR comes from the backend's cache; device memory for it and the
 // run's state is checked before anything is allocated (a
-// *runtime.MemoryError reported by Start when it does not fit).
+// *gpu.MemoryError reported by Start when it does not fit).
 func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operator, bool) {
-	c, ok := b.(*runtime.CUDA)
+	c, ok := b.(*gpu.CUDA)
 	if !ok {
 		return nil, false
 	}
@@ -50,7 +52,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operato
 		host: make([]ccCtrl, 1)}
 	var op interface {
 		operator
-		setup(d *runtime.Dev) error
+		setup(d *gpu.Dev) error
 		base() *gpuBase
 	}
 	switch v {
@@ -79,18 +81,18 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operato
 // control block. The control block is read into Go memory: page-locked
 // memory would save about 1.5µs a read but costs a pinning per run.
 type gpuBase struct {
-	c        *runtime.CUDA
+	c        *gpu.CUDA
 	g        *graph.Graph
 	n        int
 	m        int64
 	directed bool
 	forest   bool
 
-	dg     *runtime.DeviceGraph
+	dg     *gpu.DeviceGraph
 	pinned bool
-	p      runtime.DeviceSlice[uint32]
-	hook   runtime.DeviceSlice[Edge]
-	ctrl   runtime.DeviceSlice[ccCtrl]
+	p      gpu.DeviceSlice[uint32]
+	hook   gpu.DeviceSlice[Edge]
+	ctrl   gpu.DeviceSlice[ccCtrl]
 	host   []ccCtrl // one element, its own allocation: cgo refuses a pointer into memory holding Go pointers
 
 	initErr error
@@ -105,7 +107,7 @@ func (b *gpuBase) base() *gpuBase { return b }
 
 // acquire pins the graph with extra bytes of variant state besides the
 // shared arrays, allocates those and initialises the parents.
-func (b *gpuBase) acquire(d *runtime.Dev, extra int64) error {
+func (b *gpuBase) acquire(d *gpu.Dev, extra int64) error {
 	if int64(b.n) >= math.MaxUint32 {
 		return fmt.Errorf("cc: %d vertices exceeds the GPU limit %d", b.n, uint32(math.MaxUint32)-1)
 	}
@@ -118,16 +120,16 @@ func (b *gpuBase) acquire(d *runtime.Dev, extra int64) error {
 		return err
 	}
 	b.dg, b.pinned = dg, true
-	b.out = runtime.HostSlice[uint32](b.n)
-	if b.p, err = runtime.AllocSlice[uint32](d, b.n); err != nil {
+	b.out = hostmem.Slice[uint32](b.n)
+	if b.p, err = gpu.AllocSlice[uint32](d, b.n); err != nil {
 		return err
 	}
 	if b.forest {
-		if b.hook, err = runtime.AllocSlice[Edge](d, b.n); err != nil {
+		if b.hook, err = gpu.AllocSlice[Edge](d, b.n); err != nil {
 			return err
 		}
 	}
-	if b.ctrl, err = runtime.AllocSlice[ccCtrl](d, 1); err != nil {
+	if b.ctrl, err = gpu.AllocSlice[ccCtrl](d, 1); err != nil {
 		return err
 	}
 	return b.launch(d, kernels.CCInit, b.n, b.p, b.hookArg(), uint32(b.n))
@@ -142,17 +144,17 @@ func (b *gpuBase) hookArg() any {
 	return nil
 }
 
-func (b *gpuBase) launch(d *runtime.Dev, name string, items int, args ...any) error {
+func (b *gpuBase) launch(d *gpu.Dev, name string, items int, args ...any) error {
 	return d.Launch(name, d.Grid(int64(items), ccBlock), ccBlock, args...)
 }
 
-func (b *gpuBase) clearCtrl(d *runtime.Dev) error { return d.Memset32(b.ctrl, 0, 0, 16) }
+func (b *gpuBase) clearCtrl(d *gpu.Dev) error { return d.Memset32(b.ctrl, 0, 0, 16) }
 
 // readCtrl copies the control block to b.host[0] (waits for the
 // launches).
-func (b *gpuBase) readCtrl(d *runtime.Dev) error { return b.ctrl.Read(d, 0, b.host) }
+func (b *gpuBase) readCtrl(d *gpu.Dev) error { return b.ctrl.Read(d, 0, b.host) }
 
-func (b *gpuBase) compress(d *runtime.Dev) error {
+func (b *gpuBase) compress(d *gpu.Dev) error {
 	return b.launch(d, kernels.CCCompress, b.n, b.p, uint32(b.n))
 }
 
@@ -177,9 +179,9 @@ func (b *gpuBase) ForestEdges() []Edge {
 
 // readResults copies the labels (the parent array, which every variant
 // leaves holding them) and the forest's arcs, ordered by hooked vertex.
-func (b *gpuBase) readResults(d *runtime.Dev) error {
+func (b *gpuBase) readResults(d *gpu.Dev) error {
 	b.labels = b.out()
-	if err := runtime.ReadStaged(d, b.p, b.labels); err != nil {
+	if err := gpu.ReadStaged(d, b.p, b.labels); err != nil {
 		b.labels = nil
 		return err
 	}
@@ -203,12 +205,12 @@ func (b *gpuBase) readResults(d *runtime.Dev) error {
 
 // closeBase copies the results of a finished run and frees the device
 // state; the graph stays cached in the backend.
-func (b *gpuBase) closeBase(free func(d *runtime.Dev)) error {
+func (b *gpuBase) closeBase(free func(d *gpu.Dev)) error {
 	if b.closed {
 		return nil
 	}
 	b.closed = true
-	return b.c.Do(func(d *runtime.Dev) error {
+	return b.c.Do(func(d *gpu.Dev) error {
 		var err error
 		if b.initErr == nil && b.done && b.p.Len() == b.n && !gpuSkipResults {
 			err = b.readResults(d)
@@ -239,9 +241,9 @@ type svGPU struct {
 	gpuBase
 	edges  int64 // working-set universe: edges (canonical arcs)
 	rep    decider.Rep
-	src    runtime.DeviceSlice[uint32] // source of every arc
-	hidden runtime.DeviceSlice[uint32] // bitmap over arcs, 1 = hidden
-	q      [2]runtime.DeviceSlice[uint64]
+	src    gpu.DeviceSlice[uint32] // source of every arc
+	hidden gpu.DeviceSlice[uint32] // bitmap over arcs, 1 = hidden
+	q      [2]gpu.DeviceSlice[uint64]
 	cur    int
 	qlen   int64
 	iter   int
@@ -250,16 +252,16 @@ type svGPU struct {
 
 func (o *svGPU) words() int { return int((o.m + 31) / 32) }
 
-func (o *svGPU) setup(d *runtime.Dev) error {
+func (o *svGPU) setup(d *gpu.Dev) error {
 	extra := 4*o.m + 4*int64(o.words()) + 4*int64(o.n)
 	if err := o.acquire(d, extra); err != nil {
 		return err
 	}
 	var err error
-	if o.src, err = runtime.AllocSlice[uint32](d, int(o.m)); err != nil {
+	if o.src, err = gpu.AllocSlice[uint32](d, int(o.m)); err != nil {
 		return err
 	}
-	if o.hidden, err = runtime.AllocSlice[uint32](d, max(o.words(), 1)); err != nil {
+	if o.hidden, err = gpu.AllocSlice[uint32](d, max(o.words(), 1)); err != nil {
 		return err
 	}
 	if o.m > 0 {
@@ -276,7 +278,7 @@ func (o *svGPU) Start(v decider.Variant) error {
 	if o.initErr != nil {
 		return o.initErr
 	}
-	return o.c.Do(func(d *runtime.Dev) error {
+	return o.c.Do(func(d *gpu.Dev) error {
 		o.rep = v.Rep
 		if o.edges == 0 {
 			return o.finish(d)
@@ -291,7 +293,7 @@ func (o *svGPU) Start(v decider.Variant) error {
 // buildQueue collects the canonical arcs (not hidden, when fromBitmap)
 // whose endpoints lie in different trees. Its length never exceeds the last
 // active count: every arc not hidden was counted active by the last pass.
-func (o *svGPU) buildQueue(d *runtime.Dev, fromBitmap bool) error {
+func (o *svGPU) buildQueue(d *gpu.Dev, fromBitmap bool) error {
 	capacity := max(o.active, 1)
 	if err := o.ensureQueues(d, capacity); err != nil {
 		return err
@@ -304,7 +306,7 @@ func (o *svGPU) buildQueue(d *runtime.Dev, fromBitmap bool) error {
 		hidden = o.hidden
 	}
 	if err := d.Launch(kernels.CCSVBuildQu, d.Grid(o.m, ccBlock), ccBlock, o.src, o.dg.Adj, uint64(o.m), o.p, hidden,
-		o.q[0], uint64(o.q[0].Len()), o.ctrl, runtime.Flag(o.directed)); err != nil {
+		o.q[0], uint64(o.q[0].Len()), o.ctrl, gpu.Flag(o.directed)); err != nil {
 		return err
 	}
 	if err := o.readCtrl(d); err != nil {
@@ -319,7 +321,7 @@ func (o *svGPU) buildQueue(d *runtime.Dev, fromBitmap bool) error {
 }
 
 // ensureQueues makes both queue buffers hold at least n edges.
-func (o *svGPU) ensureQueues(d *runtime.Dev, n int64) error {
+func (o *svGPU) ensureQueues(d *gpu.Dev, n int64) error {
 	if int64(o.q[0].Len()) >= n {
 		return nil
 	}
@@ -329,27 +331,27 @@ func (o *svGPU) ensureQueues(d *runtime.Dev, n int64) error {
 		return err
 	}
 	var err error
-	if o.q[0], err = runtime.AllocSlice[uint64](d, int(n)); err != nil {
+	if o.q[0], err = gpu.AllocSlice[uint64](d, int(n)); err != nil {
 		return err
 	}
-	o.q[1], err = runtime.AllocSlice[uint64](d, int(n))
+	o.q[1], err = gpu.AllocSlice[uint64](d, int(n))
 	return err
 }
 
 func (o *svGPU) Compute(v decider.Variant) (int64, error) {
 	var read int64
-	err := o.c.Do(func(d *runtime.Dev) error {
+	err := o.c.Do(func(d *gpu.Dev) error {
 		if v.Rep != o.rep {
 			if err := o.convert(d, v.Rep); err != nil {
 				return err
 			}
 		}
-		down := runtime.Flag(o.iter%2 == 0)
+		down := gpu.Flag(o.iter%2 == 0)
 		o.iter++
 		if err := o.clearCtrl(d); err != nil {
 			return err
 		}
-		dir := runtime.Flag(o.directed)
+		dir := gpu.Flag(o.directed)
 		var err error
 		switch {
 		case o.rep == decider.Queue:
@@ -393,12 +395,12 @@ func (o *svGPU) Compute(v decider.Variant) (int64, error) {
 
 // finish turns the stars into labels: each vertex gets the smallest vertex
 // of its star (the roots are not the smallest: hooking alternates).
-func (o *svGPU) finish(d *runtime.Dev) error {
+func (o *svGPU) finish(d *gpu.Dev) error {
 	o.done = true
 	if o.n == 0 {
 		return nil
 	}
-	low, err := runtime.AllocSlice[uint32](d, o.n)
+	low, err := gpu.AllocSlice[uint32](d, o.n)
 	if err != nil {
 		return err
 	}
@@ -415,7 +417,7 @@ func (o *svGPU) finish(d *runtime.Dev) error {
 	return d.Sync()
 }
 
-func (o *svGPU) convert(d *runtime.Dev, r decider.Rep) error {
+func (o *svGPU) convert(d *gpu.Dev, r decider.Rep) error {
 	if r == o.rep {
 		return nil
 	}
@@ -438,7 +440,7 @@ func (o *svGPU) Convert(r decider.Rep) error {
 	if o.Done() {
 		return nil
 	}
-	return o.c.Do(func(d *runtime.Dev) error { return o.convert(d, r) })
+	return o.c.Do(func(d *gpu.Dev) error { return o.convert(d, r) })
 }
 
 // Generate reports the active-edge count the hook pass (or the queue's
@@ -448,7 +450,7 @@ func (o *svGPU) Generate(decider.Rep) (int64, int64, error) { return o.active, -
 func (o *svGPU) Inspect(bool) (int64, int64) { return o.active, -1 }
 
 func (o *svGPU) Close() error {
-	return o.closeBase(func(d *runtime.Dev) {
+	return o.closeBase(func(d *gpu.Dev) {
 		o.src.Free(d)
 		o.hidden.Free(d)
 		o.q[0].Free(d)
@@ -474,7 +476,7 @@ func (o *affGPU) Generate(decider.Rep) (int64, int64, error) { return o.last, -1
 
 func (o *affGPU) Compute(decider.Variant) (int64, error) {
 	var edges int64
-	err := o.c.Do(func(d *runtime.Dev) error {
+	err := o.c.Do(func(d *gpu.Dev) error {
 		if err := o.clearCtrl(d); err != nil {
 			return err
 		}
@@ -485,7 +487,7 @@ func (o *affGPU) Compute(decider.Variant) (int64, error) {
 				err = o.launch(d, kernels.CCAffRound0, o.n, o.dg.Off, o.dg.Adj, uint32(o.n), o.p, o.hookArg(), o.ctrl)
 			} else {
 				err = o.launch(d, kernels.CCAffRound, o.n, o.dg.Off, o.dg.Adj, uint32(o.n), o.p, o.hookArg(), o.ctrl,
-					uint32(r), runtime.Flag(r == 1))
+					uint32(r), gpu.Flag(r == 1))
 			}
 			if err != nil {
 				return err
@@ -523,10 +525,10 @@ func (o *affGPU) Compute(decider.Variant) (int64, error) {
 // linkAll runs the thread-per-vertex pass (queuing heavy vertices), the
 // block-per-heavy-vertex pass and the final compression, then reads the
 // control block.
-func linkAll(d *runtime.Dev, b *gpuBase, heavy runtime.DeviceSlice[uint32], mode uint32, skip bool, start uint32) error {
-	dir := runtime.Flag(b.directed)
+func linkAll(d *gpu.Dev, b *gpuBase, heavy gpu.DeviceSlice[uint32], mode uint32, skip bool, start uint32) error {
+	dir := gpu.Flag(b.directed)
 	if err := b.launch(d, kernels.CCLinkT, b.n, b.dg.Off, b.dg.Adj, uint32(b.n), b.p, b.hookArg(), heavy, b.ctrl,
-		mode, dir, runtime.Flag(skip), start); err != nil {
+		mode, dir, gpu.Flag(skip), start); err != nil {
 		return err
 	}
 	if err := d.Launch(kernels.CCLinkB, d.BlockGrid(int64(b.n), ccBlock), ccBlock, b.dg.Off, b.dg.Adj, heavy, b.p,
@@ -554,7 +556,7 @@ func (o *ufGPU) Generate(decider.Rep) (int64, int64, error) { return int64(o.n),
 
 func (o *ufGPU) Compute(decider.Variant) (int64, error) {
 	var edges int64
-	err := o.c.Do(func(d *runtime.Dev) error {
+	err := o.c.Do(func(d *gpu.Dev) error {
 		if err := o.clearCtrl(d); err != nil {
 			return err
 		}
@@ -578,15 +580,15 @@ func (o *ufGPU) Compute(decider.Variant) (int64, error) {
 // heavy for one thread.
 type vertexGPU struct {
 	gpuBase
-	heavy runtime.DeviceSlice[uint32]
+	heavy gpu.DeviceSlice[uint32]
 }
 
-func (o *vertexGPU) setup(d *runtime.Dev) error {
+func (o *vertexGPU) setup(d *gpu.Dev) error {
 	if err := o.acquire(d, 4*int64(o.n)); err != nil {
 		return err
 	}
 	var err error
-	o.heavy, err = runtime.AllocSlice[uint32](d, o.n)
+	o.heavy, err = gpu.AllocSlice[uint32](d, o.n)
 	return err
 }
 
@@ -605,5 +607,5 @@ func (o *vertexGPU) Start(decider.Variant) error {
 func (o *vertexGPU) Convert(decider.Rep) error { return nil }
 
 func (o *vertexGPU) Close() error {
-	return o.closeBase(func(d *runtime.Dev) { o.heavy.Free(d) })
+	return o.closeBase(func(d *gpu.Dev) { o.heavy.Free(d) })
 }

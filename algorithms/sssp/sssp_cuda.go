@@ -6,7 +6,9 @@ import (
 	"math"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -35,34 +37,34 @@ type cudaOp struct {
 	// adaptive policy's may be wider than delta: thresholds'
 	// launch_delta_factor).
 	launchDelta uint64
-	hist        runtime.DeviceSlice[uint64]
+	hist        gpu.DeviceSlice[uint64]
 	d32         bool
-	dist        runtime.DeviceSlice[uint64] // d32 false
-	dist32      runtime.DeviceSlice[uint32] // d32 true
-	pending     bool                        // an ordered generation may have left vertices in the update vector
+	dist        gpu.DeviceSlice[uint64] // d32 false
+	dist32      gpu.DeviceSlice[uint32] // d32 true
+	pending     bool                    // an ordered generation may have left vertices in the update vector
 	// out64 or out is the host memory for the distances, prepared while
 	// the GPU runs; for 32-bit distances at the width of the last result
 	// on this graph, else 16 bits where the result is large enough to
 	// narrow (ReadValues picks the width).
 	out64 func() []uint64
-	out   func() runtime.Values
+	out   func() hostmem.Values
 	bits  int // the last result's width on this graph (0: none yet)
-	res   runtime.Values
+	res   hostmem.Values
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool) {
-	c, ok := b.(*runtime.CUDA)
+	c, ok := b.(*gpu.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
 	o := &cudaOp{src: src, delta: max(delta, 1), target: target, launchDelta: max(launchDelta, delta, 1)}
-	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
+	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *gpu.Dev, t *runtime.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		o.bits = d.ResultBits(g, "sssp")
 		var err error
 		if target > 0 {
-			if o.hist, err = runtime.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
+			if o.hist, err = gpu.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
 				return err
 			}
 			if err = d.Memset32(o.hist, 0, 0, 2*(kernels.BucketBins+1)); err != nil {
@@ -70,12 +72,12 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, targ
 			}
 		}
 		if o.d32 {
-			if o.dist32, err = runtime.AllocSlice[uint32](d, n); err != nil {
+			if o.dist32, err = gpu.AllocSlice[uint32](d, n); err != nil {
 				return err
 			}
 			return d.Memset32(o.dist32, 0, math.MaxUint32, int64(n))
 		}
-		if o.dist, err = runtime.AllocSlice[uint64](d, n); err != nil {
+		if o.dist, err = gpu.AllocSlice[uint64](d, n); err != nil {
 			return err
 		}
 		// 0xFFFFFFFF in both halves: math.MaxUint64, the unreached distance.
@@ -91,14 +93,14 @@ func (o *cudaOp) Info() decider.Info {
 
 func (o *cudaOp) Start(v decider.Variant) error {
 	if n := o.G.NumVertices(); o.InitErr == nil && o.d32 {
-		o.out = runtime.PrepareResult(n, o.bits, 16)
+		o.out = o.C.PrepareResult(n, o.bits, 16)
 		o.SpeculateOn(o.dist32, o.out)
 	} else if o.InitErr == nil {
-		o.out64 = runtime.HostSlice[uint64](n)
+		o.out64 = hostmem.Slice[uint64](n)
 	}
 	// Asynchronous memsets, not synchronous copies, set the source's
 	// distance.
-	return o.StartSingle(o.src, v.Rep, func(d *runtime.Dev) error {
+	return o.StartSingle(o.src, v.Rep, func(d *gpu.Dev) error {
 		if o.d32 {
 			return d.Memset32(o.dist32, 4*int64(o.src), 0, 1)
 		}
@@ -106,10 +108,10 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	})
 }
 
-func (o *cudaOp) Distances() runtime.Values { return o.res }
+func (o *cudaOp) Distances() hostmem.Values { return o.res }
 
 // distArg returns the distance array in use.
-func (o *cudaOp) distArg() runtime.DevicePointer {
+func (o *cudaOp) distArg() gpu.DevicePointer {
 	if o.d32 {
 		return o.dist32
 	}
@@ -120,7 +122,7 @@ func (o *cudaOp) distArg() runtime.DevicePointer {
 // working set in v's representation; Generate then only reports it.
 func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 	var edges int64
-	err := o.C.Do(func(d *runtime.Dev) error {
+	err := o.C.Do(func(d *gpu.Dev) error {
 		ws := o.WS
 		ws.Begin(d)
 		if err := ws.Convert(d, v.Rep); err != nil {
@@ -189,25 +191,25 @@ func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
 
 // Close copies the distances to the host and releases the device state.
 func (o *cudaOp) Close() error {
-	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
+	return o.CUDATraversal.Close(func(d *gpu.Dev) error {
 		var err error
 		switch {
 		case o.out != nil:
 			if v, ok := o.TakeResult(d); ok { // copied behind the last launch
 				o.res = v
 			} else {
-				o.res, err = runtime.ReadValues(d, o.dist32, o.WS.Scratch(), o.out())
+				o.res, err = gpu.ReadValues(d, o.dist32, o.WS.Scratch(), o.out())
 			}
 			d.NoteResultBits(o.G, "sssp", o.res.Bits())
 		case o.out64 != nil:
 			dst := o.out64()
-			o.res, err = runtime.ValuesOf(dst), runtime.ReadStaged(d, o.dist, dst)
+			o.res, err = hostmem.ValuesOf(dst), gpu.ReadStaged(d, o.dist, dst)
 		default:
 			return nil // never started
 		}
 		o.Times.ResultBits = o.res.Bits()
 		return err
-	}, func(d *runtime.Dev) {
+	}, func(d *gpu.Dev) {
 		o.dist.Free(d)
 		o.dist32.Free(d)
 		o.hist.Free(d)

@@ -18,6 +18,7 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms/cc"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -345,7 +346,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			last.release() // done with it: this run reuses its memory
 		}
 		t, err := runAlg(ctx, g, src)
-		if errors.Is(err, runtime.ErrInsufficientMemory) && f.device == "auto" {
+		if errors.Is(err, gpu.ErrInsufficientMemory) && f.device == "auto" {
 			// The graph does not fit on the GPU: auto means "the best that works".
 			e.log.Info().Err(err).Msg("--device auto: the graph does not fit on the GPU; running on the CPU")
 			closeBackend()
