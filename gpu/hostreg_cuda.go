@@ -32,10 +32,6 @@ import (
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 )
 
-// registerMin: see WithRegisterMin
-// registers for direct DMA (a variable for tests).
-var RegisterMin int64 = 64 << 10
-
 // hostReg is a registered range of Go memory.
 type hostReg struct {
 	// first is a weak.Pointer[T] to the slice's first element: the address
