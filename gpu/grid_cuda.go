@@ -31,3 +31,14 @@ func (d *Dev) BlockGrid(items int64, block int) int {
 // per multiprocessor, or kernels.PersistBlocksPerSM's where they fit, so
 // that every block is resident (its grid barriers need that).
 func (d *Dev) PersistGrid(kernel string) int { return d.c.sms * max(d.persistBlocks[kernel], 1) }
+
+// BlockSize returns the block size of block-mapped kernels for a graph:
+// its average out-degree rounded up to a multiple of 32, within 32..1024.
+func BlockSize(n int, m int64) int {
+	if n == 0 {
+		return 32
+	}
+	avg := (m + int64(n) - 1) / int64(n)
+	b := (avg + 31) / 32 * 32
+	return int(min(max(b, 32), 1024))
+}

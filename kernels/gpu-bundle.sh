@@ -12,7 +12,7 @@ CUDA_HOME=${CUDA_HOME:-$(cd ../shared/cuda && pwd)}
 export CGO_CFLAGS="-I$PWD/kernels/cudacompat -I$CUDA_HOME/include"
 export CGO_LDFLAGS="-L$CUDA_HOME/lib64/stubs"
 rm -rf "$DIR" && mkdir -p "$DIR/kernels" "$DIR/datasets"
-go test -tags cuda -c -ldflags='-s -w' -o "$DIR/" ./gpu ./runtime ./algorithms/bfs ./algorithms/sssp ./algorithms/cc
+go test -tags cuda -c -ldflags='-s -w' -o "$DIR/" ./gpu ./workset ./runtime ./algorithms/bfs ./algorithms/sssp ./algorithms/cc
 # -buildvcs=true: the reports' commit comes from the build (GOFLAGS may turn it off), not
 # from git describe on the GPU machine, whose copy of .git may be stale.
 go build -buildvcs=true -tags cuda -ldflags='-s -w' -o "$DIR/gearbox" ./cmd/gearbox

@@ -29,7 +29,7 @@ fi
 export GEARBOX_KERNELS=$OUT/gearbox.fatbin GEARBOX_DATASETS=$DIR/datasets
 
 if [[ " $STAGES " == *" test "* ]]; then
-	for p in gpu runtime bfs sssp cc; do
+	for p in gpu workset runtime bfs sssp cc; do
 		[ -x ./$p.test ] || continue
 		t0=$(date +%s)
 		./$p.test -test.run 'CUDA|Ctrl' -test.v -test.timeout 300s >"$OUT/test-$p.log" 2>&1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
+	"github.com/gearbox-graph/gearbox/workset"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -22,9 +23,9 @@ type CUDATraversal struct {
 	C  *gpu.CUDA
 	G  *graph.Graph
 	DG *gpu.DeviceGraph
-	WS *CUDAWorkset
+	WS *workset.CUDA
 	PS gpu.DeviceSlice[uint32] // persistent launches' state
-	// Block is the block size of block-mapped kernels (BlockSize).
+	// Block is the block size of block-mapped kernels (gpu.BlockSize).
 	Block int
 	// Times holds the operator's own share of the split (set-up, upload,
 	// the result copy); the working set's is added by GPUTimes.
@@ -55,12 +56,12 @@ type CUDATraversal struct {
 // fit; then alloc allocates the operator's own arrays (t is the traversal
 // being built). A failure is kept in InitErr (Start returns it).
 func NewCUDATraversal(c *gpu.CUDA, g *graph.Graph, state int64, alloc func(d *gpu.Dev, t *CUDATraversal) error) *CUDATraversal {
-	t := &CUDATraversal{C: c, G: g, Block: BlockSize(g.NumVertices(), g.NumEdges())}
+	t := &CUDATraversal{C: c, G: g, Block: gpu.BlockSize(g.NumVertices(), g.NumEdges())}
 	t0 := time.Now()
 	t.InitErr = c.Do(func(d *gpu.Dev) error {
 		n, m := g.NumVertices(), g.NumEdges()
 		u0 := d.UploadTime()
-		dg, err := d.AcquireGraph(g, state+CUDAWorksetBytes(n, m)+PersistBytes)
+		dg, err := d.AcquireGraph(g, state+workset.CUDABytes(n, m)+PersistBytes)
 		t.Times.Upload += d.UploadTime() - u0
 		if err != nil {
 			return err
@@ -69,7 +70,7 @@ func NewCUDATraversal(c *gpu.CUDA, g *graph.Graph, state int64, alloc func(d *gp
 		if t.PS, err = gpu.AllocSlice[uint32](d, PersistBytes/4); err != nil {
 			return err
 		}
-		if t.WS, err = NewCUDAWorkset(d, n, m); err != nil {
+		if t.WS, err = workset.NewCUDA(d, n, m); err != nil {
 			return err
 		}
 		t.WS.SetExact(t.exact)
@@ -187,6 +188,10 @@ func (t *CUDATraversal) Fused() Fusion {
 	return t.fused
 }
 
+// PersistBytes is the device memory of a persistent launch's state
+// (struct Persist in kernels/common.cuh).
+const PersistBytes = kernels.PersistBytes
+
 // MaxFusedLevels bounds one persistent launch so that cancellation stays
 // responsive (on the H100 a 2048x2048 grid's ~3000 BFS levels took ~26 ms).
 const MaxFusedLevels = 1 << 12
@@ -228,7 +233,7 @@ func (t *CUDATraversal) Persist(d *gpu.Dev, kernel string, lead, mid []any) (int
 		t.spec = nil
 	}
 	t.fusedIter = t.Iter
-	t.fused = Fusion{Levels: levels, HiddenDegree: max(ws.EdgesOut()-deg0, 0), Pulled: int(ws.host[0].PullLevels)}
+	t.fused = Fusion{Levels: levels, HiddenDegree: max(ws.EdgesOut()-deg0, 0), Pulled: ws.Pulled()}
 	if levels == 0 {
 		t.FuseAfter = t.Iter + 4
 		ws.Begin(d)

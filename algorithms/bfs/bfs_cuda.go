@@ -11,6 +11,7 @@ import (
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 func init() { cudaOperator = newCUDAOp }
@@ -163,7 +164,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 				dt.Off, dt.Adj, o.level, ws.Update(), ws.Current(), n, o.cur, ws.Ctrl(), ws.Parity()); err != nil {
 				return err
 			}
-			if err := ws.Generate(d, o.DG.Off, rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+			if err := ws.Generate(d, o.DG.Off, rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
 				return err
 			}
 			edges = ws.EdgesOut()
@@ -204,7 +205,7 @@ func (o *cudaOp) push(d *gpu.Dev, v decider.Variant) error {
 		block, o.Block, o.DG.Off, o.DG.Adj, o.level, ws.Update()); err != nil {
 		return err
 	}
-	if err := ws.Generate(d, o.DG.Off, ws.Rep(), runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+	if err := ws.Generate(d, o.DG.Off, ws.Rep(), workset.Select{Mode: kernels.SelectAll}); err != nil {
 		return err
 	}
 	o.cur++

@@ -3,6 +3,8 @@
 package sssp
 
 import (
+	"fmt"
+
 	"math"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -11,6 +13,7 @@ import (
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 func init() { cudaOperator = newCUDAOp }
@@ -154,16 +157,10 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 			block, o.Block, lead...); err != nil {
 			return err
 		}
-		sel := runtime.CUDASelect{Mode: kernels.SelectAll}
 		o.pending = v.Order == decider.Ordered
-		if o.pending {
-			sel = runtime.CUDASelect{Mode: kernels.SelectDelta, Dist: o.distArg(), Delta: o.delta, D32: o.d32}
-			switch {
-			case o.target > 0:
-				sel.Mode, sel.Target, sel.Hist = kernels.SelectBucket, uint64(o.target), o.hist
-			case o.delta == 1:
-				sel.Mode = kernels.SelectMin
-			}
+		sel, err := o.selection()
+		if err != nil {
+			return err
 		}
 		if err := ws.Generate(d, o.DG.Off, v.Rep, sel); err != nil {
 			return err
@@ -172,6 +169,49 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		return nil
 	})
 	return edges, err
+}
+
+// selection returns which updated vertices the next working set keeps:
+// all of them in unordered rounds; in ordered ones those of the bucket of
+// width delta above the smallest pending distance (findmin), the smallest
+// alone at delta 1, or a work-targeted bucket (bucket's bound, from the
+// histogram o.hist, widened to o.target out-edges).
+func (o *cudaOp) selection() (workset.Select, error) {
+	if !o.pending {
+		return workset.Select{Mode: kernels.SelectAll}, nil
+	}
+	if o.delta == 0 {
+		return workset.Select{}, fmt.Errorf("cuda: delta-stepping with delta 0")
+	}
+	sel := workset.Select{Mode: kernels.SelectDelta, Dist: o.distArg(), Delta: o.delta, D32: o.d32, Prepare: o.prepareMin}
+	switch {
+	case o.target > 0:
+		if o.hist.Len() == 0 {
+			return workset.Select{}, fmt.Errorf("cuda: bucket selection without a histogram")
+		}
+		// The generation keeps the vertices up to the bound bucket left
+		// in ctrl.minv.
+		sel.Mode, sel.Prepare = kernels.SelectMin, o.prepareBucket
+	case o.delta == 1:
+		sel.Mode = kernels.SelectMin
+	}
+	return sel, nil
+}
+
+// prepareMin leaves the smallest pending distance in the control block
+// (workset.Select.Prepare).
+func (o *cudaOp) prepareMin(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, _, ctrl gpu.DevicePointer) error {
+	return d.Launch(kernels.FindMin(o.d32), grid, block, o.distArg(), upd, n, ctrl)
+}
+
+// prepareBucket leaves the end of the work-targeted bucket in the control
+// block: findmin, then the bound from the histogram of the pending
+// vertices' out-degrees by distance.
+func (o *cudaOp) prepareBucket(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, off, ctrl gpu.DevicePointer) error {
+	if err := o.prepareMin(d, grid, block, upd, n, off, ctrl); err != nil {
+		return err
+	}
+	return d.Launch(kernels.Bucket(o.d32), grid, block, o.distArg(), upd, n, off, ctrl, o.hist, o.delta, uint64(o.target))
 }
 
 // persistent returns the persistent kernel for v's iterations and its

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package runtime
+package workset
 
 // CUDACtrlForTest lets the external GPU tests check and read the control
 // block's Go mirror itself rather than a copy of it.

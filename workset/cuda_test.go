@@ -1,6 +1,6 @@
 //go:build cuda
 
-package runtime_test
+package workset_test
 
 // GPU tests of the working-set kernels in isolation. They skip when no CUDA driver or GPU is present.
 
@@ -16,11 +16,11 @@ import (
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/kernels"
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 // ctrl is the runtime's mirror of struct Ctrl (kernels/common.cuh).
-type ctrl = runtime.CUDACtrlForTest
+type ctrl = workset.CUDACtrlForTest
 
 // TestCUDABucketKernel checks sssp_bucket's bound (after findmin) against
 // the host: the end of the first bin of width unit, counted from the
@@ -517,7 +517,7 @@ func TestCUDAWorksetDual(t *testing.T) {
 				return err
 			}
 			defer dOff.Free(d)
-			w, err := runtime.NewCUDAWorkset(d, n, off[n])
+			w, err := workset.NewCUDA(d, n, off[n])
 			if err != nil {
 				return err
 			}
@@ -529,7 +529,7 @@ func TestCUDAWorksetDual(t *testing.T) {
 			if err := w.Update().Write(d, 0, upd); err != nil {
 				return err
 			}
-			if err := w.Generate(d, dOff, tc.rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+			if err := w.Generate(d, dOff, tc.rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
 				return err
 			}
 			if w.Size() != int64(len(want)) {
