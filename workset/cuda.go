@@ -96,12 +96,11 @@ type CUDA struct {
 
 // CUDATimes is what a CUDA working set measured and counted: the host
 // clock's kernel and transfer time, kernel launches, and the levels run
-// inside persistent launches (those one block ran alone, those that
-// pulled).
+// inside persistent launches (and those of them one block ran alone).
 type CUDATimes struct {
-	Kernels, Transfers              time.Duration
-	Launches                        int64
-	Levels, LocalLevels, PullLevels int64
+	Kernels, Transfers  time.Duration
+	Launches            int64
+	Levels, LocalLevels int64
 }
 
 // CUDABytes returns the device memory NewCUDA allocates.
@@ -396,7 +395,6 @@ func (w *CUDA) AfterFused(d *gpu.Dev) (levels int, err error) {
 	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
 	w.Times.LocalLevels += int64(h.LocalLevels)
-	w.Times.PullLevels += int64(h.PullLevels)
 	w.pulled = int(h.PullLevels)
 	w.rep = decider.Queue // the frontier a launch leaves is a queue
 	return int(h.FusedLevels), nil
