@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/mumax/3/cuda/cu"
+
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/internal/par"
 	"github.com/gearbox-graph/gearbox/kernels"
-	"github.com/mumax/3/cuda/cu"
 )
 
 // ReadStaged copies src to dst (same length) through two page-locked

@@ -5,6 +5,7 @@ package bfs
 import (
 	"math"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -24,7 +25,7 @@ func init() { cudaOperator = newCUDAOp }
 // vertex a level discovers gets the same depth), so ordered push,
 // unordered push and pull can alternate freely.
 type cudaOp struct {
-	*runtime.CUDATraversal
+	*frontier.CUDATraversal
 	src     uint32
 	level   gpu.DeviceSlice[uint32]
 	canPull bool
@@ -49,7 +50,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Confi
 	n := g.NumVertices()
 	o := &cudaOp{src: src}
 	o.pushBelow, o.pullLaunch = pullRule(cfg, n)
-	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 4*int64(n), func(d *gpu.Dev, _ *runtime.CUDATraversal) error {
+	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 4*int64(n), func(d *gpu.Dev, _ *frontier.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil
 		o.bits = d.ResultBits(g, "bfs")
@@ -111,7 +112,7 @@ func (o *cudaOp) Start(v decider.Variant) error {
 func (o *cudaOp) Depths() hostmem.Values { return o.depth }
 
 // Step runs one iteration (or, with WithFusedLevels, up to
-// runtime.MaxFusedLevels levels in one launch) and generates the next
+// frontier.MaxFusedLevels levels in one launch) and generates the next
 // working set in the variant's representation. Where pull launches fit
 // (launchFits), the operator declares PullConverts: a pull launch sets a
 // queue into its first bitmap itself (two grid barriers), so the engine

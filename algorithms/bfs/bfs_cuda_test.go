@@ -717,7 +717,7 @@ func TestCUDALocalLevels(t *testing.T) {
 	}
 }
 
-// TestCUDAResultBehindLaunch: a result of at most runtime.SpecMaxBytes is
+// TestCUDAResultBehindLaunch: a result of at most frontier.SpecMaxBytes is
 // copied behind each persistent launch, and kept when that launch
 // finished the traversal: on paths (one launch; four, the last finishing)
 // and on a 30x30 grid under a frontier limit of 8 (a launch that does not
@@ -749,7 +749,7 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 	}{
 		{"path100", pathOf(100), on, true},
 		{"path16000", pathOf(16000), on, true},  // four launches, 64000 bytes of depths
-		{"path20000", pathOf(20000), on, false}, // 80000 bytes: over runtime.SpecMaxBytes
+		{"path20000", pathOf(20000), on, false}, // 80000 bytes: over frontier.SpecMaxBytes
 		{"grid30x30/limit8", testgraphs.Grid(30, 30), capped, true},
 		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
 		{"path100/no-launches", pathOf(100), none, false},

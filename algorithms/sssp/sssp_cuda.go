@@ -4,9 +4,9 @@ package sssp
 
 import (
 	"fmt"
-
 	"math"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -32,7 +32,7 @@ func init() { cudaOperator = newCUDAOp }
 // unordered ones as they come, ordered ones bucket after bucket
 // (near-far, kernels.SSSPPersistBuckets).
 type cudaOp struct {
-	*runtime.CUDATraversal
+	*frontier.CUDATraversal
 	src    uint32
 	delta  uint64
 	target int64 // bucket_edges: work-targeted buckets (0: fixed)
@@ -62,7 +62,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, targ
 	}
 	n := g.NumVertices()
 	o := &cudaOp{src: src, delta: max(delta, 1), target: target, launchDelta: max(launchDelta, delta, 1)}
-	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *gpu.Dev, t *runtime.CUDATraversal) error {
+	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *gpu.Dev, t *frontier.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		o.bits = d.ResultBits(g, "sssp")
 		var err error

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
@@ -396,7 +397,7 @@ func TestCUDAFusedHubs(t *testing.T) {
 // inside persistent launches (kernels.SSSPPersistBuckets), the adaptive
 // policy's launch_delta_factor times wider: on a weighted
 // grid every bucket is filled by the launch itself, so the run takes a
-// launch per runtime.MaxFusedLevels levels and at least a level per
+// launch per frontier.MaxFusedLevels levels and at least a level per
 // non-empty bucket; on the hub graphs launches run hub levels too, but stop
 // at a level of more out-edges than they take and restart on an update
 // vector the ordinary kernels left pending vertices in. Distances must
@@ -418,7 +419,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 				}
 			}
 			st := got.Stats()
-			maxIters := 1 + int(st.GPU.Levels/runtime.MaxFusedLevels) + 1
+			maxIters := 1 + int(st.GPU.Levels/frontier.MaxFusedLevels) + 1
 			if st.GPU.Levels < int64(len(buckets)) || st.Iterations > maxIters {
 				t.Errorf("%s: %d levels over %d iterations for %d buckets, want every bucket in launches (at most %d iterations)",
 					label, st.GPU.Levels, st.Iterations, len(buckets), maxIters)
@@ -461,8 +462,8 @@ func TestCUDABucketedLaunch(t *testing.T) {
 // and 300x300 (frontiers of up to 300 vertices, over one block's edge
 // limit), with local levels on and off, distances must match the CPU,
 // local levels run only where they are on, and distances of at most
-// runtime.SpecMaxBytes are copied behind the launch that finished the run
-// (runtime.CUDATraversal.SpeculateOn).
+// frontier.SpecMaxBytes are copied behind the launch that finished the run
+// (frontier.CUDATraversal.SpeculateOn).
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
@@ -494,7 +495,7 @@ func TestCUDALocalLevels(t *testing.T) {
 				// One launch runs the whole traversal (its buckets too),
 				// so the distances are copied behind it where they are
 				// small enough (32 bits each).
-				if small := 4*int64(c.g.NumVertices()) <= runtime.SpecMaxBytes; gt.ResultBehindLaunch != small {
+				if small := 4*int64(c.g.NumVertices()) <= frontier.SpecMaxBytes; gt.ResultBehindLaunch != small {
 					t.Errorf("%s: distances copied behind the launch: %v, want %v", label, gt.ResultBehindLaunch, small)
 				}
 			}

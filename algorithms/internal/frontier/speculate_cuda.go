@@ -1,12 +1,13 @@
 //go:build cuda
 
-package runtime
+package frontier
 
 import (
 	"fmt"
+	"unsafe"
+
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
-	"unsafe"
 )
 
 // A specRead is a result copy issued behind a persistent launch, before

@@ -1,17 +1,25 @@
 //go:build cuda
 
-package runtime
+package frontier
+
+// The GPU half of the vertex-frontier kit: CUDATraversal holds what the
+// GPU BFS and SSSP operators share (the pinned device graph, the
+// workset.CUDA working set, persistent multi-level launches and the
+// result copied behind the launch that finishes a traversal,
+// speculate_cuda.go). Its CUDA-specific names keep it apart from the CPU
+// half.
 
 import (
 	"fmt"
-	"github.com/gearbox-graph/gearbox/gpu"
-	"github.com/gearbox-graph/gearbox/internal/hostmem"
-	"github.com/gearbox-graph/gearbox/workset"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
+	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 // CUDATraversal is what the vertex-centric GPU operators (BFS, SSSP) share:
@@ -29,7 +37,7 @@ type CUDATraversal struct {
 	Block int
 	// Times holds the operator's own share of the split (set-up, upload,
 	// the result copy); the working set's is added by GPUTimes.
-	Times GPUTimes
+	Times runtime.GPUTimes
 	// Iter counts steps; FuseAfter is the first iteration at which
 	// a persistent launch may be tried again after one declined.
 	Iter, FuseAfter int
@@ -41,7 +49,7 @@ type CUDATraversal struct {
 	exact, pinned, closed bool
 	// What the persistent launch of iteration fusedIter ran (Result).
 	fusedIter int
-	fused     fusion
+	fused     cudaFusion
 	// The result copied behind persistent launches (SpeculateOn): what,
 	// into which host memory, and the copy behind the last launch, kept
 	// while that launch finished the traversal.
@@ -81,7 +89,7 @@ func NewCUDATraversal(c *gpu.CUDA, g *graph.Graph, state int64, alloc func(d *gp
 }
 
 // fusion is what an iteration of several levels ran.
-type fusion struct {
+type cudaFusion struct {
 	// levels is the levels it ran (0 or 1: one).
 	levels int
 	// hidden is the summed out-degree of the working sets those levels
@@ -94,7 +102,7 @@ type fusion struct {
 
 // Prepare applies a step's request before its device work: exact timing
 // (StepRequest.ExactTiming) and dual generation (StepRequest.DualFrom).
-func (t *CUDATraversal) Prepare(req StepRequest) {
+func (t *CUDATraversal) Prepare(req runtime.StepRequest) {
 	t.exact = req.ExactTiming
 	if t.WS != nil {
 		t.WS.SetExact(req.ExactTiming)
@@ -104,7 +112,7 @@ func (t *CUDATraversal) Prepare(req StepRequest) {
 
 // DeviceTimes implements Operator: the operator's own share of the split plus
 // the working set's.
-func (t *CUDATraversal) DeviceTimes() *GPUTimes {
+func (t *CUDATraversal) DeviceTimes() *runtime.GPUTimes {
 	r := t.Times
 	if t.WS != nil {
 		w := t.WS.Times
@@ -144,13 +152,13 @@ func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *g
 // working set: it converts that set to r where the step left it in the
 // other representation (a persistent launch ends in a queue), and
 // returns the counts and the levels the step's persistent launch ran.
-func (t *CUDATraversal) Result(edges int64, r decider.Rep) (StepResult, error) {
+func (t *CUDATraversal) Result(edges int64, r decider.Rep) (runtime.StepResult, error) {
 	if r != t.WS.Rep() && !t.Finished {
 		if err := t.Convert(r); err != nil {
-			return StepResult{}, err
+			return runtime.StepResult{}, err
 		}
 	}
-	res := StepResult{Edges: edges, Size: t.WS.Size(), Degree: t.WS.Degree()}
+	res := runtime.StepResult{Edges: edges, Size: t.WS.Size(), Degree: t.WS.Degree()}
 	if t.fusedIter == t.Iter && t.fused.levels > 1 {
 		res.Levels, res.HiddenDegree = t.fused.levels, t.fused.hidden
 	}
@@ -243,7 +251,7 @@ func (t *CUDATraversal) Persist(d *gpu.Dev, kernel string, lead, mid []any) (int
 		t.spec = nil
 	}
 	t.fusedIter = t.Iter
-	t.fused = fusion{levels: levels, hidden: max(ws.EdgesOut()-deg0, 0), pulled: ws.Pulled()}
+	t.fused = cudaFusion{levels: levels, hidden: max(ws.EdgesOut()-deg0, 0), pulled: ws.Pulled()}
 	if levels == 0 {
 		t.FuseAfter = t.Iter + 4
 		ws.Begin(d)
