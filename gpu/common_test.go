@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/gpu"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 func TestErrorSentinels(t *testing.T) {
@@ -38,3 +39,6 @@ func TestMemoryError(t *testing.T) {
 		}
 	}
 }
+
+// *gpu.CUDA is a runtime.Backend in both builds.
+var _ runtime.Backend = (*gpu.CUDA)(nil)

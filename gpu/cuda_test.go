@@ -584,3 +584,16 @@ func BenchmarkCUDAReadStaged(b *testing.B) {
 		free(c, src)
 	}
 }
+
+// TestCUDAStageBytesOption: New refuses a staging buffer too small for a
+// control block, before touching the driver.
+func TestCUDAStageBytesOption(t *testing.T) {
+	c, err := gpu.New(gpu.WithStageBytes(8))
+	if err == nil {
+		c.Close()
+		t.Fatal("New accepted 8-byte staging buffers")
+	}
+	if !strings.Contains(err.Error(), "staging buffer of 8 bytes") {
+		t.Fatalf("error %q does not name the size", err)
+	}
+}

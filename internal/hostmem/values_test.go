@@ -79,3 +79,18 @@ func TestBitsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestWords: Words hands out the slice a Values holds at its width only.
+func TestWords(t *testing.T) {
+	v := hostmem.ValuesOf([]uint16{1, 2, 3})
+	if w := hostmem.Words[uint16](v); len(w) != 3 || w[2] != 3 {
+		t.Fatalf("Words[uint16] = %v", w)
+	}
+	if w := hostmem.Words[uint32](v); w != nil {
+		t.Fatalf("Words[uint32] of 16-bit values = %v, want nil", w)
+	}
+	w := hostmem.Words[uint8](hostmem.NewValues(8, 5))
+	if len(w) != 5 {
+		t.Fatalf("Words[uint8] of NewValues(8, 5) has %d elements", len(w))
+	}
+}
