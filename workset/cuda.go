@@ -28,6 +28,10 @@ type cudaCtrl struct {
 	PullLevels  uint32
 }
 
+// The control block is kernels.CtrlBytes long: gpu.New pools a
+// page-locked buffer of that size for its mirror.
+var _ [0]struct{} = [unsafe.Sizeof(cudaCtrl{}) - kernels.CtrlBytes]struct{}{}
+
 // Select says which updated vertices a generation keeps. Select{Mode:
 // kernels.SelectAll} keeps them all (BFS); an operator that orders its
 // work (SSSP) supplies its own rule: the kernels that bound the selection
