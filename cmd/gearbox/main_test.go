@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/gpu"
 )
 
 // gearbox runs the CLI in-process and returns stdout, stderr and the error.
@@ -257,11 +257,11 @@ func TestUsageErrorsAreMarked(t *testing.T) {
 
 func TestCUDAWithoutGPU(t *testing.T) {
 	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:6", "--device", "cuda")
-	if runtime.CUDABuilt() {
+	if gpu.Built() {
 		t.Skip("cuda build: the GPU tests cover --device cuda")
 	}
-	if !errors.Is(err, runtime.ErrNoCUDA) {
-		t.Fatalf("err = %v, want runtime.ErrNoCUDA", err)
+	if !errors.Is(err, gpu.ErrNoCUDA) {
+		t.Fatalf("err = %v, want gpu.ErrNoCUDA", err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	_ "github.com/gearbox-graph/gearbox/algorithms/all" // the algorithms gearbox run, bench and tune know
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -289,7 +290,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			last.Release() // done with it: this run reuses its memory
 		}
 		t, err := runAlg(ctx, g, src)
-		if errors.Is(err, runtime.ErrInsufficientMemory) && f.device == "auto" {
+		if errors.Is(err, gpu.ErrInsufficientMemory) && f.device == "auto" {
 			// The graph does not fit on the GPU: auto means "the best that works".
 			e.log.Info().Err(err).Msg("--device auto: the graph does not fit on the GPU; running on the CPU")
 			closeBackend()

@@ -1,12 +1,13 @@
 //go:build cuda
 
-package runtime
+package frontier
 
 import (
 	"fmt"
 	"unsafe"
 
-	"github.com/mumax/3/cuda/cu"
+	"github.com/gearbox-graph/gearbox/gpu"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 )
 
 // A specRead is a result copy issued behind a persistent launch, before
@@ -23,8 +24,8 @@ import (
 // (147 and 250 KB) BFS gained 8-17 µs but SSSP lost 4-21 µs
 // (results/h100-2026-11-23-s14/).
 type specRead struct {
-	dst Values
-	pin unsafe.Pointer // page-locked staging (StageBytes)
+	dst hostmem.Values
+	pin unsafe.Pointer // page-locked staging (Dev.StageBytes)
 }
 
 // SpecMaxBytes is the largest result (at 32 bits) that SpeculateOn copies
@@ -33,36 +34,28 @@ const SpecMaxBytes = 64 << 10
 
 // speculable reports whether a result of n values is copied behind
 // launches: read at 32 bits (under NarrowMin) and at most SpecMaxBytes.
-func speculable(n int) bool {
-	return n > 0 && n < NarrowMin && int64(n)*4 <= min(SpecMaxBytes, StageBytes)
+func speculable(d *gpu.Dev, n int) bool {
+	return n > 0 && n < d.NarrowMin() && int64(n)*4 <= min(SpecMaxBytes, d.StageBytes())
 }
 
 // speculate enqueues the copy of src (speculable, math.MaxUint32 = no
 // value) into dst, 32-bit host memory of the same length that finish hands
 // back, through one of ReadStaged's page-locked buffers (the pool's size:
 // a new size would be a new cuMemAllocHost).
-func speculate(d *Dev, src DeviceSlice[uint32], dst Values) (*specRead, error) {
+func speculate(d *gpu.Dev, src gpu.DeviceSlice[uint32], dst hostmem.Values) (*specRead, error) {
 	n := src.Len()
-	if !speculable(n) || dst.Bits() != 32 || dst.Len() != n {
+	if !speculable(d, n) || dst.Bits() != 32 || dst.Len() != n {
 		return nil, fmt.Errorf("cuda: speculative read of %d values into %d of %d bits", n, dst.Len(), dst.Bits())
 	}
-	// On ReadStaged's first copy stream, as its copies: a blocking stream,
-	// so the copy starts after the launch, and the control-block read on
-	// the default stream waits for it. (An asynchronous copy on the
-	// default stream itself left 2 MB of device memory taken after Trim:
-	// TestCUDANoLeak.)
-	if err := d.copyStreams(); err != nil {
-		return nil, err
-	}
+	// Behind the launch, so that the control-block read on the default
+	// stream waits for it (TestCUDANoLeak covers the stream's choice).
 	s := &specRead{dst: dst}
-	p, err := d.AllocHost(StageBytes)
+	p, err := d.AllocHost(d.StageBytes())
 	if err != nil {
 		return nil, err
 	}
 	s.pin = p
-	if err := d.guard("cuMemcpyDtoHAsync", func() {
-		cu.MemcpyDtoHAsync(p, cu.DevicePtr(src.ptr), int64(n)*4, d.streams[0])
-	}); err != nil {
+	if err := d.CopyBehind(p, src, int64(n)*4); err != nil {
 		s.drop(d)
 		return nil, err
 	}
@@ -71,8 +64,9 @@ func speculate(d *Dev, src DeviceSlice[uint32], dst Values) (*specRead, error) {
 
 // finish returns the copied values, once a synchronous call on the
 // default stream (the control-block read) has waited for the copy.
-func (s *specRead) finish(d *Dev) Values {
-	copy(s.dst.w32, unsafe.Slice((*uint32)(s.pin), len(s.dst.w32)))
+func (s *specRead) finish(d *gpu.Dev) hostmem.Values {
+	w := hostmem.Words[uint32](s.dst)
+	copy(w, unsafe.Slice((*uint32)(s.pin), len(w)))
 	s.drop(d)
 	return s.dst
 }
@@ -80,7 +74,7 @@ func (s *specRead) finish(d *Dev) Values {
 // drop gives the staging buffer back (call it only after the copy is
 // done: after the control-block read); dst stays with the caller for the
 // real read.
-func (s *specRead) drop(d *Dev) {
+func (s *specRead) drop(d *gpu.Dev) {
 	d.FreeHost(s.pin)
 	s.pin = nil
 }

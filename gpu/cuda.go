@@ -1,12 +1,12 @@
 //go:build cuda
 
-package runtime
+package gpu
 
 // The cuda backend. A CUDA context is current per OS thread, so every
 // driver call runs on one goroutine locked to its thread; other goroutines
 // hand it closures (Do) and wait. The driver binding panics with cu.Result;
-// Do recovers those and returns typed errors (CUDAError, MemoryError and
-// the sentinels in cuda_common.go).
+// Do recovers those and returns typed errors (Error, MemoryError and
+// the sentinels in common.go).
 
 import (
 	"errors"
@@ -38,7 +38,7 @@ import (
 // the first call after a few idle milliseconds on the lent H100's VM, when
 // the owner's thread had gone to sleep (results/h100-2026-11-23-s13).
 type CUDA struct {
-	cfg      cudaConfig
+	cfg      config
 	mu       sync.RWMutex // closed; held for reading until exec is taken
 	closed   bool
 	exec     sync.Mutex // held while device work runs
@@ -66,7 +66,7 @@ type Dev struct {
 	persistBlocks map[string]int
 	// fault is the first error that poisoned the context (a kernel fault:
 	// the driver then fails every call in it but its destruction).
-	fault  *CUDAError
+	fault  *Error
 	allocs map[cu.DevicePtr]int64
 	live   int64
 	pool   map[int64][]cu.DevicePtr // freed allocations kept for reuse, by size
@@ -89,14 +89,14 @@ type Dev struct {
 	tpb        int                  // thread-mapped block size (SetThreadsPerBlock; 0: default)
 }
 
-// CUDABuilt reports whether this build includes the cuda backend.
-func CUDABuilt() bool { return true }
+// Built reports whether this build includes the cuda backend.
+func Built() bool { return true }
 
-// NewCUDA opens the GPU (WithCUDADevice, default 0), creates a context,
+// New opens the GPU (WithDevice, default 0), creates a context,
 // loads the kernels and prepares the host side of the first traversal's
 // copies (Dev.warm). Errors match ErrNoDriver, ErrNoDevice or ErrKernels.
-func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
-	cfg := defaultCUDAConfig()
+func New(opts ...Option) (*CUDA, error) {
+	cfg := defaultConfig()
 	// The persistent launches' limits: the environment sets their
 	// defaults, options override them, and both must lie in range.
 	limits := []struct {
@@ -125,6 +125,9 @@ func NewCUDA(opts ...CUDAOption) (*CUDA, error) {
 		if *l.v < 0 || *l.v > l.max {
 			return nil, fmt.Errorf("cuda: %s %d: want 0 to %d", l.what, *l.v, l.max)
 		}
+	}
+	if cfg.stageBytes < 64 {
+		return nil, fmt.Errorf("cuda: staging buffer of %d bytes: want at least 64", cfg.stageBytes)
 	}
 	if os.Getenv("GEARBOX_CUDA_SYNC") == "1" {
 		cfg.syncEach = true
@@ -182,14 +185,14 @@ func (c *CUDA) TotalMemory() int64 { return c.total }
 // FusedLevels returns WithFusedLevels' limit (0: off).
 func (c *CUDA) FusedLevels() int { return c.cfg.fusedLimit }
 
-// localEdges returns WithLocalLevels' edge limit (0: off).
-func (c *CUDA) localEdges() int { return c.cfg.localEdges }
+// LocalEdges returns WithLocalLevels' edge limit (0: off).
+func (c *CUDA) LocalEdges() int { return c.cfg.localEdges }
 
-// persistEdges is the most out-edges a persistent launch expands in one
+// PersistEdgeLimit is the most out-edges a persistent launch expands in one
 // level: PersistEdges, or 16 per vertex of a frontier limit above the
 // default, at most 2^31-1 (the kernels list a level's hubs with a 32-bit
 // scan of their degrees, and clamp it so).
-func (c *CUDA) persistEdges() int64 {
+func (c *CUDA) PersistEdgeLimit() int64 {
 	return min(max(PersistEdges, int64(c.cfg.fusedLimit)*(PersistEdges/DefaultFusedLevels)), math.MaxInt32)
 }
 
@@ -270,21 +273,22 @@ func (c *CUDA) start() (err error) {
 			return fmt.Errorf("%w: kernel %s: %w", ErrKernels, name, err)
 		}
 	}
-	if err := d.warm(); err != nil {
+	if err := d.warm(c.cfg.stageBytes, c.cfg.stageBytes, kernels.CtrlBytes); err != nil {
 		d.destroy()
 		return err
 	}
 	return nil
 }
 
-// warm creates the copy streams and puts the page-locked buffers every
-// traversal uses into the host pool: the two staging buffers of a result
-// read (or one for a copy behind a launch) and a control block's mirror.
+// warm creates the copy streams and puts page-locked buffers of the given
+// sizes into the host pool: those every traversal uses, the two staging
+// buffers of a result read (or one for a copy behind a launch) and a
+// working set's control-block mirror.
 // On the H100 the first traversal of a process otherwise paid their
 // cuMemAllocHost, 3-5 ms, against 0.1 ms for the traversal itself
 // (results/h100-2026-11-23-s15/). Trim releases them; the next traversal
 // allocates them again.
-func (d *Dev) warm() error {
+func (d *Dev) warm(sizes ...int64) error {
 	if err := d.copyStreams(); err != nil {
 		return err
 	}
@@ -294,7 +298,7 @@ func (d *Dev) warm() error {
 			d.FreeHost(p)
 		}
 	}()
-	for _, b := range []int64{StageBytes, StageBytes, int64(unsafe.Sizeof(cudaCtrl{}))} {
+	for _, b := range sizes {
 		p, err := d.AllocHost(b)
 		if err != nil {
 			return err
@@ -327,7 +331,7 @@ func residentBlocks(dev cu.Device, f cu.Function, want int) int {
 
 // Do runs f as device work and waits for it: on the calling goroutine, its
 // OS thread locked and the context current for the call, one call at a
-// time. A CUDA failure inside f (the binding panics) becomes a *CUDAError;
+// time. A CUDA failure inside f (the binding panics) becomes an *Error;
 // other panics go on up the caller's stack. f must not call Do.
 func (c *CUDA) Do(f func(d *Dev) error) error {
 	c.mu.RLock()
@@ -478,8 +482,8 @@ func (d *Dev) destroy() error {
 
 // cudaError converts a driver result, naming the last kernel launched, and
 // notes a result that poisons the context (Dev.fault).
-func (d *Dev) cudaError(op string, r cu.Result) *CUDAError {
-	e := &CUDAError{Op: op, Kernel: d.lastKernel, Code: int(r), Name: cuResultName(int(r), r.String())}
+func (d *Dev) cudaError(op string, r cu.Result) *Error {
+	e := &Error{Op: op, Kernel: d.lastKernel, Code: int(r), Name: cuResultName(int(r), r.String())}
 	if stickyResults[int(r)] && d.fault == nil {
 		d.fault = e
 	}
@@ -776,7 +780,7 @@ type graphEntry struct {
 	bits map[string]int
 }
 
-// ResultBits returns the width (runtime.Values) of the last result that
+// ResultBits returns the width (hostmem.Values) of the last result that
 // the operator named key copied for g while g stayed on the device, or 0.
 // Operators prepare the next run's host memory at that width: runs on one
 // graph, from several sources, mostly need the same.
@@ -910,7 +914,7 @@ func (d *Dev) dropGraph(g *graph.Graph, e *graphEntry) {
 func (d *Dev) Launches() int64 { return d.launches }
 
 // UploadTime returns the time spent uploading graphs so far (operators
-// report the difference across their set-up as GPUTimes.Upload).
+// report the difference across their set-up as runtime.GPUTimes.Upload).
 func (d *Dev) UploadTime() time.Duration { return d.uploadTime }
 
 func (d *Dev) upload(g *graph.Graph) (*DeviceGraph, error) {

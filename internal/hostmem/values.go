@@ -1,4 +1,4 @@
-package runtime
+package hostmem
 
 import (
 	"iter"
@@ -9,7 +9,7 @@ import (
 // Values is a per-vertex result (BFS depths, SSSP distances) held at the
 // width its run produced: 8, 16, 32 or 64 bits per vertex, all-ones of the
 // width marking a vertex without a value. A GPU run copies its array to
-// the host at the fewest bits its largest value needs (ReadValues), so the
+// the host at the fewest bits its largest value needs (gpu.ReadValues), so the
 // copy over PCIe and the host memory shrink with the values: a BFS of
 // fewer than 255 levels crosses as bytes. The zero Values is empty.
 type Values struct {
@@ -99,7 +99,24 @@ func all[T uint8 | uint16 | uint32 | uint64](s []T, yield func(uint32, uint64) b
 	}
 }
 
-// Release gives the memory back for reuse by a later HostSlice (Recycle);
+// Words returns a's values as held, when they are held at T's width (nil
+// otherwise): the memory a copy from the device fills.
+func Words[T uint8 | uint16 | uint32 | uint64](a Values) []T {
+	var r any
+	switch any(*new(T)).(type) {
+	case uint8:
+		r = a.w8
+	case uint16:
+		r = a.w16
+	case uint32:
+		r = a.w32
+	default:
+		r = a.w64
+	}
+	return r.([]T)
+}
+
+// Release gives the memory back for reuse by a later Slice (Recycle);
 // a must not be used afterwards.
 func (a Values) Release() {
 	Recycle(a.w8)
@@ -120,27 +137,8 @@ func BitsFor(max uint32) int {
 	return 32
 }
 
-// NarrowMin is the smallest result ReadValues narrows (below it the copy
-// is a few microseconds either way); a variable for tests.
-var NarrowMin = 1 << 16
-
-// PrepareResult starts preparing host memory for a GPU result of n values
-// (PrepareValues) at the width ReadValues will most likely pick: last, the
-// width of the previous result on the same graph (Dev.ResultBits; 0 for
-// none), else guess; 32 bits below NarrowMin.
-func PrepareResult(n, last, guess int) func() Values {
-	bits := last
-	switch {
-	case n < NarrowMin:
-		bits = 32
-	case bits == 0:
-		bits = guess
-	}
-	return PrepareValues(bits, n)
-}
-
 // PrepareValues starts preparing host memory for n values of the given
-// width in the background (HostSlice); call the result for it (every call
+// width in the background (Slice); call the result for it (every call
 // returns the same memory).
 func PrepareValues(bits, n int) func() Values {
 	switch bits {
@@ -155,12 +153,12 @@ func PrepareValues(bits, n int) func() Values {
 }
 
 func prepare[T uint8 | uint16 | uint32 | uint64](n int) func() Values {
-	get := HostSlice[T](n)
+	get := Slice[T](n)
 	// Callable more than once (a speculative read and the real one may
 	// both ask): the same memory each time.
 	return sync.OnceValue(func() Values { return ValuesOf(get()) })
 }
 
-// HostValues returns host memory for n values of the given width (8, 16,
-// 32 or 64), reusing a released result's where one fits (HostSlice).
-func HostValues(bits, n int) Values { return PrepareValues(bits, n)() }
+// NewValues returns host memory for n values of the given width (8, 16,
+// 32 or 64), reusing a released result's where one fits (Slice).
+func NewValues(bits, n int) Values { return PrepareValues(bits, n)() }

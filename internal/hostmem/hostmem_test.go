@@ -1,4 +1,4 @@
-package runtime_test
+package hostmem_test
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 )
 
 func TestHostSlice(t *testing.T) {
 	for _, n := range []int{0, 1, 1000, 3<<20 + 17} {
-		s := runtime.HostSlice[uint64](n)()
+		s := hostmem.Slice[uint64](n)()
 		if len(s) != n {
 			t.Fatalf("n=%d: got %d elements", n, len(s))
 		}
@@ -27,23 +27,23 @@ func TestHostSlice(t *testing.T) {
 // type and length only, once.
 func TestRecycle(t *testing.T) {
 	const n = 12347
-	a := runtime.HostSlice[uint32](n)()
+	a := hostmem.Slice[uint32](n)()
 	a[7] = 42
-	runtime.Recycle(a)
-	if b := runtime.HostSlice[int32](n)(); &b[0] == (*int32)(unsafe.Pointer(&a[0])) {
+	hostmem.Recycle(a)
+	if b := hostmem.Slice[int32](n)(); &b[0] == (*int32)(unsafe.Pointer(&a[0])) {
 		t.Fatal("another element type reused the slice")
 	}
-	if b := runtime.HostSlice[uint32](n + 1)(); &b[0] == &a[0] {
+	if b := hostmem.Slice[uint32](n + 1)(); &b[0] == &a[0] {
 		t.Fatal("another length reused the slice")
 	}
-	b := runtime.HostSlice[uint32](n)()
+	b := hostmem.Slice[uint32](n)()
 	if &b[0] != &a[0] || len(b) != n {
 		t.Fatal("the recycled slice was not reused")
 	}
-	if c := runtime.HostSlice[uint32](n)(); &c[0] == &a[0] {
+	if c := hostmem.Slice[uint32](n)(); &c[0] == &a[0] {
 		t.Fatal("a recycled slice was handed out twice")
 	}
-	runtime.Recycle[uint32](nil) // no-op
+	hostmem.Recycle[uint32](nil) // no-op
 }
 
 // BenchmarkHostSlice measures preparing a 32 MiB result (4M uint64s):
@@ -51,10 +51,10 @@ func TestRecycle(t *testing.T) {
 func BenchmarkHostSlice(b *testing.B) {
 	for _, huge := range []bool{false, true} {
 		b.Run(fmt.Sprintf("huge=%v", huge), func(b *testing.B) {
-			defer func(h bool) { runtime.HugePages = h }(runtime.HugePages)
-			runtime.HugePages = huge
+			defer func(h bool) { hostmem.HugePages = h }(hostmem.HugePages)
+			hostmem.HugePages = huge
 			for i := 0; i < b.N; i++ {
-				s := runtime.HostSlice[uint64](4 << 20)()
+				s := hostmem.Slice[uint64](4 << 20)()
 				if len(s) != 4<<20 {
 					b.Fatal("short slice")
 				}
@@ -65,22 +65,22 @@ func BenchmarkHostSlice(b *testing.B) {
 }
 
 // TestTakeReused checks the marks a GPU backend registers memory by: only
-// a slice HostSlice handed out again is marked, and a mark is taken once.
+// a slice Slice handed out again is marked, and a mark is taken once.
 func TestTakeReused(t *testing.T) {
 	const n = 12345
-	fresh := runtime.HostSlice[uint16](n)()
-	if runtime.TakeReused(unsafe.Pointer(&fresh[0])) {
+	fresh := hostmem.Slice[uint16](n)()
+	if hostmem.TakeReused(unsafe.Pointer(&fresh[0])) {
 		t.Fatal("a new slice is marked as reused")
 	}
-	runtime.Recycle(fresh)
-	again := runtime.HostSlice[uint16](n)()
+	hostmem.Recycle(fresh)
+	again := hostmem.Slice[uint16](n)()
 	if &again[0] != &fresh[0] {
 		t.Fatal("the released slice was not handed out again")
 	}
-	if !runtime.TakeReused(unsafe.Pointer(&again[0])) {
+	if !hostmem.TakeReused(unsafe.Pointer(&again[0])) {
 		t.Fatal("a slice handed out again is not marked")
 	}
-	if runtime.TakeReused(unsafe.Pointer(&again[0])) {
+	if hostmem.TakeReused(unsafe.Pointer(&again[0])) {
 		t.Fatal("a mark was taken twice")
 	}
 }

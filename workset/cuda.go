@@ -1,19 +1,19 @@
 //go:build cuda
 
-package runtime
+package workset
 
 import (
 	"fmt"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"math"
 	"time"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/kernels"
-	"github.com/mumax/3/cuda/cu"
 )
 
-// cudaCtrl mirrors struct Ctrl in kernels/common.cuh (72 bytes).
+// cudaCtrl mirrors struct Ctrl in kernels/common.cuh (kernels.CtrlBytes).
 type cudaCtrl struct {
 	Count       [2]uint32
 	FusedLevels uint32
@@ -28,37 +28,47 @@ type cudaCtrl struct {
 	PullLevels  uint32
 }
 
-// CUDASelect says which updated vertices a generation step selects.
-type CUDASelect struct {
-	// Mode is kernels.SelectAll, SelectMin, SelectDelta or SelectBucket.
+// The control block is kernels.CtrlBytes long: gpu.New pools a
+// page-locked buffer of that size for its mirror.
+var _ [0]struct{} = [unsafe.Sizeof(cudaCtrl{}) - kernels.CtrlBytes]struct{}{}
+
+// Select says which updated vertices a generation keeps. Select{Mode:
+// kernels.SelectAll} keeps them all (BFS); an operator that orders its
+// work (SSSP) supplies its own rule: the kernels that bound the selection
+// before the generation kernel runs (Prepare), and the generation
+// kernel's selection variant and arguments.
+type Select struct {
+	// Mode is the generation kernel's selection (kernels.Gen):
+	// kernels.SelectAll, SelectMin or SelectDelta.
 	Mode string
-	// D32 says the distances are uint32 (else uint64).
+	// D32 says Dist holds uint32 values (else uint64).
 	D32 bool
-	// Dist is the distance array (unused by SelectAll).
-	Dist DevicePointer
-	// Delta is the bucket width of SelectDelta, and the width of
-	// SelectBucket's bins (> 0).
+	// Dist is the per-vertex array the selection compares (nil for
+	// SelectAll).
+	Dist gpu.DevicePointer
+	// Delta is SelectDelta's bucket width (> 0).
 	Delta uint64
-	// Target is the out-edges SelectBucket widens the bucket to.
-	Target uint64
-	// Hist is SelectBucket's histogram: kernels.BucketBins+1 zeroed
-	// uint64s, zero again after each use.
-	Hist DevicePointer
+	// Prepare, when set, launches the kernels that leave the selection's
+	// bound in the control block before the generation kernel (SSSP:
+	// the smallest pending distance, the end of a work-targeted bucket).
+	// It gets the generation's grid and block, the update vector, the
+	// vertex count, the graph's offsets and the control block.
+	Prepare func(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, off, ctrl gpu.DevicePointer) error
 }
 
-// CUDAWorkset is the device state every vertex-centric GPU operator shares:
+// CUDA is the device state every vertex-centric GPU operator shares:
 // the update vector, three working-set buffers (current, next and the
 // current set's other representation, each large enough for a queue of n
 // ids or a bitmap of n bits) and the control block
 // through which kernels report the working set's size and degree, and the
 // piece list of push expansions (kernels/expand.cuh). Methods run inside
-// CUDA.Do.
-type CUDAWorkset struct {
+// gpu.CUDA.Do.
+type CUDA struct {
 	n      int
 	rep    decider.Rep
-	upd    DeviceSlice[uint8]
-	ws     [3]DeviceSlice[uint32]
-	pieces DeviceSlice[uint64]
+	upd    gpu.DeviceSlice[uint8]
+	ws     [3]gpu.DeviceSlice[uint32]
+	pieces gpu.DeviceSlice[uint64]
 	// maxDeg is the current working set's largest out-degree
 	// (math.MaxInt64 when unknown).
 	maxDeg int64
@@ -69,25 +79,36 @@ type CUDAWorkset struct {
 	altOK         bool
 	dualFrom      int64 // see SetDualFrom
 	par           uint32
-	ctrl          DeviceSlice[cudaCtrl]
+	ctrl          gpu.DeviceSlice[cudaCtrl]
 	host          [1]cudaCtrl
 	pin           unsafe.Pointer // page-locked mirror of ctrl for the per-iteration read
 
 	size, degree int64
 	edgesOut     int64
-	// Times accumulates the split of the run's time (see GPUTimes);
-	// operators add their own transfers and set-up.
-	Times GPUTimes
+	// Times accumulates the working set's share of the run's time and
+	// counts (operators add them to runtime.GPUTimes).
+	Times CUDATimes
 	exact bool
-	t0    time.Time // start of the current iteration (Begin)
-	l0    int64     // launches at Begin
+	// pulled is the levels the last persistent launch pulled.
+	pulled int
+	t0     time.Time // start of the current iteration (Begin)
+	l0     int64     // launches at Begin
 	// QueueOut is the queue generation kernel: kernels.OutQueueWarp
 	// (default) or OutQueueAtomic.
 	QueueOut string
 }
 
-// CUDAWorksetBytes returns the device memory NewCUDAWorkset allocates.
-func CUDAWorksetBytes(n int, m int64) int64 {
+// CUDATimes is what a CUDA working set measured and counted: the host
+// clock's kernel and transfer time, kernel launches, and the levels run
+// inside persistent launches (and those of them one block ran alone).
+type CUDATimes struct {
+	Kernels, Transfers  time.Duration
+	Launches            int64
+	Levels, LocalLevels int64
+}
+
+// CUDABytes returns the device memory NewCUDA allocates.
+func CUDABytes(n int, m int64) int64 {
 	return int64(updBytes(n)) + 3*4*int64(max(n, 1)) + 64 + 8*maxPieces(m)
 }
 
@@ -103,30 +124,30 @@ func maxPieces(m int64) int64 {
 // multiple of 16 bytes (the kernels read four flags per 32-bit load).
 func updBytes(n int) int { return (n + 15) &^ 15 }
 
-// NewCUDAWorkset allocates the state for n vertices and m arcs with an
-// empty update vector.
-func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
+// NewCUDA allocates the state for n vertices and m arcs with an empty
+// update vector.
+func NewCUDA(d *gpu.Dev, n int, m int64) (*CUDA, error) {
 	if int64(n) > math.MaxUint32 {
 		return nil, fmt.Errorf("cuda: %d vertices exceeds the limit %d", n, uint32(math.MaxUint32))
 	}
-	w := &CUDAWorkset{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64, scr: 1, alt: 2, dualFrom: math.MaxInt64}
+	w := &CUDA{n: n, QueueOut: kernels.OutQueueWarp, maxDeg: math.MaxInt64, scr: 1, alt: 2, dualFrom: math.MaxInt64}
 	var err error
-	if w.upd, err = AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
+	if w.upd, err = gpu.AllocSlice[uint8](d, max(updBytes(n), 16)); err == nil {
 		for i := range w.ws {
-			if w.ws[i], err = AllocSlice[uint32](d, max(n, 1)); err != nil {
+			if w.ws[i], err = gpu.AllocSlice[uint32](d, max(n, 1)); err != nil {
 				break
 			}
 		}
 		if err == nil {
-			if w.pieces, err = AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
-				w.ctrl, err = AllocSlice[cudaCtrl](d, 1)
+			if w.pieces, err = gpu.AllocSlice[uint64](d, int(maxPieces(m))); err == nil {
+				w.ctrl, err = gpu.AllocSlice[cudaCtrl](d, 1)
 			}
 		}
 	}
 	if err == nil {
 		err = d.Memset8(w.upd, 0, 0, int64(w.upd.Len()))
 	}
-	if err == nil && !PageableReadback {
+	if err == nil && !d.PageableReadback() {
 		w.pin, err = d.AllocHost(int64(unsafe.Sizeof(cudaCtrl{})))
 	}
 	if err != nil {
@@ -137,7 +158,7 @@ func NewCUDAWorkset(d *Dev, n int, m int64) (*CUDAWorkset, error) {
 }
 
 // Free releases the device memory.
-func (w *CUDAWorkset) Free(d *Dev) {
+func (w *CUDA) Free(d *gpu.Dev) {
 	w.upd.Free(d)
 	for i := range w.ws {
 		w.ws[i].Free(d)
@@ -148,21 +169,17 @@ func (w *CUDAWorkset) Free(d *Dev) {
 	w.pin = nil
 }
 
-// PageableReadback makes new worksets read the control block into Go
-// memory instead of page-locked memory (for measurements).
-var PageableReadback = false
-
 // SetExact makes every control-block read synchronise first, so that
 // Times.Kernels and Times.Transfers are measured apart (one extra
 // synchronisation per iteration; Run asks for it when tracing).
-func (w *CUDAWorkset) SetExact(on bool) { w.exact = on }
+func (w *CUDA) SetExact(on bool) { w.exact = on }
 
 // SetDualFrom makes generations write the working set in both
 // representations (kernels.OutDual), so that a later Convert only swaps
 // buffers: a bitmap's generations (its queue kept up to DualQueueCap(n)
 // elements), and a queue's where the current working set's summed
 // out-degree is at least degree (decider.DualFrom). math.MaxInt64: never.
-func (w *CUDAWorkset) SetDualFrom(degree int64) { w.dualFrom = degree }
+func (w *CUDA) SetDualFrom(degree int64) { w.dualFrom = degree }
 
 // DualQueueCap is the largest working set whose queue a dual generation
 // in bitmap form keeps: n/4 covers the sizes at which the adaptive policy
@@ -172,10 +189,10 @@ func DualQueueCap(n int) uint32 { return uint32(max(n/4, 1)) }
 
 // Begin marks the start of an iteration's device work: the time until the
 // next control-block read counts as kernel time.
-func (w *CUDAWorkset) Begin(d *Dev) { w.t0, w.l0 = time.Now(), d.Launches() }
+func (w *CUDA) Begin(d *gpu.Dev) { w.t0, w.l0 = time.Now(), d.Launches() }
 
 // Transfer runs a host<->device copy, timed under Times.Transfers.
-func (w *CUDAWorkset) Transfer(f func() error) error {
+func (w *CUDA) Transfer(f func() error) error {
 	t := time.Now()
 	err := f()
 	w.Times.Transfers += time.Since(t)
@@ -184,7 +201,7 @@ func (w *CUDAWorkset) Transfer(f func() error) error {
 
 // readCtrl copies the control block to w.host, closing the iteration's
 // kernel time (see Begin and SetExact).
-func (w *CUDAWorkset) readCtrl(d *Dev) error {
+func (w *CUDA) readCtrl(d *gpu.Dev) error {
 	if w.t0.IsZero() {
 		return w.readCtrlRaw(d)
 	}
@@ -207,7 +224,7 @@ func (w *CUDAWorkset) readCtrl(d *Dev) error {
 	return err
 }
 
-func (w *CUDAWorkset) readCtrlRaw(d *Dev) error {
+func (w *CUDA) readCtrlRaw(d *gpu.Dev) error {
 	if w.pin == nil {
 		return w.ctrl.Read(d, 0, w.host[:])
 	}
@@ -219,46 +236,46 @@ func (w *CUDAWorkset) readCtrlRaw(d *Dev) error {
 }
 
 // Rep returns the current working set's representation.
-func (w *CUDAWorkset) Rep() decider.Rep { return w.rep }
+func (w *CUDA) Rep() decider.Rep { return w.rep }
 
 // Size returns the current working set's size.
-func (w *CUDAWorkset) Size() int64 { return w.size }
+func (w *CUDA) Size() int64 { return w.size }
 
 // Degree returns the current working set's summed out-degree.
-func (w *CUDAWorkset) Degree() int64 { return w.degree }
+func (w *CUDA) Degree() int64 { return w.degree }
 
 // EdgesOut returns the edge count the last step reported (pull steps and
 // fused launches count the edges they examine).
-func (w *CUDAWorkset) EdgesOut() int64 { return w.edgesOut }
+func (w *CUDA) EdgesOut() int64 { return w.edgesOut }
 
 // Update returns the update vector (one byte per vertex).
-func (w *CUDAWorkset) Update() DeviceSlice[uint8] { return w.upd }
+func (w *CUDA) Update() gpu.DeviceSlice[uint8] { return w.upd }
 
 // Current returns the buffer holding the current working set.
-func (w *CUDAWorkset) Current() DeviceSlice[uint32] { return w.ws[w.cur] }
+func (w *CUDA) Current() gpu.DeviceSlice[uint32] { return w.ws[w.cur] }
 
 // Scratch returns the buffer the next working set is built in.
-func (w *CUDAWorkset) Scratch() DeviceSlice[uint32] { return w.ws[w.scr] }
+func (w *CUDA) Scratch() gpu.DeviceSlice[uint32] { return w.ws[w.scr] }
 
 // Spare returns the buffer that holds the current working set's other
 // representation after a dual generation, for a persistent launch's own
 // use (AfterFused drops that representation).
-func (w *CUDAWorkset) Spare() DeviceSlice[uint32] { return w.ws[w.alt] }
+func (w *CUDA) Spare() gpu.DeviceSlice[uint32] { return w.ws[w.alt] }
 
 // swap makes the scratch buffer current (and the current one scratch).
-func (w *CUDAWorkset) swap() { w.cur, w.scr = w.scr, w.cur }
+func (w *CUDA) swap() { w.cur, w.scr = w.scr, w.cur }
 
 // Ctrl returns the control block to pass to kernels.
-func (w *CUDAWorkset) Ctrl() DevicePointer { return w.ctrl }
+func (w *CUDA) Ctrl() gpu.DevicePointer { return w.ctrl }
 
 // Parity returns the control block slot of the current working set.
-func (w *CUDAWorkset) Parity() uint32 { return w.par }
+func (w *CUDA) Parity() uint32 { return w.par }
 
-func (w *CUDAWorkset) words() int { return (w.n + 31) / 32 }
+func (w *CUDA) words() int { return (w.n + 31) / 32 }
 
 // StartSingle makes {v} (out-degree deg) the working set, in representation
 // rep.
-func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) error {
+func (w *CUDA) StartSingle(d *gpu.Dev, v uint32, deg int64, rep decider.Rep) error {
 	w.cur, w.scr, w.alt, w.par, w.rep, w.altOK = 0, 1, 2, 0, rep, false
 	if int64(v) >= int64(w.n) { // the memsets below are not bounds-checked
 		return fmt.Errorf("cuda: start vertex %d of %d", v, w.n)
@@ -289,65 +306,31 @@ func (w *CUDAWorkset) StartSingle(d *Dev, v uint32, deg int64, rep decider.Rep) 
 	// The control-block reads that follow use the same page-locked buffer;
 	// they run on the same stream, after this copy has read it.
 	*(*cudaCtrl)(w.pin) = w.host[0]
-	return d.guard("cuMemcpyHtoDAsync", func() {
-		cu.MemcpyHtoDAsync(cu.DevicePtr(w.ctrl.ptr), w.pin, int64(unsafe.Sizeof(cudaCtrl{})), 0)
-	})
-}
-
-// Grid returns a grid for items work items in blocks of block threads: one
-// block per block items, capped at what the GPU keeps resident (kernels use
-// grid-stride loops; on the H100 a resident grid scanned 4M update flags in
-// 26µs where one block per 256 flags took 37µs).
-func (d *Dev) Grid(items int64, block int) int {
-	g := (items + int64(block) - 1) / int64(block)
-	limit := int64(d.c.sms) * int64(max(2048/block, 1))
-	if g > limit {
-		g = limit
-	}
-	if g < 1 {
-		g = 1
-	}
-	return int(g)
-}
-
-// BlockGrid returns the grid of a block-mapped kernel over items elements.
-func (d *Dev) BlockGrid(items int64, block int) int {
-	limit := int64(d.c.sms) * int64(max(2048/block, 1)) * 4
-	if items > limit {
-		items = limit
-	}
-	return int(max(items, 1))
+	return d.WriteRawAsync(w.ctrl, w.pin, int64(unsafe.Sizeof(cudaCtrl{})))
 }
 
 const genBlock = 256
 
 // Generate builds the next working set in representation rep from the
-// update vector (after the iteration's computation kernel was launched),
+// update vector, keeping the vertices sel selects (after the iteration's computation kernel was launched),
 // reads the control block back (the iteration's one host round trip) and
 // makes the new working set current. off is the graph's offsets, for the
 // degree sum.
-func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel CUDASelect) error {
+func (w *CUDA) Generate(d *gpu.Dev, off gpu.DevicePointer, rep decider.Rep, sel Select) error {
 	n := uint32(w.n)
 	grid := d.Grid(int64(w.n), genBlock)
-	var dist DevicePointer
-	if sel.Mode != kernels.SelectAll {
+	mode := sel.Mode
+	var dist gpu.DevicePointer
+	if mode != kernels.SelectAll {
 		dist = sel.Dist
-		if (sel.Mode == kernels.SelectDelta || sel.Mode == kernels.SelectBucket) && sel.Delta == 0 {
+		if mode == kernels.SelectDelta && sel.Delta == 0 {
 			return fmt.Errorf("cuda: delta-stepping with delta 0")
 		}
-		if err := d.Launch(kernels.FindMin(sel.D32), grid, genBlock, dist, w.upd, n, w.ctrl); err != nil {
-			return err
-		}
 	}
-	mode := sel.Mode
-	if mode == kernels.SelectBucket {
-		if sel.Hist == nil {
-			return fmt.Errorf("cuda: bucket selection without a histogram")
-		}
-		if err := d.Launch(kernels.Bucket(sel.D32), grid, genBlock, dist, w.upd, n, off, w.ctrl, sel.Hist, sel.Delta, sel.Target); err != nil {
+	if sel.Prepare != nil {
+		if err := sel.Prepare(d, grid, genBlock, w.upd, n, off, w.ctrl); err != nil {
 			return err
 		}
-		mode = kernels.SelectMin // up to the bound Bucket left in ctrl.minv
 	}
 	var distArg any
 	if dist != nil {
@@ -381,7 +364,7 @@ func (w *CUDAWorkset) Generate(d *Dev, off DevicePointer, rep decider.Rep, sel C
 	return nil
 }
 
-func (w *CUDAWorkset) readBack(d *Dev) error {
+func (w *CUDA) readBack(d *gpu.Dev) error {
 	if err := w.readCtrl(d); err != nil {
 		return err
 	}
@@ -393,25 +376,16 @@ func (w *CUDAWorkset) readBack(d *Dev) error {
 
 // setMaxDeg records a kernel's report of the largest out-degree
 // (math.MaxUint32: unknown or at least that).
-func (w *CUDAWorkset) setMaxDeg(md uint32) {
+func (w *CUDA) setMaxDeg(md uint32) {
 	w.maxDeg = int64(md)
 	if md == math.MaxUint32 {
 		w.maxDeg = math.MaxInt64
 	}
 }
 
-// PersistBytes is the device memory of a persistent launch's state
-// (struct Persist in kernels/common.cuh).
-const PersistBytes = kernels.PersistBytes
-
-// PersistGrid returns the grid of a persistent launch of kernel: one block
-// per multiprocessor, or kernels.PersistBlocksPerSM's where they fit, so
-// that every block is resident (its grid barriers need that).
-func (d *Dev) PersistGrid(kernel string) int { return d.c.sms * max(d.persistBlocks[kernel], 1) }
-
 // AfterFused adopts the frontier a persistent multi-level launch left (it
 // reads the control block back) and returns the number of levels it ran.
-func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
+func (w *CUDA) AfterFused(d *gpu.Dev) (levels int, err error) {
 	if err := w.readCtrl(d); err != nil {
 		return 0, err
 	}
@@ -425,18 +399,23 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
 	w.Times.LocalLevels += int64(h.LocalLevels)
+	w.pulled = int(h.PullLevels)
 	w.rep = decider.Queue // the frontier a launch leaves is a queue
 	return int(h.FusedLevels), nil
 }
 
+// Pulled returns the levels the last persistent launch pulled
+// (AfterFused).
+func (w *CUDA) Pulled() int { return w.pulled }
+
 // Has reports whether rep is current or a swap away (Swap).
-func (w *CUDAWorkset) Has(rep decider.Rep) bool { return rep == w.rep || w.altOK }
+func (w *CUDA) Has(rep decider.Rep) bool { return rep == w.rep || w.altOK }
 
 // Swap makes rep current without a kernel where a dual generation left the
 // working set in both representations, and reports whether it did. It
 // touches no device state, so it may run outside CUDA.Do while
 // no device work of this workset is in flight.
-func (w *CUDAWorkset) Swap(rep decider.Rep) bool {
+func (w *CUDA) Swap(rep decider.Rep) bool {
 	if rep == w.rep || !w.altOK {
 		return rep == w.rep
 	}
@@ -445,7 +424,7 @@ func (w *CUDAWorkset) Swap(rep decider.Rep) bool {
 }
 
 // Convert changes the current working set's representation.
-func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
+func (w *CUDA) Convert(d *gpu.Dev, rep decider.Rep) error {
 	if rep == w.rep {
 		return nil
 	}
@@ -487,7 +466,7 @@ func (w *CUDAWorkset) Convert(d *Dev, rep decider.Rep) error {
 // (kernels/expand.cuh). Both kernels take the same leading arguments
 // (graph and per-vertex arrays); the push kernel then takes (working set,
 // n, ctrl, parity, pieces), the pieces kernel (pieces, ctrl).
-func (w *CUDAWorkset) Push(d *Dev, kernel, pieces string, blockMapped bool, block int, lead ...any) error {
+func (w *CUDA) Push(d *gpu.Dev, kernel, pieces string, blockMapped bool, block int, lead ...any) error {
 	n := uint32(w.n)
 	bitmap := w.rep == decider.Bitmap
 	var grid, bs int
@@ -500,10 +479,10 @@ func (w *CUDAWorkset) Push(d *Dev, kernel, pieces string, blockMapped bool, bloc
 		}
 		bs, grid, heavy = block, d.BlockGrid(items, block), kernels.HeavyBlock
 	case bitmap:
-		bs = d.threadsPerBlock()
+		bs = d.ThreadsPerBlock()
 		grid = d.Grid(int64(n), bs)
 	default:
-		bs = d.threadsPerBlock()
+		bs = d.ThreadsPerBlock()
 		grid = d.Grid(w.size, bs)
 	}
 	args := append(append(make([]any, 0, len(lead)+5), lead...), w.ws[w.cur], n, w.ctrl, w.par, w.pieces)
@@ -518,15 +497,4 @@ func (w *CUDAWorkset) Push(d *Dev, kernel, pieces string, blockMapped bool, bloc
 	warps := min(w.degree/kernels.PieceEdges+w.degree/heavy+1, int64(w.pieces.Len()))
 	args = append(append(args[:0], lead...), w.pieces, w.ctrl)
 	return d.Launch(pieces, d.Grid(32*warps, 256), 256, args...)
-}
-
-// BlockSize returns the block size of block-mapped kernels for a graph:
-// its average out-degree rounded up to a multiple of 32, within 32..1024.
-func BlockSize(n int, m int64) int {
-	if n == 0 {
-		return 32
-	}
-	avg := (m + int64(n) - 1) / int64(n)
-	b := (avg + 31) / 32 * 32
-	return int(min(max(b, 32), 1024))
 }

@@ -1,5 +1,5 @@
 //go:build !linux
 
-package runtime
+package hostmem
 
 func adviseHuge([]byte) {}

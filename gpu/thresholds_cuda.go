@@ -1,6 +1,6 @@
 //go:build cuda
 
-package runtime
+package gpu
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ func (c *CUDA) SetThreadsPerBlock(n int) error {
 // of thread-mapped computation kernels (SetThreadsPerBlock).
 func (c *CUDA) Configure(t decider.Thresholds) error { return c.SetThreadsPerBlock(t.ThreadsPerBlock) }
 
-// threadsPerBlock is the block size of thread-mapped computation kernels.
-func (d *Dev) threadsPerBlock() int {
+// ThreadsPerBlock is the block size of thread-mapped computation kernels.
+func (d *Dev) ThreadsPerBlock() int {
 	if d.tpb == 0 {
 		return gpuThreadsPerBlock
 	}

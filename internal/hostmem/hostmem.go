@@ -1,4 +1,4 @@
-package runtime
+package hostmem
 
 import (
 	"reflect"
@@ -8,7 +8,7 @@ import (
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
 
-// HostSlice allocates a result slice of n elements in the background and
+// Slice allocates a result slice of n elements in the background and
 // touches its pages in parallel (asking for transparent huge pages where
 // the OS offers them), so that the copy at the end of a GPU run does not
 // pay a page fault per 4 KiB: on the lent H100's VM a fresh 34 MB result
@@ -18,7 +18,7 @@ import (
 // A slice given back with Recycle is reused when one of the same type and
 // length is asked for: its pages are already mapped, so the preparation
 // costs nothing. Its old contents remain; callers overwrite every element.
-func HostSlice[T any](n int) func() []T {
+func Slice[T any](n int) func() []T {
 	if s, ok := reuse[T](n); ok {
 		return func() []T { return s }
 	}
@@ -42,11 +42,11 @@ func HostSlice[T any](n int) func() []T {
 	return func() []T { return <-ch }
 }
 
-// HugePages makes HostSlice ask for transparent huge pages (a variable
+// HugePages makes Slice ask for transparent huge pages (a variable
 // for measurements).
 var HugePages = true
 
-// Recycle gives s back for reuse by a later HostSlice of the same type
+// Recycle gives s back for reuse by a later Slice of the same type
 // and length (the Release methods of results call it). The caller must not
 // use s afterwards. At most recycleMax bytes are kept; the rest is left to
 // the garbage collector.
@@ -90,12 +90,12 @@ func reuse[T any](n int) ([]T, bool) {
 	return s, true
 }
 
-// takeReused reports whether p is the first element of a slice that
-// HostSlice handed out again, and forgets it. Its caller releases its
+// TakeReused reports whether p is the first element of a slice that
+// Slice handed out again, and forgets it. Its caller releases its
 // results, so a GPU backend registers such memory for direct DMA: the
 // registration, which costs about as much as one staged copy, then pays
 // off over the reuses.
-func takeReused(p unsafe.Pointer) bool {
+func TakeReused(p unsafe.Pointer) bool {
 	recycled.Lock()
 	defer recycled.Unlock()
 	_, ok := recycled.reused[uintptr(p)]
@@ -103,7 +103,7 @@ func takeReused(p unsafe.Pointer) bool {
 	return ok
 }
 
-// reusedMax bounds the marks of takeReused.
+// reusedMax bounds the marks of TakeReused.
 const reusedMax = 256
 
 // recycleMax bounds the memory Recycle keeps (1 GiB: a few results of the
@@ -119,6 +119,6 @@ var recycled struct {
 	sync.Mutex
 	m     map[recycleKey][]any
 	bytes int64
-	// reused marks the slices reuse handed out (takeReused), by address.
+	// reused marks the slices reuse handed out (TakeReused), by address.
 	reused map[uintptr]struct{}
 }

@@ -1,4 +1,4 @@
-package runtime
+package gpu
 
 // Declarations of the cuda backend shared by both builds, so code that
 // names them (the CLI's --device flag, errors.Is checks) compiles with and
@@ -13,7 +13,7 @@ import (
 )
 
 var (
-	// ErrNoCUDA is returned by NewCUDA in a build without the cuda tag.
+	// ErrNoCUDA is returned by New in a build without the cuda tag.
 	ErrNoCUDA = errors.New("gearbox was built without the cuda tag; rebuild with -tags cuda (see README)")
 	// ErrNoDriver means the CUDA driver could not be initialised.
 	ErrNoDriver = errors.New("CUDA driver not available")
@@ -46,10 +46,10 @@ const (
 	cuErrCompatNotSupport  = 804
 )
 
-// CUDAError is a failed CUDA driver call. errors.Is matches it against
+// Error is a failed CUDA driver call. errors.Is matches it against
 // ErrOutOfMemory, ErrNoDevice, ErrNoDriver and ErrKernels where the code
 // says so.
-type CUDAError struct {
+type Error struct {
 	// Op is the operation that failed ("cuMemAlloc", "launch", ...).
 	Op string
 	// Kernel names the kernel launched, or the last one launched before a
@@ -60,7 +60,7 @@ type CUDAError struct {
 	Name string
 }
 
-func (e *CUDAError) Error() string {
+func (e *Error) Error() string {
 	s := fmt.Sprintf("cuda: %s failed: %s (CUresult %d)", e.Op, e.Name, e.Code)
 	if e.Kernel != "" {
 		if e.Op == "launch" {
@@ -73,7 +73,7 @@ func (e *CUDAError) Error() string {
 }
 
 // Is maps driver codes to the package's sentinels.
-func (e *CUDAError) Is(target error) bool {
+func (e *Error) Is(target error) bool {
 	switch target {
 	case ErrOutOfMemory:
 		return e.Code == cuErrOutOfMemory
@@ -118,37 +118,71 @@ func fmtBytes(b int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
 }
 
-// CUDAOption configures NewCUDA.
-type CUDAOption func(*cudaConfig)
+// Option configures New.
+type Option func(*config)
 
-type cudaConfig struct {
-	device     int
-	logger     zerolog.Logger
-	kernels    string
-	headroom   int64
-	syncEach   bool
-	fusedLimit int
-	localEdges int
+type config struct {
+	device      int
+	logger      zerolog.Logger
+	kernels     string
+	headroom    int64
+	syncEach    bool
+	fusedLimit  int
+	localEdges  int
+	stageBytes  int64
+	registerMin int64
+	narrowMin   int
+	pageable    bool
 }
 
-func defaultCUDAConfig() cudaConfig {
-	return cudaConfig{logger: zerolog.Nop(), headroom: 256 << 20, fusedLimit: DefaultFusedLevels, localEdges: DefaultLocalEdges}
+func defaultConfig() config {
+	return config{logger: zerolog.Nop(), headroom: 256 << 20, fusedLimit: DefaultFusedLevels, localEdges: DefaultLocalEdges,
+		stageBytes: DefaultStageBytes, registerMin: DefaultRegisterMin, narrowMin: DefaultNarrowMin}
 }
 
-// WithCUDADevice selects the GPU by ordinal (default 0).
-func WithCUDADevice(ordinal int) CUDAOption { return func(c *cudaConfig) { c.device = ordinal } }
+// WithDevice selects the GPU by ordinal (default 0).
+func WithDevice(ordinal int) Option { return func(c *config) { c.device = ordinal } }
 
-// WithCUDALogger sets the backend's logger (default zerolog.Nop()).
-func WithCUDALogger(l zerolog.Logger) CUDAOption { return func(c *cudaConfig) { c.logger = l } }
+// WithLogger sets the backend's logger (default zerolog.Nop()).
+func WithLogger(l zerolog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// DefaultStageBytes is WithStageBytes' default.
+const DefaultStageBytes = 4 << 20
+
+// WithStageBytes sets the size of each of the two page-locked buffers
+// through which ReadStaged copies (default DefaultStageBytes; for
+// measurements: BenchmarkCUDAReadStaged sweeps it). New refuses a size
+// below 64 bytes.
+func WithStageBytes(bytes int64) Option { return func(c *config) { c.stageBytes = bytes } }
+
+// DefaultRegisterMin is WithRegisterMin's default.
+const DefaultRegisterMin = 64 << 10
+
+// WithRegisterMin sets the smallest reused result (in bytes) that a read
+// registers for direct DMA (default DefaultRegisterMin).
+func WithRegisterMin(bytes int64) Option { return func(c *config) { c.registerMin = bytes } }
+
+// DefaultNarrowMin is WithNarrowMin's default.
+const DefaultNarrowMin = 1 << 16
+
+// WithNarrowMin sets the smallest result (in values) ReadValues narrows
+// to fewer bits (default DefaultNarrowMin: below it the copy is a few
+// microseconds either way; tests lower it to cross the narrow widths on
+// small graphs).
+func WithNarrowMin(values int) Option { return func(c *config) { c.narrowMin = values } }
+
+// WithPageableReadback makes working sets read their control block into
+// Go memory instead of page-locked memory (for measurements).
+func WithPageableReadback(on bool) Option { return func(c *config) { c.pageable = on } }
 
 // WithKernelsFile loads the kernels from a fatbin file instead of the
 // embedded image (as does the environment variable GEARBOX_KERNELS).
-func WithKernelsFile(path string) CUDAOption { return func(c *cudaConfig) { c.kernels = path } }
+func WithKernelsFile(path string) Option { return func(c *config) { c.kernels = path } }
 
 // WithMemoryHeadroom sets the device memory (bytes) left free when
 // deciding whether a graph and algorithm fit (default 256 MiB).
-func WithMemoryHeadroom(bytes int64) CUDAOption {
-	return func(c *cudaConfig) {
+func WithMemoryHeadroom(bytes int64) Option {
+	return func(c *config) {
 		if bytes >= 0 {
 			c.headroom = bytes
 		}
@@ -158,7 +192,7 @@ func WithMemoryHeadroom(bytes int64) CUDAOption {
 // WithSyncEachLaunch synchronises after every kernel launch so that an
 // asynchronous failure names exactly the kernel that caused it (debugging;
 // slower). The environment variable GEARBOX_CUDA_SYNC=1 does the same.
-func WithSyncEachLaunch(on bool) CUDAOption { return func(c *cudaConfig) { c.syncEach = on } }
+func WithSyncEachLaunch(on bool) Option { return func(c *config) { c.syncEach = on } }
 
 // Flag converts b to 0 or 1: a kernel's u32 flag argument, or a bit to
 // shift into a mask without a branch.
@@ -190,7 +224,7 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // (push over a queue) run consecutive levels inside one persistent launch
 // while the frontier has at most limit vertices (at most MaxFusedLimit)
 // and at most PersistEdges out-edges, or 16 per vertex of a larger limit
-// (default DefaultFusedLevels; 0 disables; NewCUDA refuses a limit out of
+// (default DefaultFusedLevels; 0 disables; New refuses a limit out of
 // range). The launch has one block per multiprocessor with grid-wide
 // barriers between levels; a block expands its frontier's vertices of more
 // than kernels.PersistGroupMaxDeg out-edges together, and the whole grid
@@ -201,8 +235,8 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // Stats.GPU.Levels counts them);
 // the policy is not consulted inside it, and the engine samples the
 // working set after it (StepResult.Levels).
-func WithFusedLevels(limit int) CUDAOption {
-	return func(c *cudaConfig) { c.fusedLimit = limit }
+func WithFusedLevels(limit int) Option {
+	return func(c *config) { c.fusedLimit = limit }
 }
 
 // DefaultLocalEdges is WithLocalLevels' default edge limit.
@@ -217,14 +251,14 @@ const EnvLocalEdges = "GEARBOX_LOCAL_EDGES"
 // (and at most WithFusedLevels' limit) and at most edges out-edges in one
 // block while the others wait, with block barriers between levels instead
 // of grid-wide ones (default DefaultLocalEdges, at most
-// kernels.PersistLocalMaxEdges; 0 disables; NewCUDA refuses a limit out
+// kernels.PersistLocalMaxEdges; 0 disables; New refuses a limit out
 // of range). A grid-wide level cost ~5 us on the H100 even for a single
 // vertex: the global queue, the counters and the barrier are each a round
 // trip to L2; a local one ~2.4 us. Small graphs and the first and last
 // levels of most traversals run mostly in such local levels
 // (Stats.GPU.LocalLevels counts them).
-func WithLocalLevels(edges int) CUDAOption {
-	return func(c *cudaConfig) { c.localEdges = edges }
+func WithLocalLevels(edges int) Option {
+	return func(c *config) { c.localEdges = edges }
 }
 
 // cuNames names driver results the binding's table lacks (it predates them).

@@ -1,13 +1,13 @@
 //go:build cuda
 
-package runtime
+package gpu
 
 // Results copied straight into registered Go memory. A staged copy (DMA
 // into a page-locked buffer, then a host copy) ran at 12.5 GB/s for a 4 MB
 // result on the lent H100's host, a DMA into page-locked memory at 49 GB/s
 // (results/h100-2026-11-23-s13). Registering the Go memory itself takes
 // about as long as one staged copy, so only memory that is reused is
-// registered, once (takeReused), and it stays registered until the garbage
+// registered, once (hostmem.TakeReused), and it stays registered until the garbage
 // collector finds it unreachable (a cleanup unregisters it) or the backend
 // closes.
 //
@@ -28,11 +28,9 @@ import (
 	"weak"
 
 	"github.com/mumax/3/cuda/cu"
-)
 
-// RegisterMin is the smallest reused result (in bytes) that readStaged
-// registers for direct DMA (a variable for tests).
-var RegisterMin int64 = 64 << 10
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
+)
 
 // hostReg is a registered range of Go memory.
 type hostReg struct {
@@ -47,8 +45,8 @@ type hostReg struct {
 
 // directTarget reports whether a copy may go straight into dst (at least
 // one element): memory this context registered earlier and that is still
-// the same live slice, or a slice that HostSlice handed out again, of at
-// least RegisterMin bytes, registered now. A registration that fails
+// the same live slice, or a slice that hostmem.Slice handed out again, of at
+// least WithRegisterMin's bytes, registered now. A registration that fails
 // (e.g. the range overlaps an old one awaiting its cleanup) leaves the
 // staged copy.
 func directTarget[T any](d *Dev, dst []T) bool {
@@ -59,7 +57,7 @@ func directTarget[T any](d *Dev, dst []T) bool {
 		w, same := r.first.(weak.Pointer[T])
 		return same && w.Value() == first && r.bytes >= bytes
 	}
-	if bytes < RegisterMin || !takeReused(p) {
+	if bytes < d.c.cfg.registerMin || !hostmem.TakeReused(p) {
 		return false
 	}
 	if err := d.guard("cuMemHostRegister", func() {

@@ -1,17 +1,25 @@
 //go:build cuda
 
-package runtime
+package frontier
+
+// The GPU half of the vertex-frontier kit: CUDATraversal holds what the
+// GPU BFS and SSSP operators share (the pinned device graph, the
+// workset.CUDA working set, persistent multi-level launches and the
+// result copied behind the launch that finishes a traversal,
+// speculate_cuda.go). Its CUDA-specific names keep it apart from the CPU
+// half.
 
 import (
 	"fmt"
 	"time"
-	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
-	"github.com/gearbox-graph/gearbox/internal/par"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
-	"github.com/mumax/3/cuda/cu"
+	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 // CUDATraversal is what the vertex-centric GPU operators (BFS, SSSP) share:
@@ -20,16 +28,16 @@ import (
 // algorithm. An operator embeds it and adds its per-vertex arrays,
 // Info, Start, Step (Prepare, its kernels, Result) and its result.
 type CUDATraversal struct {
-	C  *CUDA
+	C  *gpu.CUDA
 	G  *graph.Graph
-	DG *DeviceGraph
-	WS *CUDAWorkset
-	PS DeviceSlice[uint32] // persistent launches' state
-	// Block is the block size of block-mapped kernels (BlockSize).
+	DG *gpu.DeviceGraph
+	WS *workset.CUDA
+	PS gpu.DeviceSlice[uint32] // persistent launches' state
+	// Block is the block size of block-mapped kernels (gpu.BlockSize).
 	Block int
 	// Times holds the operator's own share of the split (set-up, upload,
 	// the result copy); the working set's is added by GPUTimes.
-	Times GPUTimes
+	Times runtime.GPUTimes
 	// Iter counts steps; FuseAfter is the first iteration at which
 	// a persistent launch may be tried again after one declined.
 	Iter, FuseAfter int
@@ -41,12 +49,12 @@ type CUDATraversal struct {
 	exact, pinned, closed bool
 	// What the persistent launch of iteration fusedIter ran (Result).
 	fusedIter int
-	fused     fusion
+	fused     cudaFusion
 	// The result copied behind persistent launches (SpeculateOn): what,
 	// into which host memory, and the copy behind the last launch, kept
 	// while that launch finished the traversal.
-	specSrc DeviceSlice[uint32]
-	specOut func() Values
+	specSrc gpu.DeviceSlice[uint32]
+	specOut func() hostmem.Values
 	spec    *specRead
 }
 
@@ -55,22 +63,22 @@ type CUDATraversal struct {
 // persistent-launch state, after checking that they and state more bytes
 // fit; then alloc allocates the operator's own arrays (t is the traversal
 // being built). A failure is kept in InitErr (Start returns it).
-func NewCUDATraversal(c *CUDA, g *graph.Graph, state int64, alloc func(d *Dev, t *CUDATraversal) error) *CUDATraversal {
-	t := &CUDATraversal{C: c, G: g, Block: BlockSize(g.NumVertices(), g.NumEdges())}
+func NewCUDATraversal(c *gpu.CUDA, g *graph.Graph, state int64, alloc func(d *gpu.Dev, t *CUDATraversal) error) *CUDATraversal {
+	t := &CUDATraversal{C: c, G: g, Block: gpu.BlockSize(g.NumVertices(), g.NumEdges())}
 	t0 := time.Now()
-	t.InitErr = c.Do(func(d *Dev) error {
+	t.InitErr = c.Do(func(d *gpu.Dev) error {
 		n, m := g.NumVertices(), g.NumEdges()
 		u0 := d.UploadTime()
-		dg, err := d.AcquireGraph(g, state+CUDAWorksetBytes(n, m)+PersistBytes)
+		dg, err := d.AcquireGraph(g, state+workset.CUDABytes(n, m)+PersistBytes)
 		t.Times.Upload += d.UploadTime() - u0
 		if err != nil {
 			return err
 		}
 		t.DG, t.pinned = dg, true
-		if t.PS, err = AllocSlice[uint32](d, PersistBytes/4); err != nil {
+		if t.PS, err = gpu.AllocSlice[uint32](d, PersistBytes/4); err != nil {
 			return err
 		}
-		if t.WS, err = NewCUDAWorkset(d, n, m); err != nil {
+		if t.WS, err = workset.NewCUDA(d, n, m); err != nil {
 			return err
 		}
 		t.WS.SetExact(t.exact)
@@ -81,7 +89,7 @@ func NewCUDATraversal(c *CUDA, g *graph.Graph, state int64, alloc func(d *Dev, t
 }
 
 // fusion is what an iteration of several levels ran.
-type fusion struct {
+type cudaFusion struct {
 	// levels is the levels it ran (0 or 1: one).
 	levels int
 	// hidden is the summed out-degree of the working sets those levels
@@ -94,7 +102,7 @@ type fusion struct {
 
 // Prepare applies a step's request before its device work: exact timing
 // (StepRequest.ExactTiming) and dual generation (StepRequest.DualFrom).
-func (t *CUDATraversal) Prepare(req StepRequest) {
+func (t *CUDATraversal) Prepare(req runtime.StepRequest) {
 	t.exact = req.ExactTiming
 	if t.WS != nil {
 		t.WS.SetExact(req.ExactTiming)
@@ -104,7 +112,7 @@ func (t *CUDATraversal) Prepare(req StepRequest) {
 
 // DeviceTimes implements Operator: the operator's own share of the split plus
 // the working set's.
-func (t *CUDATraversal) DeviceTimes() *GPUTimes {
+func (t *CUDATraversal) DeviceTimes() *runtime.GPUTimes {
 	r := t.Times
 	if t.WS != nil {
 		w := t.WS.Times
@@ -123,14 +131,14 @@ func (t *CUDATraversal) Done() bool { return t.Finished || t.InitErr != nil }
 // StartSingle makes {src} the working set in representation rep after
 // write has set the source's value (timed as a transfer). src is checked
 // first: write may set it with an unchecked memset.
-func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *Dev) error) error {
+func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *gpu.Dev) error) error {
 	if t.InitErr != nil {
 		return t.InitErr
 	}
 	if n := t.G.NumVertices(); int64(src) >= int64(n) {
 		return fmt.Errorf("cuda: start vertex %d of %d", src, n)
 	}
-	return t.C.Do(func(d *Dev) error {
+	return t.C.Do(func(d *gpu.Dev) error {
 		return t.WS.Transfer(func() error {
 			if err := write(d); err != nil {
 				return err
@@ -144,13 +152,13 @@ func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *D
 // working set: it converts that set to r where the step left it in the
 // other representation (a persistent launch ends in a queue), and
 // returns the counts and the levels the step's persistent launch ran.
-func (t *CUDATraversal) Result(edges int64, r decider.Rep) (StepResult, error) {
+func (t *CUDATraversal) Result(edges int64, r decider.Rep) (runtime.StepResult, error) {
 	if r != t.WS.Rep() && !t.Finished {
 		if err := t.Convert(r); err != nil {
-			return StepResult{}, err
+			return runtime.StepResult{}, err
 		}
 	}
-	res := StepResult{Edges: edges, Size: t.WS.Size(), Degree: t.WS.Degree()}
+	res := runtime.StepResult{Edges: edges, Size: t.WS.Size(), Degree: t.WS.Degree()}
 	if t.fusedIter == t.Iter && t.fused.levels > 1 {
 		res.Levels, res.HiddenDegree = t.fused.levels, t.fused.hidden
 	}
@@ -176,7 +184,7 @@ func (t *CUDATraversal) Convert(r decider.Rep) error {
 	if t.WS != nil && t.WS.Swap(r) {
 		return nil
 	}
-	return t.C.Do(func(d *Dev) error { return t.WS.Convert(d, r) })
+	return t.C.Do(func(d *gpu.Dev) error { return t.WS.Convert(d, r) })
 }
 
 // CanFuse reports whether this iteration may run as a persistent
@@ -195,8 +203,12 @@ func (t *CUDATraversal) Convert(r decider.Rep) error {
 func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
 	return lim > 0 && rep == decider.Queue && t.Iter >= t.FuseAfter && t.WS.Size() <= lim &&
-		t.WS.Degree() <= t.C.persistEdges()
+		t.WS.Degree() <= t.C.PersistEdgeLimit()
 }
+
+// PersistBytes is the device memory of a persistent launch's state
+// (struct Persist in kernels/common.cuh).
+const PersistBytes = kernels.PersistBytes
 
 // MaxFusedLevels bounds one persistent launch so that cancellation stays
 // responsive (on the H100 a 2048x2048 grid's ~3000 BFS levels took ~26 ms).
@@ -207,21 +219,21 @@ const MaxFusedLevels = 1 << 12
 // then (max levels, frontier cap, edge cap, local edge limit, state). It
 // returns the levels run; 0 means the launch declined at once, and the
 // next few iterations are left to the ordinary kernels.
-func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, error) {
+func (t *CUDATraversal) Persist(d *gpu.Dev, kernel string, lead, mid []any) (int, error) {
 	ws := t.WS
 	if err := d.Memset32(t.PS, 0, 0, int64(t.PS.Len())); err != nil {
 		return 0, err
 	}
 	deg0 := ws.Degree()
 	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
-	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.persistEdges()),
-		uint32(t.C.localEdges()), t.PS)
+	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.PersistEdgeLimit()),
+		uint32(t.C.LocalEdges()), t.PS)
 	if err := d.Launch(kernel, d.PersistGrid(kernel), kernels.PersistThreads, args...); err != nil {
 		return 0, err
 	}
 	// A launch's copy is dropped before the next launch (below), so at most
 	// one is kept: the finishing launch's.
-	if n := t.specSrc.Len(); t.specOut != nil && speculable(n) {
+	if n := t.specSrc.Len(); t.specOut != nil && speculable(d, n) {
 		// Prepared at 32 bits, as ReadValues reads results under NarrowMin.
 		if out := t.specOut(); out.Bits() == 32 && out.Len() == n {
 			var err error
@@ -239,7 +251,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 		t.spec = nil
 	}
 	t.fusedIter = t.Iter
-	t.fused = fusion{levels: levels, hidden: max(ws.EdgesOut()-deg0, 0), pulled: int(ws.host[0].PullLevels)}
+	t.fused = cudaFusion{levels: levels, hidden: max(ws.EdgesOut()-deg0, 0), pulled: ws.Pulled()}
 	if levels == 0 {
 		t.FuseAfter = t.Iter + 4
 		ws.Begin(d)
@@ -252,7 +264,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 // memory behind it (specRead), so that a launch that finishes the
 // traversal leaves the result on the host when its control block arrives.
 // Call it from Start; TakeResult then returns that copy.
-func (t *CUDATraversal) SpeculateOn(src DeviceSlice[uint32], out func() Values) {
+func (t *CUDATraversal) SpeculateOn(src gpu.DeviceSlice[uint32], out func() hostmem.Values) {
 	t.specSrc, t.specOut = src, out
 	t.spec = nil
 }
@@ -260,9 +272,9 @@ func (t *CUDATraversal) SpeculateOn(src DeviceSlice[uint32], out func() Values) 
 // TakeResult returns the result a persistent launch copied behind itself
 // when that launch finished the traversal (SpeculateOn), and false where
 // the result must be read.
-func (t *CUDATraversal) TakeResult(d *Dev) (Values, bool) {
+func (t *CUDATraversal) TakeResult(d *gpu.Dev) (hostmem.Values, bool) {
 	if t.spec == nil || !t.Finished {
-		return Values{}, false
+		return hostmem.Values{}, false
 	}
 	v := t.spec.finish(d)
 	t.spec = nil
@@ -273,12 +285,12 @@ func (t *CUDATraversal) TakeResult(d *Dev) (Values, bool) {
 // Close copies the result with read (unless the set-up failed), then
 // frees the working set, the persistent state and the operator's arrays
 // (free) and unpins the graph. The copy is timed as a transfer.
-func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error {
+func (t *CUDATraversal) Close(read func(d *gpu.Dev) error, free func(d *gpu.Dev)) error {
 	if t.closed {
 		return nil
 	}
 	t.closed = true
-	return t.C.Do(func(d *Dev) error {
+	return t.C.Do(func(d *gpu.Dev) error {
 		var err error
 		if t.InitErr == nil {
 			t0 := time.Now()
@@ -298,187 +310,5 @@ func (t *CUDATraversal) Close(read func(d *Dev) error, free func(d *Dev)) error 
 			d.ReleaseGraph(t.G)
 		}
 		return err
-	})
-}
-
-// StageBytes is the size of each of the two page-locked buffers through
-// which ReadStaged copies (a variable for measurements:
-// BenchmarkCUDAReadStaged sweeps it).
-var StageBytes int64 = 4 << 20
-
-// ReadStaged copies src to dst (same length) through two page-locked
-// buffers: the DMA of one chunk overlaps the host's parallel copy of the
-// previous one. Copies into page-locked memory run at the link's speed;
-// the driver's own path for pageable memory is several times slower.
-func ReadStaged[T any](d *Dev, src DeviceSlice[T], dst []T) error {
-	if len(dst) != src.Len() {
-		return fmt.Errorf("cuda: staged read of %d elements into %d", src.Len(), len(dst))
-	}
-	return readStaged(d, src.ptr, dst)
-}
-
-// ReadValues copies src, a uint32 per vertex (math.MaxUint32 = no value),
-// to the host at the fewest bits its largest value needs (see Values): a
-// kernel finds that value, a second narrows src into scratch (at least
-// 2*len(src) bytes, unused during the copy: an idle working-set buffer),
-// and the narrowed array crosses through the staging buffers. The host
-// only copies: widening in Go on the lent H100's host ran no faster than
-// the DMA it saved (1M values: 0.18 ms widened, 0.10 ms copied). prepared
-// is host memory made ready while the GPU ran, used when its width and
-// length match and released otherwise; it may be empty.
-func ReadValues(d *Dev, src, scratch DeviceSlice[uint32], prepared Values) (Values, error) {
-	return readValues(d, src, scratch, prepared, nil)
-}
-
-// ReadValuesUpTo is ReadValues for an array whose values below
-// math.MaxUint32 are known to be at most bound (a BFS's depths: the
-// number of levels run), which spares the kernel for the largest value
-// and the round trip that reads it. A bound below the true largest value
-// would lose values: they would read as having none.
-func ReadValuesUpTo(d *Dev, src, scratch DeviceSlice[uint32], prepared Values, bound uint32) (Values, error) {
-	return readValues(d, src, scratch, prepared, &bound)
-}
-
-func readValues(d *Dev, src, scratch DeviceSlice[uint32], prepared Values, bound *uint32) (Values, error) {
-	n := src.Len()
-	bits := 32
-	switch {
-	case n < NarrowMin:
-	case bound != nil:
-		bits = BitsFor(*bound)
-	default:
-		m, err := d.maxBelow(src, scratch)
-		if err != nil {
-			return Values{}, err
-		}
-		bits = BitsFor(m)
-	}
-	dst := prepared
-	if dst.Bits() != bits || dst.Len() != n {
-		prepared.Release()
-		dst = HostValues(bits, n)
-	}
-	var err error
-	switch bits {
-	case 8:
-		err = readNarrow(d, src, scratch, dst.w8)
-	case 16:
-		err = readNarrow(d, src, scratch, dst.w16)
-	default:
-		err = ReadStaged(d, src, dst.w32)
-	}
-	return dst, err
-}
-
-// maxBelow returns src's largest value below math.MaxUint32 (0 when there
-// is none), found on the device in scratch's first word.
-func (d *Dev) maxBelow(src, scratch DeviceSlice[uint32]) (uint32, error) {
-	if scratch.Len() < 1 {
-		return 0, fmt.Errorf("cuda: no scratch for the largest value of %d", src.Len())
-	}
-	if err := d.Memset32(scratch, 0, 0, 1); err != nil {
-		return 0, err
-	}
-	n := int64(src.Len())
-	if err := d.Launch(kernels.MaxBelow, d.Grid(n/4+1, 256), 256, src, uint32(n), scratch); err != nil {
-		return 0, err
-	}
-	pin, err := d.AllocHost(64)
-	if err != nil {
-		return 0, err
-	}
-	defer d.FreeHost(pin)
-	if err := d.ReadRaw(pin, scratch, 4); err != nil {
-		return 0, err
-	}
-	return *(*uint32)(pin), nil
-}
-
-// readNarrow narrows src into scratch as N (values at or above N's
-// all-ones become all-ones) and copies it into dst.
-func readNarrow[N uint8 | uint16](d *Dev, src, scratch DeviceSlice[uint32], dst []N) error {
-	n := src.Len()
-	if len(dst) != n {
-		return fmt.Errorf("cuda: narrowed read of %d elements into %d", n, len(dst))
-	}
-	es := int64(unsafe.Sizeof(N(0)))
-	if need := int64(n) * es; need > scratch.Bytes() {
-		return fmt.Errorf("cuda: narrowed read of %d elements needs %d bytes of scratch, has %d", n, need, scratch.Bytes())
-	}
-	kernel := kernels.Narrow8
-	if es == 2 {
-		kernel = kernels.Narrow16
-	}
-	if err := d.Launch(kernel, d.Grid(int64(n)/4+1, 256), 256, src, scratch, uint32(n)); err != nil {
-		return err
-	}
-	return readStaged(d, scratch.ptr, dst)
-}
-
-// readStaged copies len(dst) elements from device address src into dst:
-// in one DMA where dst is registered (directTarget), else through the two
-// page-locked staging buffers, StageBytes at a time, the host copying one
-// chunk out, in parallel, while the next one's DMA runs.
-func readStaged[T any](d *Dev, src uintptr, dst []T) error {
-	n := len(dst)
-	if n == 0 {
-		return nil
-	}
-	es := elemSize[T]()
-	if directTarget(d, dst) {
-		return d.guard("cuMemcpyDtoH", func() { cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), cu.DevicePtr(src), int64(n)*es) })
-	}
-	per := int(max(StageBytes/es, 1))
-	var buf [2]unsafe.Pointer
-	for i := range buf {
-		p, err := d.AllocHost(StageBytes)
-		if err != nil {
-			return err
-		}
-		buf[i] = p
-		defer d.FreeHost(p)
-	}
-	if err := d.copyStreams(); err != nil {
-		return err
-	}
-	chunks := (n + per - 1) / per
-	issue := func(k int) error {
-		lo := k * per
-		hi := min(n, lo+per)
-		return d.guard("cuMemcpyDtoHAsync", func() {
-			cu.MemcpyDtoHAsync(buf[k%2], cu.DevicePtr(src+uintptr(int64(lo)*es)), int64(hi-lo)*es, d.streams[k%2])
-		})
-	}
-	if err := issue(0); err != nil {
-		return err
-	}
-	for k := 0; k < chunks; k++ {
-		if k+1 < chunks {
-			if err := issue(k + 1); err != nil {
-				return err
-			}
-		}
-		if err := d.guard("cuStreamSynchronize", d.streams[k%2].Synchronize); err != nil {
-			return err
-		}
-		lo := k * per
-		hi := min(n, lo+per)
-		s := unsafe.Slice((*T)(buf[k%2]), hi-lo)
-		out := dst[lo:hi]
-		par.For(hi-lo, int(max(256<<10/es, 1)), func(a, b int) { copy(out[a:b], s[a:b]) })
-	}
-	return nil
-}
-
-// copyStreams creates the two streams of ReadStaged on first use. They are
-// blocking streams: a copy on them starts after the kernels launched
-// before it on the default stream.
-func (d *Dev) copyStreams() error {
-	if d.streams[0] != 0 {
-		return nil
-	}
-	return d.guard("cuStreamCreate", func() {
-		d.streams[0] = cu.StreamCreate()
-		d.streams[1] = cu.StreamCreate()
 	})
 }

@@ -1,17 +1,17 @@
 //go:build !cuda
 
-package runtime
+package gpu
 
 import "github.com/gearbox-graph/gearbox/decider"
 
 // CUDA is the GPU backend; this build has none (build with -tags cuda).
 type CUDA struct{ _ [0]func() }
 
-// NewCUDA returns ErrNoCUDA: gearbox was built without the cuda tag.
-func NewCUDA(opts ...CUDAOption) (*CUDA, error) { return nil, ErrNoCUDA }
+// New returns ErrNoCUDA: gearbox was built without the cuda tag.
+func New(opts ...Option) (*CUDA, error) { return nil, ErrNoCUDA }
 
-// CUDABuilt reports whether this build includes the cuda backend.
-func CUDABuilt() bool { return false }
+// Built reports whether this build includes the cuda backend.
+func Built() bool { return false }
 
 // Name returns "cuda(unavailable)".
 func (*CUDA) Name() string { return "cuda(unavailable)" }
