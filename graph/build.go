@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gearbox-graph/gearbox/internal/memlimit"
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
 
@@ -32,6 +33,23 @@ type BuildOptions struct {
 
 func parFor(n, grain int, fn func(lo, hi int)) { par.For(n, grain, fn) }
 
+// csrBytes is about what Build allocates for n vertices and arcs arcs (the
+// edge list it reads not included): offsets and degrees, the partition
+// buffer (a fraction of the arcs when they are many, see roundArcs), the
+// adjacency before and after de-duplication, and the weights.
+func csrBytes(n, arcs int64, weighted bool) int64 {
+	rounds := min(maxRounds, max((arcs+roundArcs-1)/roundArcs, 1))
+	tmp := (arcs + rounds - 1) / rounds
+	perArc, perTmp := int64(8), int64(8) // adj before and after; packed arcs
+	if weighted {
+		perArc, perTmp = 8, 12 // outAdj, outW; packed arcs, their weights
+		if rounds > 1 {
+			perArc += 8 // packed, apart from the partition buffer
+		}
+	}
+	return 16*(n+1) + perArc*arcs + perTmp*tmp
+}
+
 // Build makes a CSR graph from an edge list using all cores: it partitions
 // the arcs by source range, then turns each range into sorted (by default
 // de-duplicated) adjacency lists in cache (see buildBucketed). The result
@@ -51,6 +69,13 @@ func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 	}
 	if weighted == (el.WeightKind == Unweighted) {
 		return nil, fmt.Errorf("%w: weight kind %v with %d weights", ErrInvalid, el.WeightKind, len(el.Weights))
+	}
+	arcs := int64(m)
+	if opt.Undirected {
+		arcs *= 2
+	}
+	if err := memlimit.Check(csrBytes(int64(n), arcs, weighted), fmt.Sprintf("building a graph of %d vertices and %d arcs", n, arcs)); err != nil {
+		return nil, err
 	}
 	offsets, adj, packed, newDeg, loops, bad := buildBucketed(el, opt)
 	if bad >= 0 {

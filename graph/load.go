@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gearbox-graph/gearbox/internal/memlimit"
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
 
@@ -31,7 +32,7 @@ type textLoad struct {
 	symmetric bool
 	wmode     int
 	wkind     WeightKind
-	bytes     int64     // uncompressed bytes read
+	dataBytes int64     // uncompressed bytes of data lines (not the header, comments or blank lines)
 	pending   []float64 // parsed weights, converted by weights
 
 	metisEntries, metisLoops int64 // METIS list entries, and those that are self-loops
@@ -44,6 +45,9 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	}
 	defer done()
 	ck := &chunker{r: r}
+	if opt.Format == FormatMETIS {
+		ck.maxLine = maxMETISLine
+	}
 	h := &headerReader{name: in.name, ck: ck}
 	if _, ok, err := h.peek(); err != nil {
 		return nil, readError(in.name, err)
@@ -140,7 +144,10 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.bytes = ck.bytes
+	t.dataBytes = ck.bytes - h.bytes
+	for _, o := range t.outs {
+		t.dataBytes -= o.commentBytes
+	}
 
 	el := &EdgeList{}
 	switch {
@@ -182,13 +189,18 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 }
 
 // checkN refuses vertex counts beyond the id space or out of proportion to
-// the input size.
+// the input's data: the bytes of its data lines, not of its header,
+// comments or blank lines (which a hostile file pads, compressed, to make
+// a large id look plausible), and the memory the process may use.
 func (t *textLoad) checkN(n uint64, what string) error {
 	if n > MaxVertices {
 		return fileErr(t.name, "%s %d vertices, over the limit %d", what, n, uint64(MaxVertices))
 	}
-	if lim := uint64(freeVertices) + maxVerticesPerByte*uint64(t.bytes); n > lim {
-		return fileErr(t.name, "%s %d vertices, implausible for %d bytes of input (at most %d): refusing to allocate for them", what, n, t.bytes, lim)
+	if lim := uint64(freeVertices) + maxVerticesPerByte*uint64(max(t.dataBytes, 0)); n > lim {
+		return fileErr(t.name, "%s %d vertices, implausible for %d bytes of data lines (at most %d): refusing to allocate for them", what, n, t.dataBytes, lim)
+	}
+	if err := memlimit.Check(csrBytes(int64(n), 0, false), fmt.Sprintf("the CSR offsets of %d vertices", n)); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrFormat, t.name, err)
 	}
 	return nil
 }
@@ -269,8 +281,10 @@ func (t *textLoad) mappedEdges(el *EdgeList, f Format, ep *edgeParser) error {
 			t.n = hi + 1
 		}
 	}
-	if err := t.checkN(t.n, "the input has"); err != nil {
-		return err
+	if ep.index == nil { // a vertex file's ids are bounded by its own size
+		if err := t.checkN(t.n, "the input has"); err != nil {
+			return err
+		}
 	}
 	if !weighted {
 		t.wmode = wNone

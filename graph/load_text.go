@@ -235,6 +235,10 @@ func (p *edgeParser) parse(data []byte, o *chunkOut) {
 		line++
 		var l []byte
 		l, data = cutLine(data)
+		if len(l) > maxLine {
+			o.fail(line, "line longer than %d bytes", maxLine)
+			return
+		}
 		if !p.line(l, line, o) {
 			return
 		}
@@ -319,6 +323,7 @@ func (p *edgeParser) slowLine(l []byte, line int64, o *chunkOut) bool {
 	var toks [5][]byte
 	t, i := nextTok(l, 0)
 	if len(t) == 0 || strings.IndexByte(p.comments, t[0]) >= 0 {
+		o.commentBytes += int64(len(l)) + 1
 		return true
 	}
 	if p.dimacs {
@@ -501,8 +506,13 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 		line++
 		var l []byte
 		l, data = cutLine(data)
+		if len(l) > maxMETISLine {
+			o.fail(line, "line longer than %d bytes", maxMETISLine)
+			return
+		}
 		t, i := nextTok(l, 0)
 		if len(t) > 0 && t[0] == '%' {
+			o.commentBytes += int64(len(l)) + 1
 			o.comments = append(o.comments, line)
 			continue
 		}
@@ -567,8 +577,13 @@ func vertexParser(data []byte, o *chunkOut) {
 		line++
 		var l []byte
 		l, data = cutLine(data)
+		if len(l) > maxLine {
+			o.fail(line, "line longer than %d bytes", maxLine)
+			return
+		}
 		t, _ := nextTok(l, 0)
 		if len(t) == 0 || t[0] == '#' {
+			o.commentBytes += int64(len(l)) + 1
 			continue
 		}
 		v, ok := parseU64(t)
