@@ -149,10 +149,14 @@ func (h *headerReader) peek() (line []byte, ok bool, err error) {
 		}
 		h.cur = c
 	}
+	l := h.cur
 	if i := bytes.IndexByte(h.cur, '\n'); i >= 0 {
-		return h.cur[:i], true, nil
+		l = h.cur[:i]
 	}
-	return h.cur, true, nil
+	if len(l) > h.ck.limit() {
+		return nil, false, h.errAt("line longer than %d bytes", h.ck.limit())
+	}
+	return l, true, nil
 }
 
 // skip consumes the line peek returned.
