@@ -3,6 +3,7 @@ package tuning
 import (
 	"errors"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -172,7 +173,7 @@ func readTarget(path, device, alg string) (text string, exists bool, err error) 
 	if alg != "" && !slices.Contains(decider.Algorithms(), alg) {
 		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(decider.Algorithms(), ", "))
 	}
-	old, err := os.ReadFile(path)
+	old, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	set := &decider.ThresholdSet{} // no file: no GPU sections
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -384,7 +385,7 @@ func LoadSectionFor(path, device, alg string) (decider.Thresholds, error) {
 	if err != nil {
 		return decider.Thresholds{}, err
 	}
-	text, err := os.ReadFile(path)
+	text, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
 		return decider.Thresholds{}, fmt.Errorf("thresholds: %w", err)
 	}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -195,12 +197,11 @@ func describeThresholds(th decider.Thresholds, perAlg map[tuning.Algorithm]decid
 // replotBench redraws the plots of a saved bench.csv, and its markdown
 // tables (without the environment, which the CSV does not hold).
 func replotBench(e *env, csvPath, outDir string) error {
-	in, err := os.Open(csvPath)
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a bench CSV")
 	if err != nil {
 		return fmt.Errorf("--plot-only: %w", err)
 	}
-	res, err := tuning.ReadBenchCSV(in)
-	in.Close()
+	res, err := tuning.ReadBenchCSV(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}

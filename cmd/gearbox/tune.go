@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -600,12 +602,11 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 // replot redraws the plots of a saved tune.csv, by score (the CSV does not
 // record the one its sweep used).
 func replot(e *env, csvPath, outDir string, score tuning.Score) error {
-	in, err := os.Open(csvPath)
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a tune CSV")
 	if err != nil {
 		return fmt.Errorf("--plot-only: %w", err)
 	}
-	rows, err := tuning.ReadTuneCSV(in)
-	in.Close()
+	rows, err := tuning.ReadTuneCSV(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}
