@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -100,38 +96,10 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 	return g, nil
 }
 
-// checkOutput reports why a file could not be created at path (empty or
-// "-": nothing to check) without creating it: its directory is missing or
-// not a directory, or path names a directory.
-func checkOutput(path string) error {
-	if path == "" || path == "-" {
+// files returns the files the flags' input is read from (none for --gen).
+func (f *inputFlags) files() []string {
+	if f.path == "" {
 		return nil
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a directory", path)
-	}
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		if u := errors.Unwrap(err); u != nil {
-			err = u // the path is in the message already
-		}
-		return fmt.Errorf("%s: directory %s: %w", path, dir, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s: %s is not a directory", path, dir)
-	}
-	return nil
-}
-
-// create opens an output file, "-" meaning stdout.
-func create(e *env, path string) (io.Writer, func() error, error) {
-	if path == "-" {
-		return e.stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, f.Close, nil
+	return graph.InputFiles(f.path, graph.LoadOptions{Format: graph.Format(f.format)})
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -247,9 +246,6 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if err := checkWorkers(f.workers); err != nil {
 		return err
 	}
-	if f.cpuprofile == "-" {
-		return fmt.Errorf("%w: --cpuprofile needs a file name, not -", errUsage)
-	}
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
@@ -261,10 +257,8 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	}
 	// Check everything cheap before loading a large graph: a result or
 	// trace that could not be written would be lost after the run.
-	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--trace", f.trace}, {"--cpuprofile", f.cpuprofile}} {
-		if err := checkOutput(o.path); err != nil {
-			return fmt.Errorf("%s: %w", o.flag, err)
-		}
+	if err := checkOutputs(f.inputFiles(), output{"--out", f.out}, output{"--trace", f.trace}, output{"--cpuprofile", f.cpuprofile}); err != nil {
+		return err
 	}
 	backend, closeBackend, err := openBackend(e, f.device, f.workers)
 	if err != nil {
@@ -296,7 +290,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	// With --out - the values go to stdout, so the summary goes to stderr
 	// rather than mix into them.
 	sum := e.stdout
-	if f.out == "-" {
+	if f.out == "-" || f.trace == "-" || f.cpuprofile == "-" {
 		sum = e.stderr
 	}
 	g, err := f.in.load(ctx, e)
@@ -312,11 +306,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		// The empty graph is valid input with an empty result.
 		fmt.Fprintf(sum, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
 		if f.out != "" {
-			_, closeOut, err := create(e, f.out)
-			if err != nil {
+			if err := writeOutput(e, f.out, func(io.Writer) error { return nil }); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
-			return closeOut()
 		}
 		return nil
 	}
@@ -327,7 +319,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	}
 
 	if f.cpuprofile != "" {
-		stop, perr := startCPUProfile(f.cpuprofile)
+		stop, perr := startCPUProfile(e, f.cpuprofile)
 		if perr != nil {
 			return fmt.Errorf("--cpuprofile: %w", perr)
 		}
@@ -437,20 +429,12 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		fmt.Fprintf(sum, "verified: %d of %d runs match the serial reference\n", len(times), len(times))
 	}
 	if f.trace != "" {
-		if err := writeFile(f.trace, func(w io.Writer) error { return st.WriteJSON(w) }); err != nil {
+		if err := writeOutput(e, f.trace, func(w io.Writer) error { return st.WriteJSON(w) }); err != nil {
 			return fmt.Errorf("--trace: %w", err)
 		}
 	}
 	if f.out != "" {
-		w, closeOut, err := create(e, f.out)
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		if err := last.write(w); err != nil {
-			closeOut()
-			return fmt.Errorf("--out: %w", err)
-		}
-		if err := closeOut(); err != nil {
+		if err := writeOutput(e, f.out, last.write); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
@@ -587,8 +571,8 @@ func writeForest(w io.Writer, g *graph.Graph, edges []cc.Edge) error {
 
 // startCPUProfile starts Go's CPU profiler writing to path; stop ends the
 // profile, closes the file and reports the first write error.
-func startCPUProfile(path string) (stop func() error, err error) {
-	f, err := os.Create(path)
+func startCPUProfile(e *env, path string) (stop func() error, err error) {
+	f, commit, abort, err := createOutput(e, path)
 	if err != nil {
 		return nil, err
 	}
@@ -596,16 +580,16 @@ func startCPUProfile(path string) (stop func() error, err error) {
 	// this the profile would be lost while the command exits 0.
 	w := &firstErrWriter{w: f}
 	if err := pprof.StartCPUProfile(w); err != nil {
-		f.Close()
+		abort()
 		return nil, err
 	}
 	return func() error {
 		pprof.StopCPUProfile() // waits for the profile's last write
-		cerr := f.Close()
 		if w.err != nil {
+			abort()
 			return fmt.Errorf("writing %s: %w", path, w.err)
 		}
-		return cerr
+		return commit()
 	}, nil
 }
 
@@ -621,16 +605,4 @@ func (e *firstErrWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
-}
-
-func writeFile(path string, fn func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
