@@ -252,7 +252,7 @@ func checkOffsets(offsets []int64, m uint64) error {
 
 // applyOptions makes a stored graph honour Undirected and WeightScale.
 func applyOptions(name string, g *Graph, opt LoadOptions) (*Graph, error) {
-	scale := opt.WeightScale > 0 && g.wkind == RealWeights
+	scale := opt.WeightScale > 0 && g.wkind != Unweighted
 	if !scale && !(opt.Undirected && g.directed) {
 		return g, nil
 	}
@@ -265,11 +265,15 @@ func applyOptions(name string, g *Graph, opt LoadOptions) (*Graph, error) {
 	if scale {
 		el.WeightKind = IntWeights
 		el.Weights = make([]uint32, m)
+		real := g.wkind == RealWeights
 		for i, w := range g.weights {
-			f := float64(math.Float32frombits(w))
+			f := float64(w)
+			if real { // as the text's decimal was scaled: see weightParser
+				f = float32Decimal(math.Float32frombits(w))
+			}
 			r := math.Round(f * opt.WeightScale)
 			if (r > math.MaxUint32 || (r == 0 && f != 0)) && bad == nil { // the rare case: say why
-				_, msg := scaleWeight(strconv.FormatFloat(f, 'g', -1, 32), f, opt.WeightScale)
+				_, msg := scaleWeight(strconv.FormatFloat(f, 'g', -1, 64), f, opt.WeightScale)
 				bad = binErr(name, "%s", msg)
 			}
 			el.Weights[i] = uint32(r)

@@ -296,13 +296,24 @@ func (g gzipInput) Read(p []byte) (int, error) {
 
 func read(in *input, opt LoadOptions) (*Graph, error) {
 	if opt.WeightScale < 0 || opt.WeightScale != opt.WeightScale {
-		return nil, fmt.Errorf("weight scale %v must be >= 0", opt.WeightScale)
+		return nil, fmt.Errorf("%w: weight scale %v must be >= 0", ErrWeightScale, opt.WeightScale)
 	}
+	var g *Graph
+	var err error
 	if opt.Format == FormatBin {
-		return readBinary(in, opt)
+		g, err = readBinary(in, opt)
+	} else {
+		g, err = readText(in, opt)
 	}
-	return readText(in, opt)
+	if err == nil && opt.WeightScale > 0 && g.wkind == Unweighted {
+		return nil, fmt.Errorf("%w: %s has no weights: a weight scale applies to weighted graphs only", ErrWeightScale, in.name)
+	}
+	return g, err
 }
+
+// ErrWeightScale reports a weight scale that cannot apply: out of range,
+// or given for a graph without weights.
+var ErrWeightScale = errors.New("weight scale does not apply")
 
 // Save writes g to path in format f ("" = by the path's extension); a
 // path ending in .gz is gzip-compressed.

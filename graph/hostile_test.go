@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,3 +133,120 @@ func lastLines(b []byte, n int) string {
 	l := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return strings.Join(l[max(0, len(l)-n):], "\n")
 }
+
+// Class 3: one weight rule for every format.
+func TestOneWeightRule(t *testing.T) {
+	// --weight-scale applies to every weighted format, text or .gbx, with
+	// the same result: integers exactly, reals as their float32's decimal.
+	for _, name := range []string{"tiny.wel", "tiny.gr", "tiny.max", "tiny.graph", "tiny.mtx", "tiny.txt", "tiny.cedge", "tiny.e"} {
+		path := filepath.Join("testdata", name)
+		plain, err := Load(path, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain.WeightKind() == Unweighted {
+			continue
+		}
+		scaled, err := Load(path, LoadOptions{WeightScale: 10})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, plain, FormatBin); err != nil {
+			t.Fatal(err)
+		}
+		fromBin, err := Read(bytes.NewReader(buf.Bytes()), name+".gbx", LoadOptions{Format: FormatBin, WeightScale: 10})
+		if err != nil {
+			t.Fatalf("%s.gbx: %v", name, err)
+		}
+		for i, w := range plain.Weights() {
+			want := uint32(10 * w)
+			if plain.WeightKind() == RealWeights {
+				want = uint32(float32Decimal(float32frombits(w))*10 + 0.5)
+			}
+			if scaled.Weights()[i] != want || fromBin.Weights()[i] != want {
+				t.Errorf("%s: weight %d scaled by 10: text %d, .gbx %d, want %d", name, i, scaled.Weights()[i], fromBin.Weights()[i], want)
+				break
+			}
+		}
+	}
+	// The example: 0.35 x 10 is 4 from the text and from its .gbx.
+	g, err := Read(strings.NewReader("0 1 0.35\n"), "w.txt", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	Write(&buf, g, FormatBin)
+	for _, src := range []struct {
+		name string
+		load func() (*Graph, error)
+	}{
+		{"text", func() (*Graph, error) {
+			return Read(strings.NewReader("0 1 0.35\n"), "w.txt", LoadOptions{WeightScale: 10})
+		}},
+		{"gbx", func() (*Graph, error) {
+			return Read(bytes.NewReader(buf.Bytes()), "w.gbx", LoadOptions{Format: FormatBin, WeightScale: 10})
+		}},
+	} {
+		h, err := src.load()
+		if err != nil || h.Weights()[0] != 4 {
+			t.Errorf("%s: 0.35 x 10 = %v (%v), want 4", src.name, h.Weights(), err)
+		}
+	}
+	// The largest float32 weight survives a round trip through text.
+	g, err = Read(strings.NewReader(fmt.Sprintf("0 1 %g\n", float32(3.4028234663852886e38))), "max.txt", LoadOptions{})
+	if err != nil {
+		t.Fatalf("the largest float32: %v", err)
+	}
+	for _, f := range []Format{FormatSNAP, FormatMTX} {
+		var b bytes.Buffer
+		if err := Write(&b, g, f); err != nil {
+			t.Fatal(err)
+		}
+		h, err := Read(&b, "back", LoadOptions{Format: f})
+		if err != nil || h.Weights()[0] != g.Weights()[0] {
+			t.Errorf("%s round trip of the largest float32: %v", f, err)
+		}
+	}
+	// Out of float range is refused like 1e-50, with the same words; Go
+	// syntax is not a weight.
+	for tok, want := range map[string]string{
+		"1e-50": "too small for a float32", "1e-400": "too small for a float32",
+		"-1e-50": "negative weight", "-1e-400": "negative weight", "1e400": "over the float32 limit",
+		"0x1p3": "invalid weight", "1_000": "invalid weight", "Inf": "not a finite number", "NaN": "not a finite number", "0x10": "invalid weight",
+	} {
+		for _, f := range []Format{FormatSNAP, FormatWEL} {
+			_, err := Read(strings.NewReader("0 1 "+tok+"\n"), "w", LoadOptions{Format: f})
+			if f == FormatWEL && (want == "too small for a float32" || want == "over the float32 limit") {
+				want = "not an integer"
+			}
+			if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "w:1: ") || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s weight %s: got %v, want %q", f, tok, err, want)
+			}
+		}
+	}
+	// A MatrixMarket file named .txt is not read as another graph.
+	mtx := "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n"
+	for _, f := range []Format{FormatSNAP, FormatEL, FormatGraphalytics} {
+		if _, err := Read(strings.NewReader(mtx), "m.txt", LoadOptions{Format: f}); err == nil || !strings.Contains(err.Error(), "m.txt:1: a MatrixMarket file") {
+			t.Errorf("%s: a MatrixMarket file: %v", f, err)
+		}
+	}
+	// A weight scale for an unweighted graph is refused, not ignored.
+	if _, err := Read(strings.NewReader("0 1\n"), "u.el", LoadOptions{WeightScale: 2}); !errors.Is(err, ErrWeightScale) {
+		t.Errorf("scale of an unweighted graph: %v", err)
+	}
+	// Lost names what a target format drops.
+	if l := Lost(g, FormatEL); len(l) != 1 || !strings.Contains(l[0], "weights") {
+		t.Errorf("Lost(weighted, el) = %v", l)
+	}
+	mf, _ := Load("testdata/tiny.max", LoadOptions{})
+	if l := Lost(mf, FormatGR); len(l) != 1 || !strings.Contains(l[0], "source and sink") {
+		t.Errorf("Lost(max-flow, gr) = %v", l)
+	}
+	if l := Lost(mf, FormatBin); l != nil {
+		t.Errorf("Lost(max-flow, bin) = %v", l)
+	}
+}
+
+func float32frombits(w uint32) float32 { return math.Float32frombits(w) }

@@ -49,10 +49,14 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 		ck.maxLine = maxMETISLine
 	}
 	h := &headerReader{name: in.name, ck: ck}
-	if _, ok, err := h.peek(); err != nil {
+	if l, ok, err := h.peek(); err != nil {
 		return nil, readError(in.name, err)
 	} else if !ok {
 		return nil, fileErr(in.name, "empty file")
+	} else if opt.Format != FormatMTX && len(l) >= 14 && strings.EqualFold(string(l[:14]), "%%MatrixMarket") {
+		// Its % lines are comments to SNAP and el: it would load as
+		// another graph (ROWS COLS read as an edge) without a word.
+		return nil, h.errAt("a MatrixMarket file (the %%%%MatrixMarket banner), read as %s: give --format mtx (or name it .mtx)", opt.Format)
 	}
 	t := &textLoad{name: in.name}
 	var declared uint64 // edge count a header promises
@@ -121,6 +125,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 			return nil, err
 		}
 		t.n, declared, t.symmetric = mp.n, m, true
+		mp.wp.scale = opt.WeightScale
 		parse = mp.parse
 		if mp.eweights {
 			t.wmode, t.wkind = wRequired, IntWeights

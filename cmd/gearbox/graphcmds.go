@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -179,6 +180,9 @@ func outputFormat(out, to string) (graph.Format, error) {
 }
 
 func save(e *env, g *graph.Graph, out string, f graph.Format) error {
+	if lost := graph.Lost(g, f); len(lost) > 0 {
+		fmt.Fprintf(e.stderr, "note: format %s cannot hold the graph's %s: not written (bin keeps everything)\n", f, strings.Join(lost, " or "))
+	}
 	var err error
 	start := time.Now()
 	if out == "-" {

@@ -26,7 +26,7 @@ func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.gen, "gen", "", "generate the graph from `SPEC`: kron:SCALE[:EF], urand:SCALE[:EF], grid:W:H")
 	fs.StringVar(&f.format, "format", "", "input format (default: by extension): "+formatNames())
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize the input (treat every arc as an undirected edge)")
-	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights by `S` and round them to integers (0 keeps them as float32)")
+	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply every weight, of every format, by `S` and round it to an integer (0 keeps weights as they are; an error for a graph without weights)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators and derived weights (0 = default)")
 }
 

@@ -80,3 +80,16 @@ func TestDashIsStdoutEverywhere(t *testing.T) {
 		t.Errorf("with --trace - the summary goes to stderr: %.200q", stderr)
 	}
 }
+
+// convert says what the target format drops.
+func TestConvertSaysWhatIsLost(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, err := gearbox(t, "convert", "../../graph/testdata/tiny.max", filepath.Join(dir, "t.gr"))
+	if err != nil || !strings.Contains(stderr, "note: format gr cannot hold the graph's max-flow source and sink") {
+		t.Errorf("max -> gr: err %v, stderr %q", err, stderr)
+	}
+	_, stderr, err = gearbox(t, "convert", "../../graph/testdata/tiny.wel", filepath.Join(dir, "t.el"))
+	if err != nil || !strings.Contains(stderr, "cannot hold the graph's integer weights") {
+		t.Errorf("wel -> el: err %v, stderr %q", err, stderr)
+	}
+}
