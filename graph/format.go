@@ -173,6 +173,9 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
 	in := &input{name: path, r: f, size: st.Size()}
+	if !st.Mode().IsRegular() { // a pipe, a device: its size says nothing; read it as a stream
+		in.size = -1
+	}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}

@@ -250,3 +250,69 @@ func TestOneWeightRule(t *testing.T) {
 }
 
 func float32frombits(w uint32) float32 { return math.Float32frombits(w) }
+
+// Class 4: a .gbx is checked for content, not only shape (every case has
+// a correct checksum), and reads from a pipe.
+func TestBinaryContentChecks(t *testing.T) {
+	neg := math.Float32bits(-1.5)
+	cases := []struct {
+		name string
+		g    *Graph
+		want string
+	}{
+		{"negative weight", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, weights: []uint32{neg}, wkind: RealWeights, directed: true}, "weight -1.5: weights must be finite and not negative"},
+		{"negative zero", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, weights: []uint32{1 << 31}, wkind: RealWeights, directed: true}, "weights must be finite"},
+		{"NaN weight", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, weights: []uint32{0x7fc00000}, wkind: RealWeights, directed: true}, "weight NaN"},
+		{"infinite weight", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, weights: []uint32{0x7f800000}, wkind: RealWeights, directed: true}, "weight +Inf"},
+		{"one-sided undirected", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, directed: false}, "undirected but vertex 0 lists 1 and 1 does not list 0"},
+		{"two weights undirected", &Graph{offsets: []int64{0, 1, 2}, adj: []uint32{1, 0}, weights: []uint32{3, 4}, wkind: IntWeights, directed: false}, "edge 0-1 has two weights"},
+		{"duplicate", &Graph{offsets: []int64{0, 2, 2}, adj: []uint32{1, 1}, directed: true}, "vertex 0 lists a neighbour twice"},
+		{"unsorted", &Graph{offsets: []int64{0, 2, 2, 2}, adj: []uint32{2, 1}, directed: true}, "lists must be sorted"},
+		{"offsets past the arcs", &Graph{offsets: []int64{0, 5, 1}, adj: []uint32{1}, directed: true}, "offsets decrease"},
+		{"ids past 2^64", &Graph{offsets: []int64{0, 0, 0, 0}, ids: IDMap{base: math.MaxUint64 - 1, n: 3}, directed: true}, "pass 2^64"},
+		{"source is the sink", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, directed: true, terminals: true}, "source and sink are the same vertex 0"},
+		{"sink out of range", &Graph{offsets: []int64{0, 1, 1}, adj: []uint32{1}, directed: true, terminals: true, sink: 7}, "terminals 0 and 7 outside 0..1"},
+	}
+	for _, c := range cases {
+		var buf bytes.Buffer
+		if err := writeBinary(&buf, c.g); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(bytes.NewReader(buf.Bytes()), "bad.gbx", LoadOptions{Format: FormatBin})
+		if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	// A self-loop in an undirected graph is its own reverse.
+	var buf bytes.Buffer
+	writeBinary(&buf, &Graph{offsets: []int64{0, 2, 3}, adj: []uint32{0, 1, 0}, directed: false})
+	if _, err := Read(bytes.NewReader(buf.Bytes()), "loop.gbx", LoadOptions{Format: FormatBin}); err != nil {
+		t.Errorf("undirected with a self-loop: %v", err)
+	}
+}
+
+func TestBinaryFromPipe(t *testing.T) {
+	g, err := Load("testdata/tiny.wel", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "g.gbx")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		Write(f, g, FormatBin)
+		f.Close()
+	}()
+	h, err := Load(fifo, LoadOptions{})
+	if err != nil {
+		t.Fatalf("a .gbx from a pipe: %v", err)
+	}
+	if h.NumEdges() != g.NumEdges() || h.NumVertices() != g.NumVertices() {
+		t.Errorf("from the pipe: %d vertices %d arcs, want %d %d", h.NumVertices(), h.NumEdges(), g.NumVertices(), g.NumEdges())
+	}
+}

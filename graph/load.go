@@ -520,7 +520,7 @@ func (t *textLoad) metisSymmetric(g *Graph) error {
 }
 
 // symmetric reports whether every arc u->v of g (sorted lists, no
-// duplicates or self-loops) has its reverse v->u with the same weight. Of
+// duplicates; self-loops are their own reverse) has its reverse v->u with the same weight. Of
 // the two arcs of a pair only the one whose far end has the shorter list
 // (then the smaller id) looks up its reverse, in that short list, so hubs'
 // long lists are never searched; when every such arc finds its reverse and
@@ -534,6 +534,9 @@ func symmetric(g *Graph) bool {
 			du := g.Degree(u)
 			ws := g.EdgeWeights(u)
 			for k, v := range g.Neighbors(u) {
+				if v == u {
+					continue // a self-loop is its own reverse
+				}
 				if dv := g.Degree(v); dv > du || (dv == du && v > u) {
 					d--
 					continue
