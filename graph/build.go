@@ -55,6 +55,9 @@ func csrBytes(n, arcs int64, weighted bool) int64 {
 // de-duplicated) adjacency lists in cache (see buildBucketed). The result
 // does not depend on the number of workers.
 func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
+	if el == nil {
+		return nil, fmt.Errorf("%w: Build of a nil edge list", ErrNil)
+	}
 	n := el.NumVertices
 	if n < 0 || uint64(n) > MaxVertices {
 		return nil, fmt.Errorf("%w: vertex count %d outside 0..%d", ErrInvalid, n, uint64(MaxVertices))
@@ -132,7 +135,12 @@ type Dropped struct {
 
 // Dropped returns what Build dropped from the input; zero for graphs not
 // made by Build (binary files keep no record).
-func (g *Graph) Dropped() Dropped { return g.dropped }
+func (g *Graph) Dropped() Dropped {
+	if g == nil {
+		return Dropped{}
+	}
+	return g.dropped
+}
 
 // forEdgeBalanced runs fn over vertex ranges holding roughly equal numbers of
 // arcs, so one huge adjacency list does not serialise the rest.

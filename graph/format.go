@@ -222,6 +222,9 @@ func vertexFileFor(path string) string {
 // magic bytes. Read cannot see a Graphalytics .v file, so the vertices are
 // those that occur in edges.
 func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: Read of a nil reader (%s)", ErrNil, name)
+	}
 	if opt.Format == "" {
 		f, err := DetectFormat(name)
 		if err != nil {
@@ -327,6 +330,9 @@ var ErrWeightScale = errors.New("weight scale does not apply")
 // Anything else (a device, a pipe) is written in place; Save never removes
 // what it did not create.
 func Save(path string, g *Graph, f Format) error {
+	if g == nil {
+		return fmt.Errorf("%w: Save of a nil graph to %s", ErrNil, path)
+	}
 	f, err := OutputFormat(path, f)
 	if err != nil {
 		return err
@@ -400,6 +406,9 @@ func checkWritable(f Format) error {
 // Edge-list formats (el, wel, snap) cannot express isolated vertices with
 // no larger-numbered neighbour: reading them back may give fewer vertices.
 func Write(w io.Writer, g *Graph, f Format) error {
+	if g == nil || w == nil {
+		return fmt.Errorf("%w: Write needs a graph and a writer", ErrNil)
+	}
 	if err := checkWritable(f); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -314,5 +315,31 @@ func TestBinaryFromPipe(t *testing.T) {
 	}
 	if h.NumEdges() != g.NumEdges() || h.NumVertices() != g.NumVertices() {
 		t.Errorf("from the pipe: %d vertices %d arcs, want %d %d", h.NumVertices(), h.NumEdges(), g.NumVertices(), g.NumEdges())
+	}
+}
+
+// Class 5: nil arguments give typed errors (or zero values from the
+// accessors), never a panic.
+func TestNilArguments(t *testing.T) {
+	var g *Graph
+	for name, f := range map[string]func() error{
+		"Save":         func() error { return Save(filepath.Join(t.TempDir(), "x.el"), nil, "") },
+		"Write":        func() error { return Write(io.Discard, nil, FormatEL) },
+		"Write nil w":  func() error { tiny, _ := Load("testdata/tiny.el", LoadOptions{}); return Write(nil, tiny, FormatEL) },
+		"Read":         func() error { _, err := Read(nil, "x.el", LoadOptions{}); return err },
+		"Build":        func() error { _, err := Build(nil, BuildOptions{}); return err },
+		"SetTerminals": func() error { return g.SetTerminals(0, 1) },
+	} {
+		if err := f(); !errors.Is(err, ErrNil) {
+			t.Errorf("%s(nil): %v, want ErrNil", name, err)
+		}
+	}
+	if g.NumVertices() != 0 || g.NumEdges() != 0 || g.Directed() || g.WeightKind() != Unweighted || g.Offsets() != nil ||
+		g.Adj() != nil || g.Weights() != nil || g.Transpose() != nil || g.WithDerivedWeights(1) != nil || g.Bytes() != 0 ||
+		g.MaxDegree() != 0 || g.MeanWeight() != 0 || g.NumUndirectedEdges() != 0 || g.DegreeProfile().Len() != 0 || Lost(g, FormatEL) != nil {
+		t.Errorf("accessors of a nil graph are not zero")
+	}
+	if _, _, ok := g.Terminals(); ok {
+		t.Errorf("a nil graph has terminals")
 	}
 }
