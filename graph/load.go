@@ -581,6 +581,23 @@ func (t *textLoad) weights(el *EdgeList, opt LoadOptions) error {
 		el.WeightKind = Unweighted
 		return nil
 	}
+	if opt.WeightScale > 0 {
+		// A file with real weights is stored as float32 (a .gbx of it
+		// too), which rounds integers above 2^24: scaled here exactly,
+		// from its .gbx rounded, the two would differ.
+		var real, big *chunkOut
+		for _, o := range t.outs {
+			if o.realSyntax && real == nil {
+				real = o
+			}
+			if o.bigInt && big == nil {
+				big = o
+			}
+		}
+		if real != nil && big != nil {
+			return &parseError{file: t.name, line: big.base + big.bigIntLine, msg: "an integer weight above 2^24 in a file with real weights: float32 (how real weights are kept, in a .gbx too) cannot hold it exactly, so --weight-scale would scale it differently from the file's .gbx; write it with a decimal point and at most 7 significant digits, or make every weight an integer"}
+		}
+	}
 	kind := t.wkind
 	if kind == Unweighted || kind == RealWeights { // real-capable formats
 		kind = IntWeights

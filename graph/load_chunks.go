@@ -188,6 +188,8 @@ type chunkOut struct {
 	src64, dst64 []uint64 // raw ids, for formats relabelled afterwards
 	w            []float64
 	realSyntax   bool   // some weight was written as a real number
+	bigInt       bool   // with a weight scale: an integer weight above 2^24 (float32 rounds it)
+	bigIntLine   int64  // local line of the first
 	minID, maxID uint64 // over raw or mapped ids
 	weighted     int8   // optional weights: 0 no edge yet, 1 with, -1 without
 	firstEdge    int64  // local line of the first edge

@@ -212,7 +212,7 @@ func (p *weightParser) parse(t []byte) (w float64, real bool, msg string) {
 	}
 	if p.scale > 0 {
 		r, msg := scaleWeight(bstr(t), float32Decimal(f32), p.scale)
-		return r, false, msg
+		return r, true, msg
 	}
 	if !real && f > math.MaxUint32 {
 		real = true // too big for an integer weight: keep it as a real one
@@ -492,6 +492,11 @@ func (p *edgeParser) store(a, b uint64, wt []byte, nf int, line int64, o *chunkO
 			return false
 		}
 		o.realSyntax = o.realSyntax || real
+		if p.wp.scale > 0 && !p.wp.intOnly && !real {
+			if v, ok := parseU64(wt); ok && v > 1<<24 && !o.bigInt {
+				o.bigInt, o.bigIntLine = true, line
+			}
+		}
 		o.w = append(o.w, w)
 	}
 	if p.relabel {

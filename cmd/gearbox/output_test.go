@@ -93,3 +93,22 @@ func TestConvertSaysWhatIsLost(t *testing.T) {
 		t.Errorf("wel -> el: err %v, stderr %q", err, stderr)
 	}
 }
+
+// Class 1 at the command line: endless or binary inputs are refused at
+// once, whatever reads them.
+func TestEndlessInputsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", "--graph", "/dev/zero", "--format", "snap"}, "binary data (a NUL byte at offset 0)"},
+		{[]string{"run", "bfs", "--gen", "kron:4", "--thresholds", "/dev/zero"}, "/dev/zero: more than 1048576 bytes, too large for a thresholds file"},
+		{[]string{"bench", "--plot-only", "/dev/zero", "--out-dir", dir}, "/dev/zero: more than 67108864 bytes, too large for a bench CSV"},
+		{[]string{"tune", "--plot-only", "/dev/zero", "--out-dir", dir}, "/dev/zero: more than 67108864 bytes, too large for a tune CSV"},
+	} {
+		if _, _, err := gearbox(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
