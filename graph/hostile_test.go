@@ -32,6 +32,9 @@ func TestLineCapAndBinaryInput(t *testing.T) {
 		}
 	}
 	for _, f := range Formats() {
+		if f == FormatEGR { // written, not read
+			continue
+		}
 		zeros := make([]byte, 1<<16)
 		if _, err := Read(bytes.NewReader(zeros), "zero", LoadOptions{Format: f}); err == nil || !strings.Contains(err.Error(), "zero: ") {
 			t.Errorf("%s, NUL bytes: got %v", f, err)
