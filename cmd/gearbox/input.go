@@ -73,6 +73,9 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 		if f.format != "" {
 			return nil, fmt.Errorf("%w: --format applies to --graph, not --gen", errUsage)
 		}
+		if f.weightScale > 0 { // one rule: refused where it cannot apply, never ignored
+			return nil, fmt.Errorf("%w: --weight-scale applies to --graph files, not --gen (generated weights are integers in [1,255])", errUsage)
+		}
 		// Generated graphs are already undirected, so --undirected changes nothing.
 		g, err = graph.Generate(f.gen, graph.GenOptions{Seed: f.seed})
 	} else {

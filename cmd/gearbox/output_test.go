@@ -112,3 +112,19 @@ func TestEndlessInputsRefused(t *testing.T) {
 		}
 	}
 }
+
+// --weight-scale is refused where it cannot apply, never ignored.
+func TestWeightScaleRefusedWhereItCannotApply(t *testing.T) {
+	for _, args := range [][]string{
+		{"info", "--gen", "grid:3:3", "--weight-scale", "10"},
+		{"info", "--graph", "../../graph/testdata/tiny.el", "--weight-scale", "10"},
+	} {
+		if _, _, err := gearbox(t, args...); err == nil || !strings.Contains(err.Error(), "weight") {
+			t.Errorf("%v: err = %v", args, err)
+		}
+	}
+	out, _, err := gearbox(t, "run", "sssp", "--graph", "../../graph/testdata/tiny.gr", "--weight-scale", "10", "--verify")
+	if err != nil || !strings.Contains(out, "verified") {
+		t.Errorf("a scaled .gr: %v\n%s", err, out)
+	}
+}
