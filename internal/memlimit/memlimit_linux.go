@@ -16,7 +16,13 @@ import (
 // sysRoot reads the real /proc and /sys; tests substitute a directory.
 type sysRoot struct{ dir string }
 
-func (r sysRoot) read(p string) ([]byte, error) { return os.ReadFile(filepath.Join(r.dir, p)) }
+func (r sysRoot) read(p string) ([]byte, error) {
+	dir := r.dir
+	if dir == "" {
+		dir = "/"
+	}
+	return os.ReadFile(filepath.Join(dir, p))
+}
 
 // noLimit is above any cgroup v1 "unlimited" value (PAGE_COUNTER_MAX pages).
 const noLimit = math.MaxInt64 / 2

@@ -66,3 +66,15 @@ func TestCheckNamesSizes(t *testing.T) {
 		t.Errorf("Available() = %+v on linux, want the RAM at least", Available())
 	}
 }
+
+// The real files are read: this process's own address space is counted
+// against RLIMIT_AS, so it leaves less than the limit.
+func TestReadsTheRealFiles(t *testing.T) {
+	status, err := sysRoot{}.read("proc/self/status")
+	if err != nil || statusKB(status, "VmSize:") <= 0 {
+		t.Fatalf("proc/self/status: %v", err)
+	}
+	if _, err := (sysRoot{}).read("proc/self/cgroup"); err != nil {
+		t.Errorf("proc/self/cgroup: %v", err)
+	}
+}
