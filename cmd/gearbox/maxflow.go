@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func (f *maxflowFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.source, "source", "", "source vertex `IDS` in the file's ids, comma-separated for several (a super-source joins them); default: the .max file's or generator's source")
 	fs.StringVar(&f.sink, "sink", "", "sink vertex `IDS`, as --source")
 	fs.StringVar(&f.algorithm, "algorithm", "auto", "push-relabel solver: auto, hl (highest label, serial), fifo (serial) or sync (parallel passes on the engine)")
-	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(pushVariantNames(), ", ")+"; order is ignored)")
+	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.out, "out", "", "write the flow of every arc as 'u v flow' lines (file ids; parallel arcs merged) to `FILE` ('-' for stdout)")
@@ -144,18 +145,13 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 		}
 		v, err := decider.ParseVariant(f.variant)
 		if err != nil || v.Direction == decider.Pull {
-			return fmt.Errorf("%w: --variant %q: valid: auto, %s", errUsage, f.variant, strings.Join(pushVariantNames(), ", "))
+			return fmt.Errorf("%w: --variant %q: valid: auto, %s", errUsage, f.variant, strings.Join(maxflowVariantNames(), ", "))
 		}
 		ropts = append(ropts, runtime.WithVariant(v))
 		alg = maxflow.Sync
 	}
-	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--cut", f.cut}} {
-		if err := checkOutput(o.path); err != nil {
-			return fmt.Errorf("%s: %w", o.flag, err)
-		}
-	}
-	if f.out == "-" && f.cut == "-" {
-		return fmt.Errorf("%w: --out and --cut cannot both go to stdout", errUsage)
+	if err := checkOutputs(f.in.files(), output{"--out", f.out}, output{"--cut", f.cut}); err != nil {
+		return err
 	}
 	f.in.keepDuplicates = true
 	g, err := f.in.load(ctx, e)
@@ -240,51 +236,57 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 	}
 	ids := g.IDs()
 	if f.out != "" {
-		w, closeOut, err := create(e, f.out)
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		bw := bufio.NewWriterSize(w, 1<<20)
-		var b []byte
-		for u := 0; u < n; u++ {
-			for a := r.Off[u]; a < r.Off[u+1]; a++ {
-				if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
-					b = strconv.AppendUint(b[:0], ids.External(uint32(u)), 10)
-					b = append(b, ' ')
-					b = strconv.AppendUint(b, ids.External(v), 10)
-					b = append(b, ' ')
-					b = strconv.AppendInt(b, res.Flow(a), 10)
-					b = append(b, '\n')
-					bw.Write(b)
+		err := writeOutput(e, f.out, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			var b []byte
+			for u := 0; u < n; u++ {
+				for a := r.Off[u]; a < r.Off[u+1]; a++ {
+					if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
+						b = strconv.AppendUint(b[:0], ids.External(uint32(u)), 10)
+						b = append(b, ' ')
+						b = strconv.AppendUint(b, ids.External(v), 10)
+						b = append(b, ' ')
+						b = strconv.AppendInt(b, res.Flow(a), 10)
+						b = append(b, '\n')
+						if _, err := bw.Write(b); err != nil {
+							return err
+						}
+					}
 				}
 			}
-		}
-		if err := bw.Flush(); err != nil {
-			closeOut()
-			return fmt.Errorf("--out: %w", err)
-		}
-		if err := closeOut(); err != nil {
+			return bw.Flush()
+		})
+		if err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
 	if f.cut != "" {
-		w, closeOut, err := create(e, f.cut)
-		if err != nil {
-			return fmt.Errorf("--cut: %w", err)
-		}
-		bw := bufio.NewWriterSize(w, 1<<20)
-		for _, v := range side {
-			if int(v) < n {
-				fmt.Fprintf(bw, "%d\n", ids.External(v))
+		err := writeOutput(e, f.cut, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			var b []byte
+			for _, v := range side {
+				if int(v) < n {
+					b = strconv.AppendUint(b[:0], ids.External(v), 10)
+					b = append(b, '\n')
+					if _, err := bw.Write(b); err != nil {
+						return err
+					}
+				}
 			}
-		}
-		if err := bw.Flush(); err != nil {
-			closeOut()
-			return fmt.Errorf("--cut: %w", err)
-		}
-		if err := closeOut(); err != nil {
+			return bw.Flush()
+		})
+		if err != nil {
 			return fmt.Errorf("--cut: %w", err)
 		}
 	}
 	return nil
+}
+
+// maxflowVariantNames lists the eight push variants (Sync has no pull).
+func maxflowVariantNames() []string {
+	var names []string
+	for _, v := range decider.PushVariants() {
+		names = append(names, v.String())
+	}
+	return names
 }
