@@ -169,6 +169,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		for _, s := range algorithms.All() {
 			fmt.Fprintf(e.stderr, "  %-8s %s\n", s.Name, s.Doc)
 		}
+		fmt.Fprintf(e.stderr, "  %-8s %s\n", "maxflow", "maximum flow and minimum cut by push-relabel (its own flags: gearbox run maxflow -h)")
 		fmt.Fprintf(e.stderr, "\nflags:\n")
 		fs.PrintDefaults()
 	}
