@@ -449,7 +449,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 }
 
 // BenchmarkCUDATargets times BFS on the graphs of the speed targets
-// (kernels/NOTES.md): GEARBOX_BENCH_SPECS lists graph.Generate specs
+// (docs/kernels-notes.md): GEARBOX_BENCH_SPECS lists graph.Generate specs
 // (default kron:20:16,grid:1024:1024; kron:22:16, urand:22:16 and
 // grid:2048:2048 on the GPU machine). For each variant: one warm-up run
 // (the graph is uploaded before), then one run from each of 8 sources

@@ -30,7 +30,7 @@ const noBucket = math.MaxUint64
 // bins of the bucket delta (narrower on skewed graphs). The GPU's
 // histogram holds 63 bins (kernels.BucketBins-1). On the CPU a cap of 16
 // was within noise of 8 on the 512x512 grid, and 63 was slower there on
-// a 2-core VM (results/h100-host-cpu-2026-11-23-s20/).
+// a 2-core VM.
 const maxMerged = 8
 
 // mergedBins returns how many bins of width bucketDelta one merged
@@ -200,7 +200,7 @@ func (o *cpuOp[D]) Close() error {
 
 // workerSets keeps finished runs' worker state for the next run: making a
 // ring of 4096 bins per worker, and growing the bins again, took a tenth of
-// a 16-core SSSP run on email-Enron (results/h100-host-cpu-2026-11-23-s21/).
+// a 16-core SSSP run on email-Enron.
 var workerSets sync.Pool // of *[]worker
 
 // takeWorkers returns n workers with empty rings.
@@ -424,7 +424,7 @@ func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 // the vertices it added and their out-edges. Each worker gathers its own
 // bin, which it filled. Gathering all bins as one list cut evenly among
 // the workers took 1.05-1.12x the time on 2 cores and gained nothing clear
-// on 16 (results/h100-host-cpu-2026-11-23-s23/).
+// on 16.
 func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 	slot := idx % ringSize
 	pending := o.pendingIn(idx, idx+1)
