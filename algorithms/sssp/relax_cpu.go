@@ -133,19 +133,14 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 // holds. A relaxation costs an atomic minimum and a bin append, several
 // times BFS's visit, so SSSP spreads a queue from a quarter of BFS's
 // edges: on 16 cores a 512x512 grid's small buckets then run on all
-// workers (half the time), on 2 cores within noise
-// (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/; 8192 edges
-// / workers, 4096 on 2 cores, measured no better in -s20/).
+// workers.
 const queueEdges = 1024
 
 // grains are the advance's. Thread mapping over a bitmap claims
 // word-aligned pieces of about equal out-edges (mapping.EdgeCuts), about
-// 16 per worker and at least queueEdges edges each. Pieces of equal word
-// counts (8 words, 512 vertices, on 16 workers) left email-Enron's SSSP
-// waiting for the piece of its low-numbered hubs (15% of its arcs): it
-// takes 0.64-0.69 of that time with edge pieces, on 8 and 16 cores. 4 or
-// 64 pieces per worker, or no floor on a piece's edges, measured within
-// noise of these (results/h100-host-cpu-2026-11-23-s23/).
+// 16 per worker and at least queueEdges edges each: pieces of equal word
+// counts left email-Enron's SSSP waiting for the piece of its
+// low-numbered hubs (15% of its arcs).
 var grains = frontier.Grains{Queue: 64, QueueEdges: queueEdges, Edge: 4096, PiecesPerWorker: 16, PieceEdges: queueEdges}
 
 // frontier returns the current working set for the advance.

@@ -52,6 +52,8 @@ type Traversal struct {
 	// stops (so every level it returns is exact, whatever the worker
 	// count).
 	Until func(v, level uint32) bool
+	// Filter and Until are called concurrently from the pool's workers.
+	//
 	// Mapping is the advance's mapping (decider.Thread by default; Block
 	// shares hubs' arcs among workers).
 	Mapping decider.Mapping
