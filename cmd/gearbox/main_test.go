@@ -405,3 +405,24 @@ func body(info string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestRunRepeat: --repeat R runs an algorithm without a source R times and
+// reports medians over the runs; a bad count is refused before loading.
+func TestRunRepeat(t *testing.T) {
+	out, _, err := gearbox(t, "run", "cc", "--gen", "kron:8", "--repeat", "3", "--verify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"median over 3 runs:", "verified: 3 of 3 runs"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	out, _, err = gearbox(t, "run", "bfs", "--gen", "kron:8", "--sources", "2", "--repeat", "2")
+	if err != nil || !strings.Contains(out, "median over 4 runs (2 sources x 2 repeats):") {
+		t.Fatalf("bfs --sources 2 --repeat 2: %v\n%s", err, out)
+	}
+	if _, _, err := gearbox(t, "run", "cc", "--gen", "kron:8", "--repeat", "0"); err == nil || !strings.Contains(err.Error(), "--repeat 0 must be at least 1") {
+		t.Fatalf("--repeat 0: %v", err)
+	}
+}

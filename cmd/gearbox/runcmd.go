@@ -28,6 +28,7 @@ type runFlags struct {
 	in      inputFlags
 	source  string
 	sources int
+	repeat  int
 	variant string
 	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
 	// the thresholds' value.
@@ -45,6 +46,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
+	fs.IntVar(&f.repeat, "repeat", 1, "benchmark mode: run each source (or, without a source, the algorithm) `R` times and report medians")
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
 	f.params = map[string]uint64{}
 	for _, p := range runFlagParams() {
@@ -191,6 +193,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if err := checkWorkers(f.workers); err != nil {
 		return err
 	}
+	if err := checkCount("repeat", f.repeat, 1, maxSources, ""); err != nil {
+		return err
+	}
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
@@ -267,6 +272,17 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
 			return err
 		}
+	}
+	if f.repeat > 1 {
+		// Each source's runs are consecutive, so the later ones are warm
+		// (the graph and buffers already where the first put them).
+		rep := make([]uint32, 0, len(srcs)*f.repeat)
+		for _, s := range srcs {
+			for range f.repeat {
+				rep = append(rep, s)
+			}
+		}
+		srcs = rep
 	}
 
 	if f.cpuprofile != "" {
@@ -362,8 +378,15 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 	} else {
 		over := fmt.Sprintf("%d sources", len(times))
-		if interrupted != nil {
+		switch {
+		case interrupted != nil && f.repeat == 1:
 			over = fmt.Sprintf("the %d of %d sources finished", len(times), len(srcs))
+		case interrupted != nil:
+			over = fmt.Sprintf("the %d of %d runs finished", len(times), len(srcs))
+		case f.repeat > 1 && alg.Sourced:
+			over = fmt.Sprintf("%d runs (%d sources x %d repeats)", len(times), len(times)/f.repeat, f.repeat)
+		case f.repeat > 1:
+			over = fmt.Sprintf("%d runs", len(times))
 		}
 		fmt.Fprintf(sum, "median over %s: %.3f ms  %.1f MTEPS\n", over, median(times)*1e3, median(mteps))
 		if len(kernels) == len(times) {
