@@ -347,7 +347,7 @@ func typeCheck(t *testing.T, imp types.Importer, extra string) []string {
 
 // TestWrongCallFailsToCompile shows what the wrappers buy: a launch with a
 // wrong argument count, pointee type, scalar width, order or family member
-// does not type-check (with the untyped Dev.Launch, each compiled and
+// does not type-check (with the untyped Dev.Launch they replaced, each compiled and
 // failed, if at all, on the GPU).
 func TestWrongCallFailsToCompile(t *testing.T) {
 	imp := importer.Default()

@@ -27,7 +27,7 @@ var _ [0]struct{} = [unsafe.Sizeof(cudaCtrl{}) - kernels.CtrlBytes]struct{}{}
 // before the generation kernel runs (Prepare), and the generation
 // kernel's selection variant and arguments.
 type Select struct {
-	// Mode is the generation kernel's selection (kernels.Gen):
+	// Mode is the generation kernel's selection (kernels.GenOf):
 	// kernels.SelectAll, SelectMin or SelectDelta.
 	Mode string
 	// D32 says Dist holds uint32 values (else uint64).

@@ -34,7 +34,7 @@ func init() {
 // widen the bucket to a target of out-edges (kernels.SelectBucket).
 // Small queue frontiers run many levels in one persistent launch:
 // unordered ones as they come, ordered ones bucket after bucket
-// (near-far, kernels.SSSPPersistBuckets).
+// (near-far, kernels.SSSPPersistNfD64 and D32).
 type cudaOp struct {
 	*frontier.CUDATraversal
 	src    uint32
