@@ -86,7 +86,7 @@ func TestCLI(t *testing.T) {
 		{"out is a directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--out", dir}, nil, "--out: " + dir + " is a directory"},
 		{"trace written", []string{"run", "bfs", "--gen", "kron:6", "--trace", filepath.Join(dir, "t.json")}, []string{"bfs on kron:6"}, ""},
 		{"cpuprofile in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--cpuprofile", filepath.Join(dir, "no", "p.out")}, nil, "--cpuprofile: " + filepath.Join(dir, "no", "p.out") + ": directory"},
-		{"cpuprofile to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-"}, nil, "--cpuprofile needs a file name"},
+		{"two outputs to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-", "--out", "-"}, nil, "--out and --cpuprofile both write to standard output (-)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
