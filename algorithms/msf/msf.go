@@ -1,0 +1,315 @@
+package msf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// Variant names a minimum spanning forest algorithm.
+type Variant uint8
+
+const (
+	// Auto lets the VariantPolicy choose from the graph's statistics.
+	Auto Variant = iota
+	// EA is Borůvka over an edge array with edge filtering and a reduced
+	// source-side minimum (Zaitsev & Kalgin's optimised EA).
+	EA
+	// AL is Borůvka over the adjacency lists (CSR), without an edge array.
+	AL
+	// ECL is EA preceded by ECL-MST's light-edge filter: when the average
+	// degree is at least 4, a sampled weight threshold first admits about 3n
+	// light edges, then the rest join (filter-Kruskal style).
+	ECL
+	// Kruskal is the serial reference: sort by (weight, id), union-find.
+	// Never chosen by Auto.
+	Kruskal
+)
+
+var variantNames = [...]string{Auto: "auto", EA: "ea", AL: "al", ECL: "ecl", Kruskal: "kruskal"}
+
+func (v Variant) String() string {
+	if int(v) < len(variantNames) {
+		return variantNames[v]
+	}
+	return fmt.Sprintf("Variant(%d)", uint8(v))
+}
+
+// Variants lists the concrete variants (every one but Auto).
+func Variants() []Variant { return []Variant{EA, AL, ECL, Kruskal} }
+
+// ParseVariant maps a name ("auto", "ea", "al", "ecl", "kruskal"; case
+// ignored) to its Variant.
+func ParseVariant(s string) (Variant, error) {
+	t := strings.TrimSpace(s)
+	for i, name := range variantNames {
+		if strings.EqualFold(t, name) {
+			return Variant(i), nil
+		}
+	}
+	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
+}
+
+var (
+	// ErrUnknownVariant is returned for a variant name or value the package
+	// does not know.
+	ErrUnknownVariant = errors.New("msf: unknown variant")
+	// ErrNilGraph is returned when the graph is nil.
+	ErrNilGraph = errors.New("msf: nil graph")
+	// ErrWeight is returned for a negative, NaN or infinite weight.
+	ErrWeight = errors.New("msf: invalid weight")
+	// ErrTooLarge is returned for a graph with more arcs than 32-bit edge
+	// ids can number.
+	ErrTooLarge = errors.New("msf: graph too large")
+	// ErrVerify is wrapped by Verify's errors.
+	ErrVerify = errors.New("msf: verification failed")
+)
+
+// DefaultSeed is the seed of the weights derived for unweighted graphs when
+// WithSeed is not given.
+const DefaultSeed = 1
+
+type options struct {
+	variant Variant
+	seed    uint64
+	vpol    VariantPolicy
+	vpolSet bool
+	rt      []runtime.Option
+}
+
+// Option configures Run.
+type Option func(*options)
+
+// WithVariant forces an algorithm (Auto, the default, lets the
+// VariantPolicy choose).
+func WithVariant(v Variant) Option { return func(o *options) { o.variant = v } }
+
+// WithSeed sets the seed of the weights derived for an unweighted graph
+// (graph.WithDerivedWeights, as SSSP uses; default DefaultSeed).
+func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
+
+// WithVariantPolicy replaces the algorithm choice's thresholds.
+func WithVariantPolicy(p VariantPolicy) Option {
+	return func(o *options) { o.vpol, o.vpolSet = p, true }
+}
+
+// WithRuntime passes options to the runtime engine: backend or worker
+// count, logger, trace, thresholds, and a policy or fixed decider.Variant
+// for Borůvka's working set (Rep: bitmap or queue of active edges;
+// Mapping: thread or block distribution of the adjacency-list bitmap pass).
+func WithRuntime(opts ...runtime.Option) Option {
+	return func(o *options) { o.rt = append(o.rt, opts...) }
+}
+
+// WithLogger is WithRuntime(runtime.WithLogger(l)).
+func WithLogger(l zerolog.Logger) Option { return WithRuntime(runtime.WithLogger(l)) }
+
+// Edge is an edge of the forest by internal vertex ids (U < V for
+// undirected inputs; the arc's direction for directed ones) and its weight
+// as stored: an integer, or a float32 bit pattern for real weights.
+type Edge struct {
+	U, V   uint32
+	Weight uint32
+}
+
+// Result is a minimum spanning forest: one minimum spanning tree per
+// connected component (of the undirected reading of a directed graph),
+// ties broken by (weight, edge id) where an edge's id is its position among
+// the canonical arcs in CSR order, so every variant, backend and worker
+// count gives the same forest.
+type Result struct {
+	edges    []Edge
+	kind     graph.WeightKind
+	derived  bool
+	directed bool
+	ncomp    int
+	total    int64
+	totalF   float64
+	variant  Variant
+	reason   string
+	stats    runtime.Stats
+}
+
+// Edges returns the forest's edges in edge-id order. Do not modify.
+func (r *Result) Edges() []Edge { return r.edges }
+
+// NumComponents returns the number of connected components (isolated
+// vertices count; 0 for the empty graph): NumVertices - len(Edges).
+func (r *Result) NumComponents() int { return r.ncomp }
+
+// TotalWeight returns the forest's weight for integer weights (derived
+// ones included), exact in int64; for real weights it is the float sum
+// rounded to the nearest integer (see TotalWeightFloat).
+func (r *Result) TotalWeight() int64 {
+	if r.kind == graph.RealWeights {
+		return int64(math.Round(r.totalF))
+	}
+	return r.total
+}
+
+// TotalWeightFloat returns the forest's weight as a float64: for real
+// (float32) weights summed in float64 in edge-id order, so it is the same
+// for every run; for integer weights the exact total converted.
+func (r *Result) TotalWeightFloat() float64 {
+	if r.kind == graph.RealWeights {
+		return r.totalF
+	}
+	return float64(r.total)
+}
+
+// WeightOf returns an edge's weight as a float64.
+func (r *Result) WeightOf(e Edge) float64 {
+	if r.kind == graph.RealWeights {
+		return float64(math.Float32frombits(e.Weight))
+	}
+	return float64(e.Weight)
+}
+
+// WeightKind says what the edges' weights are (integer for derived ones).
+func (r *Result) WeightKind() graph.WeightKind { return r.kind }
+
+// DerivedWeights reports whether the input was unweighted and the weights
+// were derived from the seed (graph.WithDerivedWeights).
+func (r *Result) DerivedWeights() bool { return r.derived }
+
+// Directed reports whether the input was directed and read as undirected
+// (every arc but self-loops an edge).
+func (r *Result) Directed() bool { return r.directed }
+
+// Variant returns the algorithm that ran.
+func (r *Result) Variant() Variant { return r.variant }
+
+// Reason says why the variant was chosen ("forced" when it was given).
+func (r *Result) Reason() string { return r.reason }
+
+// Stats returns the engine's statistics (Kruskal, which does not run on
+// the engine, fills only the algorithm, wall time and edges read).
+func (r *Result) Stats() runtime.Stats { return r.stats }
+
+// input is a checked graph ready for a variant.
+type input struct {
+	g        *graph.Graph // weighted
+	directed bool
+	derived  bool
+	edges    int64 // canonical edges
+}
+
+// prepare weighs an unweighted graph, refuses bad weights and counts the
+// canonical edges.
+func prepare(g *graph.Graph, seed uint64) (*input, error) {
+	if g == nil {
+		return nil, ErrNilGraph
+	}
+	in := &input{g: g, directed: g.Directed()}
+	if g.WeightKind() == graph.Unweighted {
+		in.g, in.derived = g.WithDerivedWeights(seed), true
+	}
+	if m := in.g.NumEdges(); m > math.MaxUint32 {
+		return nil, fmt.Errorf("%w: %d arcs, limit %d (32-bit edge ids)", ErrTooLarge, m, int64(math.MaxUint32))
+	}
+	if in.g.WeightKind() == graph.RealWeights {
+		for e, w := range in.g.Weights() {
+			f := math.Float32frombits(w)
+			if w>>31 != 0 && f != 0 || math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				return nil, fmt.Errorf("%w: arc %d has weight %v (want finite, >= 0)", ErrWeight, e, f)
+			}
+		}
+	}
+	off, adj := in.g.Offsets(), in.g.Adj()
+	for u := 0; u < in.g.NumVertices(); u++ {
+		for e := off[u]; e < off[u+1]; e++ {
+			if canonical(uint32(u), adj[e], in.directed) {
+				in.edges++
+			}
+		}
+	}
+	return in, nil
+}
+
+// Run computes the minimum spanning forest of g.
+func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
+	o := options{seed: DefaultSeed}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.variant > Kruskal {
+		return nil, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(o.variant))
+	}
+	in, err := prepare(g, o.seed)
+	if err != nil {
+		return nil, err
+	}
+	base := runtime.NewConfigFor("msf", o.rt...)
+	cfg := runtime.NewConfigFor("msf", append([]runtime.Option{runtime.WithPolicy(edgeset.Policy("msf-edges", base.Thresholds()))}, o.rt...)...)
+	v, reason := o.variant, "forced"
+	if v == Auto {
+		vp := o.vpol
+		if !o.vpolSet {
+			vp = DefaultVariantPolicy()
+		}
+		v, reason = vp.Choose(statsOf(in))
+	}
+	res := &Result{kind: in.g.WeightKind(), derived: in.derived, directed: in.directed, variant: v, reason: reason}
+	if v == Kruskal {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		res.edges = kruskal(in)
+		res.stats = runtime.Stats{Algorithm: "msf-kruskal", Backend: "cpu (serial)", Wall: time.Since(t0), EdgesRelaxed: in.edges}
+	} else {
+		b, ok := cfg.Backend().(*runtime.CPU)
+		if !ok {
+			return nil, fmt.Errorf("msf: backend %s, variant %v: %w", cfg.Backend().Name(), v, runtime.ErrUnsupported)
+		}
+		var op interface {
+			runtime.Operator
+			forest() []Edge
+		}
+		switch v {
+		case AL:
+			op = newAL(b.NewPool(), in)
+		case ECL:
+			op = newEA(b.NewPool(), in, lightThreshold(in))
+		default:
+			op = newEA(b.NewPool(), in, noKey)
+		}
+		log := cfg.Logger()
+		log.Debug().Str("variant", v.String()).Str("reason", reason).Msg("msf")
+		st, err := runtime.Run(ctx, "msf-"+v.String(), op, cfg)
+		if err != nil {
+			return nil, err
+		}
+		res.stats = st
+		res.edges = op.forest()
+	}
+	res.ncomp = g.NumVertices() - len(res.edges)
+	res.total, res.totalF = totals(res.edges, res.kind)
+	return res, nil
+}
+
+// totals sums the weights in edge-id order: exactly in int64 for integer
+// weights, in float64 for float32 ones.
+func totals(edges []Edge, kind graph.WeightKind) (int64, float64) {
+	var t int64
+	var f float64
+	for _, e := range edges {
+		if kind == graph.RealWeights {
+			f += float64(math.Float32frombits(e.Weight))
+		} else {
+			t += int64(e.Weight)
+		}
+	}
+	return t, f
+}
