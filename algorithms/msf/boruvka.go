@@ -1,6 +1,7 @@
 package msf
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -182,21 +183,31 @@ type rec struct {
 // leave for good). A worker keeps a running minimum for the source side's
 // root and writes it once per run of edges with that root (the array is in
 // source order), which reduces the atomic minima by the average degree.
-// With a threshold (the ECL variant) only the edges lighter than it form
-// the working set until they are exhausted; the others then join,
-// filtered against the components built so far (filter-Kruskal).
+// With a threshold (the ECL variant) the edges are split into a light array
+// (keys below it) and a heavy one, both in id order; the light array is
+// the working set until it is exhausted, then the heavy one, filtered
+// against the components built so far (filter-Kruskal), takes its place.
 type eaOp struct {
 	core
-	all    []rec
+	light  []rec // phase one's edges (every edge without a threshold)
+	heavy  []rec // phase two's edges (nil without a threshold)
+	cur    []rec // the phase's array: the bitmap's slots
 	ws     edgeset.Set[rec]
-	thresh uint64 // keys >= thresh wait for the second phase (noKey: none)
-	heavy  bool   // second phase reached
+	thresh uint64 // keys >= thresh are heavy (noKey: no threshold)
+	second bool   // the heavy edges are the working set
 }
 
 func newEA(pool *mapping.Pool, in *input, thresh uint64) *eaOp {
-	o := &eaOp{core: newCore(pool, in), thresh: thresh, heavy: thresh == noKey}
-	o.all = buildEdgeArray(pool, in)
-	o.chosen = edgeset.NewBitmap(int64(len(o.all)))
+	o := &eaOp{core: newCore(pool, in), thresh: thresh}
+	all := buildEdgeArray(pool, in)
+	o.chosen = edgeset.NewBitmap(int64(len(all)))
+	if thresh == noKey {
+		o.light = all
+	} else {
+		o.light = split(pool, all, func(r *rec) bool { return r.key < thresh })
+		o.heavy = split(pool, all, func(r *rec) bool { return r.key >= thresh })
+	}
+	o.cur = o.light
 	return o
 }
 
@@ -221,84 +232,84 @@ func buildEdgeArray(pool *mapping.Pool, in *input) []rec {
 	return q
 }
 
-func (o *eaOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: o.initial()}
-}
-
-func (o *eaOp) initial() int64 {
-	if o.heavy {
-		return o.edges
-	}
-	var k int64
-	for i := range o.all {
-		if o.all[i].key < o.thresh {
-			k++
-		}
-	}
-	return k
-}
-
-func (o *eaOp) Start(v decider.Variant) error {
-	o.ws.Rep = v.Rep
-	o.ws.Active = o.initial()
-	if v.Rep == decider.Queue {
-		o.ws.Queue = o.gather(nil, false)
-	} else {
-		o.ws.Hidden = edgeset.NewBitmap(int64(len(o.all)))
-		if !o.heavy {
-			o.hideHeavy()
-		}
-	}
-	return nil
-}
-
-// hideHeavy hides the edges at or above the threshold (phase one of a
-// filtered run with a bitmap).
-func (o *eaOp) hideHeavy() {
-	all, h, t := o.all, o.ws.Hidden, o.thresh
-	o.pool.Thread(len(h), 1<<10, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			var bits uint64
-			for j := i * 64; j < min(i*64+64, len(all)); j++ {
-				if all[j].key >= t {
-					bits |= 1 << (j & 63)
-				}
-			}
-			h[i] |= bits
-		}
-	})
-}
-
-// gather copies the edges that are not hidden (all when hidden is nil),
-// below the threshold in phase one, and whose endpoints lie in different
-// components when cross is set, in array order.
-func (o *eaOp) gather(hidden edgeset.Bitmap, cross bool) []rec {
-	all, p, t := o.all, o.parent, o.thresh
-	if o.heavy {
-		t = noKey
-	}
-	n := len(all)
+// chunkOffsets numbers the records of an array in chunks of 1<<14, as CSR
+// offsets over chunks, for edgeset.Collect.
+func chunkOffsets(n int) []int64 {
 	const chunk = 1 << 14
 	k := (n + chunk - 1) / chunk
 	off := make([]int64, k+1)
 	for i := 0; i <= k; i++ {
 		off[i] = int64(min(i*chunk, n))
 	}
-	return edgeset.Collect(o.pool, off, func(lo, hi int, emit func(rec)) {
-		for c := lo; c < hi; c++ {
-			for i := c * chunk; i < min(c*chunk+chunk, n); i++ {
-				r := all[i]
-				if r.key >= t && t != noKey {
-					continue
-				}
-				if hidden != nil && hidden[i>>6]&(1<<(i&63)) != 0 {
-					continue
-				}
-				if cross && p[r.u] == p[r.v] {
-					continue
-				}
-				emit(r)
+	return off
+}
+
+// split copies the records that keep accepts, in order.
+func split(pool *mapping.Pool, all []rec, keep func(r *rec) bool) []rec {
+	const chunk = 1 << 14
+	return edgeset.Collect(pool, chunkOffsets(len(all)), func(lo, hi int, emit func(rec)) {
+		for i := lo * chunk; i < min(hi*chunk, len(all)); i++ {
+			if keep(&all[i]) {
+				emit(all[i])
 			}
+		}
+	})
+}
+
+// find returns the record of edge id among the arrays (both in id order).
+func (o *eaOp) find(id uint32) *rec {
+	if o.heavy == nil {
+		return &o.light[id]
+	}
+	for _, a := range [2][]rec{o.light, o.heavy} {
+		i, ok := slices.BinarySearchFunc(a, id, func(r rec, id uint32) int { return cmp.Compare(uint32(r.key), id) })
+		if ok {
+			return &a[i]
+		}
+	}
+	panic("msf: edge id not in the edge arrays") // unreachable: ids come from the arrays
+}
+
+// slot returns the position of edge id in the phase's array.
+func (o *eaOp) slot(id uint32) int64 {
+	if o.heavy == nil {
+		return int64(id)
+	}
+	i, _ := slices.BinarySearchFunc(o.cur, id, func(r rec, id uint32) int { return cmp.Compare(uint32(r.key), id) })
+	return int64(i)
+}
+
+func (o *eaOp) Info() decider.Info {
+	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: int64(len(o.light))}
+}
+
+func (o *eaOp) Start(v decider.Variant) error {
+	o.ws.Rep = v.Rep
+	o.ws.Active = int64(len(o.cur))
+	if v.Rep == decider.Queue {
+		o.ws.Queue = o.gather(nil, false)
+	} else {
+		o.ws.Hidden = edgeset.NewBitmap(int64(len(o.cur)))
+	}
+	return nil
+}
+
+// gather copies the phase's edges that are not hidden (all when hidden is
+// nil) and, when cross is set, whose endpoints lie in different
+// components, in array order.
+func (o *eaOp) gather(hidden edgeset.Bitmap, cross bool) []rec {
+	all, p := o.cur, o.parent
+	const chunk = 1 << 14
+	return edgeset.Collect(o.pool, chunkOffsets(len(all)), func(lo, hi int, emit func(rec)) {
+		for i := lo * chunk; i < min(hi*chunk, len(all)); i++ {
+			r := all[i]
+			if hidden != nil && hidden[i>>6]&(1<<(i&63)) != 0 {
+				continue
+			}
+			if cross && p[r.u] == p[r.v] {
+				continue
+			}
+			emit(r)
 		}
 	})
 }
@@ -316,9 +327,9 @@ func (o *eaOp) Convert(r decider.Rep) error {
 		o.ws.Hidden = nil
 		o.ws.Active = int64(len(o.ws.Queue))
 	} else {
-		h := edgeset.AllHidden(o.pool, int64(len(o.all)))
+		h := edgeset.AllHidden(o.pool, int64(len(o.cur)))
 		for _, x := range o.ws.Queue {
-			h.Show(int64(uint32(x.key)))
+			h.Show(o.slot(uint32(x.key)))
 		}
 		o.ws.Hidden, o.ws.Queue = h, nil
 	}
@@ -340,24 +351,24 @@ func (o *eaOp) Compute(v decider.Variant) (int64, error) {
 		o.minQueue()
 	}
 	if o.ws.Active == 0 {
-		if o.heavy {
+		if o.heavy == nil || o.second {
 			o.done = true
 			return read, nil
 		}
-		// Phase one is exhausted: the heavy edges join.
-		o.heavy = true
+		// Phase one is exhausted: the heavy edges take its place.
+		o.cur, o.second = o.heavy, true
 		if o.ws.Rep == decider.Queue {
 			o.ws.Queue = o.gather(nil, true)
 			o.ws.Active = int64(len(o.ws.Queue))
 		} else {
-			o.ws.Hidden = edgeset.NewBitmap(int64(len(o.all)))
-			o.ws.Active = o.edges
+			o.ws.Hidden = edgeset.NewBitmap(int64(len(o.cur)))
+			o.ws.Active = int64(len(o.cur))
 		}
 		return read, nil // the next round finds their minima
 	}
-	all, chosen := o.all, o.chosen
+	chosen := o.chosen
 	o.hook(func(key uint64) (uint32, uint32) {
-		r := &all[uint32(key)]
+		r := o.find(uint32(key))
 		return r.u, r.v
 	}, func(key uint64) {
 		e := int64(uint32(key))
@@ -402,7 +413,7 @@ func (o *eaOp) minQueue() {
 // hiding those inside one component; whole hidden words are skipped. Each
 // edge is one element, so thread and block mapping are the same here.
 func (o *eaOp) minBitmap() int64 {
-	p, best, all, h := o.parent, o.best, o.all, o.ws.Hidden
+	p, best, all, h := o.parent, o.best, o.cur, o.ws.Hidden
 	o.pool.Thread(len(h), 1<<8, func(w, lo, hi int) {
 		var a, read int64
 		cur, curMin := uint32(graph.NoVertex), uint64(noKey)
@@ -450,8 +461,8 @@ func (o *eaOp) minBitmap() int64 {
 
 // forest lists the chosen edges in id order.
 func (o *eaOp) forest() []Edge {
-	return collectChosen(o.chosen, int64(len(o.all)), func(e int64) Edge {
-		r := o.all[e]
+	return collectChosen(o.chosen, o.edges, func(e int64) Edge {
+		r := o.find(uint32(e))
 		return Edge{U: r.u, V: r.v, Weight: uint32(r.key >> 32)}
 	})
 }

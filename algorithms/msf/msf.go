@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/par"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -209,7 +211,7 @@ func prepare(g *graph.Graph, seed uint64) (*input, error) {
 	if g == nil {
 		return nil, ErrNilGraph
 	}
-	in := &input{g: g, directed: g.Directed()}
+	in := &input{g: g, directed: g.Directed(), derived: g.DerivedWeights()}
 	if g.WeightKind() == graph.Unweighted {
 		in.g, in.derived = g.WithDerivedWeights(seed), true
 	}
@@ -224,15 +226,31 @@ func prepare(g *graph.Graph, seed uint64) (*input, error) {
 			}
 		}
 	}
-	off, adj := in.g.Offsets(), in.g.Adj()
-	for u := 0; u < in.g.NumVertices(); u++ {
-		for e := off[u]; e < off[u+1]; e++ {
-			if canonical(uint32(u), adj[e], in.directed) {
-				in.edges++
+	in.edges = countEdges(in.g, in.directed)
+	return in, nil
+}
+
+// countEdges counts the canonical arcs (the edges of the undirected
+// reading), in parallel.
+func countEdges(g *graph.Graph, directed bool) int64 {
+	if !directed {
+		// Every edge but a self-loop is stored twice, a self-loop once.
+		return g.NumEdges() - g.NumUndirectedEdges()
+	}
+	off, adj := g.Offsets(), g.Adj()
+	var total atomic.Int64
+	par.For(g.NumVertices(), 1<<12, func(lo, hi int) {
+		var k int64
+		for u := lo; u < hi; u++ {
+			for e := off[u]; e < off[u+1]; e++ {
+				if adj[e] != uint32(u) {
+					k++
+				}
 			}
 		}
-	}
-	return in, nil
+		total.Add(k)
+	})
+	return total.Load()
 }
 
 // Run computes the minimum spanning forest of g.

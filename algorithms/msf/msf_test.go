@@ -10,6 +10,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -239,5 +240,30 @@ func TestPolicy(t *testing.T) {
 	}
 	if v, _ := p.Choose(GraphStats{Vertices: 100}); v != EA {
 		t.Errorf("no edges: %v", v)
+	}
+}
+
+// TestLightThreshold checks that ECL's filter engages on a graph of average
+// degree well above 4 (so the tests above run both of its phases) and
+// admits about lightFactor*n edges.
+func TestLightThreshold(t *testing.T) {
+	g := testgraphs.RMAT(12, 16, 3).WithDerivedWeights(DefaultSeed)
+	in, err := prepare(g, DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := lightThreshold(in)
+	if th == noKey {
+		t.Fatalf("no threshold for %d edges on %d vertices", in.edges, g.NumVertices())
+	}
+	var light int64
+	for _, r := range buildEdgeArray(mapping.NewPool(1), in) {
+		if r.key < th {
+			light++
+		}
+	}
+	want := int64(lightFactor * g.NumVertices())
+	if light < want/2 || light > 2*want {
+		t.Errorf("%d light edges, want about %d", light, want)
 	}
 }

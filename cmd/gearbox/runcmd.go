@@ -16,6 +16,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
 	"github.com/gearbox-graph/gearbox/algorithms/cc"
+	"github.com/gearbox-graph/gearbox/algorithms/msf"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -85,6 +86,7 @@ var algorithms = map[string]algorithm{
 	"sssp":   {sourced: true, variants: pushVariantNames(), prepare: prepareSSSP}, // pull is BFS only
 	"cc":     {variants: ccVariantNames(), prepare: prepareCC(false)},
 	"forest": {variants: ccVariantNames(), prepare: prepareCC(true)},
+	"mst":    {variants: msfVariantNames(), prepare: prepareMST},
 }
 
 // traversalOptions turns --variant and --delta into runtime options.
@@ -217,6 +219,73 @@ func prepareCC(forest bool) func(string, uint64, []runtime.Option) (runner, erro
 	}
 }
 
+func msfVariantNames() []string {
+	var names []string
+	for _, v := range msf.Variants() {
+		names = append(names, v.String())
+	}
+	return names
+}
+
+// prepareMST runs the minimum spanning forest (cmdRun has given an
+// unweighted graph its derived weights).
+func prepareMST(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
+	if delta > 0 {
+		return nil, fmt.Errorf("%w: --delta applies to sssp, not mst", errUsage)
+	}
+	opts := []msf.Option{msf.WithRuntime(ropts...)}
+	if variant != "auto" {
+		v, err := msf.ParseVariant(variant)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
+		}
+		opts = append(opts, msf.WithVariant(v))
+	}
+	return func(ctx context.Context, g *graph.Graph, _ uint32) (*outcome, error) {
+		r, err := msf.Run(ctx, g, opts...)
+		if err != nil {
+			return nil, err
+		}
+		w := strconv.FormatInt(r.TotalWeight(), 10)
+		if r.WeightKind() == graph.RealWeights {
+			w = strconv.FormatFloat(r.TotalWeightFloat(), 'g', -1, 64)
+		}
+		note := ""
+		if r.Directed() {
+			note = " (directed input read as undirected)"
+		}
+		return &outcome{stats: r.Stats(), edges: max(g.NumEdges(), 1),
+			summary: fmt.Sprintf("forest weight %s, %d edges, %d components%s (variant %s: %s)", w, len(r.Edges()), r.NumComponents(), note, r.Variant(), r.Reason()),
+			verify:  func() error { return msf.Verify(g, r.Edges(), msf.DefaultSeed) },
+			write:   func(w io.Writer) error { return writeMSF(w, g, r) },
+		}, nil
+	}, nil
+}
+
+// writeMSF writes one "u v w" line per forest edge, in the file's ids.
+func writeMSF(w io.Writer, g *graph.Graph, r *msf.Result) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var buf []byte
+	ids := g.IDs()
+	real := r.WeightKind() == graph.RealWeights
+	for _, e := range r.Edges() {
+		buf = strconv.AppendUint(buf[:0], ids.External(e.U), 10)
+		buf = append(buf, ' ')
+		buf = strconv.AppendUint(buf, ids.External(e.V), 10)
+		buf = append(buf, ' ')
+		if real {
+			buf = strconv.AppendFloat(buf, r.WeightOf(e), 'g', -1, 32)
+		} else {
+			buf = strconv.AppendUint(buf, uint64(e.Weight), 10)
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
 func algorithmNames() string {
 	names := make([]string, 0, len(algorithms))
 	for n := range algorithms {
@@ -303,9 +372,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if pos[0] == "sssp" && g.WeightKind() == graph.Unweighted {
+	if (pos[0] == "sssp" || pos[0] == "mst") && g.WeightKind() == graph.Unweighted {
 		g = g.WithDerivedWeights(f.in.seed)
-		fmt.Fprintf(sum, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
+		fmt.Fprintf(sum, "note: the graph is unweighted; %s uses weights in [1,255] derived from seed %d\n", strings.ToUpper(pos[0]), f.in.seed)
 	}
 	srcs := []uint32{0} // ignored by algorithms without a source
 	if alg.sourced && g.NumVertices() == 0 {
