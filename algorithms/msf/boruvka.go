@@ -189,9 +189,10 @@ type rec struct {
 // against the components built so far (filter-Kruskal), takes its place.
 type eaOp struct {
 	core
-	light  []rec // phase one's edges (every edge without a threshold)
-	heavy  []rec // phase two's edges (nil without a threshold)
-	cur    []rec // the phase's array: the bitmap's slots
+	light  []rec    // phase one's edges (every edge without a threshold)
+	heavy  []rec    // phase two's edges (nil without a threshold)
+	cur    []rec    // the phase's array: the bitmap's slots
+	ends   []uint64 // u<<32|v by id when the edges are split (else light[id])
 	ws     edgeset.Set[rec]
 	thresh uint64 // keys >= thresh are heavy (noKey: no threshold)
 	second bool   // the heavy edges are the working set
@@ -204,8 +205,13 @@ func newEA(pool *mapping.Pool, in *input, thresh uint64) *eaOp {
 	if thresh == noKey {
 		o.light = all
 	} else {
-		o.light = split(pool, all, func(r *rec) bool { return r.key < thresh })
-		o.heavy = split(pool, all, func(r *rec) bool { return r.key >= thresh })
+		o.light, o.heavy = split(pool, all, thresh)
+		o.ends = make([]uint64, len(all))
+		pool.Thread(len(all), 1<<14, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				o.ends[i] = uint64(all[i].u)<<32 | uint64(all[i].v)
+			}
+		})
 	}
 	o.cur = o.light
 	return o
@@ -244,30 +250,49 @@ func chunkOffsets(n int) []int64 {
 	return off
 }
 
-// split copies the records that keep accepts, in order.
-func split(pool *mapping.Pool, all []rec, keep func(r *rec) bool) []rec {
+// split copies the records with keys below thresh and the others into two
+// arrays, each in order: one counting pass and one filling pass.
+func split(pool *mapping.Pool, all []rec, thresh uint64) (light, heavy []rec) {
 	const chunk = 1 << 14
-	return edgeset.Collect(pool, chunkOffsets(len(all)), func(lo, hi int, emit func(rec)) {
-		for i := lo * chunk; i < min(hi*chunk, len(all)); i++ {
-			if keep(&all[i]) {
-				emit(all[i])
+	k := (len(all) + chunk - 1) / chunk
+	nl, nh := make([]int64, k+1), make([]int64, k+1)
+	pool.Thread(k, 1, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			var l int64
+			for i := c * chunk; i < min(c*chunk+chunk, len(all)); i++ {
+				if all[i].key < thresh {
+					l++
+				}
+			}
+			nl[c], nh[c] = l, int64(min(c*chunk+chunk, len(all))-c*chunk)-l
+		}
+	})
+	light, heavy = make([]rec, pool.PrefixSum(nl)), make([]rec, pool.PrefixSum(nh))
+	pool.Thread(k, 1, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			a, b := nl[c], nh[c]
+			for i := c * chunk; i < min(c*chunk+chunk, len(all)); i++ {
+				if all[i].key < thresh {
+					light[a] = all[i]
+					a++
+				} else {
+					heavy[b] = all[i]
+					b++
+				}
 			}
 		}
 	})
+	return light, heavy
 }
 
-// find returns the record of edge id among the arrays (both in id order).
-func (o *eaOp) find(id uint32) *rec {
-	if o.heavy == nil {
-		return &o.light[id]
+// endsOf returns the endpoints of edge id.
+func (o *eaOp) endsOf(id uint32) (uint32, uint32) {
+	if o.ends == nil {
+		r := &o.light[id]
+		return r.u, r.v
 	}
-	for _, a := range [2][]rec{o.light, o.heavy} {
-		i, ok := slices.BinarySearchFunc(a, id, func(r rec, id uint32) int { return cmp.Compare(uint32(r.key), id) })
-		if ok {
-			return &a[i]
-		}
-	}
-	panic("msf: edge id not in the edge arrays") // unreachable: ids come from the arrays
+	x := o.ends[id]
+	return uint32(x >> 32), uint32(x)
 }
 
 // slot returns the position of edge id in the phase's array.
@@ -367,10 +392,7 @@ func (o *eaOp) Compute(v decider.Variant) (int64, error) {
 		return read, nil // the next round finds their minima
 	}
 	chosen := o.chosen
-	o.hook(func(key uint64) (uint32, uint32) {
-		r := o.find(uint32(key))
-		return r.u, r.v
-	}, func(key uint64) {
+	o.hook(func(key uint64) (uint32, uint32) { return o.endsOf(uint32(key)) }, func(key uint64) {
 		e := int64(uint32(key))
 		atomic.OrUint64(&chosen[e>>6], 1<<(e&63))
 	})
@@ -459,12 +481,39 @@ func (o *eaOp) minBitmap() int64 {
 	return read
 }
 
-// forest lists the chosen edges in id order.
+// forest lists the chosen edges in id order: without a split straight
+// from the chosen bits; with one, the chosen records of the light and heavy
+// arrays (each in id order) merged by id.
 func (o *eaOp) forest() []Edge {
-	return collectChosen(o.chosen, o.edges, func(e int64) Edge {
-		r := o.find(uint32(e))
-		return Edge{U: r.u, V: r.v, Weight: uint32(r.key >> 32)}
-	})
+	if o.heavy == nil {
+		return collectChosen(o.chosen, o.edges, func(e int64) Edge { return o.light[e].edge() })
+	}
+	l, h := chosenRecs(o.light, o.chosen), chosenRecs(o.heavy, o.chosen)
+	out := make([]Edge, 0, len(l)+len(h))
+	i, j := 0, 0
+	for i < len(l) || j < len(h) {
+		if j == len(h) || i < len(l) && uint32(l[i].key) < uint32(h[j].key) {
+			out = append(out, l[i].edge())
+			i++
+		} else {
+			out = append(out, h[j].edge())
+			j++
+		}
+	}
+	return out
+}
+
+func (r *rec) edge() Edge { return Edge{U: r.u, V: r.v, Weight: uint32(r.key >> 32)} }
+
+// chosenRecs lists a's chosen records, in order.
+func chosenRecs(a []rec, chosen edgeset.Bitmap) []*rec {
+	var out []*rec
+	for i := range a {
+		if id := uint32(a[i].key); chosen[id>>6]&(1<<(id&63)) != 0 {
+			out = append(out, &a[i])
+		}
+	}
+	return out
 }
 
 // alOp is Borůvka over the adjacency lists (AL): no edge array is built;
