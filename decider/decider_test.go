@@ -667,3 +667,32 @@ func TestAdaptivePullPredictedLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleEvery: a policy's own period wins (Static: never), else the
+// fallback.
+func TestSampleEvery(t *testing.T) {
+	th := decider.DefaultThresholds()
+	th.SampleEvery = 9
+	v, _ := decider.ParseVariant("O_T_QU")
+	for _, tc := range []struct {
+		name string
+		p    decider.Policy
+		want int
+	}{
+		{"static", decider.Static(v), 0},
+		{"adaptive", decider.Adaptive(th, decider.Ordered), 9},
+		{"no method", plainPolicy{}, 5},
+	} {
+		if got := decider.SampleEvery(tc.p, 5); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// plainPolicy has no SampleEvery method.
+type plainPolicy struct{}
+
+func (plainPolicy) Begin(decider.Info) decider.Decider {
+	return decider.Static(decider.Variant{}).Begin(decider.Info{})
+}
+func (plainPolicy) String() string { return "plain" }

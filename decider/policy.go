@@ -66,6 +66,7 @@ type Observation struct {
 // Begin returns the per-run state. A policy may also have a method
 // SampleEvery() int giving the inspection period the engine should use
 // (0: never inspect); Static returns 0, Adaptive its thresholds' period.
+// The engine asks through the package function SampleEvery.
 type Policy interface {
 	Begin(info Info) Decider
 	String() string
@@ -98,6 +99,16 @@ func (p staticPolicy) Variant() (Variant, bool) { return p.v, true }
 func StaticVariant(p Policy) (Variant, bool) {
 	s, ok := p.(staticPolicy)
 	return s.v, ok
+}
+
+// SampleEvery returns the inspection period a run of policy p uses: the
+// policy's own where it has a method SampleEvery() int (0: it never looks
+// at samples), else fallback (the thresholds' sample_every).
+func SampleEvery(p Policy, fallback int) int {
+	if m, ok := p.(interface{ SampleEvery() int }); ok {
+		return m.SampleEvery()
+	}
+	return fallback
 }
 
 // DualFrom returns, for the next iteration of a run of policy p described

@@ -74,12 +74,15 @@ const (
 	FormatWEL          Format = "wel"
 	FormatCEdge        Format = "cedge"
 	FormatBin          Format = "bin"
+	// FormatEGR is the ECL suite's binary CSR, written only (for ECL-CC
+	// and ECL-MST side by side with gearbox on the same graph).
+	FormatEGR Format = "egr"
 )
 
-var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatCEdge, FormatBin}
+var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatCEdge, FormatBin, FormatEGR}
 
 // writable lists the formats Save and Write produce.
-var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP}
+var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP, FormatEGR}
 
 // ErrFormat is wrapped by every error about a file's contents or format.
 var ErrFormat = errors.New("graph file format error")
@@ -110,6 +113,7 @@ var extFormats = map[string]Format{
 	".mtx": FormatMTX, ".txt": FormatSNAP, ".edges": FormatSNAP, ".snap": FormatSNAP,
 	".graph": FormatMETIS, ".metis": FormatMETIS, ".e": FormatGraphalytics,
 	".gr": FormatGR, ".max": FormatMAX, ".el": FormatEL, ".wel": FormatWEL, ".cedge": FormatCEdge, ".gbx": FormatBin,
+	".egr": FormatEGR,
 }
 
 // DetectFormat picks a format from a file name's extension, looking through
@@ -298,8 +302,11 @@ func read(in *input, opt LoadOptions) (*Graph, error) {
 	if opt.WeightScale < 0 || opt.WeightScale != opt.WeightScale {
 		return nil, fmt.Errorf("weight scale %v must be >= 0", opt.WeightScale)
 	}
-	if opt.Format == FormatBin {
+	switch opt.Format {
+	case FormatBin:
 		return readBinary(in, opt)
+	case FormatEGR:
+		return nil, fmt.Errorf("%w: %s: format egr is written, not read, by gearbox (it is the ECL suite's input)", ErrFormat, in.name)
 	}
 	return readText(in, opt)
 }
@@ -509,6 +516,9 @@ func checkWritable(f Format) error {
 //   - snap writes the original (external) ids, tab separated, with a
 //     `# Nodes: N Edges: M` header; real weights keep a decimal point so
 //     they read back as real.
+//   - egr writes the ECL suite's binary CSR (int32 sizes, offsets,
+//     neighbours and integer weights), internal ids, both arcs of an
+//     undirected edge.
 //
 // Edge-list formats (el, wel, snap) cannot express isolated vertices with
 // no larger-numbered neighbour: reading them back may give fewer vertices.
@@ -517,8 +527,11 @@ func Write(w io.Writer, g *Graph, f Format) error {
 		return err
 	}
 	f = Format(strings.ToLower(string(f)))
-	if f == FormatBin {
+	switch f {
+	case FormatBin:
 		return writeBinary(w, g)
+	case FormatEGR:
+		return writeEGR(w, g)
 	}
 	return writeText(w, g, f)
 }

@@ -7,6 +7,19 @@
 // when a source changed without regenerating), and the kernel names the
 // cuda backend launches.
 //
+// wrappers_gen.go, generated from the sources by internal/wrapgen, has one
+// typed launch function per kernel (LaunchCCInit) or per family of kernels
+// of one macro and one signature (LaunchBFSPush, which takes a
+// BFSPushKernel such as BFSPushOf(ordered, block, bitmap) returns). Their
+// parameters mirror the C ones: DevPtr[T] for a T* (DevPtr[Ctrl] for the
+// generated mirror of struct Ctrl, VoidPtr for a void*), uint32, uint64
+// and int64 for u32, u64 and i64, never a Go int; so a launch with a wrong
+// argument count, order, width or pointee does not compile. They launch
+// through a Launcher, which the cuda backend's device implements (or
+// adapts: LaunchFunc(d.Launch)), so this package needs no driver. Tests
+// fail when the wrappers are stale, when a kernel of the fatbin has none,
+// and when a wrapper's parameter widths differ from the compiled kernel's.
+//
 // Building with the GPU backend needs no nvcc, only a CUDA toolkit's header
 // and link stub, with the compatibility header first on the include path:
 //
@@ -15,7 +28,9 @@
 //	export CGO_LDFLAGS="-L$CUDA_HOME/lib64/stubs"
 //	go build -tags cuda ./cmd/gearbox
 //
-// `go generate ./kernels` rebuilds the fatbin with nvcc; GEARBOX_KERNELS
+// `go generate ./kernels` regenerates the wrappers, then rebuilds the
+// fatbin with nvcc (`go run ./kernels/internal/cmd/wrapgen -dir kernels`
+// regenerates only the wrappers, without nvcc); GEARBOX_KERNELS
 // names a fatbin to load instead of the embedded one. README.md in this
 // directory has the details and measurements.
 //

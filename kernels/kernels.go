@@ -13,6 +13,8 @@ import (
 	"strings"
 )
 
+// The wrappers first: they need no nvcc.
+//go:generate go run ./internal/cmd/wrapgen
 //go:generate go run gen.go
 
 // FatbinFile is the generated kernel image, committed next to its sources.

@@ -2,10 +2,13 @@ package kernels
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gearbox-graph/gearbox/kernels/internal/wrapgen"
 )
 
 // TestManifestUpToDate fails when a kernel source changed without the
@@ -57,28 +60,17 @@ func TestManifestDetectsChange(t *testing.T) {
 }
 
 // TestKernelNamesDefined checks that every kernel the Go side launches is
-// defined in the sources (the GPU tests check that the fatbin has them).
+// defined in the sources, and every defined one is in Names (the GPU tests
+// check that the fatbin has them; TestWrappersCoverKernels that the
+// committed fatbin does).
 func TestKernelNamesDefined(t *testing.T) {
-	defined := map[string]bool{}
-	srcs, err := Sources(".")
+	src, err := wrapgen.ParseDir(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	macro := regexp.MustCompile(`(?m)^(?:BFS_PUSH|SSSP_PUSH|WS_GEN|WS_GEN_DUAL|BFS_PIECES|SSSP_PIECES|SSSP_PERSIST|SSSP_PERSIST_NF)\((\w+),`)
-	plain := regexp.MustCompile(`extern "C" __global__ void __launch_bounds__\([^)]*\)\s+(\w+)\(`)
-	for _, s := range srcs {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range macro.FindAllSubmatch(b, -1) {
-			defined[string(m[1])] = true
-		}
-		for _, m := range plain.FindAllSubmatch(b, -1) {
-			if string(m[1]) != "NAME" { // a macro's parameter
-				defined[string(m[1])] = true
-			}
-		}
+	defined := map[string]bool{}
+	for _, k := range src.Kernels {
+		defined[k.Name] = true
 	}
 	if len(defined) == 0 {
 		t.Fatal("no kernels found in the sources")
@@ -126,14 +118,18 @@ func TestKernelConstants(t *testing.T) {
 	}
 }
 
-// TestGPUScriptFlags keeps gpu-run.sh's nvcc flags equal to NVCCFlags.
+// TestGPUScriptFlags keeps the nvcc flags of the GPU batch scripts, which
+// build the fatbin on machines without Go, equal to NVCCFlags.
 func TestGPUScriptFlags(t *testing.T) {
-	b, err := os.ReadFile("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := `FLAGS="` + strings.Join(NVCCFlags, " ") + `"`
-	if !strings.Contains(string(b), want) {
-		t.Fatalf("gpu-run.sh does not set %s", want)
+	for _, name := range []string{"gpu-run.sh", "gpu-session.sh"} {
+		path := filepath.Join("..", "scripts", "gpu", name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s does not set %s", path, want)
+		}
 	}
 }

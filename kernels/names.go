@@ -1,11 +1,29 @@
 package kernels
 
 // Kernel names (extern "C" in the .cu files). The helpers below build the
-// name of a point of the decision space.
+// name of a point of the decision space: the ...Of ones the typed name a
+// family's generated launch function takes (wrappers_gen.go), the others
+// the string the cuda backend's untyped Dev.Launch takes, until its call
+// sites launch through the wrappers.
 
-// BFSPush returns bfs_push_{o,u}_{t,b}_{bm,qu}.
-func BFSPush(ordered, block, bitmap bool) string {
-	return "bfs_push_" + pick(ordered, "o", "u") + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu")
+// BFSPushOf returns bfs_push_{o,u}_{t,b}_{bm,qu}, for LaunchBFSPush.
+func BFSPushOf(ordered, block, bitmap bool) BFSPushKernel {
+	return BFSPushKernel("bfs_push_" + pick(ordered, "o", "u") + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu"))
+}
+
+// BFSPush is BFSPushOf's string.
+func BFSPush(ordered, block, bitmap bool) string { return string(BFSPushOf(ordered, block, bitmap)) }
+
+// SSSPPushU64Of returns sssp_d64_{t,b}_{bm,qu} (uint64 distances), for
+// LaunchSSSPPushU64.
+func SSSPPushU64Of(block, bitmap bool) SSSPPushU64Kernel {
+	return SSSPPushU64Kernel(SSSP(false, block, bitmap))
+}
+
+// SSSPPushU32Of returns sssp_d32_{t,b}_{bm,qu} (uint32 distances), for
+// LaunchSSSPPushU32.
+func SSSPPushU32Of(block, bitmap bool) SSSPPushU32Kernel {
+	return SSSPPushU32Kernel(SSSP(true, block, bitmap))
 }
 
 // SSSP returns sssp_{d64,d32}_{t,b}_{bm,qu}: d32 for uint32 distances.
@@ -13,9 +31,14 @@ func SSSP(d32, block, bitmap bool) string {
 	return "sssp_" + dist(d32) + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu")
 }
 
-// BFSPieces returns bfs_pieces_{o,u}, the heavy-vertex pieces of a push
-// kernel (expand.cuh).
-func BFSPieces(ordered bool) string { return "bfs_pieces_" + pick(ordered, "o", "u") }
+// BFSPiecesOf returns bfs_pieces_{o,u}, the heavy-vertex pieces of a push
+// kernel (expand.cuh), for LaunchBFSPieces.
+func BFSPiecesOf(ordered bool) BFSPiecesKernel {
+	return BFSPiecesKernel("bfs_pieces_" + pick(ordered, "o", "u"))
+}
+
+// BFSPieces is BFSPiecesOf's string.
+func BFSPieces(ordered bool) string { return string(BFSPiecesOf(ordered)) }
 
 // SSSPPieces returns sssp_pieces_{d64,d32}.
 func SSSPPieces(d32 bool) string { return "sssp_pieces_" + dist(d32) }
@@ -64,6 +87,22 @@ const (
 	// storing only the entries below cap.
 	OutDual = "dual"
 )
+
+// GenOf returns ws_gen_<out>_<sel>[_d64|_d32] for LaunchWSGen; out is
+// OutBitmap, OutQueueAtomic or OutQueueWarp (OutDual's kernels take two
+// more arguments: GenDualOf). Another out or sel gives a name that is not
+// a member, which LaunchWSGen refuses.
+func GenOf(out, sel string, d32 bool) WSGenKernel {
+	if out == OutDual {
+		return ""
+	}
+	return WSGenKernel(Gen(out, sel, d32))
+}
+
+// GenDualOf returns ws_gen_dual_<sel>[_d64|_d32], for LaunchWSGenDual.
+func GenDualOf(sel string, d32 bool) WSGenDualKernel {
+	return WSGenDualKernel(Gen(OutDual, sel, d32))
+}
 
 // Gen returns ws_gen_<out>_<sel>[_d64|_d32] (d32: uint32 distances).
 func Gen(out, sel string, d32 bool) string {

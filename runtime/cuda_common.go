@@ -200,7 +200,7 @@ const EnvFusedLevels = "GEARBOX_FUSED_LEVELS"
 // as one iteration in Stats (its trace record, Levels, covers several;
 // Stats.GPU.Levels counts them);
 // the policy is not consulted inside it, and the engine samples the
-// working set after it (LevelFuser).
+// working set after it (StepResult.Levels).
 func WithFusedLevels(limit int) CUDAOption {
 	return func(c *cudaConfig) { c.fusedLimit = limit }
 }

@@ -18,7 +18,7 @@ import (
 // the pinned device graph, the working set, the persistent-launch state,
 // the time split, and the operator methods that do not depend on the
 // algorithm. An operator embeds it and adds its per-vertex arrays,
-// Start, Compute and its result.
+// Info, Start, Step (Prepare, its kernels, Result) and its result.
 type CUDATraversal struct {
 	C  *CUDA
 	G  *graph.Graph
@@ -30,18 +30,18 @@ type CUDATraversal struct {
 	// Times holds the operator's own share of the split (set-up, upload,
 	// the result copy); the working set's is added by GPUTimes.
 	Times GPUTimes
-	// Iter counts Compute calls; FuseAfter is the first iteration at which
+	// Iter counts steps; FuseAfter is the first iteration at which
 	// a persistent launch may be tried again after one declined.
 	Iter, FuseAfter int
 	// InitErr is the set-up's error, returned by Start.
 	InitErr error
-	// Finished is set by Compute when the working set became empty.
+	// Finished is set by a step when the working set became empty.
 	Finished bool
 
 	exact, pinned, closed bool
-	// What the persistent launch of iteration fusedIter ran (Fused).
+	// What the persistent launch of iteration fusedIter ran (Result).
 	fusedIter int
-	fused     Fusion
+	fused     fusion
 	// The result copied behind persistent launches (SpeculateOn): what,
 	// into which host memory, and the copy behind the last launch, kept
 	// while that launch finished the traversal.
@@ -80,23 +80,31 @@ func NewCUDATraversal(c *CUDA, g *graph.Graph, state int64, alloc func(d *Dev, t
 	return t
 }
 
-// SetExactTiming implements GPUTimer.
-func (t *CUDATraversal) SetExactTiming(on bool) {
-	t.exact = on
+// fusion is what an iteration of several levels ran.
+type fusion struct {
+	// levels is the levels it ran (0 or 1: one).
+	levels int
+	// hidden is the summed out-degree of the working sets those levels
+	// generated and consumed inside it, which the policy never saw.
+	hidden int64
+	// pulled is how many of the levels pulled (BFS's pull launches, which
+	// go back to push inside them).
+	pulled int
+}
+
+// Prepare applies a step's request before its device work: exact timing
+// (StepRequest.ExactTiming) and dual generation (StepRequest.DualFrom).
+func (t *CUDATraversal) Prepare(req StepRequest) {
+	t.exact = req.ExactTiming
 	if t.WS != nil {
-		t.WS.SetExact(on)
+		t.WS.SetExact(req.ExactTiming)
+		t.WS.SetDualFrom(req.DualFrom)
 	}
 }
 
-// SetDualFrom implements DualGenerator.
-func (t *CUDATraversal) SetDualFrom(degree int64) {
-	if t.WS != nil {
-		t.WS.SetDualFrom(degree)
-	}
-}
-
-// GPUTimes implements GPUTimer.
-func (t *CUDATraversal) GPUTimes() GPUTimes {
+// DeviceTimes implements Operator: the operator's own share of the split plus
+// the working set's.
+func (t *CUDATraversal) DeviceTimes() *GPUTimes {
 	r := t.Times
 	if t.WS != nil {
 		w := t.WS.Times
@@ -105,9 +113,8 @@ func (t *CUDATraversal) GPUTimes() GPUTimes {
 		r.Launches += w.Launches
 		r.Levels += w.Levels
 		r.LocalLevels += w.LocalLevels
-		r.PullLevels += w.PullLevels
 	}
-	return r
+	return &r
 }
 
 // Done implements Operator.
@@ -133,15 +140,30 @@ func (t *CUDATraversal) StartSingle(src uint32, rep decider.Rep, write func(d *D
 	})
 }
 
-// Generate implements Operator: Compute already generated the next working
-// set; this converts it when the policy asks for another representation.
-func (t *CUDATraversal) Generate(r decider.Rep) (int64, int64, error) {
+// Result finishes a step that relaxed edges and generated the next
+// working set: it converts that set to r where the step left it in the
+// other representation (a persistent launch ends in a queue), and
+// returns the counts and the levels the step's persistent launch ran.
+func (t *CUDATraversal) Result(edges int64, r decider.Rep) (StepResult, error) {
 	if r != t.WS.Rep() && !t.Finished {
 		if err := t.Convert(r); err != nil {
-			return 0, 0, err
+			return StepResult{}, err
 		}
 	}
-	return t.WS.Size(), t.WS.Degree(), nil
+	res := StepResult{Edges: edges, Size: t.WS.Size(), Degree: t.WS.Degree()}
+	if t.fusedIter == t.Iter && t.fused.levels > 1 {
+		res.Levels, res.HiddenDegree = t.fused.levels, t.fused.hidden
+	}
+	return res, nil
+}
+
+// FusedPulled returns the levels the last step's persistent launch
+// pulled (BFS's pull launches).
+func (t *CUDATraversal) FusedPulled() int {
+	if t.fusedIter != t.Iter {
+		return 0
+	}
+	return t.fused.pulled
 }
 
 // Inspect implements Operator with the counts the generation kernel
@@ -157,14 +179,12 @@ func (t *CUDATraversal) Convert(r decider.Rep) error {
 	return t.C.Do(func(d *Dev) error { return t.WS.Convert(d, r) })
 }
 
-var _ LevelFuser = (*CUDATraversal)(nil)
-
 // CanFuse reports whether this iteration may run as a persistent
 // multi-level launch: enabled, a queue, no recent launch that declined,
 // and a frontier small enough. Launches may start at the first iteration:
 // the engine samples the working set after a launch of several levels,
 // and the policy counts the levels' out-edges as explored
-// (runtime.LevelFuser), so the policy still decides the large levels that
+// (StepResult.HiddenDegree), so the policy still decides the large levels that
 // end a launch. (Before it did, fusing the first small levels of kron:22
 // and urand:22 made their adaptive BFS slower on the H100, 11.4 and 17.3
 // ms against 6.4 and 5.5: the policy chose variants for the large levels
@@ -176,16 +196,6 @@ func (t *CUDATraversal) CanFuse(rep decider.Rep) bool {
 	lim := int64(t.C.FusedLevels())
 	return lim > 0 && rep == decider.Queue && t.Iter >= t.FuseAfter && t.WS.Size() <= lim &&
 		t.WS.Degree() <= t.C.persistEdges()
-}
-
-// Fused implements LevelFuser: the levels the last iteration's persistent
-// launch ran, the out-degree of the frontiers it expanded after its first
-// and the levels it pulled.
-func (t *CUDATraversal) Fused() Fusion {
-	if t.fusedIter != t.Iter {
-		return Fusion{}
-	}
-	return t.fused
 }
 
 // MaxFusedLevels bounds one persistent launch so that cancellation stays
@@ -229,7 +239,7 @@ func (t *CUDATraversal) Persist(d *Dev, kernel string, lead, mid []any) (int, er
 		t.spec = nil
 	}
 	t.fusedIter = t.Iter
-	t.fused = Fusion{Levels: levels, HiddenDegree: max(ws.EdgesOut()-deg0, 0), Pulled: int(ws.host[0].PullLevels)}
+	t.fused = fusion{levels: levels, hidden: max(ws.EdgesOut()-deg0, 0), pulled: int(ws.host[0].PullLevels)}
 	if levels == 0 {
 		t.FuseAfter = t.Iter + 4
 		ws.Begin(d)

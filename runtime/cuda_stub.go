@@ -2,6 +2,8 @@
 
 package runtime
 
+import "github.com/gearbox-graph/gearbox/decider"
+
 // CUDA is the GPU backend; this build has none (build with -tags cuda).
 type CUDA struct{ _ [0]func() }
 
@@ -16,6 +18,9 @@ func (*CUDA) Name() string { return "cuda(unavailable)" }
 
 // Device returns "".
 func (*CUDA) Device() string { return "" }
+
+// Configure does nothing.
+func (*CUDA) Configure(decider.Thresholds) error { return nil }
 
 // Close does nothing.
 func (*CUDA) Close() error { return nil }

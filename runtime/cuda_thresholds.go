@@ -28,6 +28,10 @@ func (c *CUDA) SetThreadsPerBlock(n int) error {
 	})
 }
 
+// Configure implements Backend: the run's thresholds set the block size
+// of thread-mapped computation kernels (SetThreadsPerBlock).
+func (c *CUDA) Configure(t decider.Thresholds) error { return c.SetThreadsPerBlock(t.ThreadsPerBlock) }
+
 // threadsPerBlock is the block size of thread-mapped computation kernels.
 func (d *Dev) threadsPerBlock() int {
 	if d.tpb == 0 {

@@ -425,7 +425,6 @@ func (w *CUDAWorkset) AfterFused(d *Dev) (levels int, err error) {
 	w.setMaxDeg(h.MaxDeg)
 	w.Times.Levels += int64(h.FusedLevels)
 	w.Times.LocalLevels += int64(h.LocalLevels)
-	w.Times.PullLevels += int64(h.PullLevels)
 	w.rep = decider.Queue // the frontier a launch leaves is a queue
 	return int(h.FusedLevels), nil
 }

@@ -11,20 +11,24 @@
 // (host slices and a mapping.Pool on the CPU; device buffers and kernels on
 // a GPU). Per iteration the engine calls
 //
-//	Compute(v)      process the current working set with variant v,
-//	                recording updates (the update vector / output queue)
-//	Generate(v.Rep) build the next working set in v's representation and
-//	                return the counts it gets for free: size, out-degree sum
+//	Step({v, ...})  process the current working set with variant v and
+//	                build the next one in v's representation, returning
+//	                the counts it gets for free (edges, size, out-degree
+//	                sum) and, for a step of several levels, their number
 //	Inspect         every SampleEvery iterations (inspector.Sampler, timed):
 //	                the working set's size (optionally out-degree sum)
 //	policy.Next     decider.Decider picks the next variant
 //	Convert(rep)    only when the representation changes (timed)
 //
-// until Done. Context cancellation is checked between iterations. The
+// until Done. Context cancellation is checked between iterations. What an
+// operator can do beyond that (generate both representations at once,
+// convert inside a pull step) it declares in OperatorInfo; a device
+// operator reports its time split through DeviceTimes, and a backend takes
+// what it needs from the run's thresholds through Backend.Configure. The
 // operator interface is backend-neutral: a CUDA operator implements the same
-// methods with kernels (Compute = one expand kernel per variant, Generate =
-// bitmap flags or queue compaction, Inspect = a reduction, Convert =
-// bitmap<->queue kernels). Algorithms pick the implementation by the
+// methods with kernels (Step = one expand kernel per variant and the
+// generation's bitmap flags or queue compaction, Inspect = a reduction,
+// Convert = bitmap<->queue kernels). Algorithms pick the implementation by the
 // backend's concrete type: algorithms/bfs/bfs_cpu.go for *CPU, and a
 // bfs_cuda.go (build tag cuda) that registers a constructor for the CUDA
 // backend type.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -19,37 +22,32 @@ var ErrUnsupported = errors.New("unsupported")
 // returned wrapped. op is closed before Run returns.
 func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, err error) {
 	t0 := time.Now()
-	gt, _ := op.(GPUTimer)
 	var preUpload time.Duration // uploaded when the operator was created
-	if gt != nil {
-		gt.SetExactTiming(cfg.trace)
-		preUpload = gt.GPUTimes().Upload
+	if g := op.DeviceTimes(); g != nil {
+		preUpload = g.Upload
 	}
 	defer func() {
 		if cerr := op.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		st.Wall = time.Since(t0)
-		if gt != nil {
-			g := gt.GPUTimes()
-			st.GPU = &g
+		if g := op.DeviceTimes(); g != nil {
+			st.GPU = g
 			// A graph uploaded during the run (a transpose for pull) is
 			// one-time work, not the run's: Wall excludes it.
 			st.Wall -= g.Upload - preUpload
 		}
 	}()
-	if err := cfg.Thresholds().Validate(); err != nil {
+	th := cfg.Thresholds()
+	if err := th.Validate(); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
-	if s, ok := cfg.backend.(interface{ SetThreadsPerBlock(int) error }); ok {
-		if err := s.SetThreadsPerBlock(cfg.Thresholds().ThreadsPerBlock); err != nil {
-			return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
-		}
+	if err := cfg.backend.Configure(th); err != nil {
+		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
-	info := op.Info()
+	oi := op.Info()
+	info := oi.Info
 	pol := cfg.Policy()
-	dual, _ := op.(DualGenerator)
-	fuser, _ := op.(LevelFuser)
 	st = Stats{Algorithm: name, Backend: cfg.backend.Name(), Policy: pol.String(), Variants: map[string]int{}}
 	log := cfg.logger.With().Str("alg", name).Logger()
 	dec := pol.Begin(info)
@@ -57,10 +55,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	if err := check(v, info); err != nil {
 		return st, fmt.Errorf("%s: %w", name, err)
 	}
-	every := cfg.Thresholds().SampleEvery
-	if p, ok := pol.(interface{ SampleEvery() int }); ok {
-		every = p.SampleEvery() // 0: the policy never looks at samples
-	}
+	every := decider.SampleEvery(pol, th.SampleEvery) // 0: the policy never looks at samples
 	sampler := inspector.NewSampler(every, false)
 	defer func() { st.Inspection, st.Samples = sampler.Cost(), sampler.Count() }()
 	if err := op.Start(v); err != nil {
@@ -72,26 +67,20 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			return st, fmt.Errorf("%s: cancelled after %d iterations: %w", name, it, err)
 		}
 		ti := time.Now()
-		if dual != nil {
-			dual.SetDualFrom(decider.DualFrom(pol, info, sampler.Due(it)))
+		req := StepRequest{Variant: v, DualFrom: math.MaxInt64, ExactTiming: cfg.trace}
+		if oi.DualGeneration {
+			req.DualFrom = decider.DualFrom(pol, info, sampler.Due(it))
 		}
-		edges, err := op.Compute(v)
+		res, err := op.Step(req)
 		if err != nil {
 			return st, fmt.Errorf("%s: iteration %d (%v): %w", name, it, v, err)
 		}
-		nsize, ndeg, err := op.Generate(v.Rep)
-		if err != nil {
-			return st, fmt.Errorf("%s: iteration %d (%v): generate: %w", name, it, v, err)
+		levels, hidden := 1, int64(0)
+		if res.Levels > 1 {
+			levels, hidden = res.Levels, res.HiddenDegree
 		}
-		levels, hidden, pulled := 1, int64(0), 0
-		if fuser != nil {
-			f := fuser.Fused()
-			if f.Levels > 1 {
-				levels, hidden = f.Levels, f.HiddenDegree
-			}
-			pulled = f.Pulled
-		}
-		obs := decider.Observation{Iteration: it, Current: v, Size: nsize, Degree: ndeg, HiddenDegree: hidden, Edges: edges}
+		edges := res.Edges
+		obs := decider.Observation{Iteration: it, Current: v, Size: res.Size, Degree: res.Degree, HiddenDegree: hidden, Edges: edges}
 		if (sampler.Due(it) || levels > 1 && every > 0) && !op.Done() {
 			obs.Sampled = true
 			obs.Sample = sampler.Take(it, op.Inspect)
@@ -101,7 +90,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			return st, fmt.Errorf("%s: iteration %d: %w", name, it, err)
 		}
 		var conv time.Duration
-		if next.Rep != v.Rep && !op.Done() && !defers(op, next) {
+		if next.Rep != v.Rep && !op.Done() && !(oi.PullConverts && next.Direction == decider.Pull) {
 			tc := time.Now()
 			if err := op.Convert(next.Rep); err != nil {
 				return st, fmt.Errorf("%s: iteration %d: convert to %v: %w", name, it, next.Rep, err)
@@ -113,18 +102,27 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 		st.Iterations++
 		st.EdgesRelaxed += edges
 		st.Variants[v.String()]++
+		for k, c := range res.Counts {
+			if st.Counters == nil {
+				st.Counters = map[string]int64{}
+			}
+			st.Counters[k] += c
+		}
 		if next != v && !op.Done() {
 			st.Switches++
 		}
 		if cfg.trace {
-			st.Trace = append(st.Trace, IterationRecord{Iteration: it, Variant: v, Size: size, Edges: edges, Time: dt, Sampled: obs.Sampled, Levels: levels, Pulled: pulled})
+			st.Trace = append(st.Trace, IterationRecord{Iteration: it, Variant: v, Size: size, Edges: edges, Time: dt, Sampled: obs.Sampled, Levels: levels, Counts: res.Counts})
 		}
 		if e := log.Debug(); e.Enabled() {
-			e.Int("iter", it).Stringer("variant", v).Int64("size", size).Int64("next_size", nsize).
-				Int64("edges", edges).Int("levels", levels).Int("pulled", pulled).Dur("time", dt).Bool("sampled", obs.Sampled).
-				Dur("convert", conv).Stringer("next", next).Msg("iteration")
+			e.Int("iter", it).Stringer("variant", v).Int64("size", size).Int64("next_size", res.Size).
+				Int64("edges", edges).Int("levels", levels)
+			for _, k := range slices.Sorted(maps.Keys(res.Counts)) {
+				e.Int64(k, res.Counts[k])
+			}
+			e.Dur("time", dt).Bool("sampled", obs.Sampled).Dur("convert", conv).Stringer("next", next).Msg("iteration")
 		}
-		size = nsize
+		size = res.Size
 		v = next
 	}
 	return st, nil
@@ -135,11 +133,4 @@ func check(v decider.Variant, info decider.Info) error {
 		return fmt.Errorf("variant %v: %w: this algorithm has no pull direction (valid: the eight push variants)", v, ErrUnsupported)
 	}
 	return nil
-}
-
-// defers reports whether op takes the working set as it is into an
-// iteration of variant v (ConvertDeferrer).
-func defers(op Operator, v decider.Variant) bool {
-	d, ok := op.(ConvertDeferrer)
-	return ok && d.DefersConvert(v)
 }

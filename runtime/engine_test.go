@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -22,15 +24,25 @@ type fake struct {
 	rep      decider.Rep
 	converts []decider.Rep
 	computed []decider.Variant
+	requests []runtime.StepRequest
 	closed   bool
 	cancel   func()
 }
 
-func (f *fake) Info() decider.Info {
-	return decider.Info{N: 100, M: 1000, Universe: 100, InitialSize: 1}
+func (f *fake) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: 100, M: 1000, Universe: 100, InitialSize: 1}}
 }
 func (f *fake) Start(v decider.Variant) error { f.rep = v.Rep; return nil }
-func (f *fake) Compute(v decider.Variant) (int64, error) {
+func (f *fake) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	edges, err := f.compute(req.Variant)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	f.requests = append(f.requests, req)
+	f.left--
+	return runtime.StepResult{Edges: edges, Size: int64(f.left), Degree: -1}, nil
+}
+func (f *fake) compute(v decider.Variant) (int64, error) {
 	if v.Rep != f.rep {
 		return 0, errors.New("computed on the wrong representation")
 	}
@@ -40,11 +52,8 @@ func (f *fake) Compute(v decider.Variant) (int64, error) {
 	}
 	return 10, nil
 }
-func (f *fake) Generate(r decider.Rep) (int64, int64, error) {
-	f.left--
-	return int64(f.left), -1, nil
-}
-func (f *fake) Inspect(bool) (int64, int64) { return int64(f.left), 0 }
+func (f *fake) DeviceTimes() *runtime.GPUTimes { return nil }
+func (f *fake) Inspect(bool) (int64, int64)    { return int64(f.left), 0 }
 func (f *fake) Convert(r decider.Rep) error {
 	f.converts = append(f.converts, r)
 	f.rep = r
@@ -99,13 +108,9 @@ func TestEngineConvertsOnlyOnRepChange(t *testing.T) {
 // deferring takes a queue into its pull iterations as it is.
 type deferring struct{ fake }
 
-func (f *deferring) DefersConvert(v decider.Variant) bool {
-	return v.Direction == decider.Pull && f.rep == decider.Queue
-}
-
-func (f *deferring) Info() decider.Info {
+func (f *deferring) Info() runtime.OperatorInfo {
 	i := f.fake.Info()
-	i.CanPull = true
+	i.CanPull, i.PullConverts = true, true
 	return i
 }
 
@@ -117,22 +122,24 @@ func (f *deferring) Convert(r decider.Rep) error {
 	return f.fake.Convert(r)
 }
 
-func (f *deferring) Compute(v decider.Variant) (int64, error) {
+func (f *deferring) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	v := req.Variant
 	if v.Direction == decider.Pull && f.rep == decider.Queue {
 		f.computed = append(f.computed, v)
 		f.rep = decider.Queue // the iteration leaves a queue behind
-		return 10, nil
+		f.left--
+		return runtime.StepResult{Edges: 10, Size: int64(f.left), Degree: -1}, nil
 	}
 	// A pull iteration leaves a queue whatever its variant's
-	// representation: Compute converts, as the GPU BFS's does.
+	// representation: Step converts, as the GPU BFS's does.
 	if err := f.Convert(v.Rep); err != nil {
-		return 0, err
+		return runtime.StepResult{}, err
 	}
-	return f.fake.Compute(v)
+	return f.fake.Step(req)
 }
 
 // TestEngineDefersConversion: an operator that takes a queue into a pull
-// iteration (runtime.ConvertDeferrer) is not converted before it; after
+// iteration (OperatorInfo.PullConverts) is not converted before it; after
 // it, the working set is the operator's queue, so the push over a queue
 // that follows needs no conversion either, and a bitmap push does.
 func TestEngineDefersConversion(t *testing.T) {
@@ -145,7 +152,7 @@ func TestEngineDefersConversion(t *testing.T) {
 		t.Fatal(err)
 	}
 	// QU, pull (deferred), QU (the pull left a queue: nothing to do),
-	// pull (deferred), BM (its Compute converts the queue the pull left),
+	// pull (deferred), BM (its Step converts the queue the pull left),
 	// QU (the engine converts back).
 	want := []decider.Rep{decider.Bitmap, decider.Queue}
 	if fmt.Sprint(f.converts) != fmt.Sprint(want) || st.Iterations != 6 {
@@ -264,11 +271,14 @@ func TestStaticPolicyNeverInspects(t *testing.T) {
 // once, as a persistent GPU launch does.
 type fused struct{ fake }
 
-func (f *fused) Fused() runtime.Fusion {
+func (f *fused) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	r, err := f.fake.Step(req)
 	if len(f.computed) == 2 {
-		return runtime.Fusion{Levels: 3, HiddenDegree: 500, Pulled: 2}
+		r.Levels, r.HiddenDegree, r.Counts = 3, 500, map[string]int64{"pulled": 2}
+	} else {
+		r.HiddenDegree = 7 // ignored: one level hides nothing
 	}
-	return runtime.Fusion{Levels: 1}
+	return r, err
 }
 
 // TestEngineSamplesAfterFusedLevels: an iteration of several levels is
@@ -287,9 +297,12 @@ func TestEngineSamplesAfterFusedLevels(t *testing.T) {
 		if want := map[bool]int{true: 3, false: 1}[r.Iteration == 1]; r.Levels != want || r.Sampled != (r.Iteration%6 == 0 || r.Iteration == 1) {
 			t.Errorf("iteration %d: %d levels, sampled %v", r.Iteration, r.Levels, r.Sampled)
 		}
-		if want := map[bool]int{true: 2, false: 0}[r.Iteration == 1]; r.Pulled != want {
-			t.Errorf("iteration %d: %d levels pulled, want %d", r.Iteration, r.Pulled, want)
+		if want := map[bool]int64{true: 2, false: 0}[r.Iteration == 1]; r.Counts["pulled"] != want {
+			t.Errorf("iteration %d: %d levels pulled, want %d", r.Iteration, r.Counts["pulled"], want)
 		}
+	}
+	if st.Counters["pulled"] != 2 || len(st.Counters) != 1 {
+		t.Errorf("counters %v, want pulled: 2", st.Counters)
 	}
 	v, _ := decider.ParseVariant("O_T_QU")
 	f = &fused{fake{left: 20}}
@@ -335,12 +348,16 @@ func TestInvalidThresholdsAreAnError(t *testing.T) {
 	}
 }
 
-// tpbBackend records the block size Run passes to a GPU-like backend.
+// tpbBackend records the block size of the thresholds Run configures a
+// GPU-like backend with.
 type tpbBackend struct{ got []int }
 
-func (*tpbBackend) Name() string                     { return "tpb" }
-func (*tpbBackend) Device() string                   { return "X" }
-func (b *tpbBackend) SetThreadsPerBlock(n int) error { b.got = append(b.got, n); return nil }
+func (*tpbBackend) Name() string   { return "tpb" }
+func (*tpbBackend) Device() string { return "X" }
+func (b *tpbBackend) Configure(t decider.Thresholds) error {
+	b.got = append(b.got, t.ThreadsPerBlock)
+	return nil
+}
 
 func TestRunAppliesThreadsPerBlock(t *testing.T) {
 	b := &tpbBackend{}
@@ -354,6 +371,92 @@ func TestRunAppliesThreadsPerBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(b.got) != 2 || b.got[0] != 64 || b.got[1] != 0 {
-		t.Fatalf("SetThreadsPerBlock calls %v, want [64 0]", b.got)
+		t.Fatalf("Configure calls with block sizes %v, want [64 0]", b.got)
 	}
 }
+
+// badBackend refuses every configuration.
+type badBackend struct{ tpbBackend }
+
+func (*badBackend) Configure(decider.Thresholds) error { return errors.New("no such block size") }
+
+func TestRunReturnsConfigureError(t *testing.T) {
+	f := &fake{left: 3}
+	_, err := runtime.Run(context.Background(), "fake", f, runtime.NewConfig(runtime.WithBackend(&badBackend{})))
+	if err == nil || !strings.Contains(err.Error(), "no such block size") || len(f.computed) != 0 || !f.closed {
+		t.Fatalf("got %v after %d steps (closed %v), want the backend's error before any step", err, len(f.computed), f.closed)
+	}
+}
+
+// dual declares dual generation and reports device times.
+type dual struct {
+	fake
+	times runtime.GPUTimes
+}
+
+func (f *dual) Info() runtime.OperatorInfo {
+	i := f.fake.Info()
+	i.N, i.Universe, i.DualGeneration = 1<<20, 1<<20, true // large enough for a bitmap
+	return i
+}
+
+func (f *dual) DeviceTimes() *runtime.GPUTimes {
+	g := f.times
+	return &g
+}
+
+func (f *dual) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	f.times.Upload += time.Hour // a transpose uploaded during the run
+	f.times.Launches++
+	return f.fake.Step(req)
+}
+
+// TestStepRequests: the engine asks a dual-generating operator for dual
+// generation where decider.DualFrom says (never under a static policy),
+// others never; it asks for exact timing when tracing; a device
+// operator's times become Stats.GPU, and the graph uploaded during the
+// run is not the run's time.
+func TestStepRequests(t *testing.T) {
+	v, _ := decider.ParseVariant("O_T_QU")
+	for _, tc := range []struct {
+		name  string
+		op    interface{ reqs() []runtime.StepRequest }
+		opts  []runtime.Option
+		from  int64
+		exact bool
+	}{
+		{"dual adaptive", &dual{fake: fake{left: 4}, times: runtime.GPUTimes{Upload: time.Hour}}, []runtime.Option{runtime.WithTrace(true)}, 0, true},
+		{"dual static", &dual{fake: fake{left: 4}, times: runtime.GPUTimes{Upload: time.Hour}}, []runtime.Option{runtime.WithVariant(v)}, math.MaxInt64, false},
+		{"plain adaptive", &fake{left: 4}, nil, math.MaxInt64, false},
+	} {
+		op := tc.op.(runtime.Operator)
+		st, err := runtime.Run(context.Background(), "fake", op, runtime.NewConfig(tc.opts...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := op.Info().Info
+		if tc.name == "dual adaptive" && decider.DualFrom(runtime.NewConfig().Policy(), info, true) == math.MaxInt64 {
+			t.Fatalf("%s: the test's graph never needs a dual generation", tc.name)
+		}
+		for i, r := range tc.op.reqs() {
+			want := tc.from
+			if tc.name == "dual adaptive" {
+				want = decider.DualFrom(runtime.NewConfig().Policy(), info, i%decider.DefaultThresholds().SampleEvery == 0)
+			}
+			if r.DualFrom != want || r.ExactTiming != tc.exact {
+				t.Errorf("%s: step %d: dual from %d, exact %v; want %d, %v", tc.name, i, r.DualFrom, r.ExactTiming, want, tc.exact)
+			}
+		}
+		if _, ok := op.(*dual); ok {
+			// Wall = the real time (far below a minute) - the 4 hours
+			// uploaded during the run, not the hour before it.
+			if st.GPU == nil || st.GPU.Launches != 4 || st.GPU.Upload != 5*time.Hour || st.Wall < -4*time.Hour || st.Wall > -4*time.Hour+time.Minute {
+				t.Errorf("%s: gpu times %+v, wall %v; want 4 launches and the run's uploads out of the wall time", tc.name, st.GPU, st.Wall)
+			}
+		} else if st.GPU != nil {
+			t.Errorf("%s: host operator with gpu times %+v", tc.name, st.GPU)
+		}
+	}
+}
+
+func (f *fake) reqs() []runtime.StepRequest { return f.requests }

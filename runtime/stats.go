@@ -25,7 +25,8 @@ type Stats struct {
 	// the next iteration's, inside its time; with tracing on (exact
 	// timing) the conversion waits for its kernels and holds them too.
 	// Where the generation wrote both representations (see
-	// DualGenerator) a conversion is a buffer swap, with no kernel.
+	// OperatorInfo.DualGeneration) a conversion is a buffer swap, with no
+	// kernel.
 	Wall       time.Duration `json:"wall_ns"`
 	Inspection time.Duration `json:"inspection_ns"`
 	Conversion time.Duration `json:"conversion_ns"`
@@ -35,6 +36,10 @@ type Stats struct {
 	Switches int `json:"switches"`
 	// Variants counts iterations per variant name.
 	Variants map[string]int `json:"variants"`
+	// Counters sums the operator's own counts over the run's steps
+	// (StepResult.Counts: the GPU BFS's "pull_levels", the levels its
+	// persistent launches pulled); nil when it reported none.
+	Counters map[string]int64 `json:"counters,omitempty"`
 	// Trace holds one record per iteration when tracing was asked for.
 	Trace []IterationRecord `json:"trace,omitempty"`
 	// GPU splits a GPU run's time; nil on the CPU.
@@ -68,9 +73,6 @@ type GPUTimes struct {
 	// LocalLevels counts those of Levels that one block ran alone (small
 	// frontiers: runtime.WithLocalLevels).
 	LocalLevels int64 `json:"local_levels"`
-	// PullLevels counts those of Levels that pulled (BFS's bottom-up
-	// steps inside a launch, before it went back to push).
-	PullLevels int64 `json:"pull_levels,omitempty"`
 	// ResultBehindLaunch reports that the result was copied behind the
 	// persistent launch that finished the traversal, with no read of its
 	// own (results of at most 16K values: CUDATraversal.SpeculateOn).
@@ -81,16 +83,6 @@ type GPUTimes struct {
 	// levels are bytes), 32 for results under NarrowMin values, 64 for
 	// 64-bit SSSP distances.
 	ResultBits int `json:"result_bits,omitempty"`
-}
-
-// GPUTimer is implemented by operators that run on a GPU. Run asks for
-// the split after Close, and turns exact timing on when tracing.
-type GPUTimer interface {
-	// SetExactTiming makes the operator synchronise before each control
-	// block read, so that kernels and transfers are timed apart.
-	SetExactTiming(on bool)
-	// GPUTimes returns the run's split (valid after Close).
-	GPUTimes() GPUTimes
 }
 
 // IterationRecord is one iteration of the trace.
@@ -106,10 +98,9 @@ type IterationRecord struct {
 	// Levels is the number of levels the iteration ran: 1, or more for a
 	// persistent GPU launch.
 	Levels int `json:"levels"`
-	// Pulled is how many of those levels a persistent launch pulled (the
-	// adaptive BFS's pull launches, which go back to push inside them; 0
-	// for a level of the ordinary pull kernel).
-	Pulled int `json:"pulled,omitempty"`
+	// Counts are the operator's own counts of the iteration
+	// (StepResult.Counts).
+	Counts map[string]int64 `json:"counts,omitempty"`
 }
 
 // WriteJSON writes the statistics as indented JSON.

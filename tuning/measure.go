@@ -259,12 +259,11 @@ func timeSources(ctx context.Context, in *Input, repeats int, run func(src uint3
 // machine (clocks, memory state, another process) then falls on all of
 // them alike instead of on whichever ran during it; measured one after
 // another, two runs of the same configuration on the H100 differed by up
-// to 23% (results/h100-2026-11-22-release, CC on the grid). The turn
-// starts one configuration later for each source and round, so that no
-// configuration always follows the same one: on the H100 a run right
-// after the 27 ms pull static on kron:22 took 0.04-0.12 ms longer than
-// after a short one (results/h100-2026-11-23-s13), which fell on the
-// adaptive policy every time.
+// to 23% (CC on the grid). The turn starts one configuration later for
+// each source and round, so that no configuration always follows the same
+// one: on the H100 a run right after the 27 ms pull static on kron:22 took
+// 0.04-0.12 ms longer than after a short one, which fell on the adaptive
+// policy every time.
 func timeInterleaved(ctx context.Context, in *Input, repeats int, runs []func(src uint32, warm bool) (sample, error)) ([]Measurement, error) {
 	repeats = max(repeats, 1)
 	// Collect earlier garbage now, not inside a timed run.

@@ -21,6 +21,8 @@ type namedGPU struct{}
 func (namedGPU) Name() string   { return "cuda:Fake GPU" }
 func (namedGPU) Device() string { return "Fake GPU" }
 
+func (namedGPU) Configure(decider.Thresholds) error { return nil }
+
 func TestScoreCheck(t *testing.T) {
 	cpu := runtime.NewCPU(1)
 	tests := []struct {

@@ -19,7 +19,7 @@ type counters struct {
 }
 
 // cpuOp is the BFS operator on the CPU backend. The frontier lives in curQ
-// or curB (rep says which); Compute writes the next frontier into nextQ (via
+// or curB (rep says which); compute writes the next frontier into nextQ (via
 // per-worker buffers) or nextB.
 type cpuOp struct {
 	g     *graph.Graph
@@ -35,7 +35,7 @@ type cpuOp struct {
 	curQ, nextQ *workset.Queue
 	curB, nextB *workset.Bitmap
 	upd         *workset.Bitmap // update vector deduplicating unordered queue output
-	outQ        bool            // Compute writes to nextQ
+	outQ        bool            // compute writes to nextQ
 	dedup       bool            // unordered queue output: nextQ items are set in upd
 	bufs        []workset.Buffer
 	cnt         []counters
@@ -66,10 +66,24 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 	return o
 }
 
-func (o *cpuOp) Info() decider.Info {
+func (o *cpuOp) Info() runtime.OperatorInfo {
 	n := o.g.NumVertices()
-	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: true,
-		InDegrees: o.g.InDegreeProfile}
+	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: true,
+		InDegrees: o.g.InDegreeProfile}}
+}
+
+// DeviceTimes is nil: the operator runs on the host.
+func (o *cpuOp) DeviceTimes() *runtime.GPUTimes { return nil }
+
+// Step computes one level with variant req.Variant and generates the next
+// frontier.
+func (o *cpuOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	size, deg, err := o.generate(req.Variant.Rep)
+	return runtime.StepResult{Edges: e, Size: size, Degree: deg}, err
 }
 
 func (o *cpuOp) Start(v decider.Variant) error {
@@ -113,7 +127,7 @@ func (o *cpuOp) Inspect(degree bool) (int64, int64) {
 	return inspector.CountBitmap(o.pool, o.curB.Words(), o.off, degree)
 }
 
-func (o *cpuOp) Compute(v decider.Variant) (int64, error) {
+func (o *cpuOp) compute(v decider.Variant) (int64, error) {
 	if v.Direction == decider.Pull && o.rep != decider.Bitmap || v.Rep != o.rep {
 		// The engine converts before computing; this covers the first
 		// iteration of a pull variant given a queue and direct callers.
@@ -141,7 +155,7 @@ func (o *cpuOp) Compute(v decider.Variant) (int64, error) {
 	return e, nil
 }
 
-func (o *cpuOp) Generate(r decider.Rep) (int64, int64, error) {
+func (o *cpuOp) generate(r decider.Rep) (int64, int64, error) {
 	var size, deg int64
 	for i := range o.cnt {
 		size += o.cnt[i].size

@@ -68,13 +68,6 @@ func (o *cudaOp) launchFits() bool {
 	return o.pullLaunch && o.C.FusedLevels() > 0 && o.WS.Spare().Len() >= 2*((n+31)/32)
 }
 
-// DefersConvert implements runtime.ConvertDeferrer: a pull launch sets a
-// queue into its first bitmap itself (two grid barriers), so the engine
-// leaves a queue that no swap makes a bitmap as it is.
-func (o *cudaOp) DefersConvert(v decider.Variant) bool {
-	return v.Direction == decider.Pull && o.WS != nil && !o.WS.Has(decider.Bitmap) && o.launchFits()
-}
-
 // pullRule returns how a pull launch goes back to push: the built-in
 // adaptive policy's way (a frontier below n / Beta vertices, or a lost
 // pull: kernels.BFSPullPersist). Other policies decide each level
@@ -92,10 +85,10 @@ func pullRule(cfg *runtime.Config, n int) (pushBelow uint32, ok bool) {
 	return uint32(min(below, math.MaxUint32)), true
 }
 
-func (o *cudaOp) Info() decider.Info {
+func (o *cudaOp) Info() runtime.OperatorInfo {
 	n := o.G.NumVertices()
-	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: o.canPull, MaxDegree: o.G.MaxDegree(),
-		InDegrees: o.G.InDegreeProfile}
+	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: o.canPull, MaxDegree: o.G.MaxDegree(),
+		InDegrees: o.G.InDegreeProfile}, DualGeneration: true, PullConverts: o.WS != nil && o.launchFits()}
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {
@@ -114,10 +107,27 @@ func (o *cudaOp) Start(v decider.Variant) error {
 
 func (o *cudaOp) Depths() runtime.Values { return o.depth }
 
-// Compute runs one iteration (or, with WithFusedLevels, up to
+// Step runs one iteration (or, with WithFusedLevels, up to
 // runtime.MaxFusedLevels levels in one launch) and generates the next
-// working set in v's representation; Generate then only reports it.
-func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
+// working set in the variant's representation. Where pull launches fit
+// (launchFits), the operator declares PullConverts: a pull launch sets a
+// queue into its first bitmap itself (two grid barriers), so the engine
+// leaves the working set as it is before a pull step. The levels its
+// launches pulled are the step's "pull_levels" count.
+func (o *cudaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	o.Prepare(req)
+	e, err := o.compute(req.Variant)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	r, err := o.Result(e, req.Variant.Rep)
+	if p := o.FusedPulled(); p > 0 {
+		r.Counts = map[string]int64{"pull_levels": int64(p)}
+	}
+	return r, err
+}
+
+func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 	var edges int64
 	err := o.C.Do(func(d *runtime.Dev) error {
 		ws := o.WS
@@ -136,7 +146,7 @@ func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
 		}
 		n := uint32(o.G.NumVertices())
 		// Pull levels, then push levels, in one launch. The launch takes
-		// a queue as it is (fromQueue: DefersConvert), unless a dual
+		// a queue as it is (fromQueue: PullConverts), unless a dual
 		// generation left the bitmap too.
 		launch := pull && o.launchFits()
 		fromQueue := launch && !ws.Swap(rep)

@@ -449,7 +449,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 }
 
 // BenchmarkCUDATargets times BFS on the graphs of the speed targets
-// (kernels/NOTES.md): GEARBOX_BENCH_SPECS lists graph.Generate specs
+// (docs/kernels-notes.md): GEARBOX_BENCH_SPECS lists graph.Generate specs
 // (default kron:20:16,grid:1024:1024; kron:22:16, urand:22:16 and
 // grid:2048:2048 on the GPU machine). For each variant: one warm-up run
 // (the graph is uploaded before), then one run from each of 8 sources
@@ -798,8 +798,8 @@ func TestCUDAPullLaunch(t *testing.T) {
 
 		for name, be := range map[string]*runtime.CUDA{"pull": on, "pull-no-launch": off} {
 			st := compareBFS(t, c.name+"/"+name, c.g, src, want, []runtime.Option{runtime.WithBackend(be), pull}).Stats()
-			if st.GPU.PullLevels != 0 || int64(st.Iterations) != levels {
-				t.Errorf("%s/%s: %d iterations, %d pulled in launches; want %d single pulls", c.name, name, st.Iterations, st.GPU.PullLevels, levels)
+			if st.Counters["pull_levels"] != 0 || int64(st.Iterations) != levels {
+				t.Errorf("%s/%s: %d iterations, %d pulled in launches; want %d single pulls", c.name, name, st.Iterations, st.Counters["pull_levels"], levels)
 			}
 		}
 
@@ -809,24 +809,24 @@ func TestCUDAPullLaunch(t *testing.T) {
 			if it.Variant.Direction == decider.Pull {
 				inPulls += int64(it.Levels)
 			}
-			pulled += int64(it.Pulled)
+			pulled += it.Counts["pull_levels"]
 		}
-		if pulled != st.GPU.PullLevels {
-			t.Errorf("%s/auto: the trace has %d levels pulled in launches, the statistics %d", c.name, pulled, st.GPU.PullLevels)
+		if pulled != st.Counters["pull_levels"] {
+			t.Errorf("%s/auto: the trace has %d levels pulled in launches, the statistics %d", c.name, pulled, st.Counters["pull_levels"])
 		}
-		if strings.HasPrefix(c.name, "rmat") && st.GPU.PullLevels == 0 {
+		if strings.HasPrefix(c.name, "rmat") && st.Counters["pull_levels"] == 0 {
 			t.Errorf("%s/auto: no level pulled in a launch", c.name)
 		}
 		// The tail's frontiers of one vertex send the launch back to push:
 		// the tail's levels after the R-MAT part's (at most 10 deep here)
 		// are pushed in the launch.
-		if c.name == "rmat16-tail" && inPulls < st.GPU.PullLevels+30 {
+		if c.name == "rmat16-tail" && inPulls < st.Counters["pull_levels"]+30 {
 			t.Errorf("%s/auto: %d levels in pull launches, %d of them pulled; want 30 or more of the tail's 40 pushed in them",
-				c.name, inPulls, st.GPU.PullLevels)
+				c.name, inPulls, st.Counters["pull_levels"])
 		}
 		st = compareBFS(t, c.name+"/auto-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), auto}).Stats()
-		if st.GPU.PullLevels != 0 {
-			t.Errorf("%s/auto-no-launch: %d levels pulled in launches with launches off", c.name, st.GPU.PullLevels)
+		if st.Counters["pull_levels"] != 0 {
+			t.Errorf("%s/auto-no-launch: %d levels pulled in launches with launches off", c.name, st.Counters["pull_levels"])
 		}
 	}
 
@@ -844,10 +844,10 @@ func TestCUDAPullLaunch(t *testing.T) {
 	lthr.PullMinEdges, lthr.Alpha, lthr.Beta = 1000, 1e9, 1e9
 	small := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(32))
 	st := compareBFS(t, "layered/auto", layered, 0, cpuBFS(t, layered, 0), []runtime.Option{runtime.WithBackend(small), runtime.WithThresholds(lthr), runtime.WithTrace(true)}).Stats()
-	if st.GPU.PullLevels != 5 || st.Variants[decider.PullVariant.String()] != 1 {
-		t.Errorf("layered/auto: %d levels pulled in %d pull iterations; want 5 in 1", st.GPU.PullLevels, st.Variants[decider.PullVariant.String()])
+	if st.Counters["pull_levels"] != 5 || st.Variants[decider.PullVariant.String()] != 1 {
+		t.Errorf("layered/auto: %d levels pulled in %d pull iterations; want 5 in 1", st.Counters["pull_levels"], st.Variants[decider.PullVariant.String()])
 	}
-	if n := len(st.Trace); n != 2 || st.Trace[1].Pulled != 5 || st.Trace[1].Levels != 5 {
+	if n := len(st.Trace); n != 2 || st.Trace[1].Counts["pull_levels"] != 5 || st.Trace[1].Levels != 5 {
 		t.Errorf("layered/auto: trace %+v; want a push level, then a pull launch of 5 levels, all pulled", st.Trace)
 	}
 	if st.Conversion != 0 || st.GPU.Levels != 6 {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // afforestOp runs Afforest as runtime iterations: one per neighbour round
@@ -23,8 +24,8 @@ type afforestOp struct {
 	last   int64 // vertices linked in the last iteration
 }
 
-func (o *afforestOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}
+func (o *afforestOp) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}}
 }
 
 func (o *afforestOp) Start(decider.Variant) error { return nil }
@@ -33,9 +34,13 @@ func (o *afforestOp) Convert(decider.Rep) error { return nil }
 
 func (o *afforestOp) Inspect(bool) (int64, int64) { return o.last, -1 }
 
-func (o *afforestOp) Generate(decider.Rep) (int64, int64, error) { return o.last, -1, nil }
+// Step runs one phase; its working-set size is the vertices it linked.
+func (o *afforestOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.last, Degree: -1}, err
+}
 
-func (o *afforestOp) Compute(decider.Variant) (int64, error) {
+func (o *afforestOp) compute(decider.Variant) (int64, error) {
 	if o.phase < o.rounds {
 		o.sampleRound(o.phase)
 		o.phase++
@@ -160,8 +165,8 @@ type ufOp struct {
 	last  int64
 }
 
-func (o *ufOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}
+func (o *ufOp) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}}
 }
 
 func (o *ufOp) Start(decider.Variant) error { return nil }
@@ -170,9 +175,13 @@ func (o *ufOp) Convert(decider.Rep) error { return nil }
 
 func (o *ufOp) Inspect(bool) (int64, int64) { return o.last, -1 }
 
-func (o *ufOp) Generate(decider.Rep) (int64, int64, error) { return o.last, -1, nil }
+// Step runs one pass; its working-set size is the vertices it linked.
+func (o *ufOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.last, Degree: -1}, err
+}
 
-func (o *ufOp) Compute(decider.Variant) (int64, error) {
+func (o *ufOp) compute(decider.Variant) (int64, error) {
 	off, adj, p := o.off, o.adj, o.parent
 	if o.phase == 0 {
 		o.phase++

@@ -158,6 +158,9 @@ func (b *gpuBase) compress(d *runtime.Dev) error {
 
 func (b *gpuBase) Done() bool { return b.done || b.initErr != nil }
 
+// DeviceTimes is nil: CC's GPU operators do not split their time.
+func (b *gpuBase) DeviceTimes() *runtime.GPUTimes { return nil }
+
 func (b *gpuBase) Labels() []uint32 {
 	if b.labels == nil {
 		return []uint32{}
@@ -268,8 +271,8 @@ func (o *svGPU) setup(d *runtime.Dev) error {
 	return nil
 }
 
-func (o *svGPU) Info() decider.Info {
-	return decider.Info{N: o.n, M: o.m, Universe: o.edges, InitialSize: o.edges}
+func (o *svGPU) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: o.m, Universe: o.edges, InitialSize: o.edges}}
 }
 
 func (o *svGPU) Start(v decider.Variant) error {
@@ -336,7 +339,7 @@ func (o *svGPU) ensureQueues(d *runtime.Dev, n int64) error {
 	return err
 }
 
-func (o *svGPU) Compute(v decider.Variant) (int64, error) {
+func (o *svGPU) compute(v decider.Variant) (int64, error) {
 	var read int64
 	err := o.c.Do(func(d *runtime.Dev) error {
 		if v.Rep != o.rep {
@@ -441,9 +444,13 @@ func (o *svGPU) Convert(r decider.Rep) error {
 	return o.c.Do(func(d *runtime.Dev) error { return o.convert(d, r) })
 }
 
-// Generate reports the active-edge count the hook pass (or the queue's
-// compaction) produced: on the GPU the inspector costs nothing extra.
-func (o *svGPU) Generate(decider.Rep) (int64, int64, error) { return o.active, -1, nil }
+// Step runs one hook pass and reports the active-edge count it (or the
+// queue's compaction) produced: on the GPU the inspector costs nothing
+// extra.
+func (o *svGPU) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.active, Degree: -1}, err
+}
 
 func (o *svGPU) Inspect(bool) (int64, int64) { return o.active, -1 }
 
@@ -470,9 +477,13 @@ type affGPU struct {
 
 func (o *affGPU) Inspect(bool) (int64, int64) { return o.last, -1 }
 
-func (o *affGPU) Generate(decider.Rep) (int64, int64, error) { return o.last, -1, nil }
+// Step runs one phase; its working-set size is the vertices it linked.
+func (o *affGPU) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.last, Degree: -1}, err
+}
 
-func (o *affGPU) Compute(decider.Variant) (int64, error) {
+func (o *affGPU) compute(decider.Variant) (int64, error) {
 	var edges int64
 	err := o.c.Do(func(d *runtime.Dev) error {
 		if err := o.clearCtrl(d); err != nil {
@@ -550,9 +561,13 @@ type ufGPU struct {
 
 func (o *ufGPU) Inspect(bool) (int64, int64) { return int64(o.n), -1 }
 
-func (o *ufGPU) Generate(decider.Rep) (int64, int64, error) { return int64(o.n), -1, nil }
+// Step runs one pass; its working set is every vertex.
+func (o *ufGPU) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: int64(o.n), Degree: -1}, err
+}
 
-func (o *ufGPU) Compute(decider.Variant) (int64, error) {
+func (o *ufGPU) compute(decider.Variant) (int64, error) {
 	var edges int64
 	err := o.c.Do(func(d *runtime.Dev) error {
 		if err := o.clearCtrl(d); err != nil {
@@ -590,8 +605,8 @@ func (o *vertexGPU) setup(d *runtime.Dev) error {
 	return err
 }
 
-func (o *vertexGPU) Info() decider.Info {
-	return decider.Info{N: o.n, M: o.m, Universe: int64(o.n), InitialSize: int64(o.n)}
+func (o *vertexGPU) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: o.m, Universe: int64(o.n), InitialSize: int64(o.n)}}
 }
 
 func (o *vertexGPU) Start(decider.Variant) error {

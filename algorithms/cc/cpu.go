@@ -66,6 +66,9 @@ func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
 
 func (s *base) Done() bool { return s.done }
 
+// DeviceTimes is nil: the operators run on the host.
+func (s *base) DeviceTimes() *runtime.GPUTimes { return nil }
+
 func (s *base) Close() error {
 	s.pool.Release()
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // svOp is Soman et al.'s algorithm as runtime iterations: each iteration
@@ -33,8 +34,8 @@ func newSV(s base) *svOp {
 	return o
 }
 
-func (o *svOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: o.edges}
+func (o *svOp) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: o.edges}}
 }
 
 func (o *svOp) Start(v decider.Variant) error {
@@ -60,9 +61,14 @@ func (o *svOp) finish() {
 // or the queue's length.
 func (o *svOp) Inspect(bool) (int64, int64) { return o.ws.Inspect() }
 
-func (o *svOp) Generate(decider.Rep) (int64, int64, error) { return o.ws.Active, -1, nil }
+// Step runs one hook pass; the next working set is the edges it found
+// active.
+func (o *svOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.ws.Active, Degree: -1}, err
+}
 
-func (o *svOp) Compute(v decider.Variant) (int64, error) {
+func (o *svOp) compute(v decider.Variant) (int64, error) {
 	if v.Rep != o.ws.Rep {
 		if err := o.Convert(v.Rep); err != nil {
 			return 0, err

@@ -68,6 +68,9 @@ func newCore(pool *mapping.Pool, in *input) core {
 
 func (c *core) Done() bool { return c.done }
 
+// DeviceTimes is nil: the operators run on the host.
+func (c *core) DeviceTimes() *runtime.GPUTimes { return nil }
+
 func (c *core) Close() error {
 	c.pool.Release()
 	return nil
@@ -304,8 +307,8 @@ func (o *eaOp) slot(id uint32) int64 {
 	return int64(i)
 }
 
-func (o *eaOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: int64(len(o.light))}
+func (o *eaOp) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: int64(len(o.light))}}
 }
 
 func (o *eaOp) Start(v decider.Variant) error {
@@ -341,7 +344,12 @@ func (o *eaOp) gather(hidden edgeset.Bitmap, cross bool) []rec {
 
 func (o *eaOp) Inspect(bool) (int64, int64) { return o.ws.Inspect() }
 
-func (o *eaOp) Generate(decider.Rep) (int64, int64, error) { return o.ws.Active, -1, nil }
+// Step runs one round; the next working set is the edges it found
+// crossing components (an upper bound for a bitmap until its next pass).
+func (o *eaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.ws.Active, Degree: -1}, err
+}
 
 func (o *eaOp) Convert(r decider.Rep) error {
 	if r == o.ws.Rep {
@@ -362,7 +370,7 @@ func (o *eaOp) Convert(r decider.Rep) error {
 	return nil
 }
 
-func (o *eaOp) Compute(v decider.Variant) (int64, error) {
+func (o *eaOp) compute(v decider.Variant) (int64, error) {
 	if v.Rep != o.ws.Rep {
 		if err := o.Convert(v.Rep); err != nil {
 			return 0, err
@@ -533,8 +541,8 @@ func newAL(pool *mapping.Pool, in *input) *alOp {
 	return o
 }
 
-func (o *alOp) Info() decider.Info {
-	return decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: o.edges}
+func (o *alOp) Info() runtime.OperatorInfo {
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: o.edges}}
 }
 
 func (o *alOp) Start(v decider.Variant) error {
@@ -550,7 +558,12 @@ func (o *alOp) Start(v decider.Variant) error {
 
 func (o *alOp) Inspect(bool) (int64, int64) { return o.ws.Inspect() }
 
-func (o *alOp) Generate(decider.Rep) (int64, int64, error) { return o.ws.Active, -1, nil }
+// Step runs one round; the next working set is the edges it found
+// crossing components (an upper bound for a bitmap until its next pass).
+func (o *alOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	return runtime.StepResult{Edges: e, Size: o.ws.Active, Degree: -1}, err
+}
 
 // collect lists the canonical arcs not hidden whose endpoints lie in
 // different components, in arc order.
@@ -592,7 +605,7 @@ func (o *alOp) Convert(r decider.Rep) error {
 	return nil
 }
 
-func (o *alOp) Compute(v decider.Variant) (int64, error) {
+func (o *alOp) compute(v decider.Variant) (int64, error) {
 	if v.Rep != o.ws.Rep {
 		if err := o.Convert(v.Rep); err != nil {
 			return 0, err

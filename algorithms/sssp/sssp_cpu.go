@@ -29,7 +29,7 @@ const noBucket = math.MaxUint64
 // bins of the bucket delta (narrower on skewed graphs). The GPU's
 // histogram holds 63 bins (kernels.BucketBins-1). On the CPU a cap of 16
 // was within noise of 8 on the 512x512 grid, and 63 was slower there on
-// a 2-core VM (results/h100-host-cpu-2026-11-23-s20/).
+// a 2-core VM.
 const maxMerged = 8
 
 // mergedBins returns how many bins of width bucketDelta one merged
@@ -98,7 +98,7 @@ type cpuOp[D distance] struct {
 	cur      uint64 // bucket index of the current working set
 	last     uint64 // its last bucket (cur unless buckets were merged)
 	bucketed bool   // the current working set is exactly bucket cur
-	ordered  bool   // mode of the last Compute
+	ordered  bool   // mode of the last step
 	outQ     bool   // unordered output goes to nextQ (else nextB)
 	done     bool
 	binsUsed bool // ordered iterations filed vertices in bins since the last gatherAll
@@ -145,9 +145,23 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	return o
 }
 
-func (o *cpuOp[D]) Info() decider.Info {
+func (o *cpuOp[D]) Info() runtime.OperatorInfo {
 	n := o.g.NumVertices()
-	return decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1}
+	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1}}
+}
+
+// DeviceTimes is nil: the operator runs on the host.
+func (o *cpuOp[D]) DeviceTimes() *runtime.GPUTimes { return nil }
+
+// Step relaxes the working set with variant req.Variant and generates the
+// next one.
+func (o *cpuOp[D]) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	e, err := o.compute(req.Variant)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	size, deg, err := o.generate(req.Variant.Rep)
+	return runtime.StepResult{Edges: e, Size: size, Degree: deg}, err
 }
 
 func (o *cpuOp[D]) Start(v decider.Variant) error {
@@ -185,7 +199,7 @@ func (o *cpuOp[D]) Close() error {
 
 // workerSets keeps finished runs' worker state for the next run: making a
 // ring of 4096 bins per worker, and growing the bins again, took a tenth of
-// a 16-core SSSP run on email-Enron (results/h100-host-cpu-2026-11-23-s21/).
+// a 16-core SSSP run on email-Enron.
 var workerSets sync.Pool // of *[]worker
 
 // takeWorkers returns n workers with empty rings.
@@ -247,7 +261,7 @@ func (o *cpuOp[D]) Inspect(degree bool) (int64, int64) {
 	return inspector.CountBitmap(o.pool, o.curB.Words(), o.off, degree)
 }
 
-func (o *cpuOp[D]) Compute(v decider.Variant) (int64, error) {
+func (o *cpuOp[D]) compute(v decider.Variant) (int64, error) {
 	if err := o.Convert(v.Rep); err != nil {
 		return 0, err
 	}
@@ -269,10 +283,10 @@ func (o *cpuOp[D]) Compute(v decider.Variant) (int64, error) {
 	return e, nil
 }
 
-// Generate builds the next working set: in ordered mode the minimum
+// generate builds the next working set: in ordered mode the minimum
 // non-empty bucket (found by a reduction over the workers' rings), in
 // unordered mode every pending vertex.
-func (o *cpuOp[D]) Generate(r decider.Rep) (int64, int64, error) {
+func (o *cpuOp[D]) generate(r decider.Rep) (int64, int64, error) {
 	var size int64
 	if o.ordered {
 		// Buckets whose entries all went stale are skipped.
@@ -409,7 +423,7 @@ func (o *cpuOp[D]) gatherBuckets(first uint64, r decider.Rep) int64 {
 // the vertices it added and their out-edges. Each worker gathers its own
 // bin, which it filled. Gathering all bins as one list cut evenly among
 // the workers took 1.05-1.12x the time on 2 cores and gained nothing clear
-// on 16 (results/h100-host-cpu-2026-11-23-s23/).
+// on 16.
 func (o *cpuOp[D]) gatherBucket(idx uint64, r decider.Rep) (int64, int64) {
 	slot := idx % ringSize
 	pending := o.pendingIn(idx, idx+1)

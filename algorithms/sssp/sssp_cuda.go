@@ -84,9 +84,9 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, targ
 	return o, true
 }
 
-func (o *cudaOp) Info() decider.Info {
+func (o *cudaOp) Info() runtime.OperatorInfo {
 	n := o.G.NumVertices()
-	return decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1}
+	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.G.NumEdges(), Universe: int64(n), InitialSize: 1}, DualGeneration: true}
 }
 
 func (o *cudaOp) Start(v decider.Variant) error {
@@ -116,9 +116,18 @@ func (o *cudaOp) distArg() runtime.DevicePointer {
 	return o.dist
 }
 
-// Compute relaxes the working set's out-edges and generates the next
-// working set in v's representation; Generate then only reports it.
-func (o *cudaOp) Compute(v decider.Variant) (int64, error) {
+// Step relaxes the working set's out-edges and generates the next working
+// set in the variant's representation.
+func (o *cudaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
+	o.Prepare(req)
+	e, err := o.compute(req.Variant)
+	if err != nil {
+		return runtime.StepResult{}, err
+	}
+	return o.Result(e, req.Variant.Rep)
+}
+
+func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 	var edges int64
 	err := o.C.Do(func(d *runtime.Dev) error {
 		ws := o.WS

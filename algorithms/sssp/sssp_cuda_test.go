@@ -269,7 +269,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 }
 
 // BenchmarkCUDATargets times SSSP on the graphs of the speed targets
-// (kernels/NOTES.md) with weights derived from seed 1 (1..255):
+// (docs/kernels-notes.md) with weights derived from seed 1 (1..255):
 // GEARBOX_BENCH_SPECS lists graph.Generate specs (default
 // kron:20:16,grid:1024:1024). For each variant: one warm-up run, then one
 // run from each of 8 sources; the median Stats.Wall is reported and logged.

@@ -73,14 +73,14 @@ func TestFiledCount(t *testing.T) {
 		}
 		far := false
 		for !o.Done() {
-			if _, err := o.Compute(v); err != nil {
+			if _, err := o.compute(v); err != nil {
 				t.Fatal(err)
 			}
 			checkFiled(t, o.ws, c.name+": compute")
 			for i := range o.ws {
 				far = far || len(o.ws[i].far) > 0
 			}
-			if _, _, err := o.Generate(c.rep); err != nil {
+			if _, _, err := o.generate(c.rep); err != nil {
 				t.Fatal(err)
 			}
 			checkFiled(t, o.ws, c.name+": generate")

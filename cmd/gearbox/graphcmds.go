@@ -57,9 +57,11 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 func cmdConvert(ctx context.Context, e *env, args []string) error {
 	var in inputFlags
 	var outFormat string
+	var derive bool
 	fs := newFlagSet(e, "convert", "IN OUT")
 	in.register(fs)
 	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+formatNames())
+	fs.BoolVar(&derive, "derive-weights", false, "give an unweighted graph the weights in [1,255] that SSSP and MST derive from --seed, so another tool reads the same weighted graph")
 	pos, help, err := parseFlags(fs, args)
 	if help || err != nil {
 		return err
@@ -84,6 +86,12 @@ func cmdConvert(ctx context.Context, e *env, args []string) error {
 	g, err := in.load(ctx, e)
 	if err != nil {
 		return err
+	}
+	if derive {
+		if g.WeightKind() != graph.Unweighted {
+			return fmt.Errorf("%w: --derive-weights: the graph already has %v weights", errUsage, g.WeightKind())
+		}
+		g = g.WithDerivedWeights(in.seed)
 	}
 	if err := save(e, g, pos[0], f); err != nil {
 		return err

@@ -133,3 +133,40 @@ func TestInfoDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertDeriveWeights: --derive-weights writes the weights SSSP and
+// MST use, so a peer reading the .egr sees the same weighted graph; a
+// weighted input is refused rather than silently reweighted.
+func TestConvertDeriveWeights(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.el")
+	if err := os.WriteFile(in, []byte("0 1\n1 2\n2 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "g.wel")
+	if _, _, err := gearbox(t, "convert", in, out, "--derive-weights", "--seed", "7"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3: %q", len(lines), b)
+	}
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) != 3 || f[2] == "0" {
+			t.Fatalf("line %q: want u v w with w in [1,255]", l)
+		}
+	}
+	if _, _, err := gearbox(t, "convert", out, filepath.Join(dir, "h.egr"), "--derive-weights"); err == nil || !strings.Contains(err.Error(), "already has") {
+		t.Fatalf("weighted input: %v", err)
+	}
+	if _, _, err := gearbox(t, "convert", out, filepath.Join(dir, "h.egr")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "h.egr")); err != nil || fi.Size() != 4*(2+4+3+3) {
+		t.Fatalf("egr size: %v, %v", fi, err)
+	}
+}

@@ -478,8 +478,8 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 				width = fmt.Sprintf(" (result copied as %d-bit values%s)", g.ResultBits, behind)
 			}
 			pulled := ""
-			if g.PullLevels > 0 {
-				pulled = fmt.Sprintf(", %d pulled", g.PullLevels)
+			if st.Counters["pull_levels"] > 0 {
+				pulled = fmt.Sprintf(", %d pulled", st.Counters["pull_levels"])
 			}
 			fmt.Fprintf(sum, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
 				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels, pulled)

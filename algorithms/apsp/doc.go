@@ -1,0 +1,28 @@
+// Package apsp computes all-pairs shortest paths, two ways, and chooses
+// between them by a cost model.
+//
+//   - FW: blocked Floyd-Warshall (Floyd, "Algorithm 97: Shortest path",
+//     CACM 1962; blocked after Venkataraman, Sahni & Mukhopadhyaya, "A
+//     blocked all-pairs shortest-path algorithm", JEA 2003, and the min-plus
+//     tiles of Volkov & Demmel's GPU version as Harish et al. use it,
+//     section VII). It keeps the whole n x n matrix in memory and costs n^3
+//     min-plus steps whatever the graph's density: the method for small or
+//     dense graphs.
+//   - Sources: one single-source search per vertex (BFS on unweighted
+//     graphs, Dijkstra on weighted ones), the sources spread over the
+//     workers, each row handed to the caller as soon as its block of
+//     sources is done, so the n^2 results never need to be in memory at
+//     once (gonum's JohnsonAllPaths is likewise a composition of
+//     single-source searches). It costs about n (m + n log n): the method
+//     for sparse graphs.
+//
+// Auto picks the cheaper by that model, unless the matrix would not fit in
+// the memory limit, and says why. Distances are uint32; a pair with no path
+// gets Unreachable. Unweighted graphs give hop counts. Every finite
+// distance must stay below MaxDistance (the largest possible one, (n-1)
+// times the largest weight, is checked before the run), so that a tile's
+// a+b never wraps and the result is exact, never silently wrong.
+//
+// It may import graph, runtime, mapping and internal/par; only cmd and
+// the algorithm registry import it.
+package apsp
