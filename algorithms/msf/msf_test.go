@@ -19,7 +19,11 @@ import (
 // switches representation every iteration (so both conversions run).
 func configs() map[string][]runtime.Option {
 	out := map[string][]runtime.Option{}
-	for _, w := range []int{1, 3} {
+	workers := []int{1, 3}
+	if raceEnabled {
+		workers = []int{3} // the races are among several workers
+	}
+	for _, w := range workers {
 		p := "w" + string(rune('0'+w))
 		out[p+"/auto"] = []runtime.Option{runtime.WithWorkers(w)}
 		out[p+"/BM-thread"] = []runtime.Option{runtime.WithWorkers(w), runtime.WithVariant(decider.Variant{Mapping: decider.Thread, Rep: decider.Bitmap})}
@@ -166,6 +170,9 @@ func TestHandMadeAnswers(t *testing.T) {
 }
 
 func TestDatasets(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the real graphs take minutes under the race detector; the shared table covers the races")
+	}
 	cases, err := testgraphs.Datasets()
 	if err != nil {
 		t.Skip(err)
