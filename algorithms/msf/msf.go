@@ -253,6 +253,17 @@ func countEdges(g *graph.Graph, directed bool) int64 {
 	return total.Load()
 }
 
+// operator is a runtime operator that yields the forest's edges, in id
+// order, once the engine has run it.
+type operator interface {
+	runtime.Operator
+	forest() []Edge
+}
+
+// cudaOperator builds an operator for a non-CPU backend; a cuda build will
+// set it (none does yet). It reports false when it cannot run the variant.
+var cudaOperator func(b runtime.Backend, in *input, v Variant) (operator, bool)
+
 // Run computes the minimum spanning forest of g.
 func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
 	o := options{seed: DefaultSeed}
@@ -287,21 +298,25 @@ func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
 		res.edges = kruskal(in)
 		res.stats = runtime.Stats{Algorithm: "msf-kruskal", Backend: "cpu (serial)", Wall: time.Since(t0), EdgesRelaxed: in.edges}
 	} else {
-		b, ok := cfg.Backend().(*runtime.CPU)
-		if !ok {
-			return nil, fmt.Errorf("msf: backend %s, variant %v: %w", cfg.Backend().Name(), v, runtime.ErrUnsupported)
-		}
-		var op interface {
-			runtime.Operator
-			forest() []Edge
-		}
-		switch v {
-		case AL:
-			op = newAL(b.NewPool(), in)
-		case ECL:
-			op = newEA(b.NewPool(), in, lightThreshold(in))
+		var op operator
+		switch b := cfg.Backend().(type) {
+		case *runtime.CPU:
+			switch v {
+			case AL:
+				op = newAL(b.NewPool(), in)
+			case ECL:
+				op = newEA(b.NewPool(), in, lightThreshold(in))
+			default:
+				op = newEA(b.NewPool(), in, noKey)
+			}
 		default:
-			op = newEA(b.NewPool(), in, noKey)
+			ok := false
+			if cudaOperator != nil {
+				op, ok = cudaOperator(b, in, v)
+			}
+			if !ok {
+				return nil, fmt.Errorf("msf: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
+			}
 		}
 		log := cfg.Logger()
 		log.Debug().Str("variant", v.String()).Str("reason", reason).Msg("msf")
