@@ -186,37 +186,28 @@ type rec struct {
 // leave for good). A worker keeps a running minimum for the source side's
 // root and writes it once per run of edges with that root (the array is in
 // source order), which reduces the atomic minima by the average degree.
-// With a threshold (the ECL variant) the edges are split into a light array
-// (keys below it) and a heavy one, both in id order; the light array is
-// the working set until it is exhausted, then the heavy one, filtered
-// against the components built so far (filter-Kruskal), takes its place.
+// With a threshold (the ECL variant) a copy of the light edges (keys below
+// it, in id order) is the working set until no light edge crosses
+// components; then the full array takes its place, its light edges all
+// inside components by then and hidden on the first pass (filter-Kruskal).
 type eaOp struct {
 	core
-	light  []rec    // phase one's edges (every edge without a threshold)
-	heavy  []rec    // phase two's edges (nil without a threshold)
-	cur    []rec    // the phase's array: the bitmap's slots
-	ends   []uint64 // u<<32|v by id when the edges are split (else light[id])
+	all    []rec // every edge, by id
+	light  []rec // phase one's edges (nil without a threshold)
+	cur    []rec // the phase's array: the bitmap's slots
 	ws     edgeset.Set[rec]
-	thresh uint64 // keys >= thresh are heavy (noKey: no threshold)
-	second bool   // the heavy edges are the working set
+	second bool // phase two: cur is all
 }
 
 func newEA(pool *mapping.Pool, in *input, thresh uint64) *eaOp {
-	o := &eaOp{core: newCore(pool, in), thresh: thresh}
-	all := buildEdgeArray(pool, in)
-	o.chosen = edgeset.NewBitmap(int64(len(all)))
-	if thresh == noKey {
-		o.light = all
-	} else {
-		o.light, o.heavy = split(pool, all, thresh)
-		o.ends = make([]uint64, len(all))
-		pool.Thread(len(all), 1<<14, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				o.ends[i] = uint64(all[i].u)<<32 | uint64(all[i].v)
-			}
-		})
+	o := &eaOp{core: newCore(pool, in)}
+	o.all = buildEdgeArray(pool, in)
+	o.chosen = edgeset.NewBitmap(int64(len(o.all)))
+	o.cur, o.second = o.all, true
+	if thresh != noKey {
+		o.light = lightCopy(pool, o.all, thresh)
+		o.cur, o.second = o.light, false
 	}
-	o.cur = o.light
 	return o
 }
 
@@ -253,54 +244,21 @@ func chunkOffsets(n int) []int64 {
 	return off
 }
 
-// split copies the records with keys below thresh and the others into two
-// arrays, each in order: one counting pass and one filling pass.
-func split(pool *mapping.Pool, all []rec, thresh uint64) (light, heavy []rec) {
+// lightCopy copies the records with keys below thresh, in order.
+func lightCopy(pool *mapping.Pool, all []rec, thresh uint64) []rec {
 	const chunk = 1 << 14
-	k := (len(all) + chunk - 1) / chunk
-	nl, nh := make([]int64, k+1), make([]int64, k+1)
-	pool.Thread(k, 1, func(_, lo, hi int) {
-		for c := lo; c < hi; c++ {
-			var l int64
-			for i := c * chunk; i < min(c*chunk+chunk, len(all)); i++ {
-				if all[i].key < thresh {
-					l++
-				}
-			}
-			nl[c], nh[c] = l, int64(min(c*chunk+chunk, len(all))-c*chunk)-l
-		}
-	})
-	light, heavy = make([]rec, pool.PrefixSum(nl)), make([]rec, pool.PrefixSum(nh))
-	pool.Thread(k, 1, func(_, lo, hi int) {
-		for c := lo; c < hi; c++ {
-			a, b := nl[c], nh[c]
-			for i := c * chunk; i < min(c*chunk+chunk, len(all)); i++ {
-				if all[i].key < thresh {
-					light[a] = all[i]
-					a++
-				} else {
-					heavy[b] = all[i]
-					b++
-				}
+	return edgeset.Collect(pool, chunkOffsets(len(all)), func(lo, hi int, emit func(rec)) {
+		for i := lo * chunk; i < min(hi*chunk, len(all)); i++ {
+			if all[i].key < thresh {
+				emit(all[i])
 			}
 		}
 	})
-	return light, heavy
-}
-
-// endsOf returns the endpoints of edge id.
-func (o *eaOp) endsOf(id uint32) (uint32, uint32) {
-	if o.ends == nil {
-		r := &o.light[id]
-		return r.u, r.v
-	}
-	x := o.ends[id]
-	return uint32(x >> 32), uint32(x)
 }
 
 // slot returns the position of edge id in the phase's array.
 func (o *eaOp) slot(id uint32) int64 {
-	if o.heavy == nil {
+	if o.second {
 		return int64(id)
 	}
 	i, _ := slices.BinarySearchFunc(o.cur, id, func(r rec, id uint32) int { return cmp.Compare(uint32(r.key), id) })
@@ -308,7 +266,7 @@ func (o *eaOp) slot(id uint32) int64 {
 }
 
 func (o *eaOp) Info() runtime.OperatorInfo {
-	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: int64(len(o.light))}}
+	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: o.edges, InitialSize: int64(len(o.cur))}}
 }
 
 func (o *eaOp) Start(v decider.Variant) error {
@@ -384,12 +342,12 @@ func (o *eaOp) compute(v decider.Variant) (int64, error) {
 		o.minQueue()
 	}
 	if o.ws.Active == 0 {
-		if o.heavy == nil || o.second {
+		if o.second {
 			o.done = true
 			return read, nil
 		}
-		// Phase one is exhausted: the heavy edges take its place.
-		o.cur, o.second = o.heavy, true
+		// Phase one is exhausted: the full array takes its place.
+		o.cur, o.second, o.light = o.all, true, nil
 		if o.ws.Rep == decider.Queue {
 			o.ws.Queue = o.gather(nil, true)
 			o.ws.Active = int64(len(o.ws.Queue))
@@ -400,7 +358,11 @@ func (o *eaOp) compute(v decider.Variant) (int64, error) {
 		return read, nil // the next round finds their minima
 	}
 	chosen := o.chosen
-	o.hook(func(key uint64) (uint32, uint32) { return o.endsOf(uint32(key)) }, func(key uint64) {
+	all := o.all
+	o.hook(func(key uint64) (uint32, uint32) {
+		r := &all[uint32(key)]
+		return r.u, r.v
+	}, func(key uint64) {
 		e := int64(uint32(key))
 		atomic.OrUint64(&chosen[e>>6], 1<<(e&63))
 	})
@@ -489,39 +451,12 @@ func (o *eaOp) minBitmap() int64 {
 	return read
 }
 
-// forest lists the chosen edges in id order: without a split straight
-// from the chosen bits; with one, the chosen records of the light and heavy
-// arrays (each in id order) merged by id.
+// forest lists the chosen edges in id order.
 func (o *eaOp) forest() []Edge {
-	if o.heavy == nil {
-		return collectChosen(o.chosen, o.edges, func(e int64) Edge { return o.light[e].edge() })
-	}
-	l, h := chosenRecs(o.light, o.chosen), chosenRecs(o.heavy, o.chosen)
-	out := make([]Edge, 0, len(l)+len(h))
-	i, j := 0, 0
-	for i < len(l) || j < len(h) {
-		if j == len(h) || i < len(l) && uint32(l[i].key) < uint32(h[j].key) {
-			out = append(out, l[i].edge())
-			i++
-		} else {
-			out = append(out, h[j].edge())
-			j++
-		}
-	}
-	return out
-}
-
-func (r *rec) edge() Edge { return Edge{U: r.u, V: r.v, Weight: uint32(r.key >> 32)} }
-
-// chosenRecs lists a's chosen records, in order.
-func chosenRecs(a []rec, chosen edgeset.Bitmap) []*rec {
-	var out []*rec
-	for i := range a {
-		if id := uint32(a[i].key); chosen[id>>6]&(1<<(id&63)) != 0 {
-			out = append(out, &a[i])
-		}
-	}
-	return out
+	return collectChosen(o.chosen, o.edges, func(e int64) Edge {
+		r := &o.all[e]
+		return Edge{U: r.u, V: r.v, Weight: uint32(r.key >> 32)}
+	})
 }
 
 // alOp is Borůvka over the adjacency lists (AL): no edge array is built;
