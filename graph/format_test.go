@@ -371,7 +371,7 @@ func TestWeights(t *testing.T) {
 		{"snap scale rounds", FormatSNAP, "0 1 1.26\n0 2 1.24\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{13, 12}},
 		{"mtx real", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n1 3 1.5e-1\n", LoadOptions{}, RealWeights, []float64{1, float64(float32(0.15))}},
 		{"mtx integer", FormatMTX, "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n1 3 0\n", LoadOptions{}, IntWeights, []float64{7, 0}},
-		{"wel not scaled", FormatWEL, "0 1 7\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{7}},
+		{"wel scaled", FormatWEL, "0 1 7\n", LoadOptions{WeightScale: 10}, IntWeights, []float64{70}},
 		{"cedge reals", FormatCEdge, "0 0 1 0.25\n1 0 2 3\n", LoadOptions{}, RealWeights, []float64{0.25, 3}},
 		{"cedge scaled", FormatCEdge, "0 0 1 0.002025\n1 0 2 0.0059524\n", LoadOptions{WeightScale: 1e6}, IntWeights, []float64{2025, 5952}},
 		{"negative zero", FormatSNAP, "0 1 -0.0\n", LoadOptions{}, RealWeights, []float64{0}},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
@@ -184,4 +185,22 @@ func writeBlocks(w io.Writer, g *Graph, keep func(u, v uint32) bool, line func(b
 		}
 	}
 	return nil
+}
+
+// Lost returns what writing g in format f leaves out, for a note or a
+// refusal: "weights" (el), "max-flow terminals" (every text format; only
+// bin keeps them); nil when f keeps everything Write keeps of g.
+func Lost(g *Graph, f Format) []string {
+	if g == nil {
+		return nil
+	}
+	f = Format(strings.ToLower(string(f)))
+	var lost []string
+	if g.wkind != Unweighted && f == FormatEL {
+		lost = append(lost, fmt.Sprintf("%v weights", g.wkind))
+	}
+	if _, _, ok := g.Terminals(); ok && f != FormatBin {
+		lost = append(lost, "max-flow source and sink")
+	}
+	return lost
 }

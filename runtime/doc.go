@@ -31,7 +31,7 @@
 // Convert = bitmap<->queue kernels). Algorithms pick the implementation by the
 // backend's concrete type: algorithms/bfs/bfs_cpu.go for *CPU, and a
 // bfs_cuda.go (build tag cuda) that registers a constructor for the CUDA
-// backend type.
+// backend type (*gpu.CUDA).
 //
 // Vertex-centric operators (BFS, SSSP, push-relabel max-flow,
 // st-connectivity) use vertex ids as working-set elements; edge-centric ones
@@ -45,13 +45,17 @@
 // # Configuration
 //
 // Algorithms take ...Option: WithVariant (Static policy), WithPolicy,
-// WithThresholds, WithThresholdSet, WithOrder, WithDelta, WithLogger (each
+// WithThresholds, WithThresholdSet, WithOrder, WithLogger (each
 // iteration logged at debug level: the decision trace), WithTrace
-// (Stats.Trace), WithBackend / WithWorkers. The default is the Adaptive policy with the backend device's
+// (Stats.Trace), WithBackend / WithWorkers, and WithValue for an
+// algorithm's own options (sssp.WithDelta, cc.WithVariant), which the
+// engine does not read. The default is the Adaptive policy with the backend device's
 // default thresholds on a CPU backend with GOMAXPROCS workers.
 // Algorithms build their Config with NewConfigFor(name), so the per-algorithm
 // sections of a thresholds file ([gpu."<device>".bfs]) apply to them.
 //
 // It may import graph, workset, mapping, inspector and decider; algorithms
-// import runtime, never the reverse.
+// import runtime, never the reverse. It does not import gpu or kernels:
+// the CUDA backend (gpu.CUDA) satisfies Backend by its methods, and the
+// GPU working set and kits live in workset and algorithms/internal.
 package runtime

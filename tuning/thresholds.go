@@ -3,8 +3,10 @@ package tuning
 import (
 	"errors"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
+	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 )
 
@@ -122,30 +125,9 @@ func WriteSectionFor(path, device, alg string, t decider.Thresholds, comments ..
 	if got, _ := set.LookupFor(lookupDevice(device), alg); got != t {
 		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), t)
 	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".thresholds-*.toml")
-	if err != nil {
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if _, err := tmp.WriteString(text); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	// Atomic: a failed write leaves the old file whole; its mode and
+	// symlinks are kept.
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 		return fmt.Errorf("thresholds: %w", err)
 	}
 	return nil
@@ -169,10 +151,10 @@ func CheckSectionTarget(path, device, alg string) error {
 // readTarget reads the file a section is to be merged into, if it exists,
 // and checks it as CheckSectionTarget says.
 func readTarget(path, device, alg string) (text string, exists bool, err error) {
-	if alg != "" && !slices.Contains(decider.Algorithms(), alg) {
-		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(decider.Algorithms(), ", "))
+	if alg != "" && !slices.Contains(algorithms.Sections(), alg) {
+		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(algorithms.Sections(), ", "))
 	}
-	old, err := os.ReadFile(path)
+	old, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	set := &decider.ThresholdSet{} // no file: no GPU sections
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -180,7 +162,7 @@ func readTarget(path, device, alg string) (text string, exists bool, err error) 
 		return "", false, fmt.Errorf("thresholds: %w", err)
 	default:
 		exists = true
-		if set, err = decider.ParseThresholds(string(old)); err != nil {
+		if set, err = algorithms.ParseThresholds(string(old)); err != nil {
 			return "", false, fmt.Errorf("%s: cannot merge into it: %w", path, err)
 		}
 	}
@@ -334,7 +316,7 @@ func ExistingSection(path, device, alg string) (decider.Thresholds, bool, error)
 	if err != nil || !exists {
 		return decider.Thresholds{}, false, err
 	}
-	set, err := decider.ParseThresholds(text)
+	set, err := algorithms.ParseThresholds(text)
 	if err != nil {
 		return decider.Thresholds{}, false, fmt.Errorf("%s: %w", path, err)
 	}
@@ -366,7 +348,7 @@ func ChangedKeys(old, new decider.Thresholds, skip []Param) []string {
 // sweep runs on.
 var ErrNoSection = errors.New("no thresholds section for the device")
 
-// LoadSection reads a thresholds file strictly (decider.LoadThresholds)
+// LoadSection reads a thresholds file strictly (algorithms.LoadThresholds: the per-algorithm sections checked against the registry)
 // and returns the section of device ("" or "cpu" for [cpu]). Unlike
 // ThresholdSet.For it does not fall back to [cpu]: a file without the
 // device's own section was tuned for another device, and starting from it
@@ -380,11 +362,11 @@ func LoadSection(path, device string) (decider.Thresholds, error) {
 // device's section, and returns the thresholds alg runs with on the device
 // (ThresholdSet.LookupFor: its own section if the file has one).
 func LoadSectionFor(path, device, alg string) (decider.Thresholds, error) {
-	set, err := decider.LoadThresholds(path)
+	set, err := algorithms.LoadThresholds(path)
 	if err != nil {
 		return decider.Thresholds{}, err
 	}
-	text, err := os.ReadFile(path)
+	text, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
 		return decider.Thresholds{}, fmt.Errorf("thresholds: %w", err)
 	}

@@ -7,7 +7,9 @@ import (
 	"iter"
 	"math"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -22,8 +24,8 @@ const unreached = math.MaxUint32
 type Result struct {
 	src uint32
 	// depth is held at the width the run produced (8 bits from a GPU run
-	// of fewer than 255 levels; runtime.Values).
-	depth runtime.Values
+	// of fewer than 255 levels; hostmem.Values).
+	depth hostmem.Values
 	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
@@ -89,15 +91,32 @@ func (r *Result) All() iter.Seq2[uint32, int] {
 // Stats returns the run's statistics.
 func (r *Result) Stats() runtime.Stats { return r.stats }
 
-// newOperator returns the BFS operator for a backend; bfs_cuda.go (build
-// tag cuda) sets cudaOperator.
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Config) (operator, bool)
+// request is what a BFS operator is built from, on any backend.
+type request struct {
+	g   *graph.Graph
+	src uint32
+	cfg *runtime.Config
+}
+
+// backends builds the operator for a run's backend: the CPU's here,
+// bfs_cuda.go's (build tag cuda) from its init.
+var backends algorithms.Backends[request, operator]
+
+func init() {
+	backends.Register("cpu", func(b runtime.Backend, r request) (operator, bool) {
+		c, ok := b.(*runtime.CPU)
+		if !ok {
+			return nil, false
+		}
+		return newCPU(c, r.g, r.src), true
+	})
+}
 
 // operator is the runtime operator plus access to its depths.
 type operator interface {
 	runtime.Operator
 	// Depths returns the final depths, valid after the run.
-	Depths() runtime.Values
+	Depths() hostmem.Values
 }
 
 // Run computes BFS depths from src. Options choose the policy (default
@@ -115,18 +134,9 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
 	}
 	cfg := runtime.NewConfigFor("bfs", opts...)
-	var op operator
-	switch b := cfg.Backend().(type) {
-	case *runtime.CPU:
-		op = newCPU(b, g, src)
-	default:
-		ok := false
-		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, src, cfg)
-		}
-		if !ok {
-			return nil, fmt.Errorf("bfs: backend %s: %w", b.Name(), runtime.ErrUnsupported)
-		}
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, cfg: cfg})
+	if !ok {
+		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
 	st, err := runtime.Run(ctx, "bfs", op, cfg)
 	if err != nil {
@@ -146,7 +156,7 @@ func (r *Result) Release() {
 	}
 	r.released = true
 	r.depth.Release()
-	r.depth = runtime.Values{}
+	r.depth = hostmem.Values{}
 }
 
 func (r *Result) live() {

@@ -6,6 +6,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/workset"
@@ -52,7 +53,7 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 	pool := b.NewPool()
 	o := &cpuOp{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), src: src,
-		depth: runtime.HostSlice[uint32](n)(), // reuses a released result's memory
+		depth: hostmem.Slice[uint32](n)(), // reuses a released result's memory
 		curQ:  workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		bufs: make([]workset.Buffer, pool.Workers()),
@@ -100,7 +101,7 @@ func (o *cpuOp) Start(v decider.Variant) error {
 
 func (o *cpuOp) Done() bool { return o.done }
 
-func (o *cpuOp) Depths() runtime.Values { return runtime.ValuesOf(o.depth) }
+func (o *cpuOp) Depths() hostmem.Values { return hostmem.ValuesOf(o.depth) }
 
 func (o *cpuOp) Close() error {
 	o.pool.Release()

@@ -9,7 +9,7 @@ package bfs
 import (
 	"math/bits"
 
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/gpu"
 )
 
 func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }
@@ -42,7 +42,7 @@ func (o *cpuOp) pull() {
 			// 2-core VM.
 			var todo uint64
 			for i, d := range depth[base:vEnd] {
-				todo |= uint64(runtime.Flag(d == unreached)) << i
+				todo |= uint64(gpu.Flag(d == unreached)) << i
 			}
 			var bitsOut uint64
 			for ; todo != 0; todo &= todo - 1 {

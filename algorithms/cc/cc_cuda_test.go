@@ -17,28 +17,29 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // gpuConfigs are the variants and working-set choices run on the GPU.
-func gpuConfigs(gpu *runtime.CUDA) []config2 {
-	rt := func(opts ...runtime.Option) Option {
-		return WithRuntime(append([]runtime.Option{runtime.WithBackend(gpu)}, opts...)...)
+func gpuConfigs(cuda *gpu.CUDA) []config2 {
+	rt := func(opts ...runtime.Option) runtime.Option {
+		return withAll(append([]runtime.Option{runtime.WithBackend(cuda)}, opts...)...)
 	}
 	return []config2{
-		{"auto", []Option{rt()}},
-		{"sv", []Option{WithVariant(SV), rt()}},
-		{"sv-bitmap-edge", []Option{WithVariant(SV), rt(), WithWorkset(decider.Bitmap)}},
-		{"sv-bitmap-thread", []Option{WithVariant(SV), rt(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
-		{"sv-queue", []Option{WithVariant(SV), rt(), WithWorkset(decider.Queue)}},
-		{"sv-cycle", []Option{WithVariant(SV), rt(runtime.WithPolicy(cycle{}))}},
-		{"afforest", []Option{WithVariant(Afforest), rt()}},
-		{"afforest-r0", []Option{WithVariant(Afforest), WithNeighborRounds(0), rt()}},
-		{"afforest-r1", []Option{WithVariant(Afforest), WithNeighborRounds(1), rt()}},
-		{"afforest-r5", []Option{WithVariant(Afforest), WithNeighborRounds(5), rt()}},
-		{"unionfind", []Option{WithVariant(UnionFind), rt()}},
+		{"auto", []runtime.Option{rt()}},
+		{"sv", []runtime.Option{WithVariant(SV), rt()}},
+		{"sv-bitmap-edge", []runtime.Option{WithVariant(SV), rt(), WithWorkset(decider.Bitmap)}},
+		{"sv-bitmap-thread", []runtime.Option{WithVariant(SV), rt(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
+		{"sv-queue", []runtime.Option{WithVariant(SV), rt(), WithWorkset(decider.Queue)}},
+		{"sv-cycle", []runtime.Option{WithVariant(SV), rt(runtime.WithPolicy(cycle{}))}},
+		{"afforest", []runtime.Option{WithVariant(Afforest), rt()}},
+		{"afforest-r0", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(0), rt()}},
+		{"afforest-r1", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(1), rt()}},
+		{"afforest-r5", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(5), rt()}},
+		{"unionfind", []runtime.Option{WithVariant(UnionFind), rt()}},
 	}
 }
 
@@ -47,7 +48,7 @@ func gpuConfigs(gpu *runtime.CUDA) []config2 {
 func compareGPU(t *testing.T, name string, g *graph.Graph, cfgs []config2) int {
 	t.Helper()
 	ctx := context.Background()
-	want, err := Run(ctx, g, WithRuntime(runtime.WithWorkers(2)))
+	want, err := Run(ctx, g, withAll(runtime.WithWorkers(2)))
 	if err != nil {
 		t.Fatalf("%s: cpu: %v", name, err)
 	}
@@ -103,8 +104,8 @@ func checkSame(t *testing.T, label string, want, got []uint32) {
 // TestCUDAVariants: the CPU tests' table (shared graphs, empty graph, no
 // edges, self-loops, duplicates, directed graphs, high ids, paths, grids).
 func TestCUDAVariants(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := gpuConfigs(cuda)
 	runs := 0
 	for _, tg := range testGraphs(t) {
 		runs += compareGPU(t, tg.name, tg.g, cfgs)
@@ -117,39 +118,39 @@ func TestCUDAVariants(t *testing.T) {
 // DeviceThresholds give the GPU floors, and kron:12 runs union-find where
 // the CPU's thresholds choose Afforest.
 func TestCUDAVariantPolicy(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	want := VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
-	if got := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(gpu)).Thresholds()); got != want {
-		t.Errorf("%s: policy %+v, want %+v", gpu.Device(), got, want)
+	if got := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(cuda)).Thresholds()); got != want {
+		t.Errorf("%s: policy %+v, want %+v", cuda.Device(), got, want)
 	}
-	if got := VariantPolicyFrom(gpu.DeviceThresholds()); got != want {
+	if got := VariantPolicyFrom(cuda.DeviceThresholds()); got != want {
 		t.Errorf("DeviceThresholds: policy %+v, want %+v", got, want)
 	}
 	g, err := graph.Generate("kron:12", graph.GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(t.Context(), g, WithRuntime(runtime.WithBackend(gpu)))
+	r, err := Run(t.Context(), g, withAll(runtime.WithBackend(cuda)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Variant() != UnionFind || !strings.Contains(r.Reason(), "arcs below 4194304") {
-		t.Errorf("kron:12 on %s: %v (%s), want unionfind", gpu.Device(), r.Variant(), r.Reason())
+		t.Errorf("kron:12 on %s: %v (%s), want unionfind", cuda.Device(), r.Variant(), r.Reason())
 	}
-	r, err = Run(t.Context(), g, WithRuntime(runtime.WithBackend(gpu), runtime.WithThresholds(decider.DefaultThresholds())))
+	r, err = Run(t.Context(), g, withAll(runtime.WithBackend(cuda), runtime.WithThresholds(decider.DefaultThresholds())))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Variant() != Afforest {
-		t.Errorf("kron:12 on %s with the CPU's thresholds: %v (%s), want afforest", gpu.Device(), r.Variant(), r.Reason())
+		t.Errorf("kron:12 on %s with the CPU's thresholds: %v (%s), want afforest", cuda.Device(), r.Variant(), r.Reason())
 	}
 }
 
 // TestCUDAGenerated: the generators' graphs at sizes that fill the GPU a
 // little, and the shared generated table.
 func TestCUDAGenerated(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := gpuConfigs(cuda)
 	runs := 0
 	for _, c := range testgraphs.Generated() {
 		runs += compareGPU(t, c.Name, c.G, cfgs)
@@ -171,12 +172,12 @@ func TestCUDAGenerated(t *testing.T) {
 // TestCUDADatasets: the real graphs ($GEARBOX_DATASETS or
 // ../shared/datasets).
 func TestCUDADatasets(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	cases, err := testgraphs.Datasets()
 	if err != nil {
 		t.Skipf("real datasets skipped: %v", err)
 	}
-	cfgs := gpuConfigs(gpu)
+	cfgs := gpuConfigs(cuda)
 	runs := 0
 	for _, c := range cases {
 		runs += compareGPU(t, c.Name, c.G, cfgs)
@@ -187,20 +188,20 @@ func TestCUDADatasets(t *testing.T) {
 // TestCUDANoLeak: after runs of every variant, evicting the graph and
 // trimming the reuse pool leaves no device memory held.
 func TestCUDANoLeak(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.RMAT(12, 8, 5)
-	for _, c := range gpuConfigs(gpu) {
+	for _, c := range gpuConfigs(cuda) {
 		if _, err := Forest(context.Background(), g, c.opts...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := gpu.Evict(g); err != nil {
+	if err := cuda.Evict(g); err != nil {
 		t.Fatal(err)
 	}
-	if err := gpu.Trim(); err != nil {
+	if err := cuda.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	if live, err := gpu.LiveBytes(); err != nil || live != 0 {
+	if live, err := cuda.LiveBytes(); err != nil || live != 0 {
 		t.Fatalf("%d device bytes held after the runs, eviction and Trim (err %v)", live, err)
 	}
 }
@@ -208,40 +209,40 @@ func TestCUDANoLeak(t *testing.T) {
 // TestCUDACancel cancels every variant between iterations: the error wraps
 // context.Canceled, nothing stays held, and the backend still works.
 func TestCUDACancel(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := pathGraph(t, 3000, 5)
 	for _, v := range Variants() {
 		ctx, cancel := context.WithCancel(context.Background())
-		_, err := Forest(ctx, g, WithVariant(v), WithRuntime(runtime.WithBackend(gpu), runtime.WithPolicy(cancelAfter{cancel})))
+		_, err := Forest(ctx, g, WithVariant(v), withAll(runtime.WithBackend(cuda), runtime.WithPolicy(cancelAfter{cancel})))
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
 		}
 	}
-	if err := gpu.Evict(g); err != nil {
+	if err := cuda.Evict(g); err != nil {
 		t.Fatal(err)
 	}
-	if err := gpu.Trim(); err != nil {
+	if err := cuda.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	if live, err := gpu.LiveBytes(); err != nil || live != 0 {
+	if live, err := cuda.LiveBytes(); err != nil || live != 0 {
 		t.Fatalf("%d device bytes held after cancelled runs (err %v)", live, err)
 	}
-	compareGPU(t, "after-cancel", g, gpuConfigs(gpu)[:1])
+	compareGPU(t, "after-cancel", g, gpuConfigs(cuda)[:1])
 }
 
 // TestCUDAInsufficientMemory: a run that cannot fit fails before
 // allocating, with ErrInsufficientMemory.
 func TestCUDAInsufficientMemory(t *testing.T) {
 	probe := testgraphs.OpenCUDA(t)
-	gpu := testgraphs.OpenCUDA(t, runtime.WithMemoryHeadroom(probe.TotalMemory()))
+	cuda := testgraphs.OpenCUDA(t, gpu.WithMemoryHeadroom(probe.TotalMemory()))
 	for _, v := range Variants() {
-		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), WithRuntime(runtime.WithBackend(gpu)))
-		if !errors.Is(err, runtime.ErrInsufficientMemory) {
+		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), withAll(runtime.WithBackend(cuda)))
+		if !errors.Is(err, gpu.ErrInsufficientMemory) {
 			t.Fatalf("%v: got %v, want ErrInsufficientMemory", v, err)
 		}
 	}
-	if live, _ := gpu.LiveBytes(); live != 0 {
+	if live, _ := cuda.LiveBytes(); live != 0 {
 		t.Fatalf("%d device bytes held after refused runs", live)
 	}
 }
@@ -263,18 +264,18 @@ func BenchmarkCUDACC(b *testing.B) {
 	variants := []struct {
 		name   string
 		forest bool
-		opts   []Option
+		opts   []runtime.Option
 	}{
 		{"auto", false, nil},
-		{"afforest", false, []Option{WithVariant(Afforest)}},
-		{"unionfind", false, []Option{WithVariant(UnionFind)}},
-		{"sv", false, []Option{WithVariant(SV)}},
-		{"sv_BM_edge", false, []Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
-		{"sv_QU", false, []Option{WithVariant(SV), WithWorkset(decider.Queue)}},
-		{"forest_afforest", true, []Option{WithVariant(Afforest)}},
-		{"forest_sv", true, []Option{WithVariant(SV)}},
+		{"afforest", false, []runtime.Option{WithVariant(Afforest)}},
+		{"unionfind", false, []runtime.Option{WithVariant(UnionFind)}},
+		{"sv", false, []runtime.Option{WithVariant(SV)}},
+		{"sv_BM_edge", false, []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+		{"sv_QU", false, []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+		{"forest_afforest", true, []runtime.Option{WithVariant(Afforest)}},
+		{"forest_sv", true, []runtime.Option{WithVariant(SV)}},
 	}
-	gpu := testgraphs.OpenCUDA(b) // one backend: each graph is uploaded once
+	cuda := testgraphs.OpenCUDA(b) // one backend: each graph is uploaded once
 	for _, sp := range specs {
 		for _, v := range variants {
 			b.Run("graph="+sp.name+"/variant="+v.name, func(b *testing.B) {
@@ -284,7 +285,7 @@ func BenchmarkCUDACC(b *testing.B) {
 				} else {
 					g = benchGraph(b, sp.spec)
 				}
-				opts := append(slices.Clone(v.opts), WithRuntime(runtime.WithBackend(gpu)))
+				opts := append(slices.Clone(v.opts), withAll(runtime.WithBackend(cuda)))
 				run := func() (*Result, error) {
 					if v.forest {
 						f, err := Forest(context.Background(), g, opts...)
@@ -328,7 +329,7 @@ func BenchmarkCUDACC(b *testing.B) {
 				b.ReportMetric(float64(iters), "iterations")
 				b.ReportMetric(float64(g.NumEdges())/dev.Seconds()/1e9, "Garcs/s")
 				gpuSkipResults = true
-				traced, err := Run(context.Background(), g, append(slices.Clone(opts), WithTrace(true))...)
+				traced, err := Run(context.Background(), g, append(slices.Clone(opts), runtime.WithTrace(true))...)
 				gpuSkipResults = false
 				if err != nil {
 					b.Fatal(err)

@@ -63,18 +63,18 @@ var (
 
 var benchVariants = []struct {
 	name string
-	opts []Option
+	opts []runtime.Option
 }{
 	{"auto", nil},
-	{"ea", []Option{WithVariant(EA)}},
-	{"ea_BM", []Option{WithVariant(EA), WithRuntime(runtime.WithVariant(bmThread))}},
-	{"ea_QU", []Option{WithVariant(EA), WithRuntime(runtime.WithVariant(queue))}},
-	{"al", []Option{WithVariant(AL)}},
-	{"al_BM_thread", []Option{WithVariant(AL), WithRuntime(runtime.WithVariant(bmThread))}},
-	{"al_BM_block", []Option{WithVariant(AL), WithRuntime(runtime.WithVariant(bmBlock))}},
-	{"al_QU", []Option{WithVariant(AL), WithRuntime(runtime.WithVariant(queue))}},
-	{"ecl", []Option{WithVariant(ECL)}},
-	{"kruskal", []Option{WithVariant(Kruskal)}},
+	{"ea", []runtime.Option{WithVariant(EA)}},
+	{"ea_BM", []runtime.Option{WithVariant(EA), runtime.WithVariant(bmThread)}},
+	{"ea_QU", []runtime.Option{WithVariant(EA), runtime.WithVariant(queue)}},
+	{"al", []runtime.Option{WithVariant(AL)}},
+	{"al_BM_thread", []runtime.Option{WithVariant(AL), runtime.WithVariant(bmThread)}},
+	{"al_BM_block", []runtime.Option{WithVariant(AL), runtime.WithVariant(bmBlock)}},
+	{"al_QU", []runtime.Option{WithVariant(AL), runtime.WithVariant(queue)}},
+	{"ecl", []runtime.Option{WithVariant(ECL)}},
+	{"kruskal", []runtime.Option{WithVariant(Kruskal)}},
 }
 
 func BenchmarkMSF(b *testing.B) {

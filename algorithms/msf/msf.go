@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/par"
@@ -80,40 +78,45 @@ var (
 // WithSeed is not given.
 const DefaultSeed = 1
 
+// options are a run's MSF-specific settings, from the runtime.Options
+// below (runtime.WithValue under keys of this package).
 type options struct {
 	variant Variant
 	seed    uint64
 	vpol    VariantPolicy
-	vpolSet bool
-	rt      []runtime.Option
 }
 
-// Option configures Run.
-type Option func(*options)
+type (
+	variantKey struct{}
+	seedKey    struct{}
+	vpolKey    struct{}
+)
 
 // WithVariant forces an algorithm (Auto, the default, lets the
 // VariantPolicy choose).
-func WithVariant(v Variant) Option { return func(o *options) { o.variant = v } }
+func WithVariant(v Variant) runtime.Option { return runtime.WithValue(variantKey{}, v) }
 
 // WithSeed sets the seed of the weights derived for an unweighted graph
 // (graph.WithDerivedWeights, as SSSP uses; default DefaultSeed).
-func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
+func WithSeed(s uint64) runtime.Option { return runtime.WithValue(seedKey{}, s) }
 
 // WithVariantPolicy replaces the algorithm choice's thresholds.
-func WithVariantPolicy(p VariantPolicy) Option {
-	return func(o *options) { o.vpol, o.vpolSet = p, true }
-}
+func WithVariantPolicy(p VariantPolicy) runtime.Option { return runtime.WithValue(vpolKey{}, p) }
 
-// WithRuntime passes options to the runtime engine: backend or worker
-// count, logger, trace, thresholds, and a policy or fixed decider.Variant
-// for Borůvka's working set (Rep: bitmap or queue of active edges;
-// Mapping: thread or block distribution of the adjacency-list bitmap pass).
-func WithRuntime(opts ...runtime.Option) Option {
-	return func(o *options) { o.rt = append(o.rt, opts...) }
+// optionsOf reads the MSF options of cfg over the defaults.
+func optionsOf(cfg *runtime.Config) options {
+	o := options{seed: DefaultSeed, vpol: DefaultVariantPolicy()}
+	if v, ok := cfg.Value(variantKey{}); ok {
+		o.variant = v.(Variant)
+	}
+	if v, ok := cfg.Value(seedKey{}); ok {
+		o.seed = v.(uint64)
+	}
+	if v, ok := cfg.Value(vpolKey{}); ok {
+		o.vpol = v.(VariantPolicy)
+	}
+	return o
 }
-
-// WithLogger is WithRuntime(runtime.WithLogger(l)).
-func WithLogger(l zerolog.Logger) Option { return WithRuntime(runtime.WithLogger(l)) }
 
 // Edge is an edge of the forest by internal vertex ids (U < V for
 // undirected inputs; the arc's direction for directed ones) and its weight
@@ -194,7 +197,7 @@ func (r *Result) Variant() Variant { return r.variant }
 func (r *Result) Reason() string { return r.reason }
 
 // Stats returns the engine's statistics (Kruskal, which does not run on
-// the engine, fills only the algorithm, wall time and edges read).
+// the engine, reports one iteration, its wall time and the edges read).
 func (r *Result) Stats() runtime.Stats { return r.stats }
 
 // input is a checked graph ready for a variant.
@@ -264,14 +267,14 @@ type operator interface {
 // set it (none does yet). It reports false when it cannot run the variant.
 var cudaOperator func(b runtime.Backend, in *input, v Variant) (operator, bool)
 
-// Run computes the minimum spanning forest of g.
-func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
-	o := options{seed: DefaultSeed}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+// Run computes the minimum spanning forest of g. Options: WithVariant,
+// WithSeed, WithVariantPolicy and the runtime's (backend or worker count,
+// logger, trace, thresholds, and a policy or fixed decider.Variant for
+// Borůvka's working set: Rep picks bitmap or queue of active edges,
+// Mapping thread or block distribution of the adjacency-list pass).
+func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, error) {
+	base := runtime.NewConfigFor(section, opts...)
+	o := optionsOf(base)
 	if o.variant > Kruskal {
 		return nil, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(o.variant))
 	}
@@ -279,15 +282,10 @@ func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := runtime.NewConfigFor("msf", o.rt...)
-	cfg := runtime.NewConfigFor("msf", append([]runtime.Option{runtime.WithPolicy(edgeset.Policy("msf-edges", base.Thresholds()))}, o.rt...)...)
+	cfg := runtime.NewConfigFor(section, append([]runtime.Option{runtime.WithPolicy(edgeset.Policy("msf-edges", base.Thresholds()))}, opts...)...)
 	v, reason := o.variant, "forced"
 	if v == Auto {
-		vp := o.vpol
-		if !o.vpolSet {
-			vp = DefaultVariantPolicy()
-		}
-		v, reason = vp.Choose(statsOf(in))
+		v, reason = o.vpol.Choose(statsOf(in))
 	}
 	res := &Result{kind: in.g.WeightKind(), derived: in.derived, directed: in.directed, variant: v, reason: reason}
 	if v == Kruskal {
@@ -296,7 +294,7 @@ func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
 		}
 		t0 := time.Now()
 		res.edges = kruskal(in)
-		res.stats = runtime.Stats{Algorithm: "msf-kruskal", Backend: "cpu (serial)", Wall: time.Since(t0), EdgesRelaxed: in.edges}
+		res.stats = runtime.Stats{Algorithm: "msf-kruskal", Backend: "cpu (serial)", Policy: "none", Iterations: 1, Variants: map[string]int{"kruskal": 1}, Wall: time.Since(t0), EdgesRelaxed: in.edges}
 	} else {
 		var op operator
 		switch b := cfg.Backend().(type) {

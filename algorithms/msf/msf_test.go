@@ -106,7 +106,7 @@ func check(t *testing.T, name string, g *graph.Graph, cfgs map[string][]runtime.
 	}
 	for _, v := range []Variant{Auto, EA, AL, ECL} {
 		for cn, c := range cfgs {
-			r, err := Run(ctx, g, WithVariant(v), WithRuntime(c...))
+			r, err := Run(ctx, g, append([]runtime.Option{WithVariant(v)}, c...)...)
 			if err != nil {
 				t.Fatalf("%s %v %s: %v", name, v, cn, err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/workset"
@@ -128,7 +129,7 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	pool := b.NewPool()
 	o := &cpuOp[D]{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target * int64(pool.Workers()), merge: max(merge, 1),
-		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
+		dist: hostmem.Slice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		ws: takeWorkers(pool.Workers()),
@@ -179,12 +180,12 @@ func (o *cpuOp[D]) Start(v decider.Variant) error {
 func (o *cpuOp[D]) Done() bool { return o.done }
 
 // Distances returns the distances in the width the run used.
-func (o *cpuOp[D]) Distances() runtime.Values {
+func (o *cpuOp[D]) Distances() hostmem.Values {
 	switch d := any(o.dist).(type) {
 	case []uint32:
-		return runtime.ValuesOf(d)
+		return hostmem.ValuesOf(d)
 	case []uint64:
-		return runtime.ValuesOf(d)
+		return hostmem.ValuesOf(d)
 	}
 	panic("sssp: distance type") // D is uint32 or uint64
 }

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/gpu"
 )
 
 // gearbox runs the CLI in-process and returns stdout, stderr and the error.
@@ -45,7 +45,7 @@ func TestCLI(t *testing.T) {
 		{"run cc", []string{"run", "cc", "--gen", "kron:8", "--verify"}, []string{"components, largest", "verified: 1 of 1"}, ""},
 		{"run cc sv", []string{"run", "cc", "--gen", "grid:6:5", "--variant", "sv", "--verify"}, []string{"1 components, largest 30", "variant sv"}, ""},
 		{"run forest", []string{"run", "forest", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "unionfind"}, []string{"forest of"}, ""},
-		{"run mst", []string{"run", "mst", "--gen", "kron:8", "--verify"}, []string{"derived from seed", "forest weight ", " components (variant ", "verified: 1 of 1"}, ""},
+		{"run mst", []string{"run", "mst", "--gen", "kron:8", "--verify"}, []string{"derived from seed", "forest weight ", " components (derived weights) (variant ", "verified: 1 of 1"}, ""},
 		{"run mst directed", []string{"run", "mst", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "al"}, []string{"read as undirected", "variant al: forced"}, ""},
 		{"run mst kruskal", []string{"run", "mst", "--gen", "grid:6:5", "--variant", "kruskal", "--verify"}, []string{"29 edges, 1 components"}, ""},
 		{"mst on the empty graph", []string{"run", "mst", "--graph", "../../graph/testdata/empty.mtx", "--verify"}, []string{"forest weight 0, 0 edges, 0 components"}, ""},
@@ -92,7 +92,7 @@ func TestCLI(t *testing.T) {
 		{"out is a directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--out", dir}, nil, "--out: " + dir + " is a directory"},
 		{"trace written", []string{"run", "bfs", "--gen", "kron:6", "--trace", filepath.Join(dir, "t.json")}, []string{"bfs on kron:6"}, ""},
 		{"cpuprofile in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--cpuprofile", filepath.Join(dir, "no", "p.out")}, nil, "--cpuprofile: " + filepath.Join(dir, "no", "p.out") + ": directory"},
-		{"cpuprofile to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-"}, nil, "--cpuprofile needs a file name"},
+		{"two outputs to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-", "--out", "-"}, nil, "--out and --cpuprofile both write to standard output (-)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +153,7 @@ func TestRunVariantHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "U_B_QU (pull is BFS only); cc, forest:") || strings.Contains(stderr, "bfs, sssp:") {
+	if !strings.Contains(stderr, "sssp: O_T_BM, O_T_QU, O_B_BM, O_B_QU, U_T_BM, U_T_QU, U_B_BM, U_B_QU (pull is BFS only)") || strings.Contains(stderr, "bfs, sssp:") {
 		t.Errorf("help does not say pull is BFS only:\n%s", stderr)
 	}
 }
@@ -263,11 +263,11 @@ func TestUsageErrorsAreMarked(t *testing.T) {
 
 func TestCUDAWithoutGPU(t *testing.T) {
 	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:6", "--device", "cuda")
-	if runtime.CUDABuilt() {
+	if gpu.Built() {
 		t.Skip("cuda build: the GPU tests cover --device cuda")
 	}
-	if !errors.Is(err, runtime.ErrNoCUDA) {
-		t.Fatalf("err = %v, want runtime.ErrNoCUDA", err)
+	if !errors.Is(err, gpu.ErrNoCUDA) {
+		t.Fatalf("err = %v, want gpu.ErrNoCUDA", err)
 	}
 }
 

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -42,7 +46,7 @@ type sweepFlags struct {
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
 	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
-	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: bfs, sssp, cc")
+	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(benchedNames(), ", "))
 	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
@@ -327,43 +331,15 @@ flags:
 	f.register(fs, "tune-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (with --section, ALG's own section of it if any; default: built-in defaults)")
 	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section, or ALG's with --section (default: OUT-DIR/thresholds.toml)")
-	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section (bfs, sssp or cc; --algorithms must be ALG alone) instead of the device section")
+	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section ("+strings.Join(algorithms.Sections(), ", ")+"; --algorithms must be ALG alone) instead of the device section")
 	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
 	fs.StringVar(&f.score, "score", string(tuning.ScoreWall), "rank each knob's values by `TIME`: wall (the whole call) or device (the GPU's time: the iterations' kernels and control-block reads, "+
 		"excluding the set-up and the result copy, which no threshold changes and which add noise; needs --device cuda)")
-	defaults := map[tuning.Param]string{
-		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
-		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
-		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "", tuning.JumpFactor: "",
-		tuning.BucketEdges: "", tuning.BucketDeltaFactor: "", tuning.BucketDeltaMinSkew: "", tuning.LaunchDeltaFactor: "",
-		tuning.OrderedMinVertices: "", tuning.OrderedMinDegree: "", tuning.OrderedMinVerticesSkewed: "",
-	}
-	help := map[tuning.Param]string{
-		tuning.T3:                       "T3 values, fractions of n",
-		tuning.SampleEvery:              "inspection periods (iterations)",
-		tuning.T2:                       "T2 values (working-set sizes)",
-		tuning.T1:                       "T1 values (average out-degrees; empty = not swept)",
-		tuning.Alpha:                    "alpha values (BFS push->pull)",
-		tuning.Beta:                     "beta values (BFS pull->push)",
-		tuning.Delta:                    "SSSP bucket widths (swept where delta_factor is 0)",
-		tuning.DeltaFactor:              "SSSP delta factors: delta = factor x mean weight / mean out-degree per graph, 0 = the fixed delta",
-		tuning.ThreadsPerBlock:          "GPU threads per block for thread mapping (no effect on the cpu backend)",
-		tuning.PullMinEdges:             "fewest frontier out-edges for BFS to pull (empty = not swept)",
-		tuning.BitmapMinVertices:        "smallest graph (vertices) that may use a bitmap (empty = not swept)",
-		tuning.JumpFactor:               "factors of working-set growth or shrinkage that re-choose the structure between samples, 0 = off (empty = not swept)",
-		tuning.BucketEdges:              "out-edges of the adaptive SSSP's work-targeted buckets, 0 = fixed delta buckets (empty = not swept)",
-		tuning.BucketDeltaFactor:        "delta factors of the work-targeted buckets' narrowest bucket, 0 = the graph's delta (empty = not swept)",
-		tuning.BucketDeltaMinSkew:       "degree skews from which bucket_delta_factor applies, 0 = every graph (empty = not swept)",
-		tuning.LaunchDeltaFactor:        "factors widening the adaptive SSSP's buckets inside GPU persistent launches to delta x factor / mean out-degree, 0 = delta (empty = not swept)",
-		tuning.OrderedMinVertices:       "smallest graph (vertices) on which the adaptive SSSP runs ordered (empty = not swept)",
-		tuning.OrderedMinDegree:         "smallest average out-degree at which the adaptive SSSP runs ordered (empty = not swept)",
-		tuning.OrderedMinVerticesSkewed: "smallest graph (vertices) of degree skew at least bucket_min_skew on which the adaptive SSSP runs ordered (empty = not swept)",
-	}
 	for _, p := range tuning.Params() {
 		s := new(string)
 		f.ranges[p] = s
-		fs.StringVar(s, p.Flag(), defaults[p], help[p]+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
+		fs.StringVar(s, p.Flag(), p.DefaultRange(), p.Doc()+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
 	}
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
@@ -389,8 +365,8 @@ flags:
 		return err
 	}
 	if f.section != "" {
-		if !slices.Contains(decider.Algorithms(), f.section) {
-			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(decider.Algorithms(), ", "))
+		if !slices.Contains(algorithms.Sections(), f.section) {
+			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(algorithms.Sections(), ", "))
 		}
 		// A section is tuned on its algorithm alone: a score over others
 		// would not be its optimum.
@@ -446,6 +422,11 @@ flags:
 	if st, err := os.Stat(filepath.Dir(f.thresholdsOut)); err != nil || !st.IsDir() {
 		return fmt.Errorf("--thresholds-out %s: its directory does not exist", f.thresholdsOut)
 	}
+	csvPath := filepath.Join(f.outDir, "tune.csv")
+	// --thresholds-out may be --thresholds: tune merges its result into it.
+	if err := checkOutputs(f.inputFiles(items, false), output{"--out-dir", csvPath}, output{"--out-dir", filepath.Join(f.outDir, "tune.md")}, output{"--thresholds-out", f.thresholdsOut}); err != nil {
+		return err
+	}
 	inputs, err := f.loadInputs(ctx, e, items, algs)
 	if err != nil {
 		return err
@@ -456,12 +437,11 @@ flags:
 			*f.ranges[tuning.ThreadsPerBlock], backend.Name())
 	}
 
-	csvPath := filepath.Join(f.outDir, "tune.csv")
-	csvFile, err := os.Create(csvPath)
+	csvFile, err := atomicfile.Create(csvPath) // committed also when interrupted: the finished rows are kept
 	if err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
-	defer csvFile.Close()
+	defer csvFile.Abort()
 	bar, finish := progress(e, "tune")
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
 		Inputs: inputs, Algorithms: algs, Start: tuning.Setting{Thresholds: start}, Sweeps: sweeps,
@@ -469,7 +449,7 @@ flags:
 		Progress: bar, OnRow: tuneRowHook,
 	})
 	finish()
-	if cerr := csvFile.Close(); cerr != nil && err == nil {
+	if cerr := csvFile.Commit(); cerr != nil && err == nil {
 		err = fmt.Errorf("%s: %w", csvPath, cerr)
 	}
 	if err != nil {
@@ -515,7 +495,7 @@ flags:
 		}
 	}
 	md := filepath.Join(f.outDir, "tune.md")
-	if err := writeFile(md, func(w io.Writer) error {
+	if err := writeOutput(e, md, func(w io.Writer) error {
 		fmt.Fprintf(w, "# gearbox tune\n\n")
 		for _, kv := range env.Lines() {
 			fmt.Fprintf(w, "- %s: %s\n", kv[0], kv[1])
@@ -600,12 +580,11 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 // replot redraws the plots of a saved tune.csv, by score (the CSV does not
 // record the one its sweep used).
 func replot(e *env, csvPath, outDir string, score tuning.Score) error {
-	in, err := os.Open(csvPath)
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a tune CSV")
 	if err != nil {
 		return fmt.Errorf("--plot-only: %w", err)
 	}
-	rows, err := tuning.ReadTuneCSV(in)
-	in.Close()
+	rows, err := tuning.ReadTuneCSV(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}
@@ -636,4 +615,15 @@ func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
 	return nil
+}
+
+// benchedNames lists the algorithms bench and tune run (Spec.Benched).
+func benchedNames() []string {
+	var names []string
+	for _, s := range algorithms.All() {
+		if s.Benched {
+			names = append(names, s.Name)
+		}
+	}
+	return names
 }
