@@ -8,5 +8,6 @@
 // passes over a CSR bitmap under thread or block mapping, word-batched
 // hiding, in-place parallel compaction of a queue, generation of a queue in
 // vertex order, the conversion helpers, and the working-set policy (Li &
-// Becchi's rule on Universe = #edges).
+// Becchi's rule on Universe = #edges). The GPU half (CUDAForest,
+// CUDAEdges) lives in the *_cuda.go files.
 package edgeset
