@@ -32,7 +32,13 @@ const (
 	gpuRoundSec = 20e-6
 )
 
-// gpuBits returns the width of a distance in the GPU's matrix for g.
+// gpuBits returns the width of a distance in the GPU's matrix for g: 16
+// when no shortest path can exceed MaxDistance16. The bound is (n-1) times
+// the largest weight, or on an undirected graph twice the eccentricity of
+// one vertex per component (d(u,w) <= d(u,s) + d(s,w)), one search per
+// component. Entries above the bound during the run are harmless: an
+// add-min never stores more than the "no path" it started from, so a lane
+// sum never overflows and the final distances are exact.
 func gpuBits(g *graph.Graph) int {
 	n := int64(g.NumVertices())
 	w := int64(1)
@@ -42,7 +48,46 @@ func gpuBits(g *graph.Graph) int {
 	if n <= 1 || (n-1) <= MaxDistance16/w {
 		return 16
 	}
+	if !g.Directed() && componentBound(g) <= MaxDistance16 {
+		return 16
+	}
 	return 32
+}
+
+// componentBound returns twice the largest distance from the first vertex
+// of each component of an undirected graph: a bound on every shortest
+// path. Each search touches only its component, so one distance array
+// serves them all.
+func componentBound(g *graph.Graph) int64 {
+	n := g.NumVertices()
+	weighted := g.WeightKind() == graph.IntWeights
+	hop := make([]uint32, n) // BFS marks: a component's vertices end up in s.q
+	dist := hop
+	if weighted {
+		dist = make([]uint32, n)
+	}
+	for i := range hop {
+		hop[i], dist[i] = Unreachable, Unreachable
+	}
+	s := newSearcher(g)
+	var bound int64
+	for src := range hop {
+		if hop[src] != Unreachable {
+			continue
+		}
+		hop[src] = 0
+		s.bfs(uint32(src), hop)
+		if weighted {
+			dist[src] = 0
+			s.dijkstra(uint32(src), dist)
+		}
+		var ecc uint32
+		for _, v := range s.q {
+			ecc = max(ecc, dist[v])
+		}
+		bound = max(bound, 2*int64(ecc))
+	}
+	return bound
 }
 
 // GPUMatrixBytes is the device memory of the GPU's matrix for n vertices

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
@@ -39,5 +40,27 @@ func TestChooseGPU(t *testing.T) {
 	}
 	if m, why, err := chooseGPU(path, Auto, 32, 1<<40, 16); err != nil || m != Sources {
 		t.Fatalf("long path: %v %q %v", m, why, err)
+	}
+
+	// The component bound holds on the undirected cases, weighted or not.
+	checked := 0
+	for _, c := range testgraphs.Cases() {
+		if c.G.Directed() || c.G.NumVertices() > 300 || c.Name == "huge-weights" {
+			continue
+		}
+		for _, g := range []*graph.Graph{c.G, c.Weighted()} {
+			b := componentBound(g)
+			for _, row := range Reference(g) {
+				for _, d := range row {
+					if d != Unreachable && int64(d) > b {
+						t.Fatalf("%s: distance %d above the bound %d", c.Name, d, b)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 4 {
+		t.Fatalf("bound checked on %d graphs", checked)
 	}
 }
