@@ -1,9 +1,7 @@
 package decider
 
 import (
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -99,12 +97,16 @@ T1 = 8.0
 	}
 }
 
-// TestDeviceSectionFields: deviceSection has a field for every algorithm
-// Algorithms names, and only those.
-func TestDeviceSectionFields(t *testing.T) {
-	got := slices.Sorted(maps.Keys((&deviceSection{}).algs()))
-	if want := slices.Sorted(slices.Values(Algorithms())); !slices.Equal(got, want) {
-		t.Fatalf("deviceSection fields %v, Algorithms() %v", got, want)
+// TestAnyAlgorithmSection: the decider keeps a section of any algorithm's
+// name (the registry, not the decider, knows the algorithms), over its
+// device section's values.
+func TestAnyAlgorithmSection(t *testing.T) {
+	s, err := ParseThresholds("[cpu.mst]\nT2 = 4\n[gpu.\"X\"]\nT2 = 8\n[gpu.\"X\".max_flow]\nT1 = 3.0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.CPUAlg["mst"].T2 != 4 || s.GPUAlg["X"]["max_flow"].T1 != 3 || s.GPUAlg["X"]["max_flow"].T2 != 8 {
+		t.Errorf("sections %+v %+v", s.CPUAlg, s.GPUAlg)
 	}
 }
 

@@ -240,8 +240,9 @@ func TestParseAlgSectionErrors(t *testing.T) {
 		name, text string
 		want       []string // in the error
 	}{
-		{"unknown algorithm", "[cpu.bfss]\nT2 = 5\n", []string{"[cpu.bfss]", `unknown algorithm "bfss"`, "bfs, sssp, cc"}},
-		{"unknown gpu algorithm", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".pagerank]\nT2 = 5\n", []string{`[gpu."G".pagerank]`, "bfs, sssp, cc"}},
+		// Names are checked against the registry by algorithms.ParseThresholds.
+		{"not a name", "[cpu.BFS]\nT2 = 5\n", []string{"[cpu.BFS]", `"BFS" is not an algorithm's name`}},
+		{"not a gpu name", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".\"page rank\"]\nT2 = 5\n", []string{`[gpu."G".page rank]`, "not an algorithm's name"}},
 		{"no device section", "[gpu.\"G\".bfs]\nT1 = 8.0\n", []string{`[gpu."G".bfs] needs a [gpu."G"] section`}},
 		{"no device section, another has one", "[gpu.\"A\"]\nT1 = 8.0\n[gpu.\"B\".sssp]\ndelta = 8\n", []string{`[gpu."B".sssp] needs a [gpu."B"] section`}},
 		{"invalid value", "[gpu.\"G\"]\nT3 = 0.1\n[gpu.\"G\".sssp]\nT3 = 1.5\n", []string{`[gpu."G".sssp]`, "T3"}},
@@ -250,7 +251,7 @@ func TestParseAlgSectionErrors(t *testing.T) {
 		{"wrong type", "[cpu.cc]\nT2 = \"many\"\n", []string{"[cpu.cc]", "T2"}},
 		{"unknown key", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".bfs]\nalhpa = 3.0\n", []string{"alhpa", "[gpu.\"<device>\".<alg>]"}},
 		{"nested", "[cpu.bfs.more]\nT2 = 5\n", []string{"cpu.bfs.more"}},
-		{"not a table", "[cpu]\nbfs = 3\n", []string{"[cpu.bfs]"}},
+		{"not a table", "[cpu]\nbfs = 3\n", []string{"unknown key cpu.bfs"}},
 	}
 	for _, tc := range tests {
 		_, err := decider.ParseThresholds(tc.text)

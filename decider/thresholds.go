@@ -298,21 +298,19 @@ func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 // finitePos reports whether x is a finite value > 0 (not NaN).
 func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
 
-// Algorithms returns the algorithms that may have their own sections
-// ([cpu.bfs], [gpu."<device>".sssp]): the names algorithms pass to
-// runtime.NewConfigFor.
-func Algorithms() []string { return []string{"bfs", "sssp", "cc"} }
-
 // ThresholdSet is the content of a thresholds file: a [cpu] section, one
 // [gpu."<device name>"] section per tuned GPU, and per-algorithm sections
 // ([cpu.bfs], [gpu."<device name>".sssp]) whose keys override their device
 // section's values for that algorithm only (BFS and SSSP have different
-// optima on one device).
+// optima on one device). The decider does not know the algorithms: any
+// name is kept, and algorithms.ParseThresholds checks the names against
+// the registry.
 type ThresholdSet struct {
 	CPU Thresholds
 	GPU map[string]Thresholds
 	// CPUAlg and GPUAlg hold the per-algorithm sections, keyed by
-	// algorithm (one of Algorithms), GPUAlg first by device. Their values
+	// algorithm (the name runtime.NewConfigFor is given), GPUAlg first by
+	// device. Their values
 	// are complete: keys a section leaves out have its device section's.
 	CPUAlg map[string]Thresholds
 	GPUAlg map[string]map[string]Thresholds
@@ -458,8 +456,8 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: %s; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>] with <alg> one of %s)",
-			ErrThresholds, strings.Join(keys, ", "), strings.Join(sectionKeys(), ", "), strings.Join(Algorithms(), ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: %s; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>])",
+			ErrThresholds, strings.Join(keys, ", "), strings.Join(sectionKeys(), ", "))
 	}
 	check := func(dev, alg string, t Thresholds) error {
 		if err := t.Validate(); err != nil {
@@ -470,22 +468,18 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	if err := check("", "", s.CPU); err != nil {
 		return nil, err
 	}
-	for _, alg := range Algorithms() {
-		if t, ok := s.CPUAlg[alg]; ok {
-			if err := check("", alg, t); err != nil {
-				return nil, err
-			}
+	for _, alg := range slices.Sorted(maps.Keys(s.CPUAlg)) {
+		if err := check("", alg, s.CPUAlg[alg]); err != nil {
+			return nil, err
 		}
 	}
 	for _, name := range names {
 		if err := check(name, "", s.GPU[name]); err != nil {
 			return nil, err
 		}
-		for _, alg := range Algorithms() {
-			if t, ok := s.GPUAlg[name][alg]; ok {
-				if err := check(name, alg, t); err != nil {
-					return nil, err
-				}
+		for _, alg := range slices.Sorted(maps.Keys(s.GPUAlg[name])) {
+			if err := check(name, alg, s.GPUAlg[name][alg]); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -506,8 +500,8 @@ func SectionName(device, alg string) string {
 }
 
 // checkAlgSections checks the tables within device sections before any is
-// decoded: each must be named after an algorithm, and a GPU's needs the
-// device's own section. Without one, [gpu."X".bfs] would build on the [cpu]
+// decoded: each must be one table deep (its name a bare key), and a GPU's
+// needs the device's own section. Without one, [gpu."X".bfs] would build on the [cpu]
 // values rather than the device-derived defaults the GPU runs with when it
 // has no section, silently. (TOML defines gpu."X" implicitly by
 // [gpu."X".bfs]; the metadata's keys hold only tables with a header of
@@ -532,8 +526,8 @@ func checkAlgSections(md *toml.MetaData) error {
 		default:
 			continue
 		}
-		if !slices.Contains(Algorithms(), alg) {
-			return fmt.Errorf("%w: %s: unknown algorithm %q (per-algorithm sections: %s)", ErrThresholds, SectionName(dev, alg), alg, strings.Join(Algorithms(), ", "))
+		if !validAlgName(alg) {
+			return fmt.Errorf("%w: %s: %q is not an algorithm's name (lower-case letters, digits and _)", ErrThresholds, SectionName(dev, alg), alg)
 		}
 		if dev != "" {
 			subs = append(subs, sub{dev, alg})
@@ -548,27 +542,58 @@ func checkAlgSections(md *toml.MetaData) error {
 	return nil
 }
 
-// deviceSection is a device section with its per-algorithm sections (one
-// field per name in Algorithms: TestDeviceSectionFields keeps them in step).
-type deviceSection struct {
-	section
-	BFS  toml.Primitive `toml:"bfs"`
-	SSSP toml.Primitive `toml:"sssp"`
-	CC   toml.Primitive `toml:"cc"`
+// validAlgName reports whether name can be an algorithm's section (as
+// algorithms.Register requires of a name).
+func validAlgName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
-func (d *deviceSection) algs() map[string]toml.Primitive {
-	return map[string]toml.Primitive{"bfs": d.BFS, "sssp": d.SSSP, "cc": d.CC}
+// algSections returns the primitives of the per-algorithm tables of the
+// device section at key, by algorithm. They are decoded through a struct
+// with one Primitive field per table, so that the device section's other
+// keys stay undecoded until section claims them (an unknown key stays an
+// error).
+func algSections(md *toml.MetaData, p toml.Primitive, key []string) (map[string]toml.Primitive, error) {
+	var algs []string
+	for _, k := range md.Keys() {
+		if len(k) == len(key)+1 && slices.Equal(k[:len(key)], key) && md.Type(k...) == "Hash" {
+			algs = append(algs, k[len(key)])
+		}
+	}
+	if len(algs) == 0 {
+		return nil, nil
+	}
+	fields := make([]reflect.StructField, len(algs))
+	for i, alg := range algs {
+		fields[i] = reflect.StructField{Name: fmt.Sprintf("A%d", i), Type: reflect.TypeFor[toml.Primitive](), Tag: reflect.StructTag(`toml:"` + alg + `"`)}
+	}
+	v := reflect.New(reflect.StructOf(fields))
+	if err := md.PrimitiveDecode(p, v.Interface()); err != nil {
+		return nil, err
+	}
+	out := make(map[string]toml.Primitive, len(algs))
+	for i, alg := range algs {
+		out[alg] = v.Elem().Field(i).Interface().(toml.Primitive)
+	}
+	return out, nil
 }
 
 // decodeDevice decodes a device's section over base, and its per-algorithm
 // sections over the result; errors name the section.
 func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device string) (Thresholds, map[string]Thresholds, error) {
-	d := deviceSection{section: sectionOf(base)}
+	d := sectionOf(base)
 	if err := md.PrimitiveDecode(p, &d); err != nil {
 		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
 	}
-	t, err := d.section.thresholds()
+	t, err := d.thresholds()
 	if err != nil {
 		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
 	}
@@ -577,11 +602,11 @@ func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device s
 	if device != "" {
 		key = []string{"gpu", device}
 	}
-	prims := d.algs()
-	for _, alg := range Algorithms() {
-		if !md.IsDefined(slices.Concat(key, []string{alg})...) {
-			continue
-		}
+	prims, err := algSections(md, p, key)
+	if err != nil {
+		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
+	}
+	for _, alg := range slices.Sorted(maps.Keys(prims)) {
 		a, err := decodeSection(md, prims[alg], t)
 		if err != nil {
 			return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, alg), err)

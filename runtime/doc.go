@@ -45,9 +45,11 @@
 // # Configuration
 //
 // Algorithms take ...Option: WithVariant (Static policy), WithPolicy,
-// WithThresholds, WithThresholdSet, WithOrder, WithDelta, WithLogger (each
+// WithThresholds, WithThresholdSet, WithOrder, WithLogger (each
 // iteration logged at debug level: the decision trace), WithTrace
-// (Stats.Trace), WithBackend / WithWorkers. The default is the Adaptive policy with the backend device's
+// (Stats.Trace), WithBackend / WithWorkers, and WithValue for an
+// algorithm's own options (sssp.WithDelta, cc.WithVariant), which the
+// engine does not read. The default is the Adaptive policy with the backend device's
 // default thresholds on a CPU backend with GOMAXPROCS workers.
 // Algorithms build their Config with NewConfigFor(name), so the per-algorithm
 // sections of a thresholds file ([gpu."<device>".bfs]) apply to them.

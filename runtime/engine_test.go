@@ -182,27 +182,31 @@ func TestEngineRejectsPullWithoutSupport(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	c := runtime.NewConfig()
-	if c.Delta() != decider.DefaultThresholds().Delta || !strings.HasPrefix(c.Policy().String(), "adaptive") {
-		t.Errorf("defaults: delta %d policy %s", c.Delta(), c.Policy())
+	if c.Thresholds().T1 != decider.DefaultThresholds().T1 || !strings.HasPrefix(c.Policy().String(), "adaptive") {
+		t.Errorf("defaults: T1 %v policy %s", c.Thresholds().T1, c.Policy())
 	}
-	c = runtime.NewConfig(runtime.WithDelta(9), runtime.WithWorkers(3))
-	if c.Delta() != 9 || c.Backend().(*runtime.CPU).Workers() != 3 {
-		t.Error("options not applied")
+	type key struct{}
+	if _, ok := c.Value(key{}); ok {
+		t.Error("a value no option set")
+	}
+	c = runtime.NewConfig(runtime.WithValue(key{}, 8), runtime.WithValue(key{}, 9), runtime.WithWorkers(3))
+	if v, ok := c.Value(key{}); !ok || v != 9 || c.Backend().(*runtime.CPU).Workers() != 3 {
+		t.Errorf("options not applied: value %v %v", v, ok)
 	}
 }
 
 func TestThresholdSetPicksDeviceSection(t *testing.T) {
-	set, err := decider.ParseThresholds("[cpu]\ndelta = 5\n[gpu.\"X\"]\ndelta = 7\n")
+	set, err := decider.ParseThresholds("[cpu]\nT1 = 5.0\n[gpu.\"X\"]\nT1 = 7.0\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := runtime.NewConfig(runtime.WithThresholdSet(set)).Delta(); d != 5 {
-		t.Errorf("cpu backend delta %d, want 5 from [cpu]", d)
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set)).Thresholds().T1; d != 5 {
+		t.Errorf("cpu backend T1 %v, want 5 from [cpu]", d)
 	}
 	th := decider.DefaultThresholds()
-	th.Delta = 9
-	if d := runtime.NewConfig(runtime.WithThresholdSet(set), runtime.WithThresholds(th)).Delta(); d != 9 {
-		t.Errorf("WithThresholds should win, got %d", d)
+	th.T1 = 9
+	if d := runtime.NewConfig(runtime.WithThresholdSet(set), runtime.WithThresholds(th)).Thresholds().T1; d != 9 {
+		t.Errorf("WithThresholds should win, got %v", d)
 	}
 }
 
@@ -210,23 +214,23 @@ func TestThresholdSetPicksDeviceSection(t *testing.T) {
 // section of the set, WithThresholds still wins, and a device without a
 // section in the set falls back to the backend's defaults.
 func TestThresholdsPerAlgorithm(t *testing.T) {
-	set, err := decider.ParseThresholds("[cpu]\ndelta = 5\n[cpu.bfs]\ndelta = 6\n[gpu.\"X\"]\ndelta = 7\n[gpu.\"X\".sssp]\ndelta = 8\n")
+	set, err := decider.ParseThresholds("[cpu]\nT1 = 5.0\n[cpu.bfs]\nT1 = 6.0\n[gpu.\"X\"]\nT1 = 7.0\n[gpu.\"X\".sssp]\nT1 = 8.0\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	noX, err := decider.ParseThresholds("[cpu.sssp]\ndelta = 9\n")
+	noX, err := decider.ParseThresholds("[cpu.sssp]\nT1 = 9.0\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	explicit := decider.DefaultThresholds()
-	explicit.Delta = 11
-	shipped := runtime.DefaultThresholds(runtime.NewCPU(1)).Delta
+	explicit.T1 = 11
+	shipped := runtime.DefaultThresholds(runtime.NewCPU(1)).T1
 	cpu, gpu := runtime.WithWorkers(1), runtime.WithBackend(&tpbBackend{}) // gpu: device "X", no derived defaults
 	tests := []struct {
 		name string
 		alg  string
 		opts []runtime.Option
-		want uint64
+		want float64
 	}{
 		{"cpu bfs: [cpu.bfs]", "bfs", []runtime.Option{cpu, runtime.WithThresholdSet(set)}, 6},
 		{"cpu sssp: [cpu]", "sssp", []runtime.Option{cpu, runtime.WithThresholdSet(set)}, 5},
@@ -241,8 +245,8 @@ func TestThresholdsPerAlgorithm(t *testing.T) {
 		{"set's [cpu.sssp] on the cpu", "sssp", []runtime.Option{cpu, runtime.WithThresholdSet(noX)}, 9},
 	}
 	for _, tc := range tests {
-		if got := runtime.NewConfigFor(tc.alg, tc.opts...).Delta(); got != tc.want {
-			t.Errorf("%s: delta %d, want %d", tc.name, got, tc.want)
+		if got := runtime.NewConfigFor(tc.alg, tc.opts...).Thresholds().T1; got != tc.want {
+			t.Errorf("%s: T1 %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	if got, want := runtime.DefaultThresholdsFor(runtime.NewCPU(1), "bfs"), decider.DefaultThresholdSet().ForAlgorithm("", "bfs"); got != want {

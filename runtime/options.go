@@ -4,7 +4,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/graph"
 )
 
 // Option configures a run (functional options shared by every algorithm).
@@ -21,10 +20,13 @@ type Config struct {
 	thresholds *decider.Thresholds
 	set        *decider.ThresholdSet
 	order      *decider.Order
-	delta      uint64
-	logger     zerolog.Logger
-	trace      bool
-	backend    Backend
+	// values holds algorithm-owned options (WithValue): the engine reads
+	// none of them, so an algorithm's knobs (SSSP's delta, CC's variant)
+	// need no field here.
+	values  map[any]any
+	logger  zerolog.Logger
+	trace   bool
+	backend Backend
 }
 
 // WithVariant runs one variant throughout (the Static policy).
@@ -39,7 +41,7 @@ func WithPolicy(p decider.Policy) Option {
 }
 
 // WithThresholds sets the thresholds of the default Adaptive policy (and
-// the default Delta), for every algorithm.
+// the algorithms' knobs they hold), for every algorithm.
 func WithThresholds(t decider.Thresholds) Option { return func(c *Config) { c.thresholds = &t } }
 
 // WithThresholdSet gives the thresholds of a whole file (see
@@ -52,9 +54,17 @@ func WithThresholdSet(s *decider.ThresholdSet) Option { return func(c *Config) {
 // WithOrder sets the order the Adaptive policy keeps (default Ordered).
 func WithOrder(o decider.Order) Option { return func(c *Config) { c.order = &o } }
 
-// WithDelta sets the bucket width of ordered variants (SSSP); 0 keeps the
-// thresholds' delta.
-func WithDelta(d uint64) Option { return func(c *Config) { c.delta = d } }
+// WithValue sets an algorithm-owned option under key (as context.WithValue:
+// the key should be a type of the algorithm's own). Algorithms wrap it in
+// their options (sssp.WithDelta, cc.WithVariant); the engine ignores it.
+func WithValue(key, value any) Option {
+	return func(c *Config) {
+		if c.values == nil {
+			c.values = map[any]any{}
+		}
+		c.values[key] = value
+	}
+}
 
 // WithLogger sets the logger (default zerolog.Nop()); each iteration is
 // logged at debug level.
@@ -141,35 +151,11 @@ func DefaultThresholdsFor(b Backend, alg string) decider.Thresholds {
 	return set.ForAlgorithm("", alg)
 }
 
-// Delta returns the bucket width: WithDelta's, else the thresholds' fixed
-// delta (see DeltaFor for a graph's).
-func (c *Config) Delta() uint64 {
-	if c.delta > 0 {
-		return c.delta
-	}
-	return c.Thresholds().Delta
-}
-
-// DeltaFor returns the bucket width for a run on g: WithDelta's, else the
-// thresholds' (derived from g's mean weight and degree where their
-// delta_factor is set: decider.Thresholds.DeltaFor).
-func (c *Config) DeltaFor(g *graph.Graph) uint64 {
-	if c.delta > 0 {
-		return c.delta
-	}
-	return c.Thresholds().DeltaForGraph(g)
-}
-
-// DeltaSet returns WithDelta's bucket width (0: none given).
-func (c *Config) DeltaSet() uint64 { return c.delta }
-
-// BucketDeltaFor is DeltaFor for work-targeted buckets (the thresholds'
-// bucket_delta_factor; WithDelta still overrides).
-func (c *Config) BucketDeltaFor(g *graph.Graph) uint64 {
-	if c.delta > 0 {
-		return c.delta
-	}
-	return c.Thresholds().BucketDeltaForGraph(g)
+// Value returns the value WithValue set under key (the last one given),
+// and whether one was.
+func (c *Config) Value(key any) (any, bool) {
+	v, ok := c.values[key]
+	return v, ok
 }
 
 // Forced reports whether the caller fixed the policy, variant or order

@@ -15,7 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/gearbox-graph/gearbox/algorithms/cc"
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -150,32 +150,28 @@ type benchConfigRun struct {
 	variant string
 	delta   uint64
 	opts    []runtime.Option
-	cc      []cc.Option
 }
 
-// configs lists what Bench runs for alg on in: the eight push variants
-// (the ordered ones once per delta for SSSP, and once more at the delta the
-// adaptive policy derives for the graph, so that it is compared with
-// statics at its own width too), pull for BFS, then adaptive.
-func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
-	var out []benchConfigRun
-	if alg == CC {
-		// The CC algorithms, and SV with each active-edge representation
-		// forced (its policy switches between them).
-		out = append(out,
-			benchConfigRun{variant: "sv_BM", cc: []cc.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Bitmap)}},
-			benchConfigRun{variant: "sv_QU", cc: []cc.Option{cc.WithVariant(cc.SV), cc.WithWorkset(decider.Queue)}},
-			benchConfigRun{variant: "sv", cc: []cc.Option{cc.WithVariant(cc.SV)}},
-			benchConfigRun{variant: "afforest", cc: []cc.Option{cc.WithVariant(cc.Afforest)}},
-			benchConfigRun{variant: "unionfind", cc: []cc.Option{cc.WithVariant(cc.UnionFind)}},
-			benchConfigRun{variant: Adaptive, opts: []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(CC))}})
-		return cfg.withDefaults(out, 0)
+// configs lists what Bench runs for alg on in: its Spec's statics (for
+// BFS the eight push variants and pull; for SSSP the ordered ones once per
+// delta, and once more at the delta the adaptive policy derives for the
+// graph, so that it is compared with statics at its own width too; for CC
+// its algorithms and SV's working sets), then adaptive.
+func (cfg *BenchConfig) configs(alg Algorithm, in *Input) ([]benchConfigRun, error) {
+	spec := alg.Spec()
+	if spec == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownAlgorithm, alg)
 	}
+	statics, err := spec.BenchStatics()
+	if err != nil {
+		return nil, err
+	}
+	perDelta := slices.ContainsFunc(statics, func(s algorithms.Static) bool { return s.PerValue == string(Delta) })
 	deltas := cfg.Deltas
 	var adaptiveDelta, defaultsDelta uint64
-	if alg == SSSP {
+	if perDelta {
 		g := in.graphFor(alg)
-		adaptiveDelta = cfg.ThresholdsFor(SSSP).DeltaForGraph(g)
+		adaptiveDelta = cfg.ThresholdsFor(alg).DeltaForGraph(g)
 		if cfg.Defaults != nil {
 			defaultsDelta = cfg.Defaults.DeltaForGraph(g)
 		}
@@ -183,20 +179,32 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) []benchConfigRun {
 			deltas = append(slices.Clip(deltas), adaptiveDelta)
 		}
 	}
-	for _, v := range decider.PushVariants() {
-		if alg == SSSP && v.Order == decider.Ordered {
+	var out []benchConfigRun
+	for _, st := range statics {
+		switch st.PerValue {
+		case "":
+			out = append(out, benchConfigRun{variant: st.Name, opts: st.Options})
+		case string(Delta):
 			for _, d := range deltas {
-				out = append(out, benchConfigRun{variant: v.String(), delta: d, opts: []runtime.Option{runtime.WithVariant(v), runtime.WithDelta(d)}})
+				opts, err := spec.Options("auto", map[string]uint64{st.PerValue: d})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, benchConfigRun{variant: st.Name, delta: d, opts: append(slices.Clip(st.Options), opts...)})
 			}
-			continue
+		default:
+			return nil, fmt.Errorf("%s: static %s runs per %s, which bench has no list of", alg, st.Name, st.PerValue)
 		}
-		out = append(out, benchConfigRun{variant: v.String(), opts: []runtime.Option{runtime.WithVariant(v)}})
-	}
-	if alg == BFS {
-		out = append(out, benchConfigRun{variant: decider.PullVariant.String(), opts: []runtime.Option{runtime.WithVariant(decider.PullVariant)}})
 	}
 	out = append(out, benchConfigRun{variant: Adaptive, delta: adaptiveDelta, opts: []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(alg))}})
-	return cfg.withDefaults(out, defaultsDelta)
+	return cfg.withDefaults(out, defaultsDelta), nil
+}
+
+// runsPerDelta reports whether some of alg's statics run once per delta
+// (SSSP's ordered variants).
+func runsPerDelta(alg Algorithm) bool {
+	s := alg.Spec()
+	return s != nil && slices.ContainsFunc(s.Statics, func(st algorithms.Static) bool { return st.PerValue == string(Delta) })
 }
 
 // ThresholdsFor returns the thresholds alg's adaptive policy runs with:
@@ -254,7 +262,15 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 	}
 	if len(cfg.Deltas) == 0 {
-		cfg.Deltas = []uint64{cfg.ThresholdsFor(SSSP).Delta}
+		for _, a := range cfg.Algorithms {
+			if runsPerDelta(a) {
+				cfg.Deltas = []uint64{cfg.ThresholdsFor(a).Delta}
+				break
+			}
+		}
+		if len(cfg.Deltas) == 0 {
+			cfg.Deltas = []uint64{cfg.Thresholds.Delta}
+		}
 	}
 	for _, d := range cfg.Deltas {
 		if d < 1 {
@@ -273,9 +289,16 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		confirmed = 3
 	}
 	total := 0
+	configs := map[Algorithm]map[*Input][]benchConfigRun{}
 	for _, a := range cfg.Algorithms {
+		configs[a] = map[*Input][]benchConfigRun{}
 		for _, in := range cfg.Inputs {
-			total += (1 + len(cfg.configs(a, in)) + confirmed) * runsOf(in)
+			c, err := cfg.configs(a, in)
+			if err != nil {
+				return nil, err
+			}
+			configs[a][in] = c
+			total += (1 + len(c) + confirmed) * runsOf(in)
 		}
 	}
 	var cw *csv.Writer
@@ -308,7 +331,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	for _, alg := range cfg.Algorithms {
 		for _, in := range cfg.Inputs {
-			configs := cfg.configs(alg, in)
+			configs := configs[alg][in]
 			groupEnd := done + (1+len(configs)+confirmed)*runsOf(in)
 			m, err := measureSerial(ctx, alg, in, repeats)
 			if err != nil {
@@ -327,7 +350,7 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			runs := make([]func(uint32, bool) (sample, error), len(configs))
 			for i, c := range configs {
 				runs[i] = func(src uint32, warm bool) (sample, error) {
-					t, err := r.once(ctx, alg, in.graphFor(alg), src, c.opts, c.cc, warm && r.verify)
+					t, err := r.once(ctx, alg, in.graphFor(alg), src, c.opts, warm && r.verify)
 					if err != nil {
 						return t, fmt.Errorf("%s %s: %w", alg, c.variant, err)
 					}
@@ -526,7 +549,7 @@ func (res *BenchResult) WriteMarkdown(w io.Writer, env Env) error {
 			}
 		}
 		fmt.Fprintf(&b, "\n## %s: speedup over the serial reference\n\n", strings.ToUpper(string(alg)))
-		if alg == SSSP {
+		if runsPerDelta(alg) {
 			b.WriteString("Ordered variants: the best bucket width (d) of those run.\n\n")
 		}
 		b.WriteString("| graph | serial ms |")

@@ -107,8 +107,8 @@ func (c *csvCells) msList(col int) []time.Duration {
 // algorithm reads an algorithm's name.
 func (c *csvCells) algorithm(col int) Algorithm {
 	a := Algorithm(c.rec[col])
-	if a != BFS && a != SSSP && a != CC {
-		c.fail(col, "bfs, sssp or cc")
+	if a.Spec() == nil {
+		c.fail(col, "an algorithm ("+strings.Join(algorithmNames(), ", ")+")")
 	}
 	return a
 }

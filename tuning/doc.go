@@ -11,9 +11,13 @@
 // the wall time, or with TuneConfig.Score = ScoreDevice (GPU backends only)
 // the device time, which leaves out the set-up and the result copy that no
 // threshold changes. A full cartesian product of the default ranges would
-// be ~185,000 settings; the descent measures ~50 per pass. Knobs are
-// measured only on the algorithms they affect (alpha and beta: BFS; delta
-// and delta_factor: SSSP). Threads per block is swept only on a backend
+// be ~185,000 settings; the descent measures ~50 per pass. The knobs
+// (Params) are the decider's and the tunable ones the registered
+// algorithms declare (algorithms.Spec.Params: SSSP's delta_factor, delta,
+// bucket and order keys), and a knob is measured only on the algorithms
+// that read it (Spec.Reads: alpha and beta BFS; delta and delta_factor
+// SSSP). The algorithms are the registry's benched ones (Spec.Benched),
+// each run through its Spec. Threads per block is swept only on a backend
 // implementing ThreadsPerBlockSetter (the GPU), delta only where
 // delta_factor is 0; elsewhere they are recorded.
 //
@@ -33,7 +37,7 @@
 //
 // WriteSection merges a tuned section into a thresholds file (other
 // sections and comments kept, the result checked with
-// decider.ParseThresholds); LoadSection reads the starting point and refuses
+// algorithms.ParseThresholds); LoadSection reads the starting point and refuses
 // a file without the backend's own section. Their For variants do the same
 // for an algorithm's own section ([gpu."<device>".bfs]).
 //

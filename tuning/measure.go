@@ -12,9 +12,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/gearbox-graph/gearbox/algorithms/bfs"
-	"github.com/gearbox-graph/gearbox/algorithms/cc"
-	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -90,10 +87,11 @@ func PickSources(g *graph.Graph, k int, seed uint64) (srcs []uint32, eligible in
 	return srcs, eligible
 }
 
-// graphFor returns the graph alg runs on: for SSSP on an unweighted graph
-// a copy with weights derived from Seed (1..255), made once.
+// graphFor returns the graph alg runs on: for an algorithm that needs
+// weights (SSSP) on an unweighted graph a copy with weights derived from
+// Seed (1..255), made once.
 func (in *Input) graphFor(alg Algorithm) *graph.Graph {
-	if alg != SSSP || in.Graph.WeightKind() != graph.Unweighted {
+	if s := alg.Spec(); s == nil || !s.Weighted || in.Graph.WeightKind() != graph.Unweighted {
 		return in.Graph
 	}
 	in.once.Do(func() { in.weighted = in.Graph.WithDerivedWeights(in.Seed) })
@@ -101,7 +99,7 @@ func (in *Input) graphFor(alg Algorithm) *graph.Graph {
 }
 
 // CheckInputs reports, before any run, an input an algorithm cannot use
-// (SSSP on real-valued weights) or one without sources.
+// (Spec.CheckGraph: SSSP on real-valued weights) or one without sources.
 func CheckInputs(inputs []*Input, algs []Algorithm) error {
 	if len(inputs) == 0 {
 		return errors.New("no graphs to run")
@@ -113,8 +111,12 @@ func CheckInputs(inputs []*Input, algs []Algorithm) error {
 		if len(in.Sources) == 0 {
 			return fmt.Errorf("graph %s: no sources", in.Name)
 		}
-		if slices.Contains(algs, SSSP) && in.Graph.WeightKind() == graph.RealWeights {
-			return fmt.Errorf("graph %s: %w", in.Name, sssp.CheckGraph(in.Graph))
+		for _, a := range algs {
+			if s := a.Spec(); s != nil && s.CheckGraph != nil {
+				if err := s.CheckGraph(in.graphFor(a)); err != nil {
+					return fmt.Errorf("graph %s: %w", in.Name, err)
+				}
+			}
 		}
 	}
 	return nil
@@ -174,42 +176,22 @@ type runner struct {
 // reference. It verifies the result against the reference when check is
 // set (outside the timing), then releases it, so the next run reuses its
 // host memory as a caller running many sources would.
-func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, ccOpts []cc.Option, check bool) (sample, error) {
-	opts = append(slices.Clip(opts), runtime.WithBackend(r.backend), runtime.WithLogger(r.log))
-	// Each case runs the algorithm between start and el, and leaves the
-	// result and its check for after the timing.
-	var res interface {
-		Stats() runtime.Stats
-		Release()
-	}
-	var verify func() error
-	var el time.Duration
-	var err error
-	switch alg {
-	case CC:
-		start := time.Now()
-		r, e := cc.Run(ctx, g, append(slices.Clip(ccOpts), cc.WithRuntime(opts...))...)
-		el, err = time.Since(start), e
-		res, verify = r, func() error { return cc.Verify(g, r.Labels()) }
-	case BFS:
-		start := time.Now()
-		r, e := bfs.Run(ctx, g, src, opts...)
-		el, err = time.Since(start), e
-		res, verify = r, func() error { return bfs.Verify(g, r) }
-	case SSSP:
-		start := time.Now()
-		r, e := sssp.Run(ctx, g, src, opts...)
-		el, err = time.Since(start), e
-		res, verify = r, func() error { return sssp.Verify(g, r) }
-	default:
+func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src uint32, opts []runtime.Option, check bool) (sample, error) {
+	spec := alg.Spec()
+	if spec == nil {
 		return sample{}, fmt.Errorf("%w %q", ErrUnknownAlgorithm, alg)
 	}
+	opts = append(slices.Clip(opts), runtime.WithBackend(r.backend), runtime.WithLogger(r.log))
+	// The outcome's functions read the result after the timing.
+	start := time.Now()
+	res, err := spec.Run(ctx, g, src, opts...)
+	el := time.Since(start)
 	if err != nil {
 		return sample{}, err
 	}
-	st := res.Stats()
+	st := res.Stats
 	if check {
-		err = verify()
+		err = res.Verify()
 	}
 	res.Release()
 	smp := sample{wall: el, variants: st.Variants}
@@ -219,22 +201,18 @@ func (r *runner) once(ctx context.Context, alg Algorithm, g *graph.Graph, src ui
 	return smp, err
 }
 
-// measureSerial times the serial reference (bfs.Reference, sssp.Reference,
-// cc.Reference's union-find)
-// the same way: the baseline of speedups.
+// measureSerial times the serial reference (Spec.Reference: bfs.Reference,
+// sssp.Reference, cc.Reference's union-find) the same way: the baseline of
+// speedups.
 func measureSerial(ctx context.Context, alg Algorithm, in *Input, repeats int) (Measurement, error) {
 	g := in.graphFor(alg)
+	spec := alg.Spec()
+	if spec == nil || spec.Reference == nil {
+		return Measurement{}, fmt.Errorf("%w %q: no serial reference", ErrUnknownAlgorithm, alg)
+	}
 	return timeSources(ctx, in, repeats, func(src uint32, _ bool) (sample, error) {
 		start := time.Now()
-		var err error
-		switch alg {
-		case BFS:
-			_, err = bfs.Reference(g, src)
-		case SSSP:
-			_, _, err = sssp.Reference(g, src)
-		case CC:
-			cc.Reference(g)
-		}
+		err := spec.Reference(g, src)
 		return sample{wall: time.Since(start)}, err
 	})
 }

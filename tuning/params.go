@@ -5,16 +5,21 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
+	_ "github.com/gearbox-graph/gearbox/algorithms/all" // the registry's algorithms
 	"github.com/gearbox-graph/gearbox/decider"
 )
 
-// Algorithm names a traversal the sweeps run.
+// Algorithm names an algorithm of the registry (algorithms.Lookup) that
+// bench and tune run (Spec.Benched).
 type Algorithm string
 
-// The algorithms tuning and benchmarking know.
+// Names of the shipped algorithms, for callers' convenience: tuning's own
+// code reads every algorithm through its Spec, none by name.
 const (
 	BFS  Algorithm = "bfs"
 	SSSP Algorithm = "sssp"
@@ -23,6 +28,26 @@ const (
 	// active-edge representations.
 	CC Algorithm = "cc"
 )
+
+// Spec returns the algorithm's registry entry (nil for a name that is not
+// a benched algorithm's).
+func (a Algorithm) Spec() *algorithms.Spec {
+	if s, ok := algorithms.Lookup(string(a)); ok && s.Benched {
+		return s
+	}
+	return nil
+}
+
+// algorithmNames lists the algorithms bench and tune run.
+func algorithmNames() []string {
+	var names []string
+	for _, s := range algorithms.All() {
+		if s.Benched {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
 
 // ErrUnknownAlgorithm is wrapped by ParseAlgorithms.
 var ErrUnknownAlgorithm = errors.New("unknown algorithm")
@@ -33,8 +58,8 @@ func ParseAlgorithms(s string) ([]Algorithm, error) {
 	seen := map[Algorithm]bool{}
 	for _, f := range strings.Split(s, ",") {
 		a := Algorithm(strings.ToLower(strings.TrimSpace(f)))
-		if a != BFS && a != SSSP && a != CC {
-			return nil, fmt.Errorf("%w %q (algorithms: bfs, sssp, cc)", ErrUnknownAlgorithm, f)
+		if a.Spec() == nil {
+			return nil, fmt.Errorf("%w %q (algorithms: %s)", ErrUnknownAlgorithm, f, strings.Join(algorithmNames(), ", "))
 		}
 		if !seen[a] {
 			seen[a] = true
@@ -44,10 +69,12 @@ func ParseAlgorithms(s string) ([]Algorithm, error) {
 	return out, nil
 }
 
-// Param is one tunable knob.
+// Param is one tunable knob, named by its thresholds key: one of the
+// decider's (and the GPU backend's threads_per_block), below, or an
+// algorithm's (algorithms.Spec.Params).
 type Param string
 
-// The knobs a sweep can vary.
+// The decider's knobs (and the GPU backend's block size).
 const (
 	T1          Param = "T1"
 	T2          Param = "T2"
@@ -55,10 +82,6 @@ const (
 	SampleEvery Param = "sample_every"
 	Alpha       Param = "alpha"
 	Beta        Param = "beta"
-	Delta       Param = "delta"
-	// DeltaFactor derives SSSP's delta from each graph (0 = use Delta;
-	// decider.Thresholds.DeltaFor).
-	DeltaFactor Param = "delta_factor"
 	// ThreadsPerBlock is the GPU thread-mapping block size. Only a backend
 	// implementing ThreadsPerBlockSetter uses it; elsewhere it is recorded
 	// but not swept.
@@ -70,34 +93,121 @@ const (
 	// JumpFactor re-chooses the structure between samples when the
 	// working set's size jumps by it (0 = off). Not swept by default.
 	JumpFactor Param = "jump_factor"
-	// BucketEdges is the out-edges the adaptive SSSP's work-targeted
-	// buckets take (0 = fixed delta buckets). Not swept by default.
-	BucketEdges Param = "bucket_edges"
-	// BucketDeltaFactor derives the narrowest work-targeted bucket (0 =
-	// the graph's delta); LaunchDeltaFactor widens the adaptive SSSP's
-	// buckets inside persistent launches on sparse graphs (0 = delta;
-	// decider.Thresholds.LaunchDelta). Not swept by default.
-	BucketDeltaFactor Param = "bucket_delta_factor"
-	LaunchDeltaFactor Param = "launch_delta_factor"
-	// BucketDeltaMinSkew is the degree skew from which BucketDeltaFactor
-	// applies (0 = every graph). Not swept by default.
-	BucketDeltaMinSkew Param = "bucket_delta_min_skew"
-	// OrderedMinVertices and OrderedMinDegree are the adaptive SSSP's
-	// order rule: ordered buckets on graphs of at least this many vertices
-	// and this average out-degree, unordered below. Not swept by default.
-	OrderedMinVertices Param = "ordered_min_vertices"
-	OrderedMinDegree   Param = "ordered_min_degree"
-	// OrderedMinVerticesSkewed is the rule's floor for skewed graphs.
-	OrderedMinVerticesSkewed Param = "ordered_min_vertices_skewed"
+)
+
+// Knobs of SSSP (algorithms/sssp.Spec.Params) that tuning's own code
+// names: Bench runs the ordered statics at each Delta.
+const (
+	Delta       Param = "delta"
+	DeltaFactor Param = "delta_factor"
+)
+
+// deciderKnob is one of the decider's knobs: its help and default range
+// (algorithms declare theirs in their Spec.Params, Tunable).
+type deciderKnob struct {
+	p          Param
+	doc, sweep string
+}
+
+// The structural thresholds come first (T3 and sample_every, the paper's
+// Figs. 13 and 14), then the direction parameters; the floors come after
+// the algorithms' swept knobs.
+var (
+	deciderFirst = []deciderKnob{
+		{T3, "T3 values, fractions of n", "0.01:0.15:0.02"},
+		{SampleEvery, "inspection periods (iterations)", "1:12"},
+		{T2, "T2 values (working-set sizes)", "16:1024:x2"},
+		{T1, "T1 values (average out-degrees)", ""},
+		{Alpha, "alpha values (BFS push->pull)", "5,10,15,20,30"},
+		{Beta, "beta values (BFS pull->push)", "6,12,18,24,36"},
+	}
+	deciderLater = []deciderKnob{
+		{ThreadsPerBlock, "GPU threads per block for thread mapping (no effect on the cpu backend)", "64,128,256,512,1024"},
+		{PullMinEdges, "fewest frontier out-edges for BFS to pull", ""},
+		{BitmapMinVertices, "smallest graph (vertices) that may use a bitmap", ""},
+		{JumpFactor, "factors of working-set growth or shrinkage that re-choose the structure between samples, 0 = off", ""},
+	}
 )
 
 // Params lists every knob in the default coordinate-descent order: the
-// structural thresholds first (T3 and sample_every, the paper's Figs. 13
-// and 14), then the direction and bucket parameters (delta_factor before
-// delta: delta only matters where the factor is 0).
+// decider's structural thresholds and direction parameters, the benched
+// algorithms' knobs that have a default range (in registry order, each
+// algorithm's in its declared order: SSSP's delta_factor before delta),
+// the block size and the decider's floors, then the algorithms' other
+// tunable knobs. A knob two algorithms declare is listed once.
 func Params() []Param {
-	return []Param{T3, SampleEvery, T2, T1, Alpha, Beta, DeltaFactor, Delta, ThreadsPerBlock, PullMinEdges, BitmapMinVertices, JumpFactor, BucketEdges,
-		BucketDeltaFactor, BucketDeltaMinSkew, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed}
+	var out []Param
+	seen := map[Param]bool{}
+	add := func(p Param) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, k := range deciderFirst {
+		add(k.p)
+	}
+	specs := benchedSpecs()
+	for _, s := range specs {
+		for _, k := range s.Params {
+			if k.Tunable && k.Sweep != "" {
+				add(Param(k.Key))
+			}
+		}
+	}
+	for _, k := range deciderLater {
+		add(k.p)
+	}
+	for _, s := range specs {
+		for _, k := range s.Params {
+			if k.Tunable {
+				add(Param(k.Key))
+			}
+		}
+	}
+	return out
+}
+
+func benchedSpecs() []*algorithms.Spec {
+	var out []*algorithms.Spec
+	for _, s := range algorithms.All() {
+		if s.Benched {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// knob returns the knob's help and default range (algorithms' from their
+// Spec), and whether it is one.
+func (p Param) knob() (doc, sweep string, ok bool) {
+	for _, k := range slices.Concat(deciderFirst, deciderLater) {
+		if k.p == p {
+			return k.doc, k.sweep, true
+		}
+	}
+	for _, s := range algorithms.All() {
+		if k, ok := s.Param(string(p)); ok && k.Tunable {
+			return k.Doc, k.Sweep, true
+		}
+	}
+	return "", "", false
+}
+
+// Doc is the knob's help text.
+func (p Param) Doc() string {
+	doc, sweep, _ := p.knob()
+	if sweep == "" {
+		doc += " (empty = not swept)"
+	}
+	return doc
+}
+
+// DefaultRange is the range tune sweeps the knob over by default ("" =
+// not swept).
+func (p Param) DefaultRange() string {
+	_, sweep, _ := p.knob()
+	return sweep
 }
 
 // integer reports whether the knob takes whole numbers (its thresholds
@@ -120,21 +230,12 @@ func thresholdsField(p Param) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// Affects reports whether the knob can change a run of alg: alpha and
-// beta steer BFS's pull direction only, delta SSSP's buckets only; CC's
-// policy reads T1 (average degree for its variant choice) and T3 (active-edge
-// bitmap or queue) alone.
+// Affects reports whether the knob can change a run of alg: the keys its
+// Spec reads or declares (alpha and beta steer BFS's pull direction only,
+// delta SSSP's buckets only; CC's policy reads T1 and T3 alone).
 func (p Param) Affects(alg Algorithm) bool {
-	if alg == CC {
-		return p == T1 || p == T3
-	}
-	switch p {
-	case Alpha, Beta, PullMinEdges:
-		return alg == BFS
-	case Delta, DeltaFactor, BucketEdges, BucketDeltaFactor, BucketDeltaMinSkew, LaunchDeltaFactor, OrderedMinVertices, OrderedMinDegree, OrderedMinVerticesSkewed:
-		return alg == SSSP
-	}
-	return true
+	s := alg.Spec()
+	return s != nil && s.ReadsKey(string(p))
 }
 
 // Setting is one point of the tuning space: the decider's thresholds

@@ -154,12 +154,12 @@ func TestTallyScoresByDevice(t *testing.T) {
 // trailing bucket_delta_min_skew, order rule, delta factor, bucket_edges
 // and device_ms columns (older files).
 func TestTuneCSVDeviceColumn(t *testing.T) {
-	set := Setting{Thresholds: decider.DefaultThresholds()}.With(BucketEdges, 0) // row 0: fixed buckets
+	set := Setting{Thresholds: decider.DefaultThresholds()}.With(Param("bucket_edges"), 0) // row 0: fixed buckets
 	rows := []TuneRow{
 		{Pass: 1, Param: T3, Value: 0.01, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.01),
 			Measurement: Measurement{Median: fromMs(1.25), Min: fromMs(1), Max: fromMs(2), Device: fromMs(0.3125), Runs: 2, Repeats: 3}},
-		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05).With(BucketEdges, 1<<20).With(BucketDeltaFactor, 8).With(LaunchDeltaFactor, 16).
-			With(OrderedMinVertices, 1<<18).With(OrderedMinDegree, 4).With(OrderedMinVerticesSkewed, 1<<21).With(BucketDeltaMinSkew, 16),
+		{Pass: 1, Param: T3, Value: 0.05, Algorithm: BFS, Graph: "kron:7", Setting: set.With(T3, 0.05).With(Param("bucket_edges"), 1<<20).With(Param("bucket_delta_factor"), 8).With(Param("launch_delta_factor"), 16).
+			With(Param("ordered_min_vertices"), 1<<18).With(Param("ordered_min_degree"), 4).With(Param("ordered_min_vertices_skewed"), 1<<21).With(Param("bucket_delta_min_skew"), 16),
 			Measurement: Measurement{Median: fromMs(1.5), Min: fromMs(1), Max: fromMs(2), Runs: 2, Repeats: 3}},
 	}
 	var buf bytes.Buffer

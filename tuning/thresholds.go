@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 )
 
@@ -169,8 +170,8 @@ func CheckSectionTarget(path, device, alg string) error {
 // readTarget reads the file a section is to be merged into, if it exists,
 // and checks it as CheckSectionTarget says.
 func readTarget(path, device, alg string) (text string, exists bool, err error) {
-	if alg != "" && !slices.Contains(decider.Algorithms(), alg) {
-		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(decider.Algorithms(), ", "))
+	if alg != "" && !slices.Contains(algorithms.Sections(), alg) {
+		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(algorithms.Sections(), ", "))
 	}
 	old, err := os.ReadFile(path)
 	set := &decider.ThresholdSet{} // no file: no GPU sections
@@ -180,7 +181,7 @@ func readTarget(path, device, alg string) (text string, exists bool, err error) 
 		return "", false, fmt.Errorf("thresholds: %w", err)
 	default:
 		exists = true
-		if set, err = decider.ParseThresholds(string(old)); err != nil {
+		if set, err = algorithms.ParseThresholds(string(old)); err != nil {
 			return "", false, fmt.Errorf("%s: cannot merge into it: %w", path, err)
 		}
 	}
@@ -334,7 +335,7 @@ func ExistingSection(path, device, alg string) (decider.Thresholds, bool, error)
 	if err != nil || !exists {
 		return decider.Thresholds{}, false, err
 	}
-	set, err := decider.ParseThresholds(text)
+	set, err := algorithms.ParseThresholds(text)
 	if err != nil {
 		return decider.Thresholds{}, false, fmt.Errorf("%s: %w", path, err)
 	}
@@ -366,7 +367,7 @@ func ChangedKeys(old, new decider.Thresholds, skip []Param) []string {
 // sweep runs on.
 var ErrNoSection = errors.New("no thresholds section for the device")
 
-// LoadSection reads a thresholds file strictly (decider.LoadThresholds)
+// LoadSection reads a thresholds file strictly (algorithms.LoadThresholds: the per-algorithm sections checked against the registry)
 // and returns the section of device ("" or "cpu" for [cpu]). Unlike
 // ThresholdSet.For it does not fall back to [cpu]: a file without the
 // device's own section was tuned for another device, and starting from it
@@ -380,7 +381,7 @@ func LoadSection(path, device string) (decider.Thresholds, error) {
 // device's section, and returns the thresholds alg runs with on the device
 // (ThresholdSet.LookupFor: its own section if the file has one).
 func LoadSectionFor(path, device, alg string) (decider.Thresholds, error) {
-	set, err := decider.LoadThresholds(path)
+	set, err := algorithms.LoadThresholds(path)
 	if err != nil {
 		return decider.Thresholds{}, err
 	}

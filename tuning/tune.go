@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -186,7 +187,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 								return sample{}, fmt.Errorf("threads per block %d: %w", set.ThreadsPerBlock, err)
 							}
 						}
-						t, err := r.once(ctx, p.alg, p.in.graphFor(p.alg), src, []runtime.Option{runtime.WithThresholds(set.Thresholds)}, nil, warm && r.verify)
+						t, err := r.once(ctx, p.alg, p.in.graphFor(p.alg), src, []runtime.Option{runtime.WithThresholds(set.Thresholds)}, warm && r.verify)
 						if err != nil {
 							return t, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, sw.Values[i]), err)
 						}
@@ -408,5 +409,16 @@ func BestPerGraph(rows []TuneRow, pass int, p Param, s Score) []GraphBest {
 	return out
 }
 
-// gpuOnly reports whether the knob only affects GPU backends.
-func gpuOnly(p Param) bool { return p == ThreadsPerBlock || p == LaunchDeltaFactor }
+// gpuOnly reports whether the knob only affects GPU backends: the block
+// size, and the algorithms' knobs their Spec says so of.
+func gpuOnly(p Param) bool {
+	if p == ThreadsPerBlock {
+		return true
+	}
+	for _, s := range algorithms.All() {
+		if k, ok := s.Param(string(p)); ok && k.GPUOnly {
+			return true
+		}
+	}
+	return false
+}

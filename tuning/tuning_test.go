@@ -65,8 +65,8 @@ func TestParseFloats(t *testing.T) {
 func TestParamAccessors(t *testing.T) {
 	base := tuning.Setting{Thresholds: decider.DefaultThresholds()}
 	ints := map[tuning.Param]bool{tuning.T2: true, tuning.SampleEvery: true, tuning.Delta: true, tuning.ThreadsPerBlock: true,
-		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.BucketEdges: true, tuning.OrderedMinVertices: true,
-		tuning.OrderedMinVerticesSkewed: true}
+		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.Param("bucket_edges"): true, tuning.Param("ordered_min_vertices"): true,
+		tuning.Param("ordered_min_vertices_skewed"): true}
 	for _, p := range tuning.Params() {
 		v := 37.75
 		want := v
@@ -85,7 +85,7 @@ func TestParamAccessors(t *testing.T) {
 	if got := base.With(tuning.T1, 9).T1; got != 9 {
 		t.Errorf("T1 field %v, want 9", got)
 	}
-	if got := base.With(tuning.LaunchDeltaFactor, 16).LaunchDeltaFactor; got != 16 {
+	if got := base.With(tuning.Param("launch_delta_factor"), 16).LaunchDeltaFactor; got != 16 {
 		t.Errorf("launch_delta_factor field %v, want 16", got)
 	}
 	if got := base.With(tuning.Delta, -5).Delta; got != 0 {
@@ -98,7 +98,7 @@ func TestParamAccessors(t *testing.T) {
 		t.Error("an unknown knob must read NaN and change nothing")
 	}
 	for p, want := range map[tuning.Param]string{tuning.T3: "t3", tuning.SampleEvery: "sample-every",
-		tuning.ThreadsPerBlock: "threads-per-block", tuning.BucketDeltaFactor: "bucket-delta-factor"} {
+		tuning.ThreadsPerBlock: "threads-per-block", tuning.Param("bucket_delta_factor"): "bucket-delta-factor"} {
 		if got := p.Flag(); got != want {
 			t.Errorf("%s: flag %q, want %q", p, got, want)
 		}
@@ -278,15 +278,15 @@ func tinyInputs(t *testing.T) []*tuning.Input {
 // swept (their steps are skipped, no rows run), while bucket_delta_factor,
 // an SSSP knob of every backend, runs on SSSP alone.
 func TestTuneGPUOnlyKnobs(t *testing.T) {
-	ld, err := tuning.NewSweep(tuning.LaunchDeltaFactor, "0,16")
+	ld, err := tuning.NewSweep(tuning.Param("launch_delta_factor"), "0,16")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bd, err := tuning.NewSweep(tuning.BucketDeltaFactor, "0,8")
+	bd, err := tuning.NewSweep(tuning.Param("bucket_delta_factor"), "0,8")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tuning.NewSweep(tuning.LaunchDeltaFactor, "-1,4"); err == nil || !strings.Contains(err.Error(), "launch_delta_factor") {
+	if _, err := tuning.NewSweep(tuning.Param("launch_delta_factor"), "-1,4"); err == nil || !strings.Contains(err.Error(), "launch_delta_factor") {
 		t.Errorf("negative launch_delta_factor: %v, want an error naming the key", err)
 	}
 	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
@@ -297,10 +297,10 @@ func TestTuneGPUOnlyKnobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := res.Steps[0]; st.Param != tuning.LaunchDeltaFactor || !st.Skipped {
+	if st := res.Steps[0]; st.Param != tuning.Param("launch_delta_factor") || !st.Skipped {
 		t.Errorf("launch_delta_factor step %+v, want skipped on the CPU", st)
 	}
-	if st := res.Steps[1]; st.Param != tuning.BucketDeltaFactor || st.Skipped {
+	if st := res.Steps[1]; st.Param != tuning.Param("bucket_delta_factor") || st.Skipped {
 		t.Errorf("bucket_delta_factor step %+v, want swept", st)
 	}
 	// 2 values x 2 graphs, SSSP only.
@@ -308,7 +308,7 @@ func TestTuneGPUOnlyKnobs(t *testing.T) {
 		t.Fatalf("%d rows, want 4", len(res.Rows))
 	}
 	for _, r := range res.Rows {
-		if r.Param != tuning.BucketDeltaFactor || r.Algorithm != tuning.SSSP {
+		if r.Param != tuning.Param("bucket_delta_factor") || r.Algorithm != tuning.SSSP {
 			t.Errorf("row %s on %s, want bucket_delta_factor on sssp", r.Param, r.Algorithm)
 		}
 	}
@@ -915,7 +915,7 @@ func TestTuneDeltaFactor(t *testing.T) {
 // value takes effect: above the graphs' sizes the adaptive policy ran
 // unordered variants only, at 0 ordered ones only.
 func TestTuneOrderRule(t *testing.T) {
-	sw, err := tuning.NewSweep(tuning.OrderedMinVertices, "0,1000000")
+	sw, err := tuning.NewSweep(tuning.Param("ordered_min_vertices"), "0,1000000")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -89,9 +90,26 @@ func (r *Result) All() iter.Seq2[uint32, int] {
 // Stats returns the run's statistics.
 func (r *Result) Stats() runtime.Stats { return r.stats }
 
-// newOperator returns the BFS operator for a backend; bfs_cuda.go (build
-// tag cuda) sets cudaOperator.
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Config) (operator, bool)
+// request is what a BFS operator is built from, on any backend.
+type request struct {
+	g   *graph.Graph
+	src uint32
+	cfg *runtime.Config
+}
+
+// backends builds the operator for a run's backend: the CPU's here,
+// bfs_cuda.go's (build tag cuda) from its init.
+var backends algorithms.Backends[request, operator]
+
+func init() {
+	backends.Register("cpu", func(b runtime.Backend, r request) (operator, bool) {
+		c, ok := b.(*runtime.CPU)
+		if !ok {
+			return nil, false
+		}
+		return newCPU(c, r.g, r.src), true
+	})
+}
 
 // operator is the runtime operator plus access to its depths.
 type operator interface {
@@ -115,18 +133,9 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
 	}
 	cfg := runtime.NewConfigFor("bfs", opts...)
-	var op operator
-	switch b := cfg.Backend().(type) {
-	case *runtime.CPU:
-		op = newCPU(b, g, src)
-	default:
-		ok := false
-		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, src, cfg)
-		}
-		if !ok {
-			return nil, fmt.Errorf("bfs: backend %s: %w", b.Name(), runtime.ErrUnsupported)
-		}
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, cfg: cfg})
+	if !ok {
+		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
 	st, err := runtime.Run(ctx, "bfs", op, cfg)
 	if err != nil {

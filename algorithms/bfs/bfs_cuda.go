@@ -11,7 +11,9 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func init() { cudaOperator = newCUDAOp }
+func init() {
+	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) { return newCUDAOp(b, r.g, r.src, r.cfg) })
+}
 
 // cudaOp is the BFS operator on the cuda backend. Each iteration is one
 // CUDA.Do: the computation kernel (plus the pieces

@@ -8,5 +8,10 @@
 //	res, err := bfs.Run(ctx, g, src, runtime.WithVariant(v))
 //	d, ok := res.Depth(v)
 //
-// It may import graph, runtime, decider, workset, mapping and inspector.
+// Spec registers it with the algorithms registry; the operator for a
+// backend comes from the package's backend table (the cuda build adds its
+// constructor).
+//
+// It may import algorithms, graph, runtime, decider, workset, mapping and
+// inspector.
 package bfs

@@ -11,6 +11,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 var benchGraphs sync.Map // spec -> *graph.Graph
@@ -59,14 +60,14 @@ var benchCases = []struct{ name, spec string }{
 
 var benchVariants = []struct {
 	name string
-	opts []Option
+	opts []runtime.Option
 }{
 	{"auto", nil},
-	{"afforest", []Option{WithVariant(Afforest)}},
-	{"unionfind", []Option{WithVariant(UnionFind)}},
-	{"sv", []Option{WithVariant(SV)}},
-	{"sv_BM", []Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
-	{"sv_QU", []Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+	{"afforest", []runtime.Option{WithVariant(Afforest)}},
+	{"unionfind", []runtime.Option{WithVariant(UnionFind)}},
+	{"sv", []runtime.Option{WithVariant(SV)}},
+	{"sv_BM", []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+	{"sv_QU", []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
 }
 
 func BenchmarkCC(b *testing.B) {

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rs/zerolog"
-
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -64,57 +63,64 @@ func ParseVariant(s string) (Variant, error) {
 	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
 }
 
+// options are a run's CC-specific settings, from the runtime.Options
+// below (runtime.WithValue under keys of this package).
 type options struct {
 	variant Variant
 	rounds  int
 	seed    uint64
 	vpol    VariantPolicy
 	vpolSet bool // WithVariantPolicy given; else the thresholds'
-	rt      []runtime.Option
 	forest  bool
 }
 
-// Option configures Run and Forest.
-type Option func(*options)
+type (
+	variantKey struct{}
+	roundsKey  struct{}
+	seedKey    struct{}
+	vpolKey    struct{}
+)
 
 // WithVariant forces an algorithm (Auto, the default, lets the
 // VariantPolicy choose).
-func WithVariant(v Variant) Option { return func(o *options) { o.variant = v } }
+func WithVariant(v Variant) runtime.Option { return runtime.WithValue(variantKey{}, v) }
 
 // WithNeighborRounds sets Afforest's number of neighbour-sampling rounds
 // (default 2, as in the paper and GAP).
-func WithNeighborRounds(r int) Option { return func(o *options) { o.rounds = r } }
+func WithNeighborRounds(r int) runtime.Option { return runtime.WithValue(roundsKey{}, r) }
 
 // WithSeed sets the seed of Afforest's component sampling. The labels do
 // not depend on it; only the work done does.
-func WithSeed(s uint64) Option { return func(o *options) { o.seed = s } }
+func WithSeed(s uint64) runtime.Option { return runtime.WithValue(seedKey{}, s) }
 
 // WithVariantPolicy replaces the thresholds of the algorithm choice (by
 // default VariantPolicyFrom the run's thresholds: the afforest_* keys of
-// the backend's device section of thresholds.toml, or of WithRuntime's
+// the backend's device section of thresholds.toml, or of
 // runtime.WithThresholds or WithThresholdSet).
-func WithVariantPolicy(p VariantPolicy) Option {
-	return func(o *options) { o.vpol, o.vpolSet = p, true }
-}
-
-// WithRuntime passes options to the runtime engine: the backend or worker
-// count, logger, trace, thresholds, and a policy or fixed decider.Variant
-// for SV's working set (its Rep picks bitmap or queue, its Mapping thread
-// or block distribution of the bitmap pass).
-func WithRuntime(opts ...runtime.Option) Option {
-	return func(o *options) { o.rt = append(o.rt, opts...) }
-}
-
-// WithLogger is WithRuntime(runtime.WithLogger(l)).
-func WithLogger(l zerolog.Logger) Option { return WithRuntime(runtime.WithLogger(l)) }
-
-// WithTrace is WithRuntime(runtime.WithTrace(on)).
-func WithTrace(on bool) Option { return WithRuntime(runtime.WithTrace(on)) }
+func WithVariantPolicy(p VariantPolicy) runtime.Option { return runtime.WithValue(vpolKey{}, p) }
 
 // WithWorkset fixes SV's working-set representation for the whole run
 // (shorthand for a static runtime variant with block mapping).
-func WithWorkset(r decider.Rep) Option {
-	return WithRuntime(runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: r}))
+func WithWorkset(r decider.Rep) runtime.Option {
+	return runtime.WithVariant(decider.Variant{Mapping: decider.Block, Rep: r})
+}
+
+// optionsOf reads the CC options of cfg over the defaults.
+func optionsOf(cfg *runtime.Config, forest bool) options {
+	o := options{rounds: 2, seed: 27491095, forest: forest}
+	if v, ok := cfg.Value(variantKey{}); ok {
+		o.variant = v.(Variant)
+	}
+	if v, ok := cfg.Value(roundsKey{}); ok {
+		o.rounds = v.(int)
+	}
+	if v, ok := cfg.Value(seedKey{}); ok {
+		o.seed = v.(uint64)
+	}
+	if v, ok := cfg.Value(vpolKey{}); ok {
+		o.vpol, o.vpolSet = v.(VariantPolicy), true
+	}
+	return o
 }
 
 // Result holds the component label of every vertex: the smallest internal
@@ -210,7 +216,7 @@ func (f *ForestResult) Edges() []Edge { return f.edges }
 
 // Run labels the connected components (weakly connected for directed
 // graphs) of g.
-func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
+func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, error) {
 	op, m, err := run(ctx, g, false, opts)
 	if err != nil {
 		return nil, err
@@ -223,7 +229,7 @@ func Run(ctx context.Context, g *graph.Graph, opts ...Option) (*Result, error) {
 // hook records the edge that performed it. With several workers the edges
 // chosen may differ between runs (whichever hook wins a race); the labels
 // and the number of edges never do.
-func Forest(ctx context.Context, g *graph.Graph, opts ...Option) (*ForestResult, error) {
+func Forest(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*ForestResult, error) {
 	op, m, err := run(ctx, g, true, opts)
 	if err != nil {
 		return nil, err
@@ -242,9 +248,27 @@ type operator interface {
 	ForestEdges() []Edge
 }
 
-// cudaOperator builds an operator for a non-CPU backend; a cuda build sets
-// it. It reports false when it cannot run the variant.
-var cudaOperator func(b runtime.Backend, g *graph.Graph, v Variant, o options) (operator, bool)
+// request is what a CC operator is built from, on any backend.
+type request struct {
+	g *graph.Graph
+	v Variant
+	o options
+}
+
+// backends builds the operator for a run's backend: the CPU's here,
+// cc_cuda.go's (build tag cuda) from its init. A constructor reports false
+// when it cannot run the variant.
+var backends algorithms.Backends[request, operator]
+
+func init() {
+	backends.Register("cpu", func(b runtime.Backend, r request) (operator, bool) {
+		c, ok := b.(*runtime.CPU)
+		if !ok {
+			return nil, false
+		}
+		return newCPU(c, r.g, r.v, r.o), true
+	})
+}
 
 type meta struct {
 	variant Variant
@@ -252,28 +276,23 @@ type meta struct {
 	stats   runtime.Stats
 }
 
-func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (operator, meta, error) {
+func run(ctx context.Context, g *graph.Graph, forest bool, opts []runtime.Option) (operator, meta, error) {
 	if g == nil {
 		return nil, meta{}, ErrNilGraph
 	}
-	o := options{rounds: 2, seed: 27491095, forest: forest}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	// CC's default working-set policy decides every iteration from the
+	// exact active-edge count; the user's policy or variant, later in the
+	// list, overrides it. Every variant reads the thresholds of section
+	// "cc" (the run's name, cc-<variant>, is not a section's).
+	base := runtime.NewConfigFor("cc", opts...)
+	o := optionsOf(base, forest)
 	if o.variant > UnionFind {
 		return nil, meta{}, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(o.variant))
 	}
 	if o.rounds < 0 {
 		return nil, meta{}, fmt.Errorf("%w: %d neighbour rounds, want >= 0", ErrOption, o.rounds)
 	}
-	// CC's default working-set policy decides every iteration from the
-	// exact active-edge count; the user's policy or variant, later in the
-	// list, overrides it. Every variant reads the thresholds of section
-	// "cc" (the run's name, cc-<variant>, is not a section's).
-	base := runtime.NewConfigFor("cc", o.rt...)
-	cfg := runtime.NewConfigFor("cc", append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, o.rt...)...)
+	cfg := runtime.NewConfigFor("cc", append([]runtime.Option{runtime.WithPolicy(EdgePolicy(base.Thresholds()))}, opts...)...)
 	v, reason := o.variant, "forced"
 	if v == Auto {
 		vp := o.vpol
@@ -282,18 +301,9 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []Option) (opera
 		}
 		v, reason = vp.Choose(StatsOf(g))
 	}
-	var op operator
-	switch b := cfg.Backend().(type) {
-	case *runtime.CPU:
-		op = newCPU(b, g, v, o)
-	default:
-		ok := false
-		if cudaOperator != nil {
-			op, ok = cudaOperator(b, g, v, o)
-		}
-		if !ok {
-			return nil, meta{}, fmt.Errorf("cc: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
-		}
+	op, ok := backends.New(cfg.Backend(), request{g: g, v: v, o: o})
+	if !ok {
+		return nil, meta{}, fmt.Errorf("cc: backend %s, variant %v: %w", cfg.Backend().Name(), v, runtime.ErrUnsupported)
 	}
 	log := cfg.Logger()
 	log.Debug().Str("variant", v.String()).Str("reason", reason).Msg("cc")

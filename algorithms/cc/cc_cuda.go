@@ -14,7 +14,9 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func init() { cudaOperator = newCUDAOp }
+func init() {
+	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) { return newCUDAOp(b, r.g, r.v, r.o) })
+}
 
 // ccCtrl mirrors struct CCCtrl in kernels/cc.cu (64 bytes).
 type ccCtrl struct {

@@ -24,21 +24,21 @@ import (
 
 // gpuConfigs are the variants and working-set choices run on the GPU.
 func gpuConfigs(gpu *runtime.CUDA) []config2 {
-	rt := func(opts ...runtime.Option) Option {
-		return WithRuntime(append([]runtime.Option{runtime.WithBackend(gpu)}, opts...)...)
+	rt := func(opts ...runtime.Option) runtime.Option {
+		return withAll(append([]runtime.Option{runtime.WithBackend(gpu)}, opts...)...)
 	}
 	return []config2{
-		{"auto", []Option{rt()}},
-		{"sv", []Option{WithVariant(SV), rt()}},
-		{"sv-bitmap-edge", []Option{WithVariant(SV), rt(), WithWorkset(decider.Bitmap)}},
-		{"sv-bitmap-thread", []Option{WithVariant(SV), rt(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
-		{"sv-queue", []Option{WithVariant(SV), rt(), WithWorkset(decider.Queue)}},
-		{"sv-cycle", []Option{WithVariant(SV), rt(runtime.WithPolicy(cycle{}))}},
-		{"afforest", []Option{WithVariant(Afforest), rt()}},
-		{"afforest-r0", []Option{WithVariant(Afforest), WithNeighborRounds(0), rt()}},
-		{"afforest-r1", []Option{WithVariant(Afforest), WithNeighborRounds(1), rt()}},
-		{"afforest-r5", []Option{WithVariant(Afforest), WithNeighborRounds(5), rt()}},
-		{"unionfind", []Option{WithVariant(UnionFind), rt()}},
+		{"auto", []runtime.Option{rt()}},
+		{"sv", []runtime.Option{WithVariant(SV), rt()}},
+		{"sv-bitmap-edge", []runtime.Option{WithVariant(SV), rt(), WithWorkset(decider.Bitmap)}},
+		{"sv-bitmap-thread", []runtime.Option{WithVariant(SV), rt(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
+		{"sv-queue", []runtime.Option{WithVariant(SV), rt(), WithWorkset(decider.Queue)}},
+		{"sv-cycle", []runtime.Option{WithVariant(SV), rt(runtime.WithPolicy(cycle{}))}},
+		{"afforest", []runtime.Option{WithVariant(Afforest), rt()}},
+		{"afforest-r0", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(0), rt()}},
+		{"afforest-r1", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(1), rt()}},
+		{"afforest-r5", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(5), rt()}},
+		{"unionfind", []runtime.Option{WithVariant(UnionFind), rt()}},
 	}
 }
 
@@ -47,7 +47,7 @@ func gpuConfigs(gpu *runtime.CUDA) []config2 {
 func compareGPU(t *testing.T, name string, g *graph.Graph, cfgs []config2) int {
 	t.Helper()
 	ctx := context.Background()
-	want, err := Run(ctx, g, WithRuntime(runtime.WithWorkers(2)))
+	want, err := Run(ctx, g, withAll(runtime.WithWorkers(2)))
 	if err != nil {
 		t.Fatalf("%s: cpu: %v", name, err)
 	}
@@ -129,14 +129,14 @@ func TestCUDAVariantPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(t.Context(), g, WithRuntime(runtime.WithBackend(gpu)))
+	r, err := Run(t.Context(), g, withAll(runtime.WithBackend(gpu)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Variant() != UnionFind || !strings.Contains(r.Reason(), "arcs below 4194304") {
 		t.Errorf("kron:12 on %s: %v (%s), want unionfind", gpu.Device(), r.Variant(), r.Reason())
 	}
-	r, err = Run(t.Context(), g, WithRuntime(runtime.WithBackend(gpu), runtime.WithThresholds(decider.DefaultThresholds())))
+	r, err = Run(t.Context(), g, withAll(runtime.WithBackend(gpu), runtime.WithThresholds(decider.DefaultThresholds())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestCUDACancel(t *testing.T) {
 	g := pathGraph(t, 3000, 5)
 	for _, v := range Variants() {
 		ctx, cancel := context.WithCancel(context.Background())
-		_, err := Forest(ctx, g, WithVariant(v), WithRuntime(runtime.WithBackend(gpu), runtime.WithPolicy(cancelAfter{cancel})))
+		_, err := Forest(ctx, g, WithVariant(v), withAll(runtime.WithBackend(gpu), runtime.WithPolicy(cancelAfter{cancel})))
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
@@ -236,7 +236,7 @@ func TestCUDAInsufficientMemory(t *testing.T) {
 	probe := testgraphs.OpenCUDA(t)
 	gpu := testgraphs.OpenCUDA(t, runtime.WithMemoryHeadroom(probe.TotalMemory()))
 	for _, v := range Variants() {
-		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), WithRuntime(runtime.WithBackend(gpu)))
+		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), withAll(runtime.WithBackend(gpu)))
 		if !errors.Is(err, runtime.ErrInsufficientMemory) {
 			t.Fatalf("%v: got %v, want ErrInsufficientMemory", v, err)
 		}
@@ -263,16 +263,16 @@ func BenchmarkCUDACC(b *testing.B) {
 	variants := []struct {
 		name   string
 		forest bool
-		opts   []Option
+		opts   []runtime.Option
 	}{
 		{"auto", false, nil},
-		{"afforest", false, []Option{WithVariant(Afforest)}},
-		{"unionfind", false, []Option{WithVariant(UnionFind)}},
-		{"sv", false, []Option{WithVariant(SV)}},
-		{"sv_BM_edge", false, []Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
-		{"sv_QU", false, []Option{WithVariant(SV), WithWorkset(decider.Queue)}},
-		{"forest_afforest", true, []Option{WithVariant(Afforest)}},
-		{"forest_sv", true, []Option{WithVariant(SV)}},
+		{"afforest", false, []runtime.Option{WithVariant(Afforest)}},
+		{"unionfind", false, []runtime.Option{WithVariant(UnionFind)}},
+		{"sv", false, []runtime.Option{WithVariant(SV)}},
+		{"sv_BM_edge", false, []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+		{"sv_QU", false, []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+		{"forest_afforest", true, []runtime.Option{WithVariant(Afforest)}},
+		{"forest_sv", true, []runtime.Option{WithVariant(SV)}},
 	}
 	gpu := testgraphs.OpenCUDA(b) // one backend: each graph is uploaded once
 	for _, sp := range specs {
@@ -284,7 +284,7 @@ func BenchmarkCUDACC(b *testing.B) {
 				} else {
 					g = benchGraph(b, sp.spec)
 				}
-				opts := append(slices.Clone(v.opts), WithRuntime(runtime.WithBackend(gpu)))
+				opts := append(slices.Clone(v.opts), withAll(runtime.WithBackend(gpu)))
 				run := func() (*Result, error) {
 					if v.forest {
 						f, err := Forest(context.Background(), g, opts...)
@@ -328,7 +328,7 @@ func BenchmarkCUDACC(b *testing.B) {
 				b.ReportMetric(float64(iters), "iterations")
 				b.ReportMetric(float64(g.NumEdges())/dev.Seconds()/1e9, "Garcs/s")
 				gpuSkipResults = true
-				traced, err := Run(context.Background(), g, append(slices.Clone(opts), WithTrace(true))...)
+				traced, err := Run(context.Background(), g, append(slices.Clone(opts), runtime.WithTrace(true))...)
 				gpuSkipResults = false
 				if err != nil {
 					b.Fatal(err)

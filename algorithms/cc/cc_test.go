@@ -130,7 +130,7 @@ func testGraphs(t testing.TB) []testGraph {
 
 type config2 struct {
 	name string
-	opts []Option
+	opts []runtime.Option
 }
 
 // cycle is a test policy that changes SV's working set every iteration,
@@ -151,18 +151,18 @@ func (c *cycleRun) Next(decider.Observation) decider.Variant {
 func variantConfigs() []config2 {
 	return []config2{
 		{"auto", nil},
-		{"sv", []Option{WithVariant(SV)}},
-		{"sv-bitmap", []Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
-		{"sv-bitmap-thread", []Option{WithVariant(SV), WithRuntime(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
-		{"sv-queue", []Option{WithVariant(SV), WithWorkset(decider.Queue)}},
-		{"sv-cycle", []Option{WithVariant(SV), WithRuntime(runtime.WithPolicy(cycle{}))}},
-		{"sv-1worker", []Option{WithVariant(SV), WithRuntime(runtime.WithWorkers(1))}},
-		{"sv-3workers", []Option{WithVariant(SV), WithRuntime(runtime.WithWorkers(3))}},
-		{"afforest", []Option{WithVariant(Afforest)}},
-		{"afforest-r0", []Option{WithVariant(Afforest), WithNeighborRounds(0)}},
-		{"afforest-r5-3workers", []Option{WithVariant(Afforest), WithNeighborRounds(5), WithRuntime(runtime.WithWorkers(3))}},
-		{"unionfind", []Option{WithVariant(UnionFind)}},
-		{"unionfind-3workers", []Option{WithVariant(UnionFind), WithRuntime(runtime.WithWorkers(3))}},
+		{"sv", []runtime.Option{WithVariant(SV)}},
+		{"sv-bitmap", []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+		{"sv-bitmap-thread", []runtime.Option{WithVariant(SV), withAll(runtime.WithVariant(decider.Variant{Rep: decider.Bitmap}))}},
+		{"sv-queue", []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+		{"sv-cycle", []runtime.Option{WithVariant(SV), withAll(runtime.WithPolicy(cycle{}))}},
+		{"sv-1worker", []runtime.Option{WithVariant(SV), withAll(runtime.WithWorkers(1))}},
+		{"sv-3workers", []runtime.Option{WithVariant(SV), withAll(runtime.WithWorkers(3))}},
+		{"afforest", []runtime.Option{WithVariant(Afforest)}},
+		{"afforest-r0", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(0)}},
+		{"afforest-r5-3workers", []runtime.Option{WithVariant(Afforest), WithNeighborRounds(5), withAll(runtime.WithWorkers(3))}},
+		{"unionfind", []runtime.Option{WithVariant(UnionFind)}},
+		{"unionfind-3workers", []runtime.Option{WithVariant(UnionFind), withAll(runtime.WithWorkers(3))}},
 	}
 }
 
@@ -247,7 +247,7 @@ func TestWorkerIndependence(t *testing.T) {
 
 func TestSVSwitchesToQueue(t *testing.T) {
 	g := pathGraph(t, 20000, 3)
-	res, err := Run(context.Background(), g, WithVariant(SV), WithTrace(true))
+	res, err := Run(context.Background(), g, WithVariant(SV), runtime.WithTrace(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestCancelBetweenIterations(t *testing.T) {
 	g := pathGraph(t, 3000, 5)
 	for _, v := range Variants() {
 		ctx, cancel := context.WithCancel(context.Background())
-		_, err := Run(ctx, g, WithVariant(v), WithRuntime(runtime.WithPolicy(cancelAfter{cancel})))
+		_, err := Run(ctx, g, WithVariant(v), withAll(runtime.WithPolicy(cancelAfter{cancel})))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
 		}
@@ -358,7 +358,7 @@ func checkRelease(t *testing.T, opts ...runtime.Option) {
 	t.Helper()
 	g := testgraphs.Random(3000, 2500, true, 7) // many components
 	for i := 0; i < 3; i++ {
-		res, err := Run(context.Background(), g, WithRuntime(opts...))
+		res, err := Run(context.Background(), g, withAll(opts...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,5 +374,14 @@ func checkRelease(t *testing.T, opts ...runtime.Option) {
 			}()
 			res.NumComponents()
 		}()
+	}
+}
+
+// withAll applies opts as one option (table rows hold one per column).
+func withAll(opts ...runtime.Option) runtime.Option {
+	return func(c *runtime.Config) {
+		for _, o := range opts {
+			o(c)
+		}
 	}
 }

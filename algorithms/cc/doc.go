@@ -27,11 +27,15 @@
 // trace, cancellation between iterations). SV's working-set representation
 // is chosen by EdgePolicy, a decider.Policy over the active-edge count; the
 // algorithm itself by VariantPolicy from graph statistics, or forced with
-// WithVariant. The policy's thresholds are the run's (the afforest_* keys of
+// WithVariant. Options are runtime.Options, as for every algorithm: CC's
+// own (WithVariant, WithNeighborRounds, WithSeed, WithVariantPolicy,
+// WithWorkset) beside runtime's (backend, logger, trace, thresholds).
+// Spec and ForestSpec register cc and forest with the algorithms registry.
+// The policy's thresholds are the run's (the afforest_* keys of
 // thresholds.toml, per device and in a [cpu.cc] or [gpu."<device>".cc]
 // section): on the CPU Afforest wins on every graph that is not too sparse,
 // on a GPU only on large graphs with hubs.
 //
-// It may import graph, runtime, decider, mapping and internal/par; only
-// cmd and tuning import it.
+// It may import algorithms, graph, runtime, decider, mapping and
+// internal/par; only cmd, tuning and algorithms/all import it.
 package cc

@@ -102,18 +102,18 @@ func TestRunChoosesByThresholds(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		opts   []Option
+		opts   []runtime.Option
 		want   Variant
 		reason string
 	}{
 		{"cpu default", nil, Afforest, "sample"},
-		{"WithThresholds", []Option{WithRuntime(runtime.WithThresholds(huge))}, UnionFind, "arcs below 1099511627776"},
-		{"[cpu.cc]", []Option{WithRuntime(runtime.WithThresholdSet(set("[cpu.cc]\nafforest_min_skew = 1e6\n")))}, UnionFind, "degree skew"},
-		{"[cpu]", []Option{WithRuntime(runtime.WithThresholdSet(set("[cpu]\nafforest_min_degree = 1000.0\n")))}, UnionFind, "average degree"},
-		{"[cpu.bfs] is not cc's", []Option{WithRuntime(runtime.WithThresholdSet(set("[cpu.bfs]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
-		{"a GPU's section is not the cpu's", []Option{WithRuntime(runtime.WithThresholdSet(set("[gpu.\"X\"]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
-		{"WithVariantPolicy wins", []Option{WithRuntime(runtime.WithThresholds(huge)), WithVariantPolicy(DefaultVariantPolicy())}, Afforest, "sample"},
-		{"gpu floors on the cpu", []Option{WithVariantPolicy(VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64})}, UnionFind, "arcs below 4194304"},
+		{"WithThresholds", []runtime.Option{withAll(runtime.WithThresholds(huge))}, UnionFind, "arcs below 1099511627776"},
+		{"[cpu.cc]", []runtime.Option{withAll(runtime.WithThresholdSet(set("[cpu.cc]\nafforest_min_skew = 1e6\n")))}, UnionFind, "degree skew"},
+		{"[cpu]", []runtime.Option{withAll(runtime.WithThresholdSet(set("[cpu]\nafforest_min_degree = 1000.0\n")))}, UnionFind, "average degree"},
+		{"[cpu.bfs] is not cc's", []runtime.Option{withAll(runtime.WithThresholdSet(set("[cpu.bfs]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
+		{"a GPU's section is not the cpu's", []runtime.Option{withAll(runtime.WithThresholdSet(set("[gpu.\"X\"]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
+		{"WithVariantPolicy wins", []runtime.Option{withAll(runtime.WithThresholds(huge)), WithVariantPolicy(DefaultVariantPolicy())}, Afforest, "sample"},
+		{"gpu floors on the cpu", []runtime.Option{WithVariantPolicy(VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64})}, UnionFind, "arcs below 4194304"},
 	} {
 		r, err := Run(t.Context(), g, tc.opts...)
 		if err != nil {

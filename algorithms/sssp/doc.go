@@ -15,5 +15,11 @@
 //	res, err := sssp.Run(ctx, g, src, sssp.WithDelta(16))
 //	d, ok := res.Distance(v)
 //
-// It may import graph, runtime, decider, workset, mapping and inspector.
+// WithDelta is SSSP's own runtime.Option (the engine's Config holds no
+// bucket width). Spec registers it with the algorithms registry, with its
+// knobs (delta, delta_factor, the bucket and order keys) as Params; the
+// operator for a backend comes from the package's backend table.
+//
+// It may import algorithms, graph, runtime, decider, workset, mapping and
+// inspector.
 package sssp

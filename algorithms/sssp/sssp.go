@@ -7,6 +7,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -22,8 +23,38 @@ var (
 )
 
 // WithDelta sets the bucket width of ordered variants (delta-stepping);
-// it is runtime.WithDelta.
-func WithDelta(d uint64) runtime.Option { return runtime.WithDelta(d) }
+// 0 keeps the thresholds' (delta, or the width delta_factor derives from
+// the graph). A given width also fixes work-targeted buckets' narrowest
+// bucket and the buckets inside persistent launches.
+func WithDelta(d uint64) runtime.Option { return runtime.WithValue(deltaKey{}, d) }
+
+type deltaKey struct{}
+
+// deltaSet returns WithDelta's width (0: none given).
+func deltaSet(cfg *runtime.Config) uint64 {
+	d, _ := cfg.Value(deltaKey{})
+	w, _ := d.(uint64)
+	return w
+}
+
+// deltaFor returns the bucket width of a run on g: WithDelta's, else the
+// thresholds' (derived from g's mean weight and degree where their
+// delta_factor is set: decider.Thresholds.DeltaFor).
+func deltaFor(cfg *runtime.Config, g *graph.Graph) uint64 {
+	if d := deltaSet(cfg); d > 0 {
+		return d
+	}
+	return cfg.Thresholds().DeltaForGraph(g)
+}
+
+// bucketDeltaFor is deltaFor for work-targeted buckets (the thresholds'
+// bucket_delta_factor; WithDelta still overrides).
+func bucketDeltaFor(cfg *runtime.Config, g *graph.Graph) uint64 {
+	if d := deltaSet(cfg); d > 0 {
+		return d
+	}
+	return cfg.Thresholds().BucketDeltaForGraph(g)
+}
 
 // Result holds the distances of one SSSP run.
 type Result struct {
@@ -102,9 +133,30 @@ type operator interface {
 	Distances() runtime.Values
 }
 
-// cudaOperator is set by sssp_cuda.go (build tag cuda).
-// launchDelta is the bucket width inside persistent launches.
-var cudaOperator func(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool)
+// request is what an SSSP operator is built from, on any backend.
+type request struct {
+	g      *graph.Graph
+	src    uint32
+	delta  uint64
+	target int64 // bucket_edges: work-targeted buckets (0: fixed)
+	merge  uint64
+	// launchDelta is the bucket width inside persistent launches.
+	launchDelta uint64
+}
+
+// backends builds the operator for a run's backend: the CPU's here,
+// sssp_cuda.go's (build tag cuda) from its init.
+var backends algorithms.Backends[request, operator]
+
+func init() {
+	backends.Register("cpu", func(b runtime.Backend, r request) (operator, bool) {
+		c, ok := b.(*runtime.CPU)
+		if !ok {
+			return nil, false
+		}
+		return newCPU(c, r.g, r.src, r.delta, r.target, r.merge), true
+	})
+}
 
 // CheckGraph returns the error Run gives for a graph SSSP cannot use: nil,
 // unweighted or float-weighted.
@@ -150,13 +202,13 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if !cfg.Forced() && !orderedFits(g, cfg.Thresholds()) {
 		cfg = runtime.NewConfigFor("sssp", append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
 	}
-	delta := cfg.DeltaFor(g)
+	delta := deltaFor(cfg, g)
 	// Work-targeted buckets are the adaptive policy's; a static variant
 	// keeps fixed ones.
 	var target int64
 	merge := uint64(1)
 	if th := cfg.Thresholds(); cfg.Adaptive() && th.BucketEdges > 0 && g.DegreeSkew() >= th.BucketMinSkew {
-		bd := cfg.BucketDeltaFor(g)
+		bd := bucketDeltaFor(cfg, g)
 		target, merge, delta = th.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
@@ -165,22 +217,13 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if int64(src) >= int64(n) {
 		return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
 	}
-	var op operator
-	switch b := cfg.Backend().(type) {
-	case *runtime.CPU:
-		op = newCPU(b, g, src, delta, target, merge)
-	default:
-		ok := false
-		if cudaOperator != nil {
-			launchDelta := delta // static variants keep their delta
-			if cfg.Adaptive() && cfg.DeltaSet() == 0 {
-				launchDelta = cfg.Thresholds().LaunchDelta(delta, float64(g.NumEdges())/float64(n))
-			}
-			op, ok = cudaOperator(b, g, src, delta, target, launchDelta)
-		}
-		if !ok {
-			return nil, fmt.Errorf("sssp: backend %s: %w", b.Name(), runtime.ErrUnsupported)
-		}
+	launchDelta := delta // static variants keep their delta
+	if cfg.Adaptive() && deltaSet(cfg) == 0 {
+		launchDelta = cfg.Thresholds().LaunchDelta(delta, float64(g.NumEdges())/float64(n))
+	}
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
+	if !ok {
+		return nil, fmt.Errorf("sssp: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
 	st, err := runtime.Run(ctx, "sssp", op, cfg)
 	if err != nil {

@@ -11,7 +11,11 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func init() { cudaOperator = newCUDAOp }
+func init() {
+	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) {
+		return newCUDAOp(b, r.g, r.src, r.delta, r.target, r.launchDelta)
+	})
+}
 
 // cudaOp is the SSSP operator on the cuda backend, relaxing with
 // atomicMin. Distances are uint32 when no path can reach 2^32-1 ((n-1) x

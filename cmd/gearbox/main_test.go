@@ -147,7 +147,7 @@ func TestRunVariantHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "U_B_QU (pull is BFS only); cc, forest:") || strings.Contains(stderr, "bfs, sssp:") {
+	if !strings.Contains(stderr, "sssp: O_T_BM, O_T_QU, O_B_BM, O_B_QU, U_T_BM, U_T_QU, U_B_BM, U_B_QU (pull is BFS only)") || strings.Contains(stderr, "bfs, sssp:") {
 		t.Errorf("help does not say pull is BFS only:\n%s", stderr)
 	}
 }

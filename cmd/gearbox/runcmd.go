@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -14,10 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gearbox-graph/gearbox/algorithms/bfs"
-	"github.com/gearbox-graph/gearbox/algorithms/cc"
-	"github.com/gearbox-graph/gearbox/algorithms/sssp"
-	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/algorithms"
+	_ "github.com/gearbox-graph/gearbox/algorithms/all" // the algorithms gearbox run, bench and tune know
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -28,11 +25,13 @@ var runSourceHook func()
 
 // runFlags are the flags of `gearbox run`.
 type runFlags struct {
-	in         inputFlags
-	source     string
-	sources    int
-	variant    string
-	delta      uint64
+	in      inputFlags
+	source  string
+	sources int
+	variant string
+	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
+	// the thresholds' value.
+	params     map[string]uint64
 	thresholds string
 	trace      string
 	out        string
@@ -46,8 +45,11 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
-	fs.StringVar(&f.variant, "variant", "auto", "auto (adaptive policy) or a static variant; bfs: "+strings.Join(decider.ValidNames(), ", ")+"; sssp: "+strings.Join(pushVariantNames(), ", ")+" (pull is BFS only); cc, forest: "+strings.Join(ccVariantNames(), ", "))
-	fs.Uint64Var(&f.delta, "delta", 0, "SSSP bucket width for ordered variants (0 = from the thresholds)")
+	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
+	f.params = map[string]uint64{}
+	for _, p := range runFlagParams() {
+		fs.Var(uintFlag{f.params, p.Key}, p.FlagName(), p.Doc+": a whole number `N` (0 = from the thresholds; "+strings.Join(flagOwners(p.Key), ", ")+" only)")
+	}
 	fs.StringVar(&f.thresholds, "thresholds", "", "thresholds `FILE` (default: built-in defaults, as in thresholds.toml)")
 	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE`")
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
@@ -57,178 +59,114 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE`, for go tool pprof")
 }
 
-// outcome is one algorithm run as `gearbox run` reports it.
-type outcome struct {
-	stats   runtime.Stats
-	edges   int64  // edges the run had to examine: the numerator of MTEPS
-	summary string // one line of results
-	verify  func() error
-	write   func(w io.Writer) error // the --out file
-	// release gives the result's memory back for the next source's run.
-	release func()
+// uintFlag is a whole-number knob flag stored in a map by key.
+type uintFlag struct {
+	m   map[string]uint64
+	key string
 }
 
-// runner runs one prepared algorithm from a source (ignored by algorithms
-// without one).
-type runner func(ctx context.Context, g *graph.Graph, src uint32) (*outcome, error)
-
-// algorithm describes one `gearbox run` algorithm. prepare checks the
-// algorithm-specific flags before the graph is loaded.
-type algorithm struct {
-	sourced  bool
-	variants []string
-	prepare  func(variant string, delta uint64, ropts []runtime.Option) (runner, error)
-}
-
-var algorithms = map[string]algorithm{
-	"bfs":    {sourced: true, variants: decider.ValidNames(), prepare: prepareBFS},
-	"sssp":   {sourced: true, variants: pushVariantNames(), prepare: prepareSSSP}, // pull is BFS only
-	"cc":     {variants: ccVariantNames(), prepare: prepareCC(false)},
-	"forest": {variants: ccVariantNames(), prepare: prepareCC(true)},
-}
-
-// traversalOptions turns --variant and --delta into runtime options.
-func traversalOptions(variant string, delta uint64, ropts []runtime.Option) ([]runtime.Option, error) {
-	if variant != "auto" {
-		v, err := decider.ParseVariant(variant)
-		if err != nil {
-			return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
-		}
-		ropts = append(ropts, runtime.WithVariant(v))
+func (u uintFlag) String() string {
+	if u.m == nil {
+		return "0"
 	}
-	if delta > 0 {
-		ropts = append(ropts, runtime.WithDelta(delta))
-	}
-	return ropts, nil
+	return strconv.FormatUint(u.m[u.key], 10)
 }
 
-func prepareBFS(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
-	if delta > 0 {
-		return nil, fmt.Errorf("%w: --delta applies to sssp, not bfs", errUsage)
-	}
-	opts, err := traversalOptions(variant, 0, ropts)
+func (u uintFlag) Set(s string) error {
+	v, err := strconv.ParseUint(s, 0, 64)
 	if err != nil {
-		return nil, err
+		return errors.New("parse error")
 	}
-	return func(ctx context.Context, g *graph.Graph, src uint32) (*outcome, error) {
-		r, err := bfs.Run(ctx, g, src, opts...)
-		if err != nil {
-			return nil, err
-		}
-		value := func(v uint32) (uint64, bool) {
-			d, ok := r.Depth(v)
-			return uint64(d), ok
-		}
-		return &outcome{stats: r.Stats(), edges: reachedArcs(g, value),
-			summary: fmt.Sprintf("source %d: reached %d vertices, max depth %d", g.IDs().External(src), r.NumReached(), r.MaxDepth()),
-			verify:  func() error { return bfs.Verify(g, r) },
-			write:   func(w io.Writer) error { return writeValues(w, g, value) },
-			release: r.Release,
-		}, nil
-	}, nil
+	u.m[u.key] = v
+	return nil
 }
 
-func prepareSSSP(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
-	opts, err := traversalOptions(variant, delta, ropts)
-	if err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context, g *graph.Graph, src uint32) (*outcome, error) {
-		r, err := sssp.Run(ctx, g, src, opts...)
-		if err != nil {
-			return nil, err
+// runFlagParams are the algorithm knobs gearbox run takes as flags
+// (algorithms.Param.Flag), each once however many algorithms declare it.
+func runFlagParams() []algorithms.Param {
+	var out []algorithms.Param
+	seen := map[string]bool{}
+	for _, s := range algorithms.All() {
+		for _, p := range s.Params {
+			if p.Flag && !seen[p.Key] {
+				seen[p.Key] = true
+				out = append(out, p)
+			}
 		}
-		max, _ := r.MaxDistance()
-		return &outcome{stats: r.Stats(), edges: reachedArcs(g, r.Distance),
-			summary: fmt.Sprintf("source %d: reached %d vertices, max distance %d, delta %d", g.IDs().External(src), r.NumReached(), max, r.Delta()),
-			verify:  func() error { return sssp.Verify(g, r) },
-			write:   func(w io.Writer) error { return writeValues(w, g, r.Distance) },
-			release: r.Release,
-		}, nil
-	}, nil
+	}
+	return out
 }
 
-// pushVariantNames lists the eight push variants: SSSP has no pull
-// direction, and refusing pull at flag parsing spares loading the graph.
-func pushVariantNames() []string {
+// flagOwners lists the algorithms that declare knob key as a flag.
+func flagOwners(key string) []string {
 	var names []string
-	for _, v := range decider.PushVariants() {
-		names = append(names, v.String())
+	for _, s := range algorithms.All() {
+		if p, ok := s.Param(key); ok && p.Flag {
+			names = append(names, s.Name)
+		}
 	}
 	return names
 }
 
-func ccVariantNames() []string {
+// variantHelp is --variant's help: each algorithm's static variants.
+func variantHelp() string {
+	var b strings.Builder
+	b.WriteString("auto (adaptive policy) or a static variant")
+	groups := map[string][]string{} // variant list -> algorithms
+	var order []string
+	for _, s := range algorithms.All() {
+		k := strings.Join(s.Variants, ", ")
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], s.Name)
+	}
+	// Traversals without pull say who has it: refusing pull at flag
+	// parsing spares loading the graph, and the help should say why.
+	var pullers []string
+	pulling := map[string]bool{} // the pullers' variants
+	for _, s := range algorithms.All() {
+		if slices.Contains(s.Variants, "pull") {
+			pullers = append(pullers, strings.ToUpper(s.Name))
+			for _, v := range s.Variants {
+				pulling[v] = true
+			}
+		}
+	}
+	for _, k := range order {
+		fmt.Fprintf(&b, "; %s: %s", strings.Join(groups[k], ", "), k)
+		vs := strings.Split(k, ", ")
+		if !slices.Contains(vs, "pull") && slices.ContainsFunc(vs, func(v string) bool { return pulling[v] }) {
+			fmt.Fprintf(&b, " (pull is %s only)", strings.Join(pullers, ", "))
+		}
+	}
+	return b.String()
+}
+
+func algorithmNames() string { return strings.Join(algorithms.Names(), ", ") }
+
+// sourcedNames lists the algorithms that run from a source.
+func sourcedNames() string {
 	var names []string
-	for _, v := range cc.Variants() {
-		names = append(names, v.String())
-	}
-	return names
-}
-
-// prepareCC runs connected components, or a spanning forest when forest is
-// set. Labels are written in the file's ids: each vertex gets the id of the
-// smallest-id vertex of its component.
-func prepareCC(forest bool) func(string, uint64, []runtime.Option) (runner, error) {
-	return func(variant string, delta uint64, ropts []runtime.Option) (runner, error) {
-		if delta > 0 {
-			return nil, fmt.Errorf("%w: --delta applies to sssp, not cc", errUsage)
+	for _, s := range algorithms.All() {
+		if s.Sourced {
+			names = append(names, s.Name)
 		}
-		opts := []cc.Option{cc.WithRuntime(ropts...)}
-		if variant != "auto" {
-			v, err := cc.ParseVariant(variant)
-			if err != nil {
-				return nil, fmt.Errorf("%w: --variant: %v", errUsage, err)
-			}
-			opts = append(opts, cc.WithVariant(v))
-		}
-		return func(ctx context.Context, g *graph.Graph, _ uint32) (*outcome, error) {
-			var r *cc.Result
-			var edges []cc.Edge
-			if forest {
-				f, err := cc.Forest(ctx, g, opts...)
-				if err != nil {
-					return nil, err
-				}
-				r, edges = &f.Result, f.Edges()
-			} else {
-				var err error
-				if r, err = cc.Run(ctx, g, opts...); err != nil {
-					return nil, err
-				}
-			}
-			o := &outcome{stats: r.Stats(), edges: max(g.NumEdges(), 1),
-				summary: fmt.Sprintf("%d components, largest %d vertices (variant %s: %s)", r.NumComponents(), r.LargestSize(), r.Variant(), r.Reason()),
-				verify:  func() error { return cc.Verify(g, r.Labels()) },
-				release: r.Release,
-			}
-			ids := g.IDs()
-			if forest {
-				o.summary += fmt.Sprintf(", forest of %d edges", len(edges))
-				o.verify = func() error { return cc.VerifyForest(g, r.Labels(), edges) }
-				o.write = func(w io.Writer) error { return writeForest(w, g, edges) }
-			} else {
-				o.write = func(w io.Writer) error {
-					return writeValues(w, g, func(v uint32) (uint64, bool) { return ids.External(r.Label(v)), true })
-				}
-			}
-			return o, nil
-		}, nil
 	}
-}
-
-func algorithmNames() string {
-	names := make([]string, 0, len(algorithms))
-	for n := range algorithms {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return strings.Join(names, " and ")
 }
 
 func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: gearbox run ALGORITHM [flags]\n\nalgorithms:\n")
+		for _, s := range algorithms.All() {
+			fmt.Fprintf(e.stderr, "  %-8s %s\n", s.Name, s.Doc)
+		}
+		fmt.Fprintf(e.stderr, "\nflags:\n")
+		fs.PrintDefaults()
+	}
 	f.register(fs)
 	pos, help, err := parseFlags(fs, args)
 	if help || err != nil {
@@ -237,7 +175,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: run needs one algorithm (%s), got %q", errUsage, algorithmNames(), pos)
 	}
-	alg, ok := algorithms[pos[0]]
+	alg, ok := algorithms.Lookup(pos[0])
 	if !ok {
 		return fmt.Errorf("%w: unknown algorithm %q (algorithms: %s)", errUsage, pos[0], algorithmNames())
 	}
@@ -253,11 +191,20 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
-	if !alg.sourced && (f.source != "" || f.sources > 1) {
-		return fmt.Errorf("%w: %s has no source; --source and --sources apply to bfs and sssp", errUsage, pos[0])
+	if !alg.Sourced && (f.source != "" || f.sources > 1) {
+		return fmt.Errorf("%w: %s has no source; --source and --sources apply to %s", errUsage, pos[0], sourcedNames())
 	}
-	if f.variant != "auto" && !slices.Contains(alg.variants, f.variant) {
-		return fmt.Errorf("%w: --variant %q is not a variant of %s (valid: auto, %s)", errUsage, f.variant, pos[0], strings.Join(alg.variants, ", "))
+	if f.variant != "auto" && !slices.Contains(alg.Variants, f.variant) {
+		return fmt.Errorf("%w: --variant %q is not a variant of %s (valid: auto, %s)", errUsage, f.variant, pos[0], strings.Join(alg.Variants, ", "))
+	}
+	for key, v := range f.params {
+		if _, own := alg.Param(key); !own && v > 0 {
+			return fmt.Errorf("%w: --%s applies to %s, not %s", errUsage, strings.ReplaceAll(key, "_", "-"), strings.Join(flagOwners(key), ", "), pos[0])
+		}
+	}
+	algOpts, err := alg.Options(f.variant, f.params)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	// Check everything cheap before loading a large graph: a result or
 	// trace that could not be written would be lost after the run.
@@ -273,7 +220,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	defer func() { closeBackend() }()
 	ropts := []runtime.Option{runtime.WithLogger(e.log), runtime.WithTrace(f.trace != "")}
 	if f.thresholds != "" {
-		set, err := decider.LoadThresholds(f.thresholds)
+		set, err := algorithms.LoadThresholds(f.thresholds)
 		if err != nil {
 			return err
 		}
@@ -285,12 +232,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 				Msg("the thresholds file has no section for this GPU; using the device's defaults")
 		}
 	}
-	prepare := func(b runtime.Backend) (runner, error) {
-		return alg.prepare(f.variant, f.delta, append(slices.Clip(ropts), runtime.WithBackend(b)))
-	}
-	runAlg, err := prepare(backend)
-	if err != nil {
-		return err
+	ropts = append(ropts, algOpts...)
+	runAlg := func(ctx context.Context, g *graph.Graph, src uint32) (*algorithms.Outcome, error) {
+		return alg.Run(ctx, g, src, append(slices.Clip(ropts), runtime.WithBackend(backend))...)
 	}
 
 	// With --out - the values go to stdout, so the summary goes to stderr
@@ -303,12 +247,12 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if pos[0] == "sssp" && g.WeightKind() == graph.Unweighted {
+	if alg.Weighted && g.WeightKind() == graph.Unweighted {
 		g = g.WithDerivedWeights(f.in.seed)
-		fmt.Fprintf(sum, "note: the graph is unweighted; SSSP uses weights in [1,255] derived from seed %d\n", f.in.seed)
+		fmt.Fprintf(sum, "note: the graph is unweighted; %s uses weights in [1,255] derived from seed %d\n", strings.ToUpper(pos[0]), f.in.seed)
 	}
 	srcs := []uint32{0} // ignored by algorithms without a source
-	if alg.sourced && g.NumVertices() == 0 {
+	if alg.Sourced && g.NumVertices() == 0 {
 		// The empty graph is valid input with an empty result.
 		fmt.Fprintf(sum, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
 		if f.out != "" {
@@ -320,7 +264,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 		return nil
 	}
-	if alg.sourced {
+	if alg.Sourced {
 		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
 			return err
 		}
@@ -338,11 +282,11 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}()
 	}
 	var times, mteps, kernels, transfers, setups, inspect, convert []float64
-	var last *outcome
+	var last *algorithms.Outcome
 	var interrupted error // the interruption after some sources finished
 	for i, src := range srcs {
-		if last != nil && last.release != nil {
-			last.release() // done with it: this run reuses its memory
+		if last != nil && last.Release != nil {
+			last.Release() // done with it: this run reuses its memory
 		}
 		t, err := runAlg(ctx, g, src)
 		if errors.Is(err, runtime.ErrInsufficientMemory) && f.device == "auto" {
@@ -350,9 +294,6 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			e.log.Info().Err(err).Msg("--device auto: the graph does not fit on the GPU; running on the CPU")
 			closeBackend()
 			backend, closeBackend = runtime.NewCPU(f.workers), func() {}
-			if runAlg, err = prepare(backend); err != nil {
-				return err
-			}
 			t, err = runAlg(ctx, g, src)
 		}
 		if err != nil {
@@ -364,39 +305,39 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			}
 			return err
 		}
-		wall := t.stats.Wall.Seconds()
+		wall := t.Stats.Wall.Seconds()
 		times = append(times, wall)
 		if wall > 0 {
-			inspect = append(inspect, 100*t.stats.Inspection.Seconds()/wall)
-			convert = append(convert, 100*t.stats.Conversion.Seconds()/wall)
+			inspect = append(inspect, 100*t.Stats.Inspection.Seconds()/wall)
+			convert = append(convert, 100*t.Stats.Conversion.Seconds()/wall)
 		}
-		if g := t.stats.GPU; g != nil {
+		if g := t.Stats.GPU; g != nil {
 			kernels = append(kernels, g.Kernels.Seconds())
 			transfers = append(transfers, g.Transfers.Seconds())
 			setups = append(setups, g.Setup.Seconds())
 		}
-		mteps = append(mteps, float64(t.edges)/wall/1e6)
+		mteps = append(mteps, float64(t.Edges())/wall/1e6)
 		if f.verify {
 			vs := time.Now()
-			if err := t.verify(); err != nil {
+			if err := t.Verify(); err != nil {
 				return fmt.Errorf("verification failed for source %d: %w", g.IDs().External(src), err)
 			}
 			e.log.Debug().Dur("verify", time.Since(vs)).Msg("verified")
 		}
 		if len(srcs) > 1 {
 			fmt.Fprintf(sum, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",
-				g.IDs().External(src), wall*1e3, mteps[i], t.stats.Iterations, variantSummary(t.stats))
+				g.IDs().External(src), wall*1e3, mteps[i], t.Stats.Iterations, variantSummary(t.Stats))
 		}
 		last = t
 		if runSourceHook != nil {
 			runSourceHook()
 		}
 	}
-	st := last.stats
+	st := last.Stats
 	fmt.Fprintf(sum, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
 		pos[0], f.in.name(), g.NumVertices(), g.NumEdges(), directedness(g), st.Backend, st.Policy)
 	if len(srcs) == 1 {
-		fmt.Fprintln(sum, last.summary)
+		fmt.Fprintln(sum, last.Summary())
 		fmt.Fprintf(sum, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
 		fmt.Fprintf(sum, "variants: %s\n", variantSummary(st))
 		if g := st.GPU; g != nil {
@@ -446,7 +387,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		if err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
-		if err := last.write(w); err != nil {
+		if err := last.Write(w); err != nil {
 			closeOut()
 			return fmt.Errorf("--out: %w", err)
 		}
@@ -464,18 +405,6 @@ func directedness(g *graph.Graph) string {
 		return "directed"
 	}
 	return "undirected"
-}
-
-// reachedArcs counts the out-arcs of reached vertices: the edges a traversal
-// of the reached part must examine, the numerator of TEPS as in Graph500.
-func reachedArcs(g *graph.Graph, value func(uint32) (uint64, bool)) int64 {
-	var m int64
-	for v := 0; v < g.NumVertices(); v++ {
-		if _, ok := value(uint32(v)); ok {
-			m += g.Degree(uint32(v))
-		}
-	}
-	return max(m, 1)
 }
 
 func variantSummary(st runtime.Stats) string {
@@ -546,43 +475,6 @@ func median(x []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func writeValues(w io.Writer, g *graph.Graph, value func(uint32) (uint64, bool)) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var buf []byte
-	ids := g.IDs()
-	for v := 0; v < g.NumVertices(); v++ {
-		buf = strconv.AppendUint(buf[:0], ids.External(uint32(v)), 10)
-		buf = append(buf, ' ')
-		if x, ok := value(uint32(v)); ok {
-			buf = strconv.AppendUint(buf, x, 10)
-		} else {
-			buf = append(buf, "inf"...)
-		}
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
-
-// writeForest writes one "u v" line per forest edge, in the file's ids.
-func writeForest(w io.Writer, g *graph.Graph, edges []cc.Edge) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var buf []byte
-	ids := g.IDs()
-	for _, e := range edges {
-		buf = strconv.AppendUint(buf[:0], ids.External(e.U), 10)
-		buf = append(buf, ' ')
-		buf = strconv.AppendUint(buf, ids.External(e.V), 10)
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
 }
 
 // startCPUProfile starts Go's CPU profiler writing to path; stop ends the

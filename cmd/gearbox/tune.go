@@ -15,6 +15,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -42,7 +43,7 @@ type sweepFlags struct {
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
 	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
-	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: bfs, sssp, cc")
+	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(benchedNames(), ", "))
 	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
@@ -327,43 +328,15 @@ flags:
 	f.register(fs, "tune-out")
 	fs.StringVar(&f.thresholds, "thresholds", "", "start from the backend's section of thresholds `FILE` (with --section, ALG's own section of it if any; default: built-in defaults)")
 	fs.StringVar(&f.thresholdsOut, "thresholds-out", "", "merge the best setting into thresholds `FILE` as the backend's section, or ALG's with --section (default: OUT-DIR/thresholds.toml)")
-	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section (bfs, sssp or cc; --algorithms must be ALG alone) instead of the device section")
+	fs.StringVar(&f.section, "section", "", "tune and write algorithm `ALG`'s own section ("+strings.Join(algorithms.Sections(), ", ")+"; --algorithms must be ALG alone) instead of the device section")
 	fs.IntVar(&f.passes, "passes", 1, "rounds of coordinate descent over the knobs")
 	fs.StringVar(&f.plotCSV, "plot-only", "", "run nothing: redraw the plots of a saved sweep `CSV` (a tune.csv) into --out-dir")
 	fs.StringVar(&f.score, "score", string(tuning.ScoreWall), "rank each knob's values by `TIME`: wall (the whole call) or device (the GPU's time: the iterations' kernels and control-block reads, "+
 		"excluding the set-up and the result copy, which no threshold changes and which add noise; needs --device cuda)")
-	defaults := map[tuning.Param]string{
-		tuning.T3: "0.01:0.15:0.02", tuning.SampleEvery: "1:12", tuning.T2: "16:1024:x2", tuning.T1: "",
-		tuning.Alpha: "5,10,15,20,30", tuning.Beta: "6,12,18,24,36", tuning.Delta: "1:1024:x4", tuning.DeltaFactor: "0,2,4,8,16,32",
-		tuning.ThreadsPerBlock: "64,128,256,512,1024", tuning.PullMinEdges: "", tuning.BitmapMinVertices: "", tuning.JumpFactor: "",
-		tuning.BucketEdges: "", tuning.BucketDeltaFactor: "", tuning.BucketDeltaMinSkew: "", tuning.LaunchDeltaFactor: "",
-		tuning.OrderedMinVertices: "", tuning.OrderedMinDegree: "", tuning.OrderedMinVerticesSkewed: "",
-	}
-	help := map[tuning.Param]string{
-		tuning.T3:                       "T3 values, fractions of n",
-		tuning.SampleEvery:              "inspection periods (iterations)",
-		tuning.T2:                       "T2 values (working-set sizes)",
-		tuning.T1:                       "T1 values (average out-degrees; empty = not swept)",
-		tuning.Alpha:                    "alpha values (BFS push->pull)",
-		tuning.Beta:                     "beta values (BFS pull->push)",
-		tuning.Delta:                    "SSSP bucket widths (swept where delta_factor is 0)",
-		tuning.DeltaFactor:              "SSSP delta factors: delta = factor x mean weight / mean out-degree per graph, 0 = the fixed delta",
-		tuning.ThreadsPerBlock:          "GPU threads per block for thread mapping (no effect on the cpu backend)",
-		tuning.PullMinEdges:             "fewest frontier out-edges for BFS to pull (empty = not swept)",
-		tuning.BitmapMinVertices:        "smallest graph (vertices) that may use a bitmap (empty = not swept)",
-		tuning.JumpFactor:               "factors of working-set growth or shrinkage that re-choose the structure between samples, 0 = off (empty = not swept)",
-		tuning.BucketEdges:              "out-edges of the adaptive SSSP's work-targeted buckets, 0 = fixed delta buckets (empty = not swept)",
-		tuning.BucketDeltaFactor:        "delta factors of the work-targeted buckets' narrowest bucket, 0 = the graph's delta (empty = not swept)",
-		tuning.BucketDeltaMinSkew:       "degree skews from which bucket_delta_factor applies, 0 = every graph (empty = not swept)",
-		tuning.LaunchDeltaFactor:        "factors widening the adaptive SSSP's buckets inside GPU persistent launches to delta x factor / mean out-degree, 0 = delta (empty = not swept)",
-		tuning.OrderedMinVertices:       "smallest graph (vertices) on which the adaptive SSSP runs ordered (empty = not swept)",
-		tuning.OrderedMinDegree:         "smallest average out-degree at which the adaptive SSSP runs ordered (empty = not swept)",
-		tuning.OrderedMinVerticesSkewed: "smallest graph (vertices) of degree skew at least bucket_min_skew on which the adaptive SSSP runs ordered (empty = not swept)",
-	}
 	for _, p := range tuning.Params() {
 		s := new(string)
 		f.ranges[p] = s
-		fs.StringVar(s, p.Flag(), defaults[p], help[p]+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
+		fs.StringVar(s, p.Flag(), p.DefaultRange(), p.Doc()+": `RANGE` a,b,c | lo:hi | lo:hi:step | lo:hi:xFACTOR ('' = keep the start value)")
 	}
 	pos, helped, err := parseFlags(fs, args)
 	if helped || err != nil {
@@ -389,8 +362,8 @@ flags:
 		return err
 	}
 	if f.section != "" {
-		if !slices.Contains(decider.Algorithms(), f.section) {
-			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(decider.Algorithms(), ", "))
+		if !slices.Contains(algorithms.Sections(), f.section) {
+			return fmt.Errorf("%w: --section %q: not an algorithm (valid: %s)", errUsage, f.section, strings.Join(algorithms.Sections(), ", "))
 		}
 		// A section is tuned on its algorithm alone: a score over others
 		// would not be its optimum.
@@ -636,4 +609,15 @@ func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
 	return nil
+}
+
+// benchedNames lists the algorithms bench and tune run (Spec.Benched).
+func benchedNames() []string {
+	var names []string
+	for _, s := range algorithms.All() {
+		if s.Benched {
+			names = append(names, s.Name)
+		}
+	}
+	return names
 }
