@@ -3,9 +3,9 @@ package decider
 import (
 	"errors"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"maps"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -400,7 +400,7 @@ func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
 // bucket_delta_min_skew aside: 0 there); unknown keys, wrong types
 // and out-of-range values are errors naming the file and key.
 func LoadThresholds(path string) (*ThresholdSet, error) {
-	b, err := os.ReadFile(path)
+	b, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
 		return nil, fmt.Errorf("thresholds: %w", err)
 	}

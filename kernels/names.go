@@ -132,6 +132,9 @@ const (
 	PersistHubs        = 256
 	// PersistBytes is the size of a launch's state (struct Persist).
 	PersistBytes = 1160
+	// CtrlBytes is the size of a working set's control block (struct
+	// Ctrl in common.cuh), mirrored by workset's Go type.
+	CtrlBytes = 72
 	// A frontier of at most PersistLocalVertices vertices and the launch's
 	// local edge limit (at most PersistLocalMaxEdges, the block queue's
 	// length) out-edges is expanded by one block alone.

@@ -31,7 +31,7 @@
 // Convert = bitmap<->queue kernels). Algorithms pick the implementation by the
 // backend's concrete type: algorithms/bfs/bfs_cpu.go for *CPU, and a
 // bfs_cuda.go (build tag cuda) that registers a constructor for the CUDA
-// backend type.
+// backend type (*gpu.CUDA).
 //
 // Vertex-centric operators (BFS, SSSP, push-relabel max-flow,
 // st-connectivity) use vertex ids as working-set elements; edge-centric ones
@@ -55,5 +55,7 @@
 // sections of a thresholds file ([gpu."<device>".bfs]) apply to them.
 //
 // It may import graph, workset, mapping, inspector and decider; algorithms
-// import runtime, never the reverse.
+// import runtime, never the reverse. It does not import gpu or kernels:
+// the CUDA backend (gpu.CUDA) satisfies Backend by its methods, and the
+// GPU working set and kits live in workset and algorithms/internal.
 package runtime

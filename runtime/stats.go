@@ -71,16 +71,16 @@ type GPUTimes struct {
 	Launches int64 `json:"launches"`
 	Levels   int64 `json:"device_levels"`
 	// LocalLevels counts those of Levels that one block ran alone (small
-	// frontiers: runtime.WithLocalLevels).
+	// frontiers: gpu.WithLocalLevels).
 	LocalLevels int64 `json:"local_levels"`
 	// ResultBehindLaunch reports that the result was copied behind the
 	// persistent launch that finished the traversal, with no read of its
-	// own (results of at most 16K values: CUDATraversal.SpeculateOn).
+	// own (results of at most 16K values: the frontier kit's CUDATraversal.SpeculateOn).
 	ResultBehindLaunch bool `json:"result_behind_launch,omitempty"`
 	// ResultBits is the width in bits of each value of the result as
-	// copied to, and kept on, the host (runtime.Values): the fewest of 8,
+	// copied to, and kept on, the host (hostmem.Values): the fewest of 8,
 	// 16 and 32 that its largest value needs (BFS depths of fewer than 255
-	// levels are bytes), 32 for results under NarrowMin values, 64 for
+	// levels are bytes), 32 for results under gpu.WithNarrowMin's values, 64 for
 	// 64-bit SSSP distances.
 	ResultBits int `json:"result_bits,omitempty"`
 }

@@ -2,7 +2,9 @@
 
 package tuning
 
-import "github.com/gearbox-graph/gearbox/runtime"
+import (
+	"github.com/gearbox-graph/gearbox/gpu"
+)
 
 // The CUDA backend takes the thread-mapping block size that Tune sweeps.
-var _ ThreadsPerBlockSetter = (*runtime.CUDA)(nil)
+var _ ThreadsPerBlockSetter = (*gpu.CUDA)(nil)

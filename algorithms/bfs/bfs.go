@@ -9,6 +9,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -23,8 +24,8 @@ const unreached = math.MaxUint32
 type Result struct {
 	src uint32
 	// depth is held at the width the run produced (8 bits from a GPU run
-	// of fewer than 255 levels; runtime.Values).
-	depth runtime.Values
+	// of fewer than 255 levels; hostmem.Values).
+	depth hostmem.Values
 	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
 	released bool
@@ -115,7 +116,7 @@ func init() {
 type operator interface {
 	runtime.Operator
 	// Depths returns the final depths, valid after the run.
-	Depths() runtime.Values
+	Depths() hostmem.Values
 }
 
 // Run computes BFS depths from src. Options choose the policy (default
@@ -155,7 +156,7 @@ func (r *Result) Release() {
 	}
 	r.released = true
 	r.depth.Release()
-	r.depth = runtime.Values{}
+	r.depth = hostmem.Values{}
 }
 
 func (r *Result) live() {

@@ -3,9 +3,11 @@ package bfs
 import (
 	"sync/atomic"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/workset"
@@ -39,11 +41,10 @@ type cpuOp struct {
 	dedup       bool            // unordered queue output: nextQ items are set in upd
 	bufs        []workset.Buffer
 	cnt         []counters
-	pref        []int64
-	cuts        []int // bitmap thread mapping's pieces (mapping.EdgeCuts), made on first use
+	adv         *frontier.Advance
 	done        bool
-	// deg is the current working set's summed out-degree: a bitmap's
-	// thread mapping splits its words by it (forFrontier).
+	// deg is the current working set's summed out-degree: a small
+	// bitmap's thread mapping runs on the caller (Grains.SerialEdges).
 	deg int64
 }
 
@@ -52,11 +53,12 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 	pool := b.NewPool()
 	o := &cpuOp{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), src: src,
-		depth: runtime.HostSlice[uint32](n)(), // reuses a released result's memory
+		depth: hostmem.Slice[uint32](n)(), // reuses a released result's memory
 		curQ:  workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		bufs: make([]workset.Buffer, pool.Workers()),
 		cnt:  make([]counters, pool.Workers()),
+		adv:  frontier.New(pool, g.Offsets(), grains),
 	}
 	pool.Thread(n, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -100,7 +102,7 @@ func (o *cpuOp) Start(v decider.Variant) error {
 
 func (o *cpuOp) Done() bool { return o.done }
 
-func (o *cpuOp) Depths() runtime.Values { return runtime.ValuesOf(o.depth) }
+func (o *cpuOp) Depths() hostmem.Values { return hostmem.ValuesOf(o.depth) }
 
 func (o *cpuOp) Close() error {
 	o.pool.Release()

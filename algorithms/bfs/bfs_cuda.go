@@ -5,10 +5,14 @@ package bfs
 import (
 	"math"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 func init() {
@@ -23,9 +27,9 @@ func init() {
 // vertex a level discovers gets the same depth), so ordered push,
 // unordered push and pull can alternate freely.
 type cudaOp struct {
-	*runtime.CUDATraversal
+	*frontier.CUDATraversal
 	src     uint32
-	level   runtime.DeviceSlice[uint32]
+	level   gpu.DeviceSlice[uint32]
 	canPull bool
 	// pushBelow is how a pull launch goes back to push (pullLaunch): below
 	// a frontier of that many vertices, as the adaptive policy does.
@@ -35,25 +39,25 @@ type cudaOp struct {
 	// out is the host memory for the depths, prepared while the GPU runs
 	// at the width of the last result on this graph, else bytes when the
 	// result is large enough to narrow (ReadValues picks the width).
-	out   func() runtime.Values
+	out   func() hostmem.Values
 	bits  int // the last result's width on this graph (0: none yet)
-	depth runtime.Values
+	depth hostmem.Values
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Config) (operator, bool) {
-	c, ok := b.(*runtime.CUDA)
+	c, ok := b.(*gpu.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
 	o := &cudaOp{src: src}
 	o.pushBelow, o.pullLaunch = pullRule(cfg, n)
-	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 4*int64(n), func(d *runtime.Dev, _ *runtime.CUDATraversal) error {
+	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 4*int64(n), func(d *gpu.Dev, _ *frontier.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil
 		o.bits = d.ResultBits(g, "bfs")
 		var err error
-		if o.level, err = runtime.AllocSlice[uint32](d, n); err != nil {
+		if o.level, err = gpu.AllocSlice[uint32](d, n); err != nil {
 			return err
 		}
 		return d.Memset32(o.level, 0, math.MaxUint32, int64(n))
@@ -99,18 +103,18 @@ func (o *cudaOp) Start(v decider.Variant) error {
 		rep = decider.Bitmap
 	}
 	if o.InitErr == nil {
-		o.out = runtime.PrepareResult(o.G.NumVertices(), o.bits, 8)
+		o.out = o.C.PrepareResult(o.G.NumVertices(), o.bits, 8)
 		o.SpeculateOn(o.level, o.out)
 	}
 	// An asynchronous memset, not a synchronous copy, sets the source's
 	// level.
-	return o.StartSingle(o.src, rep, func(d *runtime.Dev) error { return d.Memset32(o.level, 4*int64(o.src), 0, 1) })
+	return o.StartSingle(o.src, rep, func(d *gpu.Dev) error { return d.Memset32(o.level, 4*int64(o.src), 0, 1) })
 }
 
-func (o *cudaOp) Depths() runtime.Values { return o.depth }
+func (o *cudaOp) Depths() hostmem.Values { return o.depth }
 
 // Step runs one iteration (or, with WithFusedLevels, up to
-// runtime.MaxFusedLevels levels in one launch) and generates the next
+// frontier.MaxFusedLevels levels in one launch) and generates the next
 // working set in the variant's representation. Where pull launches fit
 // (launchFits), the operator declares PullConverts: a pull launch sets a
 // queue into its first bitmap itself (two grid barriers), so the engine
@@ -131,11 +135,11 @@ func (o *cudaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 
 func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 	var edges int64
-	err := o.C.Do(func(d *runtime.Dev) error {
+	err := o.C.Do(func(d *gpu.Dev) error {
 		ws := o.WS
 		rep := v.Rep
 		pull := v.Direction == decider.Pull
-		var dt *runtime.DeviceGraph
+		var dt *gpu.DeviceGraph
 		if pull {
 			rep = decider.Bitmap
 			u0 := d.UploadTime()
@@ -162,7 +166,7 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 		switch {
 		case launch:
 			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, runtime.Flag(fromQueue)})
+				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, gpu.Flag(fromQueue)})
 			if err != nil {
 				return err
 			}
@@ -173,7 +177,7 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 				dt.Off, dt.Adj, o.level, ws.Update(), ws.Current(), n, o.cur, ws.Ctrl(), ws.Parity()); err != nil {
 				return err
 			}
-			if err := ws.Generate(d, o.DG.Off, rep, runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+			if err := ws.Generate(d, o.DG.Off, rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
 				return err
 			}
 			edges = ws.EdgesOut()
@@ -206,7 +210,7 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 
 // push runs one push level with variant v over the working set and
 // generates the next in the same representation.
-func (o *cudaOp) push(d *runtime.Dev, v decider.Variant) error {
+func (o *cudaOp) push(d *gpu.Dev, v decider.Variant) error {
 	ws := o.WS
 	ordered := v.Order == decider.Ordered
 	block := v.Mapping == decider.Block
@@ -214,7 +218,7 @@ func (o *cudaOp) push(d *runtime.Dev, v decider.Variant) error {
 		block, o.Block, o.DG.Off, o.DG.Adj, o.level, ws.Update()); err != nil {
 		return err
 	}
-	if err := ws.Generate(d, o.DG.Off, ws.Rep(), runtime.CUDASelect{Mode: kernels.SelectAll}); err != nil {
+	if err := ws.Generate(d, o.DG.Off, ws.Rep(), workset.Select{Mode: kernels.SelectAll}); err != nil {
 		return err
 	}
 	o.cur++
@@ -224,20 +228,20 @@ func (o *cudaOp) push(d *runtime.Dev, v decider.Variant) error {
 // Close copies the depths to the host and releases the device state (the
 // graph stays cached in the backend).
 func (o *cudaOp) Close() error {
-	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
+	return o.CUDATraversal.Close(func(d *gpu.Dev) error {
 		if o.out == nil {
 			return nil // never started
 		}
 		return o.readDepths(d)
-	}, func(d *runtime.Dev) { o.level.Free(d) })
+	}, func(d *gpu.Dev) { o.level.Free(d) })
 }
 
 // readDepths copies the depths to the host at the fewest bits that hold
-// them, with no kernel to find the largest (runtime.ReadValuesUpTo): each
+// them, with no kernel to find the largest (gpu.ReadValuesUpTo): each
 // level run set depths of at most o.cur, the depth of the frontier it
 // generated, and a finished run's last level generated nothing, so its
 // depths stop at o.cur-1 (254 levels' depths are bytes).
-func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
+func (o *cudaOp) readDepths(d *gpu.Dev) (err error) {
 	bound := o.cur
 	if o.Finished && bound > 0 {
 		bound--
@@ -245,7 +249,7 @@ func (o *cudaOp) readDepths(d *runtime.Dev) (err error) {
 	if v, ok := o.TakeResult(d); ok { // copied behind the last launch
 		o.depth = v
 	} else {
-		o.depth, err = runtime.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), bound)
+		o.depth, err = gpu.ReadValuesUpTo(d, o.level, o.WS.Scratch(), o.out(), bound)
 	}
 	o.Times.ResultBits = o.depth.Bits()
 	d.NoteResultBits(o.G, "bfs", o.depth.Bits())

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -27,10 +28,10 @@ import (
 
 // gpuConfigs are the CPU tests' configurations run on the GPU, plus fused
 // multi-level launches.
-func gpuConfigs(gpu, fused *runtime.CUDA) map[string][]runtime.Option {
+func gpuConfigs(cuda, fused *gpu.CUDA) map[string][]runtime.Option {
 	m := map[string][]runtime.Option{}
 	for name, opts := range configs() {
-		m[name] = append(slices.Clone(opts), runtime.WithBackend(gpu))
+		m[name] = append(slices.Clone(opts), runtime.WithBackend(cuda))
 	}
 	oq := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
 	m["fused/O_T_QU"] = []runtime.Option{runtime.WithVariant(oq), runtime.WithBackend(fused)}
@@ -68,14 +69,18 @@ func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bf
 	return got
 }
 
+// narrowMin is the backend option WithNarrowMin of the runs checked
+// (tests that lower it set it while they run).
+var narrowMin = gpu.DefaultNarrowMin
+
 // checkResultBits checks the width of a GPU run's depth copy: the fewest
 // of 8, 16 and 32 bits whose all-ones (unreached) lies above the deepest
-// level, and 32 below runtime.NarrowMin vertices.
+// level, and 32 below narrowMin vertices.
 func checkResultBits(t *testing.T, label string, n, maxDepth, bits int) {
 	t.Helper()
 	want := 32
 	switch {
-	case n < runtime.NarrowMin:
+	case n < narrowMin:
 	case maxDepth < 0xFF:
 		want = 8
 	case maxDepth < 0xFFFF:
@@ -87,9 +92,9 @@ func checkResultBits(t *testing.T, label string, n, maxDepth, bits int) {
 }
 
 func TestCUDASharedTable(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
-	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(64))
-	cfgs := gpuConfigs(gpu, fused)
+	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(64))
+	cfgs := gpuConfigs(cuda, fused)
 	runs := 0
 	for _, c := range testgraphs.Cases() {
 		for _, src := range c.Sources {
@@ -104,8 +109,8 @@ func TestCUDASharedTable(t *testing.T) {
 }
 
 func TestCUDAGenerated(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
-	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1024))
+	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
 	graphs := []struct {
 		name string
 		g    *graph.Graph
@@ -115,7 +120,7 @@ func TestCUDAGenerated(t *testing.T) {
 		{"grid300x300", testgraphs.Grid(300, 300)},
 		{"random-20k", testgraphs.Random(20000, 60000, false, 3)},
 	}
-	cfgs := gpuConfigs(gpu, fused)
+	cfgs := gpuConfigs(cuda, fused)
 	for _, tg := range graphs {
 		for _, src := range testgraphs.Sources(tg.g, 2) {
 			want := cpuBFS(t, tg.g, src)
@@ -127,9 +132,9 @@ func TestCUDAGenerated(t *testing.T) {
 }
 
 func TestCUDADatasets(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
-	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1024))
-	cfgs := gpuConfigs(gpu, fused)
+	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
+	cfgs := gpuConfigs(cuda, fused)
 	for _, ds := range []struct {
 		file     string
 		directed bool
@@ -154,10 +159,10 @@ func TestCUDADatasets(t *testing.T) {
 func TestCUDADeepLevels(t *testing.T) {
 	// Narrow these small results too, so the copy's 8- and 16-bit
 	// boundaries are crossed (compareBFS checks the width).
-	defer func(m int) { runtime.NarrowMin = m }(runtime.NarrowMin)
-	runtime.NarrowMin = 1
-	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
-	fused := testgraphs.OpenCUDA(t)
+	defer func(m int) { narrowMin = m }(narrowMin)
+	narrowMin = 1
+	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0), gpu.WithNarrowMin(1))
+	fused := testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))
 	for _, length := range []int{251, 252, 253, 254, 255, 256, 65533, 65534, 65535, 65536} {
 		n := length + 3 // depths 0..length, and two vertices never reached
 		arcs := make([][2]uint32, 0, length+1)
@@ -167,9 +172,9 @@ func TestCUDADeepLevels(t *testing.T) {
 		arcs = append(arcs, [2]uint32{uint32(n - 2), uint32(n - 1)})
 		g := testgraphs.MustBuild(n, false, arcs, nil)
 		want := cpuBFS(t, g, 0)
-		cfgs := map[string]*runtime.CUDA{"fused": fused}
+		cfgs := map[string]*gpu.CUDA{"fused": fused}
 		if length < 1000 { // 65K levels without persistent launches take seconds
-			cfgs["plain"] = gpu
+			cfgs["plain"] = cuda
 		}
 		for name, be := range cfgs {
 			got := compareBFS(t, fmt.Sprintf("path%d/%s", length, name), g, 0, want, []runtime.Option{runtime.WithBackend(be)})
@@ -183,30 +188,30 @@ func TestCUDADeepLevels(t *testing.T) {
 // TestCUDACancel cancels a run between iterations: the error wraps
 // context.Canceled and the backend stays usable with no memory held.
 func TestCUDACancel(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(200, 200)
-	before, err := gpu.LiveBytes()
+	before, err := cuda.LiveBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := cancelAfter{n: 5, cancel: cancel}
-	_, err = bfs.Run(ctx, g, 0, runtime.WithBackend(gpu), runtime.WithPolicy(&stop))
+	_, err = bfs.Run(ctx, g, 0, runtime.WithBackend(cuda), runtime.WithPolicy(&stop))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: got %v, want context.Canceled", err)
 	}
-	if err := gpu.Trim(); err != nil { // the run's state went to the reuse pool
+	if err := cuda.Trim(); err != nil { // the run's state went to the reuse pool
 		t.Fatal(err)
 	}
-	after, err := gpu.LiveBytes()
+	after, err := cuda.LiveBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The graph stays cached; the run's state is gone.
-	if cached := runtime.GraphBytes(g); after != before+cached {
+	if cached := gpu.GraphBytes(g); after != before+cached {
 		t.Fatalf("live device bytes %d -> %d after a cancelled run, want +%d (the cached graph)", before, after, cached)
 	}
-	compareBFS(t, "after-cancel", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(gpu)})
+	compareBFS(t, "after-cancel", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(cuda)})
 }
 
 // cancelAfter is a policy that cancels the run's context after n
@@ -231,42 +236,42 @@ func (c *cancelAfter) Next(decider.Observation) decider.Variant {
 // returns to where it started once the graphs are evicted and the reuse
 // pool trimmed.
 func TestCUDANoLeak(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	gs := []*graph.Graph{testgraphs.RMAT(14, 8, 5), testgraphs.Grid(100, 100)}
 	// Warm-up: the driver reserves some memory at first launches.
 	for _, g := range gs {
-		if _, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(gpu)); err != nil {
+		if _, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(cuda)); err != nil {
 			t.Fatal(err)
 		}
-		if err := gpu.Evict(g); err != nil {
+		if err := cuda.Evict(g); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := gpu.Trim(); err != nil {
+	if err := cuda.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	free0, _, err := gpu.MemInfo()
+	free0, _, err := cuda.MemInfo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	live0, _ := gpu.LiveBytes()
+	live0, _ := cuda.LiveBytes()
 	for i := 0; i < 40; i++ {
 		g := gs[i%2]
 		v := decider.AllVariants()[i%9]
-		if _, err := bfs.Run(context.Background(), g, uint32(i), runtime.WithBackend(gpu), runtime.WithVariant(v)); err != nil {
+		if _, err := bfs.Run(context.Background(), g, uint32(i), runtime.WithBackend(cuda), runtime.WithVariant(v)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, g := range gs {
-		if err := gpu.Evict(g); err != nil {
+		if err := cuda.Evict(g); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := gpu.Trim(); err != nil {
+	if err := cuda.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	live, _ := gpu.LiveBytes()
-	free, _, err := gpu.MemInfo()
+	live, _ := cuda.LiveBytes()
+	free, _, err := cuda.MemInfo()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,16 +288,16 @@ func TestCUDANoLeak(t *testing.T) {
 func TestCUDAInsufficientMemory(t *testing.T) {
 	probe := testgraphs.OpenCUDA(t)
 	total := probe.TotalMemory()
-	gpu := testgraphs.OpenCUDA(t, runtime.WithMemoryHeadroom(total))
-	_, err := bfs.Run(context.Background(), testgraphs.Grid(10, 10), 0, runtime.WithBackend(gpu))
-	if !errors.Is(err, runtime.ErrInsufficientMemory) {
+	cuda := testgraphs.OpenCUDA(t, gpu.WithMemoryHeadroom(total))
+	_, err := bfs.Run(context.Background(), testgraphs.Grid(10, 10), 0, runtime.WithBackend(cuda))
+	if !errors.Is(err, gpu.ErrInsufficientMemory) {
 		t.Fatalf("got %v, want ErrInsufficientMemory", err)
 	}
-	var me *runtime.MemoryError
+	var me *gpu.MemoryError
 	if !errors.As(err, &me) || me.Free <= 0 || me.Need <= 0 {
 		t.Fatalf("error %v does not carry the free and needed memory", err)
 	}
-	if live, _ := gpu.LiveBytes(); live != 0 {
+	if live, _ := cuda.LiveBytes(); live != 0 {
 		t.Fatalf("%d device bytes held after a refused run", live)
 	}
 }
@@ -314,7 +319,7 @@ func BenchmarkCUDABFS(b *testing.B) {
 			fused int
 			opts  []runtime.Option
 		}
-		def := runtime.DefaultFusedLevels // persistent launches for small frontiers
+		def := gpu.DefaultFusedLevels // persistent launches for small frontiers
 		cfgs := []config{
 			{"auto", def, nil},
 			{"auto-nofused", 0, nil},
@@ -330,9 +335,9 @@ func BenchmarkCUDABFS(b *testing.B) {
 		}
 		for _, cfg := range cfgs {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
-				gpu := testgraphs.OpenCUDA(b, runtime.WithFusedLevels(cfg.fused))
-				defer gpu.Close()
-				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
+				cuda := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(cfg.fused))
+				defer cuda.Close()
+				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(cuda))
 				res, err := bfs.Run(context.Background(), g, src, opts...) // warm-up: uploads the graph
 				if err != nil {
 					b.Fatal(err)
@@ -371,10 +376,10 @@ func BenchmarkCUDABFS(b *testing.B) {
 // parts within the run's wall time, exact timing under tracing, the
 // upload reported once (the graph stays cached) and absent on the CPU.
 func TestCUDAStatsSplit(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(64, 64)
 	for i, trace := range []bool{false, true, false} {
-		res, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(gpu), runtime.WithTrace(trace))
+		res, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(cuda), runtime.WithTrace(trace))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -410,9 +415,9 @@ func TestCUDAStatsSplit(t *testing.T) {
 // is absent) through all configurations, and checks the GPU's depths on
 // gstest's p2p-31 against its published answers.
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
-	fused := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(1024))
-	cfgs := gpuConfigs(gpu, fused)
+	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
+	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
+	cfgs := gpuConfigs(cuda, fused)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
 	if err != nil {
@@ -430,7 +435,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	if err != nil {
 		t.Skipf("p2p-31 answers: %v", err)
 	}
-	res, err := bfs.Run(context.Background(), g, src, runtime.WithBackend(gpu))
+	res, err := bfs.Run(context.Background(), g, src, runtime.WithBackend(cuda))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,8 +466,8 @@ func BenchmarkCUDATargets(b *testing.B) {
 	if specs == "" {
 		specs = "kron:20:16,grid:1024:1024"
 	}
-	gpu := testgraphs.OpenCUDA(b)
-	plain := testgraphs.OpenCUDA(b, runtime.WithFusedLevels(0))
+	cuda := testgraphs.OpenCUDA(b)
+	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
 	for _, spec := range strings.Split(specs, ",") {
 		g, err := graph.Generate(spec, graph.GenOptions{})
 		if err != nil {
@@ -471,17 +476,17 @@ func BenchmarkCUDATargets(b *testing.B) {
 		srcs := testgraphs.Sources(g, 8)
 		type config struct {
 			name string
-			be   *runtime.CUDA
+			be   *gpu.CUDA
 			v    *decider.Variant
 		}
 		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
 			return &decider.Variant{Order: o, Mapping: m, Rep: r}
 		}
 		cfgs := []config{
-			{"auto", gpu, nil}, {"auto-nofused", plain, nil},
-			{"O_T_QU", gpu, vr(decider.Ordered, decider.Thread, decider.Queue)},
+			{"auto", cuda, nil}, {"auto-nofused", plain, nil},
+			{"O_T_QU", cuda, vr(decider.Ordered, decider.Thread, decider.Queue)},
 			{"O_T_QU-nofused", plain, vr(decider.Ordered, decider.Thread, decider.Queue)},
-			{"O_B_QU", gpu, vr(decider.Ordered, decider.Block, decider.Queue)},
+			{"O_B_QU", cuda, vr(decider.Ordered, decider.Block, decider.Queue)},
 			{"U_B_QU-nofused", plain, vr(decider.Unordered, decider.Block, decider.Queue)},
 		}
 		if !strings.HasPrefix(spec, "grid") {
@@ -537,12 +542,12 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
 func TestCUDARelease(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	checkRelease(t, runtime.WithBackend(gpu))
+	cuda := testgraphs.OpenCUDA(t)
+	checkRelease(t, runtime.WithBackend(cuda))
 	// Results narrowed to bytes are recycled as bytes.
-	defer func(m int) { runtime.NarrowMin = m }(runtime.NarrowMin)
-	runtime.NarrowMin = 1
-	checkRelease(t, runtime.WithBackend(gpu))
+	defer func(m int) { narrowMin = m }(narrowMin)
+	narrowMin = 1
+	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
 }
 
 // BenchmarkCUDACallSplit splits the time of a whole bfs.Run call on the
@@ -558,7 +563,7 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 	if specs == "" {
 		specs = "kron:18,wiki-Vote.txt"
 	}
-	gpu := testgraphs.OpenCUDA(b)
+	cuda := testgraphs.OpenCUDA(b)
 	for _, spec := range strings.Split(specs, ",") {
 		var g *graph.Graph
 		if strings.Contains(spec, ".") {
@@ -578,7 +583,7 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 		srcs := testgraphs.Sources(g, 8)
 		for _, variant := range []string{"auto", "O_T_QU"} {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, variant), func(b *testing.B) {
-				opts := []runtime.Option{runtime.WithBackend(gpu)}
+				opts := []runtime.Option{runtime.WithBackend(cuda)}
 				if variant != "auto" {
 					v, err := decider.ParseVariant(variant)
 					if err != nil {
@@ -674,7 +679,7 @@ func TestCUDALocalLevels(t *testing.T) {
 		}
 		return a
 	}(), nil)
-	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, gpu.WithLocalLevels(0))
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	for _, c := range []struct {
 		name string
@@ -684,7 +689,7 @@ func TestCUDALocalLevels(t *testing.T) {
 		{"grid300x300", testgraphs.Grid(300, 300), false}, {"rmat12", testgraphs.RMAT(12, 8, 3), false}} {
 		want := cpuBFS(t, c.g, 0)
 		levels := int64(want.MaxDepth() + 1)
-		for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
+		for name, be := range map[string]*gpu.CUDA{"local": on, "no-local": off} {
 			label := c.name + "/" + name
 			gt := compareBFS(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
 			if gt.Levels != levels {
@@ -705,14 +710,14 @@ func TestCUDALocalLevels(t *testing.T) {
 	// vertices) runs its first and last 8 levels in launches, all of them
 	// local, and the rest on the ordinary kernels.
 	g := testgraphs.Grid(30, 30)
-	capped := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(8))
+	capped := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(8))
 	gt := compareBFS(t, "grid30x30/limit8", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
 	if gt.Levels != 16 || gt.LocalLevels != 16 {
 		t.Errorf("grid30x30/limit8: %d levels in launches, %d local, want 16 and 16", gt.Levels, gt.LocalLevels)
 	}
 }
 
-// TestCUDAResultBehindLaunch: a result of at most runtime.SpecMaxBytes is
+// TestCUDAResultBehindLaunch: a result of at most frontier.SpecMaxBytes is
 // copied behind each persistent launch, and kept when that launch
 // finished the traversal: on paths (one launch; four, the last finishing)
 // and on a 30x30 grid under a frontier limit of 8 (a launch that does not
@@ -733,18 +738,18 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 		}
 		return testgraphs.MustBuild(n, false, a, nil)
 	}
-	on, capped, none := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithFusedLevels(8)),
-		testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	on, capped, none := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, gpu.WithFusedLevels(8)),
+		testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	for _, c := range []struct {
 		name   string
 		g      *graph.Graph
-		be     *runtime.CUDA
+		be     *gpu.CUDA
 		behind bool
 	}{
 		{"path100", pathOf(100), on, true},
 		{"path16000", pathOf(16000), on, true},  // four launches, 64000 bytes of depths
-		{"path20000", pathOf(20000), on, false}, // 80000 bytes: over runtime.SpecMaxBytes
+		{"path20000", pathOf(20000), on, false}, // 80000 bytes: over frontier.SpecMaxBytes
 		{"grid30x30/limit8", testgraphs.Grid(30, 30), capped, true},
 		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
 		{"path100/no-launches", pathOf(100), none, false},
@@ -768,11 +773,11 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 // variant, pulls are single kernels. Depths must match the CPU in every
 // case.
 func TestCUDAPullLaunch(t *testing.T) {
-	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0))
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	// Under a frontier limit of 64 a push launch stops before the large
 	// levels, which the adaptive policy then decides (without it, a push
 	// launch runs every level of the small graphs).
-	capped := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(64))
+	capped := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(64))
 	thr := eager()
 	thr.PullMinEdges = 0
 	pull := runtime.WithVariant(decider.PullVariant)
@@ -780,7 +785,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		g    *graph.Graph
-		be   *runtime.CUDA // for the adaptive policy
+		be   *gpu.CUDA // for the adaptive policy
 	}{
 		{"rmat12", testgraphs.RMAT(12, 8, 3), capped},
 		{"rmat12-directed", testgraphs.RMATDirected(12, 8, 5), capped},
@@ -796,7 +801,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 		want := cpuBFS(t, c.g, src)
 		levels := int64(want.MaxDepth() + 1)
 
-		for name, be := range map[string]*runtime.CUDA{"pull": on, "pull-no-launch": off} {
+		for name, be := range map[string]*gpu.CUDA{"pull": on, "pull-no-launch": off} {
 			st := compareBFS(t, c.name+"/"+name, c.g, src, want, []runtime.Option{runtime.WithBackend(be), pull}).Stats()
 			if st.Counters["pull_levels"] != 0 || int64(st.Iterations) != levels {
 				t.Errorf("%s/%s: %d iterations, %d pulled in launches; want %d single pulls", c.name, name, st.Iterations, st.Counters["pull_levels"], levels)
@@ -842,7 +847,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 	layered := layers(1, 64, 64, 64, 8, 1)
 	lthr := eager()
 	lthr.PullMinEdges, lthr.Alpha, lthr.Beta = 1000, 1e9, 1e9
-	small := testgraphs.OpenCUDA(t, runtime.WithFusedLevels(32))
+	small := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(32))
 	st := compareBFS(t, "layered/auto", layered, 0, cpuBFS(t, layered, 0), []runtime.Option{runtime.WithBackend(small), runtime.WithThresholds(lthr), runtime.WithTrace(true)}).Stats()
 	if st.Counters["pull_levels"] != 5 || st.Variants[decider.PullVariant.String()] != 1 {
 		t.Errorf("layered/auto: %d levels pulled in %d pull iterations; want 5 in 1", st.Counters["pull_levels"], st.Variants[decider.PullVariant.String()])

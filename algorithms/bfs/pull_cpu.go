@@ -9,7 +9,7 @@ package bfs
 import (
 	"math/bits"
 
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/gpu"
 )
 
 func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }
@@ -25,11 +25,11 @@ func (o *cpuOp) pull() {
 	next := o.nextB.Words()
 	n := len(depth)
 	nd := o.level + 1
-	// Chunks of about edgeGrain in-arcs if every vertex scanned all of
-	// its own (an upper bound; the transpose has the graph's arcs): push's
-	// grain in vertices, in words of 64. A fixed 64 words ran
+	// Chunks of about grains.QueueEdges in-arcs if every vertex scanned
+	// all of its own (an upper bound; the transpose has the graph's arcs):
+	// push's chunk in vertices, in words of 64. A fixed 64 words ran
 	// facebook_combined's 63 words (average degree 44) on one worker of 16.
-	grain := max(1, o.grain(64)/64)
+	grain := max(1, o.adv.QueueChunk()/64)
 	o.pool.Thread(len(next), grain, func(w, lo, hi int) {
 		var size, deg, edges int64
 		for wi := lo; wi < hi; wi++ {
@@ -42,7 +42,7 @@ func (o *cpuOp) pull() {
 			// 2-core VM.
 			var todo uint64
 			for i, d := range depth[base:vEnd] {
-				todo |= uint64(runtime.Flag(d == unreached)) << i
+				todo |= uint64(gpu.Flag(d == unreached)) << i
 			}
 			var bitsOut uint64
 			for ; todo != 0; todo &= todo - 1 {

@@ -10,6 +10,7 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -170,7 +171,7 @@ func (r *Result) Release() {
 		return
 	}
 	r.released = true
-	runtime.Recycle(r.labels)
+	hostmem.Recycle(r.labels)
 	r.labels = nil
 }
 

@@ -17,15 +17,16 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // gpuConfigs are the variants and working-set choices run on the GPU.
-func gpuConfigs(gpu *runtime.CUDA) []config2 {
+func gpuConfigs(cuda *gpu.CUDA) []config2 {
 	rt := func(opts ...runtime.Option) runtime.Option {
-		return withAll(append([]runtime.Option{runtime.WithBackend(gpu)}, opts...)...)
+		return withAll(append([]runtime.Option{runtime.WithBackend(cuda)}, opts...)...)
 	}
 	return []config2{
 		{"auto", []runtime.Option{rt()}},
@@ -103,8 +104,8 @@ func checkSame(t *testing.T, label string, want, got []uint32) {
 // TestCUDAVariants: the CPU tests' table (shared graphs, empty graph, no
 // edges, self-loops, duplicates, directed graphs, high ids, paths, grids).
 func TestCUDAVariants(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := gpuConfigs(cuda)
 	runs := 0
 	for _, tg := range testGraphs(t) {
 		runs += compareGPU(t, tg.name, tg.g, cfgs)
@@ -117,39 +118,39 @@ func TestCUDAVariants(t *testing.T) {
 // DeviceThresholds give the GPU floors, and kron:12 runs union-find where
 // the CPU's thresholds choose Afforest.
 func TestCUDAVariantPolicy(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	want := VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
-	if got := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(gpu)).Thresholds()); got != want {
-		t.Errorf("%s: policy %+v, want %+v", gpu.Device(), got, want)
+	if got := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(cuda)).Thresholds()); got != want {
+		t.Errorf("%s: policy %+v, want %+v", cuda.Device(), got, want)
 	}
-	if got := VariantPolicyFrom(gpu.DeviceThresholds()); got != want {
+	if got := VariantPolicyFrom(cuda.DeviceThresholds()); got != want {
 		t.Errorf("DeviceThresholds: policy %+v, want %+v", got, want)
 	}
 	g, err := graph.Generate("kron:12", graph.GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(t.Context(), g, withAll(runtime.WithBackend(gpu)))
+	r, err := Run(t.Context(), g, withAll(runtime.WithBackend(cuda)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Variant() != UnionFind || !strings.Contains(r.Reason(), "arcs below 4194304") {
-		t.Errorf("kron:12 on %s: %v (%s), want unionfind", gpu.Device(), r.Variant(), r.Reason())
+		t.Errorf("kron:12 on %s: %v (%s), want unionfind", cuda.Device(), r.Variant(), r.Reason())
 	}
-	r, err = Run(t.Context(), g, withAll(runtime.WithBackend(gpu), runtime.WithThresholds(decider.DefaultThresholds())))
+	r, err = Run(t.Context(), g, withAll(runtime.WithBackend(cuda), runtime.WithThresholds(decider.DefaultThresholds())))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Variant() != Afforest {
-		t.Errorf("kron:12 on %s with the CPU's thresholds: %v (%s), want afforest", gpu.Device(), r.Variant(), r.Reason())
+		t.Errorf("kron:12 on %s with the CPU's thresholds: %v (%s), want afforest", cuda.Device(), r.Variant(), r.Reason())
 	}
 }
 
 // TestCUDAGenerated: the generators' graphs at sizes that fill the GPU a
 // little, and the shared generated table.
 func TestCUDAGenerated(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := gpuConfigs(cuda)
 	runs := 0
 	for _, c := range testgraphs.Generated() {
 		runs += compareGPU(t, c.Name, c.G, cfgs)
@@ -171,12 +172,12 @@ func TestCUDAGenerated(t *testing.T) {
 // TestCUDADatasets: the real graphs ($GEARBOX_DATASETS or
 // ../shared/datasets).
 func TestCUDADatasets(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	cases, err := testgraphs.Datasets()
 	if err != nil {
 		t.Skipf("real datasets skipped: %v", err)
 	}
-	cfgs := gpuConfigs(gpu)
+	cfgs := gpuConfigs(cuda)
 	runs := 0
 	for _, c := range cases {
 		runs += compareGPU(t, c.Name, c.G, cfgs)
@@ -187,20 +188,20 @@ func TestCUDADatasets(t *testing.T) {
 // TestCUDANoLeak: after runs of every variant, evicting the graph and
 // trimming the reuse pool leaves no device memory held.
 func TestCUDANoLeak(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.RMAT(12, 8, 5)
-	for _, c := range gpuConfigs(gpu) {
+	for _, c := range gpuConfigs(cuda) {
 		if _, err := Forest(context.Background(), g, c.opts...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := gpu.Evict(g); err != nil {
+	if err := cuda.Evict(g); err != nil {
 		t.Fatal(err)
 	}
-	if err := gpu.Trim(); err != nil {
+	if err := cuda.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	if live, err := gpu.LiveBytes(); err != nil || live != 0 {
+	if live, err := cuda.LiveBytes(); err != nil || live != 0 {
 		t.Fatalf("%d device bytes held after the runs, eviction and Trim (err %v)", live, err)
 	}
 }
@@ -208,40 +209,40 @@ func TestCUDANoLeak(t *testing.T) {
 // TestCUDACancel cancels every variant between iterations: the error wraps
 // context.Canceled, nothing stays held, and the backend still works.
 func TestCUDACancel(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := pathGraph(t, 3000, 5)
 	for _, v := range Variants() {
 		ctx, cancel := context.WithCancel(context.Background())
-		_, err := Forest(ctx, g, WithVariant(v), withAll(runtime.WithBackend(gpu), runtime.WithPolicy(cancelAfter{cancel})))
+		_, err := Forest(ctx, g, WithVariant(v), withAll(runtime.WithBackend(cuda), runtime.WithPolicy(cancelAfter{cancel})))
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
 		}
 	}
-	if err := gpu.Evict(g); err != nil {
+	if err := cuda.Evict(g); err != nil {
 		t.Fatal(err)
 	}
-	if err := gpu.Trim(); err != nil {
+	if err := cuda.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	if live, err := gpu.LiveBytes(); err != nil || live != 0 {
+	if live, err := cuda.LiveBytes(); err != nil || live != 0 {
 		t.Fatalf("%d device bytes held after cancelled runs (err %v)", live, err)
 	}
-	compareGPU(t, "after-cancel", g, gpuConfigs(gpu)[:1])
+	compareGPU(t, "after-cancel", g, gpuConfigs(cuda)[:1])
 }
 
 // TestCUDAInsufficientMemory: a run that cannot fit fails before
 // allocating, with ErrInsufficientMemory.
 func TestCUDAInsufficientMemory(t *testing.T) {
 	probe := testgraphs.OpenCUDA(t)
-	gpu := testgraphs.OpenCUDA(t, runtime.WithMemoryHeadroom(probe.TotalMemory()))
+	cuda := testgraphs.OpenCUDA(t, gpu.WithMemoryHeadroom(probe.TotalMemory()))
 	for _, v := range Variants() {
-		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), withAll(runtime.WithBackend(gpu)))
-		if !errors.Is(err, runtime.ErrInsufficientMemory) {
+		_, err := Run(context.Background(), testgraphs.Grid(10, 10), WithVariant(v), withAll(runtime.WithBackend(cuda)))
+		if !errors.Is(err, gpu.ErrInsufficientMemory) {
 			t.Fatalf("%v: got %v, want ErrInsufficientMemory", v, err)
 		}
 	}
-	if live, _ := gpu.LiveBytes(); live != 0 {
+	if live, _ := cuda.LiveBytes(); live != 0 {
 		t.Fatalf("%d device bytes held after refused runs", live)
 	}
 }
@@ -274,7 +275,7 @@ func BenchmarkCUDACC(b *testing.B) {
 		{"forest_afforest", true, []runtime.Option{WithVariant(Afforest)}},
 		{"forest_sv", true, []runtime.Option{WithVariant(SV)}},
 	}
-	gpu := testgraphs.OpenCUDA(b) // one backend: each graph is uploaded once
+	cuda := testgraphs.OpenCUDA(b) // one backend: each graph is uploaded once
 	for _, sp := range specs {
 		for _, v := range variants {
 			b.Run("graph="+sp.name+"/variant="+v.name, func(b *testing.B) {
@@ -284,7 +285,7 @@ func BenchmarkCUDACC(b *testing.B) {
 				} else {
 					g = benchGraph(b, sp.spec)
 				}
-				opts := append(slices.Clone(v.opts), withAll(runtime.WithBackend(gpu)))
+				opts := append(slices.Clone(v.opts), withAll(runtime.WithBackend(cuda)))
 				run := func() (*Result, error) {
 					if v.forest {
 						f, err := Forest(context.Background(), g, opts...)

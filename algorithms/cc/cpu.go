@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/internal/par"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -50,7 +51,7 @@ type base struct {
 
 func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
 	s := base{g: g, pool: b.NewPool(), n: g.NumVertices(), off: g.Offsets(), adj: g.Adj(), directed: g.Directed()}
-	s.parent = runtime.HostSlice[uint32](s.n)() // reuses a released result's memory
+	s.parent = hostmem.Slice[uint32](s.n)() // reuses a released result's memory
 	s.pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			s.parent[v] = uint32(v)

@@ -10,6 +10,7 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -61,8 +62,8 @@ type Result struct {
 	src uint32
 	// dist is held at the width the run produced: 64 or 32 bits as it
 	// computed them, or narrower where a GPU run's largest distance allowed
-	// (runtime.Values), so the result is never widened.
-	dist  runtime.Values
+	// (hostmem.Values), so the result is never widened.
+	dist  hostmem.Values
 	delta uint64
 	stats runtime.Stats
 	// released is set by Release; the result is unusable after it.
@@ -130,7 +131,7 @@ type operator interface {
 	runtime.Operator
 	// Distances returns the distances (all-ones of their width for
 	// unreached vertices), valid after the run.
-	Distances() runtime.Values
+	Distances() hostmem.Values
 }
 
 // request is what an SSSP operator is built from, on any backend.
@@ -243,7 +244,7 @@ func (r *Result) Release() {
 	}
 	r.released = true
 	r.dist.Release()
-	r.dist = runtime.Values{}
+	r.dist = hostmem.Values{}
 }
 
 func (r *Result) live() {

@@ -7,9 +7,11 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/workset"
@@ -91,8 +93,7 @@ type cpuOp[D distance] struct {
 	curQ, nextQ *workset.Queue
 	curB, nextB *workset.Bitmap
 	upd         *workset.Bitmap
-	pref        []int64
-	cuts        []int // bitmap thread mapping's pieces (mapping.EdgeCuts), made on first use
+	adv         *frontier.Advance
 	ws          []worker
 
 	cur      uint64 // bucket index of the current working set
@@ -128,10 +129,11 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 	pool := b.NewPool()
 	o := &cpuOp[D]{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target * int64(pool.Workers()), merge: max(merge, 1),
-		dist: runtime.HostSlice[D](n)(), // reuses a released result's memory
+		dist: hostmem.Slice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
-		ws: takeWorkers(pool.Workers()),
+		ws:  takeWorkers(pool.Workers()),
+		adv: frontier.New(pool, g.Offsets(), grains),
 	}
 	o.shift = -1
 	if o.delta&(o.delta-1) == 0 {
@@ -179,12 +181,12 @@ func (o *cpuOp[D]) Start(v decider.Variant) error {
 func (o *cpuOp[D]) Done() bool { return o.done }
 
 // Distances returns the distances in the width the run used.
-func (o *cpuOp[D]) Distances() runtime.Values {
+func (o *cpuOp[D]) Distances() hostmem.Values {
 	switch d := any(o.dist).(type) {
 	case []uint32:
-		return runtime.ValuesOf(d)
+		return hostmem.ValuesOf(d)
 	case []uint64:
-		return runtime.ValuesOf(d)
+		return hostmem.ValuesOf(d)
 	}
 	panic("sssp: distance type") // D is uint32 or uint64
 }
@@ -591,5 +593,3 @@ func (o *cpuOp[D]) load(v uint32) uint64 {
 
 // distance is the integer type of a run's distances.
 type distance interface{ ~uint32 | ~uint64 }
-
-func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }

@@ -3,12 +3,17 @@
 package sssp
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/workset"
 )
 
 func init() {
@@ -31,7 +36,7 @@ func init() {
 // unordered ones as they come, ordered ones bucket after bucket
 // (near-far, kernels.SSSPPersistBuckets).
 type cudaOp struct {
-	*runtime.CUDATraversal
+	*frontier.CUDATraversal
 	src    uint32
 	delta  uint64
 	target int64 // bucket_edges: work-targeted buckets (0: fixed)
@@ -39,34 +44,34 @@ type cudaOp struct {
 	// adaptive policy's may be wider than delta: thresholds'
 	// launch_delta_factor).
 	launchDelta uint64
-	hist        runtime.DeviceSlice[uint64]
+	hist        gpu.DeviceSlice[uint64]
 	d32         bool
-	dist        runtime.DeviceSlice[uint64] // d32 false
-	dist32      runtime.DeviceSlice[uint32] // d32 true
-	pending     bool                        // an ordered generation may have left vertices in the update vector
+	dist        gpu.DeviceSlice[uint64] // d32 false
+	dist32      gpu.DeviceSlice[uint32] // d32 true
+	pending     bool                    // an ordered generation may have left vertices in the update vector
 	// out64 or out is the host memory for the distances, prepared while
 	// the GPU runs; for 32-bit distances at the width of the last result
 	// on this graph, else 16 bits where the result is large enough to
 	// narrow (ReadValues picks the width).
 	out64 func() []uint64
-	out   func() runtime.Values
+	out   func() hostmem.Values
 	bits  int // the last result's width on this graph (0: none yet)
-	res   runtime.Values
+	res   hostmem.Values
 }
 
 func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool) {
-	c, ok := b.(*runtime.CUDA)
+	c, ok := b.(*gpu.CUDA)
 	if !ok {
 		return nil, false
 	}
 	n := g.NumVertices()
 	o := &cudaOp{src: src, delta: max(delta, 1), target: target, launchDelta: max(launchDelta, delta, 1)}
-	o.CUDATraversal = runtime.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *runtime.Dev, t *runtime.CUDATraversal) error {
+	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *gpu.Dev, t *frontier.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		o.bits = d.ResultBits(g, "sssp")
 		var err error
 		if target > 0 {
-			if o.hist, err = runtime.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
+			if o.hist, err = gpu.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
 				return err
 			}
 			if err = d.Memset32(o.hist, 0, 0, 2*(kernels.BucketBins+1)); err != nil {
@@ -74,12 +79,12 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, targ
 			}
 		}
 		if o.d32 {
-			if o.dist32, err = runtime.AllocSlice[uint32](d, n); err != nil {
+			if o.dist32, err = gpu.AllocSlice[uint32](d, n); err != nil {
 				return err
 			}
 			return d.Memset32(o.dist32, 0, math.MaxUint32, int64(n))
 		}
-		if o.dist, err = runtime.AllocSlice[uint64](d, n); err != nil {
+		if o.dist, err = gpu.AllocSlice[uint64](d, n); err != nil {
 			return err
 		}
 		// 0xFFFFFFFF in both halves: math.MaxUint64, the unreached distance.
@@ -95,14 +100,14 @@ func (o *cudaOp) Info() runtime.OperatorInfo {
 
 func (o *cudaOp) Start(v decider.Variant) error {
 	if n := o.G.NumVertices(); o.InitErr == nil && o.d32 {
-		o.out = runtime.PrepareResult(n, o.bits, 16)
+		o.out = o.C.PrepareResult(n, o.bits, 16)
 		o.SpeculateOn(o.dist32, o.out)
 	} else if o.InitErr == nil {
-		o.out64 = runtime.HostSlice[uint64](n)
+		o.out64 = hostmem.Slice[uint64](n)
 	}
 	// Asynchronous memsets, not synchronous copies, set the source's
 	// distance.
-	return o.StartSingle(o.src, v.Rep, func(d *runtime.Dev) error {
+	return o.StartSingle(o.src, v.Rep, func(d *gpu.Dev) error {
 		if o.d32 {
 			return d.Memset32(o.dist32, 4*int64(o.src), 0, 1)
 		}
@@ -110,10 +115,10 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	})
 }
 
-func (o *cudaOp) Distances() runtime.Values { return o.res }
+func (o *cudaOp) Distances() hostmem.Values { return o.res }
 
 // distArg returns the distance array in use.
-func (o *cudaOp) distArg() runtime.DevicePointer {
+func (o *cudaOp) distArg() gpu.DevicePointer {
 	if o.d32 {
 		return o.dist32
 	}
@@ -133,7 +138,7 @@ func (o *cudaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 
 func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 	var edges int64
-	err := o.C.Do(func(d *runtime.Dev) error {
+	err := o.C.Do(func(d *gpu.Dev) error {
 		ws := o.WS
 		ws.Begin(d)
 		if err := ws.Convert(d, v.Rep); err != nil {
@@ -165,16 +170,10 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 			block, o.Block, lead...); err != nil {
 			return err
 		}
-		sel := runtime.CUDASelect{Mode: kernels.SelectAll}
 		o.pending = v.Order == decider.Ordered
-		if o.pending {
-			sel = runtime.CUDASelect{Mode: kernels.SelectDelta, Dist: o.distArg(), Delta: o.delta, D32: o.d32}
-			switch {
-			case o.target > 0:
-				sel.Mode, sel.Target, sel.Hist = kernels.SelectBucket, uint64(o.target), o.hist
-			case o.delta == 1:
-				sel.Mode = kernels.SelectMin
-			}
+		sel, err := o.selection()
+		if err != nil {
+			return err
 		}
 		if err := ws.Generate(d, o.DG.Off, v.Rep, sel); err != nil {
 			return err
@@ -183,6 +182,49 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 		return nil
 	})
 	return edges, err
+}
+
+// selection returns which updated vertices the next working set keeps:
+// all of them in unordered rounds; in ordered ones those of the bucket of
+// width delta above the smallest pending distance (findmin), the smallest
+// alone at delta 1, or a work-targeted bucket (bucket's bound, from the
+// histogram o.hist, widened to o.target out-edges).
+func (o *cudaOp) selection() (workset.Select, error) {
+	if !o.pending {
+		return workset.Select{Mode: kernels.SelectAll}, nil
+	}
+	if o.delta == 0 {
+		return workset.Select{}, fmt.Errorf("cuda: delta-stepping with delta 0")
+	}
+	sel := workset.Select{Mode: kernels.SelectDelta, Dist: o.distArg(), Delta: o.delta, D32: o.d32, Prepare: o.prepareMin}
+	switch {
+	case o.target > 0:
+		if o.hist.Len() == 0 {
+			return workset.Select{}, fmt.Errorf("cuda: bucket selection without a histogram")
+		}
+		// The generation keeps the vertices up to the bound bucket left
+		// in ctrl.minv.
+		sel.Mode, sel.Prepare = kernels.SelectMin, o.prepareBucket
+	case o.delta == 1:
+		sel.Mode = kernels.SelectMin
+	}
+	return sel, nil
+}
+
+// prepareMin leaves the smallest pending distance in the control block
+// (workset.Select.Prepare).
+func (o *cudaOp) prepareMin(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, _, ctrl gpu.DevicePointer) error {
+	return d.Launch(kernels.FindMin(o.d32), grid, block, o.distArg(), upd, n, ctrl)
+}
+
+// prepareBucket leaves the end of the work-targeted bucket in the control
+// block: findmin, then the bound from the histogram of the pending
+// vertices' out-degrees by distance.
+func (o *cudaOp) prepareBucket(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, off, ctrl gpu.DevicePointer) error {
+	if err := o.prepareMin(d, grid, block, upd, n, off, ctrl); err != nil {
+		return err
+	}
+	return d.Launch(kernels.Bucket(o.d32), grid, block, o.distArg(), upd, n, off, ctrl, o.hist, o.delta, uint64(o.target))
 }
 
 // persistent returns the persistent kernel for v's iterations and its
@@ -202,25 +244,25 @@ func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
 
 // Close copies the distances to the host and releases the device state.
 func (o *cudaOp) Close() error {
-	return o.CUDATraversal.Close(func(d *runtime.Dev) error {
+	return o.CUDATraversal.Close(func(d *gpu.Dev) error {
 		var err error
 		switch {
 		case o.out != nil:
 			if v, ok := o.TakeResult(d); ok { // copied behind the last launch
 				o.res = v
 			} else {
-				o.res, err = runtime.ReadValues(d, o.dist32, o.WS.Scratch(), o.out())
+				o.res, err = gpu.ReadValues(d, o.dist32, o.WS.Scratch(), o.out())
 			}
 			d.NoteResultBits(o.G, "sssp", o.res.Bits())
 		case o.out64 != nil:
 			dst := o.out64()
-			o.res, err = runtime.ValuesOf(dst), runtime.ReadStaged(d, o.dist, dst)
+			o.res, err = hostmem.ValuesOf(dst), gpu.ReadStaged(d, o.dist, dst)
 		default:
 			return nil // never started
 		}
 		o.Times.ResultBits = o.res.Bits()
 		return err
-	}, func(d *runtime.Dev) {
+	}, func(d *gpu.Dev) {
 		o.dist.Free(d)
 		o.dist32.Free(d)
 		o.hist.Free(d)

@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -25,10 +27,10 @@ import (
 // gpuConfigs are the CPU tests' configurations on gpu (persistent
 // launches at their default), and on plain (persistent launches off) when
 // given, named "nofused/...".
-func gpuConfigs(gpu *runtime.CUDA, plain ...*runtime.CUDA) map[string][]runtime.Option {
+func gpuConfigs(cuda *gpu.CUDA, plain ...*gpu.CUDA) map[string][]runtime.Option {
 	m := map[string][]runtime.Option{}
 	for name, opts := range configs() {
-		m[name] = append(slices.Clone(opts), runtime.WithBackend(gpu))
+		m[name] = append(slices.Clone(opts), runtime.WithBackend(cuda))
 		for _, p := range plain {
 			m["nofused/"+name] = append(slices.Clone(opts), runtime.WithBackend(p))
 		}
@@ -65,9 +67,13 @@ func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *s
 	return got
 }
 
+// narrowMin is the backend option WithNarrowMin of the runs checked
+// (tests that lower it set it while they run).
+var narrowMin = gpu.DefaultNarrowMin
+
 // checkResultBits checks the width of a GPU run's distance copy: 64 bits
 // as computed, or the fewest of 8, 16 and 32 whose all-ones (unreached)
-// lies above the largest distance, and 32 below runtime.NarrowMin
+// lies above the largest distance, and 32 below narrowMin
 // vertices.
 func checkResultBits(t *testing.T, label string, r *sssp.Result, bits int) {
 	t.Helper()
@@ -77,7 +83,7 @@ func checkResultBits(t *testing.T, label string, r *sssp.Result, bits int) {
 	m, _ := r.MaxDistance()
 	want := 32
 	switch {
-	case r.NumVertices() < runtime.NarrowMin:
+	case r.NumVertices() < narrowMin:
 	case m < 0xFF:
 		want = 8
 	case m < 0xFFFF:
@@ -89,8 +95,8 @@ func checkResultBits(t *testing.T, label string, r *sssp.Result, bits int) {
 }
 
 func TestCUDASharedTable(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(gpu, testgraphs.OpenCUDA(t, runtime.WithFusedLevels(0)))
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := gpuConfigs(cuda, testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0)))
 	runs := 0
 	for _, c := range testgraphs.Cases() {
 		g := c.Weighted()
@@ -107,8 +113,8 @@ func TestCUDASharedTable(t *testing.T) {
 
 // largeConfigs leaves out the small deltas on graphs with long weighted
 // paths (one iteration per distinct distance).
-func largeConfigs(gpu *runtime.CUDA) map[string][]runtime.Option {
-	m := gpuConfigs(gpu)
+func largeConfigs(cuda *gpu.CUDA) map[string][]runtime.Option {
+	m := gpuConfigs(cuda)
 	for name := range m {
 		if strings.Contains(name, "delta=1") && !strings.Contains(name, "delta=1000") && !strings.Contains(name, "delta=1099511627776") ||
 			strings.Contains(name, "delta=2") || strings.Contains(name, "delta=7") || name == "cycle-delta1" {
@@ -119,8 +125,8 @@ func largeConfigs(gpu *runtime.CUDA) map[string][]runtime.Option {
 }
 
 func TestCUDAGenerated(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := largeConfigs(cuda)
 	for _, tg := range []struct {
 		name string
 		g    *graph.Graph
@@ -139,8 +145,8 @@ func TestCUDAGenerated(t *testing.T) {
 }
 
 func TestCUDADatasets(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := largeConfigs(cuda)
 	for _, ds := range []struct {
 		file     string
 		directed bool
@@ -186,13 +192,13 @@ func BenchmarkCUDASSSP(b *testing.B) {
 			{"U_T_BM", []runtime.Option{runtime.WithVariant(decider.Variant{Order: decider.Unordered})}},
 		} {
 			b.Run(fmt.Sprintf("graph=%s/variant=%s", gname, cfg.name), func(b *testing.B) {
-				var gpu *runtime.CUDA
+				var cuda *gpu.CUDA
 				if strings.HasSuffix(cfg.name, "-nofused") {
-					gpu = testgraphs.OpenCUDA(b, runtime.WithFusedLevels(0))
+					cuda = testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
 				} else {
-					gpu = testgraphs.OpenCUDA(b)
+					cuda = testgraphs.OpenCUDA(b)
 				}
-				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(gpu))
+				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(cuda))
 				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
 				if err != nil {
 					b.Fatal(err)
@@ -229,8 +235,8 @@ func BenchmarkCUDASSSP(b *testing.B) {
 // is absent; unweighted ones get derived weights) and checks the GPU's
 // distances on gstest's p2p-31 against its published answers.
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(gpu)
+	cuda := testgraphs.OpenCUDA(t)
+	cfgs := largeConfigs(cuda)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
 	if err != nil {
@@ -249,7 +255,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	if err != nil {
 		t.Skipf("p2p-31 answers: %v", err)
 	}
-	res, err := sssp.Run(context.Background(), g, src, runtime.WithBackend(gpu))
+	res, err := sssp.Run(context.Background(), g, src, runtime.WithBackend(cuda))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,8 +284,8 @@ func BenchmarkCUDATargets(b *testing.B) {
 	if specs == "" {
 		specs = "kron:20:16,grid:1024:1024"
 	}
-	gpu := testgraphs.OpenCUDA(b)
-	plain := testgraphs.OpenCUDA(b, runtime.WithFusedLevels(0))
+	cuda := testgraphs.OpenCUDA(b)
+	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
 	for _, spec := range strings.Split(specs, ",") {
 		g0, err := graph.Generate(spec, graph.GenOptions{})
 		if err != nil {
@@ -289,7 +295,7 @@ func BenchmarkCUDATargets(b *testing.B) {
 		srcs := testgraphs.Sources(g, 8)
 		type config struct {
 			name  string
-			be    *runtime.CUDA
+			be    *gpu.CUDA
 			v     *decider.Variant
 			delta uint64
 		}
@@ -297,14 +303,14 @@ func BenchmarkCUDATargets(b *testing.B) {
 			return &decider.Variant{Order: o, Mapping: m, Rep: r}
 		}
 		cfgs := []config{
-			{"auto-delta256", gpu, nil, 256},
-			{"U_T_QU", gpu, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
+			{"auto-delta256", cuda, nil, 256},
+			{"U_T_QU", cuda, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
 			{"U_T_QU-nofused", plain, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
-			{"U_B_QU", gpu, vr(decider.Unordered, decider.Block, decider.Queue), 0},
+			{"U_B_QU", cuda, vr(decider.Unordered, decider.Block, decider.Queue), 0},
 			{"O_T_QU-delta256", plain, vr(decider.Ordered, decider.Thread, decider.Queue), 256},
 		}
 		if !strings.HasPrefix(spec, "grid") { // small deltas: thousands of buckets on the grid
-			cfgs = append(cfgs, config{"auto-delta32", gpu, nil, 32},
+			cfgs = append(cfgs, config{"auto-delta32", cuda, nil, 32},
 				config{"O_B_QU-delta32", plain, vr(decider.Ordered, decider.Block, decider.Queue), 32},
 				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap), 0})
 		}
@@ -357,12 +363,12 @@ func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
 func TestCUDARelease(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
-	checkRelease(t, runtime.WithBackend(gpu))
+	cuda := testgraphs.OpenCUDA(t)
+	checkRelease(t, runtime.WithBackend(cuda))
 	// Results narrowed to 16 bits are recycled as such.
-	defer func(m int) { runtime.NarrowMin = m }(runtime.NarrowMin)
-	runtime.NarrowMin = 1
-	checkRelease(t, runtime.WithBackend(gpu))
+	defer func(m int) { narrowMin = m }(narrowMin)
+	narrowMin = 1
+	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
 }
 
 // TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the
@@ -391,13 +397,13 @@ func TestCUDAFusedHubs(t *testing.T) {
 // inside persistent launches (kernels.SSSPPersistBuckets), the adaptive
 // policy's launch_delta_factor times wider: on a weighted
 // grid every bucket is filled by the launch itself, so the run takes a
-// launch per runtime.MaxFusedLevels levels and at least a level per
+// launch per frontier.MaxFusedLevels levels and at least a level per
 // non-empty bucket; on the hub graphs launches run hub levels too, but stop
 // at a level of more out-edges than they take and restart on an update
 // vector the ordinary kernels left pending vertices in. Distances must
 // match the CPU.
 func TestCUDABucketedLaunch(t *testing.T) {
-	gpu := testgraphs.OpenCUDA(t)
+	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(120, 90).WithDerivedWeights(7)
 	src := uint32(4321)
 	want := cpuSSSP(t, g, src)
@@ -405,7 +411,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 		for _, delta := range []uint64{1, 16, 256, 1 << 40} {
 			v := decider.Variant{Order: decider.Ordered, Mapping: m, Rep: decider.Queue}
 			label := fmt.Sprintf("grid/%s/delta=%d", v, delta)
-			got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(gpu), runtime.WithVariant(v), sssp.WithDelta(delta)})
+			got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithVariant(v), sssp.WithDelta(delta)})
 			buckets := map[uint64]bool{}
 			for u := range g.NumVertices() {
 				if d, ok := got.Distance(uint32(u)); ok {
@@ -413,7 +419,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 				}
 			}
 			st := got.Stats()
-			maxIters := 1 + int(st.GPU.Levels/runtime.MaxFusedLevels) + 1
+			maxIters := 1 + int(st.GPU.Levels/frontier.MaxFusedLevels) + 1
 			if st.GPU.Levels < int64(len(buckets)) || st.Iterations > maxIters {
 				t.Errorf("%s: %d levels over %d iterations for %d buckets, want every bucket in launches (at most %d iterations)",
 					label, st.GPU.Levels, st.Iterations, len(buckets), maxIters)
@@ -425,10 +431,10 @@ func TestCUDABucketedLaunch(t *testing.T) {
 	// levels than with none.
 	levels := map[float64]int64{}
 	for _, f := range []float64{0, 32, 1 << 20} {
-		th := runtime.DefaultThresholdsFor(gpu, "sssp")
+		th := runtime.DefaultThresholdsFor(cuda, "sssp")
 		th.DeltaFactor, th.Delta, th.BucketEdges, th.LaunchDeltaFactor = 0, 1, 0, f
 		label := fmt.Sprintf("grid/adaptive-ordered/launch_delta_factor=%g", f)
-		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(gpu), runtime.WithOrder(decider.Ordered), runtime.WithThresholds(th)})
+		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), runtime.WithThresholds(th)})
 		if levels[f] = got.Stats().GPU.Levels; levels[f] == 0 {
 			t.Errorf("%s: no level ran in a persistent launch", label)
 		}
@@ -450,14 +456,14 @@ func TestCUDABucketedLaunch(t *testing.T) {
 }
 
 // TestCUDALocalLevels: unordered and bucketed SSSP launches run small
-// frontiers in one block (runtime.WithLocalLevels) and hand larger ones,
+// frontiers in one block (gpu.WithLocalLevels) and hand larger ones,
 // and bucketed launches' refills, back to the whole grid: on the beads
 // graph (frontiers of one vertex and of 600 alternate) and grids of 40x40
 // and 300x300 (frontiers of up to 300 vertices, over one block's edge
 // limit), with local levels on and off, distances must match the CPU,
 // local levels run only where they are on, and distances of at most
-// runtime.SpecMaxBytes are copied behind the launch that finished the run
-// (runtime.CUDATraversal.SpeculateOn).
+// frontier.SpecMaxBytes are copied behind the launch that finished the run
+// (frontier.CUDATraversal.SpeculateOn).
 func TestCUDALocalLevels(t *testing.T) {
 	var beads *graph.Graph
 	for _, c := range testgraphs.Cases() {
@@ -468,7 +474,7 @@ func TestCUDALocalLevels(t *testing.T) {
 	if beads == nil {
 		t.Fatal("no beads graph in the shared table")
 	}
-	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, runtime.WithLocalLevels(0))
+	on, off := testgraphs.OpenCUDA(t), testgraphs.OpenCUDA(t, gpu.WithLocalLevels(0))
 	for _, c := range []struct {
 		name string
 		g    *graph.Graph
@@ -477,7 +483,7 @@ func TestCUDALocalLevels(t *testing.T) {
 		want := cpuSSSP(t, c.g, 0)
 		for _, order := range []decider.Order{decider.Unordered, decider.Ordered} {
 			v := runtime.WithVariant(decider.Variant{Order: order, Mapping: decider.Thread, Rep: decider.Queue})
-			for name, be := range map[string]*runtime.CUDA{"local": on, "no-local": off} {
+			for name, be := range map[string]*gpu.CUDA{"local": on, "no-local": off} {
 				label := fmt.Sprintf("%s/%s/%s", c.name, order, name)
 				gt := compareSSSP(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
 				if gt.Levels == 0 {
@@ -489,7 +495,7 @@ func TestCUDALocalLevels(t *testing.T) {
 				// One launch runs the whole traversal (its buckets too),
 				// so the distances are copied behind it where they are
 				// small enough (32 bits each).
-				if small := 4*int64(c.g.NumVertices()) <= runtime.SpecMaxBytes; gt.ResultBehindLaunch != small {
+				if small := 4*int64(c.g.NumVertices()) <= frontier.SpecMaxBytes; gt.ResultBehindLaunch != small {
 					t.Errorf("%s: distances copied behind the launch: %v, want %v", label, gt.ResultBehindLaunch, small)
 				}
 			}

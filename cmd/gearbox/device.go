@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -14,10 +15,10 @@ func openBackend(e *env, device string, workers int) (runtime.Backend, func(), e
 	case "cpu":
 		return cpu()
 	case "cuda", "auto":
-		gpu, err := runtime.NewCUDA(runtime.WithCUDALogger(e.log))
+		cuda, err := gpu.New(gpu.WithLogger(e.log))
 		if err == nil {
-			return gpu, func() {
-				if err := gpu.Close(); err != nil {
+			return cuda, func() {
+				if err := cuda.Close(); err != nil {
 					e.log.Warn().Err(err).Msg("closing the GPU backend")
 				}
 			}, nil

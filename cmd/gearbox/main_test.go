@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gearbox-graph/gearbox/runtime"
+	"github.com/gearbox-graph/gearbox/gpu"
 )
 
 // gearbox runs the CLI in-process and returns stdout, stderr and the error.
@@ -86,7 +86,7 @@ func TestCLI(t *testing.T) {
 		{"out is a directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--out", dir}, nil, "--out: " + dir + " is a directory"},
 		{"trace written", []string{"run", "bfs", "--gen", "kron:6", "--trace", filepath.Join(dir, "t.json")}, []string{"bfs on kron:6"}, ""},
 		{"cpuprofile in a missing directory", []string{"run", "bfs", "--graph", filepath.Join(dir, "nope.el"), "--cpuprofile", filepath.Join(dir, "no", "p.out")}, nil, "--cpuprofile: " + filepath.Join(dir, "no", "p.out") + ": directory"},
-		{"cpuprofile to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-"}, nil, "--cpuprofile needs a file name"},
+		{"two outputs to stdout", []string{"run", "bfs", "--gen", "kron:6", "--cpuprofile", "-", "--out", "-"}, nil, "--out and --cpuprofile both write to standard output (-)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -257,11 +257,11 @@ func TestUsageErrorsAreMarked(t *testing.T) {
 
 func TestCUDAWithoutGPU(t *testing.T) {
 	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:6", "--device", "cuda")
-	if runtime.CUDABuilt() {
+	if gpu.Built() {
 		t.Skip("cuda build: the GPU tests cover --device cuda")
 	}
-	if !errors.Is(err, runtime.ErrNoCUDA) {
-		t.Fatalf("err = %v, want runtime.ErrNoCUDA", err)
+	if !errors.Is(err, gpu.ErrNoCUDA) {
+		t.Fatalf("err = %v, want gpu.ErrNoCUDA", err)
 	}
 }
 

@@ -1,19 +1,19 @@
 package testgraphs
 
 import (
+	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/kernels"
-	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // HubCase is a graph for the GPU tests of persistent launches over hubs:
 // a BFS from vertex 0 has Levels levels. Under a frontier limit of Limit
 // (0: the backend's default) every level should run inside persistent
 // launches when All is set, else every level but the one whose frontier
-// has more out-edges than a launch takes (runtime.PersistEdges at the
+// has more out-edges than a launch takes (gpu.PersistEdges at the
 // default limit).
 //
-// NoLocal turns a launch's local levels off (runtime.WithLocalLevels(0)),
+// NoLocal turns a launch's local levels off (gpu.WithLocalLevels(0)),
 // so that small frontiers, hubs among them, are expanded grid-wide.
 type HubCase struct {
 	Name    string
@@ -26,13 +26,13 @@ type HubCase struct {
 
 // CUDAOptions returns the backend options the case needs: its frontier
 // limit, if any, and no local levels where NoLocal is set.
-func (c HubCase) CUDAOptions() []runtime.CUDAOption {
-	var o []runtime.CUDAOption
+func (c HubCase) CUDAOptions() []gpu.Option {
+	var o []gpu.Option
 	if c.Limit != 0 {
-		o = append(o, runtime.WithFusedLevels(c.Limit))
+		o = append(o, gpu.WithFusedLevels(c.Limit))
 	}
 	if c.NoLocal {
-		o = append(o, runtime.WithLocalLevels(0))
+		o = append(o, gpu.WithLocalLevels(0))
 	}
 	return o
 }
@@ -66,7 +66,7 @@ func HubCases() []HubCase {
 		hubs("grid", true, 600, kernels.PersistMaxDeg+1, 3, 15000, kernels.PersistMaxDeg),
 		{Name: "fan", G: Fan(100, 700, kernels.PersistGroupMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
 		{Name: "fan-hubs", G: Fan(4, (kernels.PersistHubs+20)/4, kernels.PersistMaxDeg+1, tail), Levels: tail + 4, All: true, Limit: 1 << 19},
-		{Name: "too-heavy", G: Fan(1, runtime.PersistEdges/(kernels.PersistMaxDeg+1)+1, kernels.PersistMaxDeg+1, tail), Levels: tail + 4},
+		{Name: "too-heavy", G: Fan(1, gpu.PersistEdges/(kernels.PersistMaxDeg+1)+1, kernels.PersistMaxDeg+1, tail), Levels: tail + 4},
 	}
 	// Each again with every level grid-wide: small hub frontiers would
 	// otherwise run in one block's local levels.

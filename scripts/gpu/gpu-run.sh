@@ -45,7 +45,7 @@ fi
 
 if [[ " $STAGES " == *" bench "* ]]; then
 	: >"$OUT/bench.txt"
-	[ -x ./runtime.test ] && timeout 60 ./runtime.test -test.run '^$' -test.bench CUDAOverhead -test.benchtime ${BENCH_TIME_OVERHEAD:-0.3s} >>"$OUT/bench.txt" 2>&1
+	[ -x ./workset.test ] && timeout 60 ./workset.test -test.run '^$' -test.bench CUDAOverhead -test.benchtime ${BENCH_TIME_OVERHEAD:-0.3s} >>"$OUT/bench.txt" 2>&1
 	[ -x ./bfs.test ] && timeout ${BENCH_TIMEOUT:-200} ./bfs.test -test.run '^$' -test.bench "${BENCH_BFS:-CUDABFS}" -test.benchtime ${BENCH_N:-10}x >>"$OUT/bench.txt" 2>&1
 	[ -x ./sssp.test ] && timeout ${BENCH_TIMEOUT:-200} ./sssp.test -test.run '^$' -test.bench "${BENCH_SSSP:-CUDASSSP}" -test.benchtime ${BENCH_N_SSSP:-5}x >>"$OUT/bench.txt" 2>&1
 	grep -E '^Benchmark|FAIL|panic' "$OUT/bench.txt"

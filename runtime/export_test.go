@@ -1,4 +1,0 @@
-package runtime
-
-// TakeReused exposes takeReused to the external tests.
-var TakeReused = takeReused
