@@ -55,7 +55,7 @@ func TestCUDAMatchesReference(t *testing.T) {
 			for _, m := range []apsp.Method{apsp.FW, apsp.Auto} {
 				t.Run(fmt.Sprintf("%s/%v/%s", k.Name, g.WeightKind(), m), func(t *testing.T) {
 					got, res := collect(t, g, apsp.WithBackend(c), apsp.WithMethod(m))
-					if m == apsp.FW && (res.Method != apsp.FW || res.Bits == 0 || res.Rounds == 0) {
+					if m == apsp.FW && (res.Method != apsp.FW || res.Bits == 0 || res.Rounds == 0 && g.NumVertices() > 0) {
 						t.Fatalf("forced FW ran %+v", res)
 					}
 					bits[res.Bits]++
