@@ -128,9 +128,9 @@ func DetectFormat(path string) (Format, error) {
 		return f, nil
 	}
 	if ext == "" {
-		return "", fmt.Errorf("%w: cannot tell the format of %q: it has no extension (use --format with one of: %s)", ErrFormat, path, formatList(allFormats))
+		return "", fmt.Errorf("%w: cannot tell the format of %q: it has no extension (set LoadOptions.Format, gearbox's --format, to one of: %s)", ErrFormat, path, formatList(allFormats))
 	}
-	return "", fmt.Errorf("%w: cannot tell the format of %q from its extension %q (use --format with one of: %s)", ErrFormat, path, ext, formatList(allFormats))
+	return "", fmt.Errorf("%w: cannot tell the format of %q from its extension %q (set LoadOptions.Format, gearbox's --format, to one of: %s)", ErrFormat, path, ext, formatList(allFormats))
 }
 
 // LoadOptions controls Load and Read.

@@ -245,7 +245,7 @@ func TestParseErrors(t *testing.T) {
 		{"snap float32 overflow", FormatSNAP, "1 2 1e39\n", "in.txt:1: weight 1e39 over the float32 limit", LoadOptions{}},
 		{"snap float32 underflow", FormatSNAP, "1 2 1\n2 3 1e-50\n", "in.txt:2: weight 1e-50 is too small for a float32 (it would be 0)", LoadOptions{}},
 		// a non-zero weight that scales to 0 would make a free edge
-		{"snap scaled to 0", FormatSNAP, "0 1 0.4\n1 2 0.4\n", "in.txt:1: weight 0.4 times scale 1 rounds to 0 (use a larger --weight-scale)", LoadOptions{WeightScale: 1}},
+		{"snap scaled to 0", FormatSNAP, "0 1 0.4\n1 2 0.4\n", "in.txt:1: weight 0.4 times scale 1 rounds to 0 (use a larger LoadOptions.WeightScale, gearbox's --weight-scale)", LoadOptions{WeightScale: 1}},
 		{"snap scaled to 0 later", FormatSNAP, "0 1 0.6\n1 2 0.004\n", "in.txt:2: weight 0.004 times scale 100 rounds to 0", LoadOptions{WeightScale: 100}},
 		{"mtx real scaled to 0", FormatMTX, "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e-7\n", "in.txt:3: weight 1e-7 times scale 1e+06 rounds to 0", LoadOptions{WeightScale: 1e6}},
 		{"cedge scaled to 0", FormatCEdge, "0 0 1 0.002\n1 1 2 0.0000004\n", "in.txt:2: weight 0.0000004 times scale 1e+06 rounds to 0", LoadOptions{WeightScale: 1e6}},

@@ -169,7 +169,7 @@ func CheckGraph(g *graph.Graph) error {
 	case graph.Unweighted:
 		return fmt.Errorf("sssp: %w: give it integer weights, e.g. g.WithDerivedWeights(seed) (weights 1..255 hashed from the endpoints)", ErrUnweighted)
 	case graph.RealWeights:
-		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with --weight-scale to scale and round them", ErrRealWeights)
+		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with graph.LoadOptions.WeightScale (gearbox: --weight-scale) to scale and round them", ErrRealWeights)
 	}
 	return nil
 }
