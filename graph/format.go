@@ -87,6 +87,10 @@ var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, For
 // ErrFormat is wrapped by every error about a file's contents or format.
 var ErrFormat = errors.New("graph file format error")
 
+// WritableFormats returns the formats Save and Write produce (the others
+// are read only).
+func WritableFormats() []Format { return append([]Format(nil), writable...) }
+
 // Formats returns every format name, for help text and error messages.
 func Formats() []Format { return append([]Format(nil), allFormats...) }
 

@@ -66,6 +66,8 @@ type Result struct {
 	dist  hostmem.Values
 	delta uint64
 	stats runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -213,7 +215,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		target, merge, delta = th.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
-		return &Result{src: src, delta: delta}, nil
+		return &Result{src: src, delta: delta, ids: g.IDs()}, nil
 	}
 	if int64(src) >= int64(n) {
 		return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
@@ -230,7 +232,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st}, nil
+	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's

@@ -30,6 +30,15 @@ func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators and derived weights (0 = default)")
 }
 
+// writableNames lists the formats convert writes.
+func writableNames() string {
+	var s []string
+	for _, f := range graph.WritableFormats() {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, ", ")
+}
+
 func formatNames() string {
 	var s []string
 	for _, f := range graph.Formats() {
