@@ -146,9 +146,12 @@ type LoadOptions struct {
 	// WeightScale > 0 turns real weights into IntWeights round(w*scale);
 	// 0 keeps them as float32 (RealWeights).
 	WeightScale float64
-	// Progress, when non-nil, receives a progress bar for inputs larger
-	// than about 32 MB.
-	Progress io.Writer
+	// Progress, when non-nil, is called after each read of the input
+	// file with the bytes read so far (compressed bytes for a .gz) and
+	// the file's size (-1 when unknown, as for a pipe), and once more at
+	// the end. It runs on the loading goroutine: keep it cheap (gearbox's
+	// CLI draws a progress bar from it for inputs over 32 MB).
+	Progress func(done, total int64)
 }
 
 // Load reads the graph file at path. Gzip-compressed files are read
@@ -274,8 +277,8 @@ type input struct {
 func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(), err error) {
 	r = in.r
 	done = func() {}
-	if opt.Progress != nil && in.size > progressMin {
-		r, done = withProgress(r, in.size, filepath.Base(in.name), opt.Progress)
+	if opt.Progress != nil {
+		r, done = withProgress(r, in.size, opt.Progress)
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)

@@ -157,7 +157,7 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 	if err != nil {
 		return nil, err
 	}
-	c.logger.Debug().Str("method", string(m)).Str("why", why).Dur("wall", res.Wall).Msg("apsp")
+	c.logger.Debug().Str("method", string(m)).Str("why", why).Dur("wall_ms", res.Wall).Msg("apsp")
 	return res, nil
 }
 

@@ -222,7 +222,7 @@ func save(e *env, g *graph.Graph, out string, f graph.Format) error {
 	if err != nil {
 		return err
 	}
-	e.log.Info().Str("out", out).Dur("write", time.Since(start)).Msg("graph written")
+	e.log.Info().Str("out", out).Dur("write_ms", time.Since(start)).Msg("graph written")
 	return nil
 }
 

@@ -325,7 +325,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			if err := t.Verify(); err != nil {
 				return fmt.Errorf("verification failed for source %d: %w", g.IDs().External(src), err)
 			}
-			e.log.Debug().Dur("verify", time.Since(vs)).Msg("verified")
+			e.log.Debug().Dur("verify_ms", time.Since(vs)).Msg("verified")
 		}
 		if len(srcs) > 1 {
 			fmt.Fprintf(sum, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -106,5 +107,59 @@ func TestConvertLargestComponent(t *testing.T) {
 	}
 	if strings.Contains(string(b), "100") {
 		t.Errorf("output has the smaller component:\n%s", b)
+	}
+}
+
+// JSON log lines carry zerolog's timestamp once: durations have keys of
+// their own, with their unit.
+func TestJSONLogKeys(t *testing.T) {
+	_, stderr, err := gearbox(t, "--log-format", "json", "--log-level", "debug", "run", "bfs", "--gen", "kron:6", "--verify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	iterations := 0
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		if c := strings.Count(line, `"time":`); c != 1 {
+			t.Errorf("%d time keys in %s", c, line)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if m["message"] == "iteration" {
+			iterations++
+			if _, ok := m["dur_ms"].(float64); !ok {
+				t.Errorf("iteration without dur_ms: %s", line)
+			}
+		}
+		if m["message"] == "graph ready" && m["load_ms"] == nil {
+			t.Errorf("graph ready without load_ms: %s", line)
+		}
+	}
+	if iterations == 0 {
+		t.Errorf("no iteration lines in %s", stderr)
+	}
+}
+
+// The CLI's bar, drawn from graph.LoadOptions.Progress, shows only for
+// inputs over progressMin.
+func TestProgressBarCallback(t *testing.T) {
+	var out bytes.Buffer
+	fn, done := progressBar(&out, "big.el")
+	fn(10, 1000)
+	done()
+	if out.Len() != 0 {
+		t.Errorf("bar for a small input: %q", out.String())
+	}
+	fn, done = progressBar(&out, "big.el")
+	for d := int64(0); d <= progressMin+1; d += progressMin / 4 {
+		fn(d, progressMin+1)
+	}
+	done()
+	if !strings.Contains(out.String(), "reading big.el") {
+		t.Errorf("progress output %q lacks the description", out.String())
 	}
 }
