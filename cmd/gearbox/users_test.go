@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -161,5 +163,30 @@ func TestProgressBarCallback(t *testing.T) {
 	done()
 	if !strings.Contains(out.String(), "reading big.el") {
 		t.Errorf("progress output %q lacks the description", out.String())
+	}
+}
+
+func TestVersion(t *testing.T) {
+	old := readBuildInfo
+	defer func() { readBuildInfo = old }()
+	readBuildInfo = func() (*debug.BuildInfo, bool) {
+		return &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}}}, true
+	}
+	out, _, err := gearbox(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"gearbox v1.2.3", "revision abc123 (modified)", goruntime.Version(), "cuda build: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("version output lacks %q:\n%s", want, out)
+		}
+	}
+	readBuildInfo = func() (*debug.BuildInfo, bool) { return nil, false }
+	if out, _, _ := gearbox(t, "version"); !strings.Contains(out, "gearbox unknown") {
+		t.Errorf("without build info: %s", out)
+	}
+	if _, _, err := gearbox(t, "version", "x"); err == nil {
+		t.Error("version x: no error")
 	}
 }
