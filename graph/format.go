@@ -2,14 +2,15 @@ package graph
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
-	"github.com/gearbox-graph/gearbox/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/klauspost/compress/gzip"
 )
 
 // Format names a graph file format. Load and Read understand these formats (Format names in brackets):
