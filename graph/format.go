@@ -83,7 +83,7 @@ const (
 var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatCEdge, FormatBin, FormatEGR}
 
 // writable lists the formats Save and Write produce.
-var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP, FormatEGR}
+var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatMAX, FormatSNAP, FormatEGR}
 
 // ErrFormat is wrapped by every error about a file's contents or format.
 var ErrFormat = errors.New("graph file format error")
@@ -153,6 +153,9 @@ type LoadOptions struct {
 	// the end. It runs on the loading goroutine: keep it cheap (gearbox's
 	// CLI draws a progress bar from it for inputs over 32 MB).
 	Progress func(done, total int64)
+	// KeepDuplicates keeps parallel arcs of text inputs (by default only
+	// the one of minimum weight survives): max-flow sums their capacities.
+	KeepDuplicates bool
 }
 
 // Load reads the graph file at path. Gzip-compressed files are read
@@ -414,6 +417,8 @@ func checkWritable(f Format) error {
 //     for undirected graphs, `general` otherwise; `pattern`, `integer` or
 //     `real` by weight kind.
 //   - gr writes 1-based arcs (`p sp`); it needs IntWeights.
+//   - max writes 1-based arcs (`p max`) and the terminals' `n` lines; it
+//     needs IntWeights and terminals.
 //   - snap writes the original (external) ids, tab separated, with a
 //     `# Nodes: N Edges: M` header; real weights keep a decimal point so
 //     they read back as real.

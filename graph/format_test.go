@@ -289,6 +289,8 @@ func TestParseErrors(t *testing.T) {
 		{"max bad terminal", FormatMAX, "p max 3 1\nn 1 x\n", `in.txt:2: terminal kind "x" is neither s nor t`, LoadOptions{}},
 		{"max terminal outside", FormatMAX, "p max 3 1\nn 9 s\n", "in.txt:2: vertex id 9 outside 1..3", LoadOptions{}},
 		{"max same terminals", FormatMAX, "p max 3 1\nn 1 s\nn 1 t\na 1 2 5\n", "in.txt: source and sink are the same vertex 1", LoadOptions{}},
+		{"max negative capacity", FormatMAX, "p max 3 1\nn 1 s\nn 3 t\na 1 2 -5\n", "in.txt:4: negative weight -5", LoadOptions{}},
+		{"max two sinks", FormatMAX, "p max 3 1\nn 1 s\nn 3 t\nn 2 t\na 1 2 5\n", "in.txt:4: a second sink (line 3 named one)", LoadOptions{}},
 		{"max missing capacity", FormatMAX, "p max 3 1\nn 1 s\nn 3 t\na 1 2\n", "in.txt:4: expected 3 fields, got 2", LoadOptions{}},
 		{"metis edge count", FormatMETIS, "3 3\n2\n1 3\n2\n", "in.txt: the header declares 3 edges but the lists hold 4 entries (each undirected edge is listed twice, so want 6)", LoadOptions{}},
 		{"metis edge count with a self-loop", FormatMETIS, "2 3\n1 2\n1\n", "in.txt: the header declares 3 edges but the lists hold 3 entries, 1 of them self-loops (each undirected edge is listed twice, so want 6)", LoadOptions{}},

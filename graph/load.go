@@ -177,7 +177,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	if opt.Format == FormatMETIS {
 		g, err = t.metisGraph(el, int64(declared))
 	} else {
-		g, err = Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
+		g, err = Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected, KeepDuplicates: opt.KeepDuplicates})
 		if err != nil {
 			err = fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
 		}

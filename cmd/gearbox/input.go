@@ -22,11 +22,13 @@ type inputFlags struct {
 	undirected  bool
 	weightScale float64
 	seed        uint64
+	// keepDuplicates keeps parallel arcs (max-flow sums their capacities).
+	keepDuplicates bool
 }
 
 func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.path, "graph", "", "read the graph from `FILE` (.gz read transparently)")
-	fs.StringVar(&f.gen, "gen", "", "generate the graph from `SPEC`: kron:SCALE[:EF], urand:SCALE[:EF], grid:W:H")
+	fs.StringVar(&f.gen, "gen", "", "generate the graph from `SPEC`: kron:SCALE[:EF], urand:SCALE[:EF], grid:W:H; max-flow networks with terminals: rmf:A:B, rlg:W:H, vision:W:H")
 	fs.StringVar(&f.format, "format", "", "input format (default: by extension): "+formatNames())
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize the input (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply every weight, of every format, by `S` and round it to an integer (0 keeps weights as they are; an error for a graph without weights)")
@@ -88,10 +90,10 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 		if f.weightScale > 0 { // one rule: refused where it cannot apply, never ignored
 			return nil, fmt.Errorf("%w: --weight-scale applies to --graph files, not --gen (generated weights are integers in [1,255])", errUsage)
 		}
-		// Generated graphs are already undirected, so --undirected changes nothing.
+		// Generated graphs are undirected (or flow networks), so --undirected changes nothing.
 		g, err = graph.Generate(f.gen, graph.GenOptions{Seed: f.seed})
 	} else {
-		opt := graph.LoadOptions{Undirected: f.undirected, WeightScale: f.weightScale}
+		opt := graph.LoadOptions{Undirected: f.undirected, WeightScale: f.weightScale, KeepDuplicates: f.keepDuplicates}
 		if f.format != "" {
 			if opt.Format, err = graph.ParseFormat(f.format); err != nil {
 				return nil, fmt.Errorf("%w: --format: %v", errUsage, err)

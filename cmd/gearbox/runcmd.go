@@ -29,6 +29,7 @@ type runFlags struct {
 	in      inputFlags
 	source  string
 	sources int
+	repeat  int
 	variant string
 	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
 	// the thresholds' value.
@@ -47,6 +48,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
+	fs.IntVar(&f.repeat, "repeat", 1, "benchmark mode: run each source (or, without a source, the algorithm) `R` times and report medians")
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
 	f.params = map[string]uint64{}
 	for _, p := range runFlagParams() {
@@ -160,6 +162,11 @@ func sourcedNames() string {
 }
 
 func cmdRun(ctx context.Context, e *env, args []string) (err error) {
+	// maxflow has its own flags (two terminals, per-arc output); the lead
+	// moves it into the algorithm registry.
+	if len(args) > 0 && args[0] == "maxflow" {
+		return cmdMaxflow(ctx, e, args[1:])
+	}
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
 	fs.Usage = func() {
@@ -167,6 +174,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		for _, s := range algorithms.All() {
 			fmt.Fprintf(e.stderr, "  %-8s %s\n", s.Name, s.Doc)
 		}
+		fmt.Fprintf(e.stderr, "  %-8s %s\n", "maxflow", "maximum flow and minimum cut by push-relabel (its own flags: gearbox run maxflow -h)")
 		fmt.Fprintf(e.stderr, "\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -176,7 +184,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: run needs one algorithm (%s), got %q", errUsage, algorithmNames(), pos)
+		return fmt.Errorf("%w: run needs one algorithm (%s, maxflow), got %q", errUsage, algorithmNames(), pos)
 	}
 	alg, ok := algorithms.Lookup(pos[0])
 	if !ok {
@@ -186,6 +194,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	if err := checkWorkers(f.workers); err != nil {
+		return err
+	}
+	if err := checkCount("repeat", f.repeat, 1, maxSources, ""); err != nil {
 		return err
 	}
 	if f.sources > 1 && (f.source != "" || f.out != "") {
@@ -271,6 +282,17 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
 			return err
 		}
+	}
+	if f.repeat > 1 {
+		// Each source's runs are consecutive, so the later ones are warm
+		// (the graph and buffers already where the first put them).
+		rep := make([]uint32, 0, len(srcs)*f.repeat)
+		for _, s := range srcs {
+			for range f.repeat {
+				rep = append(rep, s)
+			}
+		}
+		srcs = rep
 	}
 
 	if f.cpuprofile != "" {
@@ -376,8 +398,15 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 	} else {
 		over := fmt.Sprintf("%d sources", len(times))
-		if interrupted != nil {
+		switch {
+		case interrupted != nil && f.repeat == 1:
 			over = fmt.Sprintf("the %d of %d sources finished", len(times), len(srcs))
+		case interrupted != nil:
+			over = fmt.Sprintf("the %d of %d runs finished", len(times), len(srcs))
+		case f.repeat > 1 && alg.Sourced:
+			over = fmt.Sprintf("%d runs (%d sources x %d repeats)", len(times), len(times)/f.repeat, f.repeat)
+		case f.repeat > 1:
+			over = fmt.Sprintf("%d runs", len(times))
 		}
 		fmt.Fprintf(sum, "median over %s: %.3f ms  %.1f MTEPS\n", over, median(times)*1e3, median(mteps))
 		if len(kernels) == len(times) {
