@@ -184,7 +184,7 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 	if err != nil {
 		return nil, err
 	}
-	c.logger.Debug().Str("method", string(m)).Str("why", why).Dur("wall", res.Wall).Msg("apsp")
+	c.logger.Debug().Str("method", string(m)).Str("why", why).Dur("wall_ms", res.Wall).Msg("apsp")
 	return res, nil
 }
 
@@ -193,7 +193,7 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 // infinity.
 func checkWeights(g *graph.Graph) error {
 	if g.WeightKind() == graph.RealWeights {
-		return fmt.Errorf("apsp: %w: load the graph with --weight-scale to scale and round its real weights", ErrRealWeights)
+		return fmt.Errorf("apsp: %w: load the graph with graph.LoadOptions.WeightScale (gearbox: --weight-scale) to scale and round its real weights", ErrRealWeights)
 	}
 	n := int64(g.NumVertices())
 	w := int64(1)
