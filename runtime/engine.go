@@ -42,7 +42,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	if err := th.Validate(); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := cfg.backend.Configure(th); err != nil {
+	if err := cfg.backend.Configure(cfg); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
 	oi := op.Info()
