@@ -148,6 +148,12 @@ func WithParams(p Params) runtime.Option { return runtime.WithValue(paramsKey{},
 
 type paramsKey struct{}
 
+// ParamsFor returns the parameters a run with opts would use (WithParams',
+// else those its thresholds give on its backend).
+func ParamsFor(opts ...runtime.Option) (Params, error) {
+	return paramsFor(runtime.NewConfigFor("sssp", opts...))
+}
+
 // paramsFor returns the run's parameters: WithParams', else those its
 // thresholds give.
 func paramsFor(cfg *runtime.Config) (Params, error) {
