@@ -352,26 +352,31 @@ func TestInvalidThresholdsAreAnError(t *testing.T) {
 	}
 }
 
-// tpbBackend records the block size of the thresholds Run configures a
-// GPU-like backend with.
+// tpbBackend records the block size of the knobs Run configures a
+// GPU-like backend with (the top layer of the run's knobs, 0 = none).
 type tpbBackend struct{ got []int }
 
 func (*tpbBackend) Name() string   { return "tpb" }
 func (*tpbBackend) Device() string { return "X" }
-func (b *tpbBackend) Configure(t decider.Thresholds) error {
-	b.got = append(b.got, t.ThreadsPerBlock)
+func (b *tpbBackend) Configure(cfg *runtime.Config) error {
+	l, _ := cfg.Knobs()
+	n := 0
+	for _, k := range l.All() {
+		if v, ok := k["threads_per_block"].(int64); ok {
+			n = int(v)
+		}
+	}
+	b.got = append(b.got, n)
 	return nil
 }
 
 func TestRunAppliesThreadsPerBlock(t *testing.T) {
 	b := &tpbBackend{}
-	th := decider.DefaultThresholds()
-	th.ThreadsPerBlock = 64
-	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithThresholds(th))); err != nil {
+	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithKnobs(decider.Knobs{"threads_per_block": int64(64)}))); err != nil {
 		t.Fatal(err)
 	}
-	th.ThreadsPerBlock = 0 // the backend's default
-	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithThresholds(th))); err != nil {
+	// Device "X" has no section in the shipped file: the backend's default.
+	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b))); err != nil {
 		t.Fatal(err)
 	}
 	if len(b.got) != 2 || b.got[0] != 64 || b.got[1] != 0 {
@@ -382,7 +387,7 @@ func TestRunAppliesThreadsPerBlock(t *testing.T) {
 // badBackend refuses every configuration.
 type badBackend struct{ tpbBackend }
 
-func (*badBackend) Configure(decider.Thresholds) error { return errors.New("no such block size") }
+func (*badBackend) Configure(*runtime.Config) error { return errors.New("no such block size") }
 
 func TestRunReturnsConfigureError(t *testing.T) {
 	f := &fake{left: 3}
