@@ -84,9 +84,8 @@ func BackendValues(layers decider.KnobLayers) (decider.Knobs, error) {
 // Values returns the effective values of the keys the algorithms and the
 // backend own for a lookup of section ("" = the device section, else a
 // per-algorithm section) on device in set: the backend's from the
-// section's layers, and each benched or not registered algorithm's from
-// its own section's (for a device section, every algorithm's; for an
-// algorithm's section, those of the algorithms reading it).
+// section's layers, and every registered algorithm's from its own
+// section's (the keys a run of it reads).
 func Values(set *decider.ThresholdSet, device, section string) (decider.Knobs, error) {
 	layers, _ := set.KnobsFor(device, section)
 	out, err := BackendValues(layers)
@@ -94,7 +93,7 @@ func Values(set *decider.ThresholdSet, device, section string) (decider.Knobs, e
 		return nil, fmt.Errorf("%s: %w", decider.SectionName(device, section), err)
 	}
 	for _, s := range All() {
-		if s.ParamValues == nil || section != "" && s.SectionName() != section {
+		if s.ParamValues == nil {
 			continue
 		}
 		l, found := set.KnobsFor(device, s.SectionName())

@@ -172,7 +172,9 @@ func WriteSectionFor(path, device, alg string, s Setting, comments ...string) er
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if alg == "" {
-		if text, err = mergeAlgSections(text, device, s, comments); err != nil {
+		// The comments go with the device section only: an algorithm's
+		// section keeps the comments it has.
+		if text, err = mergeAlgSections(text, device, s); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -184,7 +186,7 @@ func WriteSectionFor(path, device, alg string, s Setting, comments ...string) er
 	if err != nil {
 		return fmt.Errorf("%s: merged file: %w (a bug)", path, err)
 	}
-	if got.Thresholds != s.Thresholds || !knobsCover(got.Knobs, s.Knobs) {
+	if got.Thresholds != s.Thresholds || !sameKeys(got.Knobs, s.Knobs, writtenKeys(alg)) {
 		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), s)
 	}
 	mode := os.FileMode(0o644)
@@ -216,10 +218,24 @@ func WriteSectionFor(path, device, alg string, s Setting, comments ...string) er
 	return nil
 }
 
-// knobsCover reports whether got has want's value for each key of got.
-func knobsCover(got, want decider.Knobs) bool {
-	for k, v := range got {
-		if want[k] != v {
+// writtenKeys lists the owners' keys WriteSectionFor writes for section
+// alg: the backend's and, with alg, its algorithms'; with alg "", every
+// algorithm's (into their own sections).
+func writtenKeys(alg string) []string {
+	if alg != "" {
+		return append(backendKeys(), sectionKeys(alg)...)
+	}
+	keys := backendKeys()
+	for _, sec := range algorithms.Sections() {
+		keys = append(keys, sectionKeys(sec)...)
+	}
+	return keys
+}
+
+// sameKeys reports whether a and b hold the same values under keys.
+func sameKeys(a, b decider.Knobs, keys []string) bool {
+	for _, k := range keys {
+		if a[k] != b[k] {
 			return false
 		}
 	}
@@ -228,7 +244,7 @@ func knobsCover(got, want decider.Knobs) bool {
 
 // mergeAlgSections writes s's algorithm keys into their sections of the
 // device in text (see WriteSectionFor).
-func mergeAlgSections(text, device string, s Setting, comments []string) (string, error) {
+func mergeAlgSections(text, device string, s Setting) (string, error) {
 	for _, sec := range algorithms.Sections() {
 		keys := sectionKeys(sec)
 		if len(keys) == 0 {
@@ -263,7 +279,7 @@ func mergeAlgSections(text, device string, s Setting, comments []string) (string
 				all = append(all, key)
 			}
 		}
-		if text, err = mergeSection(text, device, sec, renderSection(device, sec, own, k, all, comments)); err != nil {
+		if text, err = mergeSection(text, device, sec, renderSection(device, sec, own, k, all, nil)); err != nil {
 			return "", err
 		}
 	}
