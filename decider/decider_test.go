@@ -89,18 +89,18 @@ launch_delta_factor = 2.5
 		t.Errorf("unknown device should fall back to cpu, got %+v", got)
 	}
 	bad := map[string]string{
-		"unknown sec":   "[cpux]\nT2 = 5\n",
-		"type":          "[cpu]\nT2 = \"many\"\n",
-		"range T3":      "[cpu]\nT3 = 1.5\n",
-		"range every":   "[cpu]\nsample_every = 0\n",
-		"syntax":        "[cpu\nT2 = 5\n",
-		"string knob":   "[cpu]\ndelta = \"8\"\n",
-		"pull min":      "[cpu]\npull_min_edges = -1\n",
-		"bitmap min":    "[cpu]\nbitmap_min_vertices = -1\n",
-		"T1 inf":        "[cpu]\nT1 = inf\n",
-		"alpha inf":     "[gpu.\"x\"]\nalpha = +inf\n",
-		"beta inf":      "[cpu.bfs]\nbeta = inf\n",
-		"beta nan":      "[cpu]\nbeta = nan\n",
+		"unknown sec": "[cpux]\nT2 = 5\n",
+		"type":        "[cpu]\nT2 = \"many\"\n",
+		"range T3":    "[cpu]\nT3 = 1.5\n",
+		"range every": "[cpu]\nsample_every = 0\n",
+		"syntax":      "[cpu\nT2 = 5\n",
+		"string knob": "[cpu]\ndelta = \"8\"\n",
+		"pull min":    "[cpu]\npull_min_edges = -1\n",
+		"bitmap min":  "[cpu]\nbitmap_min_vertices = -1\n",
+		"T1 inf":      "[cpu]\nT1 = inf\n",
+		"alpha inf":   "[gpu.\"x\"]\nalpha = +inf\n",
+		"beta inf":    "[cpu.bfs]\nbeta = inf\n",
+		"beta nan":    "[cpu]\nbeta = nan\n",
 	}
 	// Unknown keys and the algorithms' values are checked by their
 	// owners: algorithms/all's TestThresholdsBadValues.

@@ -1,6 +1,7 @@
 package all_test
 
 import (
+	"errors"
 	"maps"
 	"os"
 	"slices"
@@ -119,6 +120,45 @@ func TestThresholdsKeyOwners(t *testing.T) {
 			if owners[p.Key] == "" {
 				t.Errorf("%s's param %s has no owner", s.Name, p.Key)
 			}
+		}
+	}
+}
+
+// TestThresholdsBadValues: the cases decider's TestParseThresholds had for
+// the keys it no longer owns: each fails algorithms.ParseThresholds with
+// ErrThresholds, naming the key.
+func TestThresholdsBadValues(t *testing.T) {
+	bad := map[string][2]string{
+		"typo":          {"[cpu]\nT22 = 5\n", "T22"},
+		"gpu typo":      {"[gpu.\"x\"]\nalhpa = 3.0\n", "alhpa"},
+		"alg typo":      {"[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".bfs]\nalhpa = 3.0\n", "alhpa"},
+		"not a table":   {"[cpu]\nbfs = 3\n", "unknown key bfs"},
+		"negative":      {"[cpu]\ndelta = -1\n", "delta = -1, want >= 1"},
+		"negative alg":  {"[cpu.sssp]\ndelta = -1\n", "[cpu.sssp]"},
+		"tpb":           {"[gpu.\"x\"]\nthreads_per_block = 100\n", "threads_per_block"},
+		"factor":        {"[cpu]\ndelta_factor = -2.0\n", "delta_factor"},
+		"factor inf":    {"[cpu]\ndelta_factor = inf\n", "delta_factor"},
+		"factor nan":    {"[gpu.\"x\"]\ndelta_factor = nan\n", "delta_factor"},
+		"aff degree":    {"[cpu]\nafforest_min_degree = -1.0\n", "afforest_min_degree"},
+		"aff deg nan":   {"[cpu]\nafforest_min_degree = nan\n", "afforest_min_degree"},
+		"aff arcs":      {"[gpu.\"x\"]\nafforest_min_arcs = -1\n", "afforest_min_arcs"},
+		"aff skew":      {"[cpu]\nafforest_min_skew = -0.5\n", "afforest_min_skew"},
+		"aff skew inf":  {"[cpu]\nafforest_min_skew = inf\n", "afforest_min_skew"},
+		"aff cc":        {"[cpu.cc]\nafforest_min_arcs = -4\n", "[cpu.cc]"},
+		"aff type":      {"[cpu]\nafforest_min_arcs = 1.5\n", "afforest_min_arcs"},
+		"bucket df":     {"[gpu.\"x\"]\nT2 = 5\n[gpu.\"x\".sssp]\nbucket_delta_factor = -8.0\n", "bucket_delta_factor"},
+		"bucket df inf": {"[cpu]\nbucket_delta_factor = inf\n", "bucket_delta_factor"},
+		"launch df":     {"[cpu]\nlaunch_delta_factor = -4.0\n", "launch_delta_factor"},
+		"bucket skew":   {"[cpu.sssp]\nbucket_delta_min_skew = -1.0\n", "bucket_delta_min_skew"},
+		"omd inf":       {"[cpu.sssp]\nordered_min_degree = inf\n", "ordered_min_degree = +Inf, want a finite value >= 0"},
+		"order":         {"[cpu]\nordered_min_vertices = -1\n", "ordered_min_vertices"},
+		"order type":    {"[cpu]\nordered_min_degree = \"8\"\n", "ordered_min_degree"},
+		"order skewed":  {"[cpu]\nordered_min_vertices_skewed = -1\n", "ordered_min_vertices_skewed"},
+	}
+	for name, c := range bad {
+		_, err := algorithms.ParseThresholds(c[0])
+		if !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), c[1]) {
+			t.Errorf("%s: %v, want ErrThresholds naming %q", name, err, c[1])
 		}
 	}
 }

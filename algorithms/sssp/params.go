@@ -125,6 +125,13 @@ func DeviceParams() Params {
 // (Validate).
 func ParamsFrom(layers decider.KnobLayers, found bool) (Params, error) {
 	p := DefaultParams()
+	// Delta is unsigned: a negative value would be refused as one, not by
+	// its range.
+	for _, k := range layers.All() {
+		if d, ok := k["delta"].(int64); ok && d < 1 {
+			return p, fmt.Errorf("%w: delta = %d, want >= 1", decider.ErrThresholds, d)
+		}
+	}
 	if err := decider.DecodeKnobs(&p, layers.CPU...); err != nil {
 		return p, err
 	}
