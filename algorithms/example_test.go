@@ -34,5 +34,6 @@ func Example() {
 	// bfs: verified true
 	// cc: verified true
 	// forest: verified true
+	// mst: verified true
 	// sssp: verified true
 }

@@ -3,9 +3,9 @@ package decider
 import (
 	"errors"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"maps"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -348,7 +348,7 @@ func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
 // keys are errors naming the file and key. Other keys are kept as Knobs
 // (algorithms.LoadThresholds checks their owners).
 func LoadThresholds(path string) (*ThresholdSet, error) {
-	b, err := os.ReadFile(path)
+	b, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
 		return nil, fmt.Errorf("thresholds: %w", err)
 	}

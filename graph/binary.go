@@ -204,6 +204,9 @@ func readBinary(in *input, opt LoadOptions) (*Graph, error) {
 			return nil, binErr(in.name, "trailing data after the %d bytes the header describes", want)
 		}
 	}
+	if idList == nil && n > 0 && base > math.MaxUint64-(n-1) {
+		return nil, binErr(in.name, "vertex ids %d.. for %d vertices pass 2^64 (corrupt header?)", base, n)
+	}
 	ids := OffsetIDs(base, int(n))
 	if idList != nil {
 		if ids, err = SortedIDs(idList); err != nil {
@@ -221,11 +224,73 @@ func readBinary(in *input, opt LoadOptions) (*Graph, error) {
 	}
 	g.derived = flags&flagDerived != 0
 	if flags&flagTerms != 0 {
+		if source == sink {
+			return nil, binErr(in.name, "max-flow source and sink are the same vertex %d", source)
+		}
 		if err := g.SetTerminals(source, sink); err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
 		}
 	}
+	if err := checkContent(g); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
+	}
 	return applyOptions(in.name, g, opt)
+}
+
+// checkContent checks what a checksum cannot: that a .gbx holds what a
+// text file could have given. Weights are finite and not negative (-0
+// included: text gives +0); lists hold no duplicates; an undirected
+// graph lists every edge at both ends with one weight. Sorted lists and
+// offsets were checked by New; all in parallel.
+func checkContent(g *Graph) error {
+	n := g.NumVertices()
+	var badV atomic.Int64
+	badV.Store(-1)
+	forEdgeBalanced(g.offsets, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			adj := g.adj[g.offsets[v]:g.offsets[v+1]]
+			for i := 1; i < len(adj); i++ {
+				if adj[i] == adj[i-1] {
+					badV.CompareAndSwap(-1, int64(v))
+					return
+				}
+			}
+		}
+	})
+	if v := badV.Load(); v >= 0 {
+		return fmt.Errorf("%w: vertex %d lists a neighbour twice", ErrInvalid, v)
+	}
+	if g.wkind == RealWeights {
+		var badE atomic.Int64
+		badE.Store(-1)
+		parFor(len(g.weights), 1<<16, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				w := g.weights[i]
+				if w>>31 != 0 || w&0x7f800000 == 0x7f800000 { // negative (or -0), Inf or NaN
+					badE.CompareAndSwap(-1, int64(i))
+					return
+				}
+			}
+		})
+		if i := badE.Load(); i >= 0 {
+			return fmt.Errorf("%w: arc %d has weight %v: weights must be finite and not negative", ErrInvalid, i, math.Float32frombits(g.weights[i]))
+		}
+	}
+	if !g.directed && !symmetric(g) {
+		for u := range uint32(n) { // only for a bad file: find the first one-sided edge
+			for k, v := range g.Neighbors(u) {
+				j, found := slices.BinarySearch(g.Neighbors(v), u)
+				if !found {
+					return fmt.Errorf("%w: the graph is undirected but vertex %d lists %d and %d does not list %d", ErrInvalid, u, v, v, u)
+				}
+				if ws := g.EdgeWeights(u); ws != nil && ws[k] != g.EdgeWeights(v)[j] {
+					return fmt.Errorf("%w: the graph is undirected but edge %d-%d has two weights", ErrInvalid, u, v)
+				}
+			}
+		}
+		return fmt.Errorf("%w: the graph is undirected but its adjacency is not symmetric", ErrInvalid)
+	}
+	return nil
 }
 
 // checkOffsets verifies that offsets run from 0 to m without decreasing.
@@ -252,7 +317,7 @@ func checkOffsets(offsets []int64, m uint64) error {
 
 // applyOptions makes a stored graph honour Undirected and WeightScale.
 func applyOptions(name string, g *Graph, opt LoadOptions) (*Graph, error) {
-	scale := opt.WeightScale > 0 && g.wkind == RealWeights
+	scale := opt.WeightScale > 0 && g.wkind != Unweighted
 	if !scale && !(opt.Undirected && g.directed) {
 		return g, nil
 	}
@@ -265,11 +330,15 @@ func applyOptions(name string, g *Graph, opt LoadOptions) (*Graph, error) {
 	if scale {
 		el.WeightKind = IntWeights
 		el.Weights = make([]uint32, m)
+		real := g.wkind == RealWeights
 		for i, w := range g.weights {
-			f := float64(math.Float32frombits(w))
+			f := float64(w)
+			if real { // as the text's decimal was scaled: see weightParser
+				f = float32Decimal(math.Float32frombits(w))
+			}
 			r := math.Round(f * opt.WeightScale)
 			if (r > math.MaxUint32 || (r == 0 && f != 0)) && bad == nil { // the rare case: say why
-				_, msg := scaleWeight(strconv.FormatFloat(f, 'g', -1, 32), f, opt.WeightScale)
+				_, msg := scaleWeight(strconv.FormatFloat(f, 'g', -1, 64), f, opt.WeightScale)
 				bad = binErr(name, "%s", msg)
 			}
 			el.Weights[i] = uint32(r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gearbox-graph/gearbox/internal/memlimit"
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
 
@@ -32,11 +33,31 @@ type BuildOptions struct {
 
 func parFor(n, grain int, fn func(lo, hi int)) { par.For(n, grain, fn) }
 
+// csrBytes is about what Build allocates for n vertices and arcs arcs (the
+// edge list it reads not included): offsets and degrees, the partition
+// buffer (a fraction of the arcs when they are many, see roundArcs), the
+// adjacency before and after de-duplication, and the weights.
+func csrBytes(n, arcs int64, weighted bool) int64 {
+	rounds := min(maxRounds, max((arcs+roundArcs-1)/roundArcs, 1))
+	tmp := (arcs + rounds - 1) / rounds
+	perArc, perTmp := int64(8), int64(8) // adj before and after; packed arcs
+	if weighted {
+		perArc, perTmp = 8, 12 // outAdj, outW; packed arcs, their weights
+		if rounds > 1 {
+			perArc += 8 // packed, apart from the partition buffer
+		}
+	}
+	return 16*(n+1) + perArc*arcs + perTmp*tmp
+}
+
 // Build makes a CSR graph from an edge list using all cores: it partitions
 // the arcs by source range, then turns each range into sorted (by default
 // de-duplicated) adjacency lists in cache (see buildBucketed). The result
 // does not depend on the number of workers.
 func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
+	if el == nil {
+		return nil, fmt.Errorf("%w: Build of a nil edge list", ErrNil)
+	}
 	n := el.NumVertices
 	if n < 0 || uint64(n) > MaxVertices {
 		return nil, fmt.Errorf("%w: vertex count %d outside 0..%d", ErrInvalid, n, uint64(MaxVertices))
@@ -51,6 +72,13 @@ func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 	}
 	if weighted == (el.WeightKind == Unweighted) {
 		return nil, fmt.Errorf("%w: weight kind %v with %d weights", ErrInvalid, el.WeightKind, len(el.Weights))
+	}
+	arcs := int64(m)
+	if opt.Undirected {
+		arcs *= 2
+	}
+	if err := memlimit.Check(csrBytes(int64(n), arcs, weighted), fmt.Sprintf("building a graph of %d vertices and %d arcs", n, arcs)); err != nil {
+		return nil, err
 	}
 	offsets, adj, packed, newDeg, loops, bad := buildBucketed(el, opt)
 	if bad >= 0 {
@@ -107,7 +135,12 @@ type Dropped struct {
 
 // Dropped returns what Build dropped from the input; zero for graphs not
 // made by Build (binary files keep no record).
-func (g *Graph) Dropped() Dropped { return g.dropped }
+func (g *Graph) Dropped() Dropped {
+	if g == nil {
+		return Dropped{}
+	}
+	return g.dropped
+}
 
 // forEdgeBalanced runs fn over vertex ranges holding roughly equal numbers of
 // arcs, so one huge adjacency list does not serialise the rest.

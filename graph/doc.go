@@ -12,7 +12,20 @@
 // wrapping ErrFormat; .gbx binary files are read straight into the CSR
 // arrays and checked with a CRC-32C.
 //
+// Bad input never panics: every function that returns an error returns
+// one for a nil graph, edge list or reader (wrapping ErrNil), for options
+// out of range (ErrWeightScale, ErrGenSpec) and for graphs too large for
+// the memory the process may use (ErrTooLarge, from internal/memlimit:
+// the least of the RAM, the cgroup's limit and the rlimits). The accessors
+// of a nil *Graph (NumVertices, NumEdges, WeightKind, ...) return zero
+// values; the per-vertex ones (Degree, Neighbors) need a valid vertex of a
+// non-nil graph, as slice indexing does.
+//
+// The weight rule is the same for every format: see weightParser in
+// load_text.go and LoadOptions.WeightScale.
+//
 // It is the bottom of the dependency graph: it may import only the standard
-// library, small well-kept libraries (progress bar, logging) and
-// internal/par. Nothing else in gearbox is imported here.
+// library, small well-kept libraries (progress bar, logging),
+// internal/par, internal/memlimit and internal/atomicfile. Nothing else in
+// gearbox is imported here.
 package graph

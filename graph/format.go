@@ -5,8 +5,8 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,7 +82,7 @@ const (
 var allFormats = []Format{FormatMTX, FormatSNAP, FormatMETIS, FormatGraphalytics, FormatGR, FormatMAX, FormatEL, FormatWEL, FormatCEdge, FormatBin, FormatEGR}
 
 // writable lists the formats Save and Write produce.
-var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatSNAP, FormatEGR}
+var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, FormatMAX, FormatSNAP, FormatEGR}
 
 // ErrFormat is wrapped by every error about a file's contents or format.
 var ErrFormat = errors.New("graph file format error")
@@ -145,6 +145,9 @@ type LoadOptions struct {
 	// Progress, when non-nil, receives a progress bar for inputs larger
 	// than about 32 MB.
 	Progress io.Writer
+	// KeepDuplicates keeps parallel arcs of text inputs (by default only
+	// the one of minimum weight survives): max-flow sums their capacities.
+	KeepDuplicates bool
 }
 
 // Load reads the graph file at path. Gzip-compressed files are read
@@ -177,6 +180,9 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 		return nil, fmt.Errorf("%s is a directory, not a graph file", path)
 	}
 	in := &input{name: path, r: f, size: st.Size()}
+	if !st.Mode().IsRegular() { // a pipe, a device: its size says nothing; read it as a stream
+		in.size = -1
+	}
 	if opt.Format == FormatGraphalytics {
 		in.vpath = vertexFileFor(path)
 	}
@@ -223,6 +229,9 @@ func vertexFileFor(path string) string {
 // magic bytes. Read cannot see a Graphalytics .v file, so the vertices are
 // those that occur in edges.
 func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: Read of a nil reader (%s)", ErrNil, name)
+	}
 	if opt.Format == "" {
 		f, err := DetectFormat(name)
 		if err != nil {
@@ -300,16 +309,27 @@ func (g gzipInput) Read(p []byte) (int, error) {
 
 func read(in *input, opt LoadOptions) (*Graph, error) {
 	if opt.WeightScale < 0 || opt.WeightScale != opt.WeightScale {
-		return nil, fmt.Errorf("weight scale %v must be >= 0", opt.WeightScale)
+		return nil, fmt.Errorf("%w: weight scale %v must be >= 0", ErrWeightScale, opt.WeightScale)
 	}
+	var g *Graph
+	var err error
 	switch opt.Format {
 	case FormatBin:
-		return readBinary(in, opt)
+		g, err = readBinary(in, opt)
 	case FormatEGR:
 		return nil, fmt.Errorf("%w: %s: format egr is written, not read, by gearbox (it is the ECL suite's input)", ErrFormat, in.name)
+	default:
+		g, err = readText(in, opt)
 	}
-	return readText(in, opt)
+	if err == nil && opt.WeightScale > 0 && g.wkind == Unweighted {
+		return nil, fmt.Errorf("%w: %s has no weights: a weight scale applies to weighted graphs only", ErrWeightScale, in.name)
+	}
+	return g, err
 }
+
+// ErrWeightScale reports a weight scale that cannot apply: out of range,
+// or given for a graph without weights.
+var ErrWeightScale = errors.New("weight scale does not apply")
 
 // Save writes g to path in format f ("" = by the path's extension); a
 // path ending in .gz is gzip-compressed.
@@ -320,12 +340,15 @@ func read(in *input, opt LoadOptions) (*Graph, error) {
 // Anything else (a device, a pipe) is written in place; Save never removes
 // what it did not create.
 func Save(path string, g *Graph, f Format) error {
+	if g == nil {
+		return fmt.Errorf("%w: Save of a nil graph to %s", ErrNil, path)
+	}
 	f, err := OutputFormat(path, f)
 	if err != nil {
 		return err
 	}
 	gz := strings.HasSuffix(strings.ToLower(path), ".gz")
-	write := func(file *os.File) error {
+	write := func(file io.Writer) error {
 		var w io.Writer = file
 		var zw *gzip.Writer
 		if gz {
@@ -340,137 +363,10 @@ func Save(path string, g *Graph, f Format) error {
 		}
 		return err
 	}
-	if err := saveFile(path, write); err != nil {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// saveFile writes path with write, through a temporary file where path is
-// (or will be) a regular file.
-func saveFile(path string, write func(*os.File) error) error {
-	target, old, regular, err := saveTarget(path)
-	if err != nil {
-		return err
-	}
-	if regular {
-		tmp, err := createTemp(target, old)
-		switch {
-		case err == nil:
-			err = write(tmp)
-			if cerr := tmp.Close(); err == nil {
-				err = cerr
-			}
-			if err == nil {
-				err = os.Rename(tmp.Name(), target)
-			}
-			if err != nil {
-				os.Remove(tmp.Name()) // ours: created above
-			}
-			return err
-		case errors.Is(err, os.ErrPermission) && old != nil:
-			// A writable file in a directory we may not add to: write it
-			// in place, as os.Create would (a failure leaves it partial).
-		default:
-			return err
-		}
-	}
-	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return err
-	}
-	err = write(file)
-	if cerr := file.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// saveTarget tells where Save puts a regular file for path: path itself,
-// or the file its symlinks lead to; old describes that file (nil for a new
-// one). regular is false for devices, pipes and the like, and for symlinks
-// that lead nowhere, all written in place.
-func saveTarget(path string) (target string, old os.FileInfo, regular bool, err error) {
-	lst, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return path, nil, true, nil
-	}
-	if err != nil {
-		return "", nil, false, err
-	}
-	if lst.Mode().IsRegular() {
-		return path, lst, true, nil
-	}
-	if lst.Mode()&os.ModeSymlink == 0 {
-		return path, nil, false, nil
-	}
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return path, nil, false, nil
-	}
-	// Follow the links to the file. /dev/stdout and other links into /proc
-	// or /dev stand for an open file (perhaps opened for appending), not a
-	// name to replace: those are written in place.
-	p := path
-	for range 40 {
-		if underProcOrDev(p) {
-			return path, nil, false, nil
-		}
-		l, err := os.Lstat(p)
-		if err != nil {
-			return path, nil, false, nil
-		}
-		if l.Mode()&os.ModeSymlink == 0 {
-			if !os.SameFile(st, l) { // resolved some other way than the kernel does
-				return path, nil, false, nil
-			}
-			return p, st, true, nil
-		}
-		t, err := os.Readlink(p)
-		if err != nil {
-			return path, nil, false, nil
-		}
-		if !filepath.IsAbs(t) {
-			t = filepath.Join(filepath.Dir(p), t)
-		}
-		p = t
-	}
-	return path, nil, false, nil
-}
-
-func underProcOrDev(p string) bool {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		return true
-	}
-	if r, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil {
-		a = filepath.Join(r, filepath.Base(a))
-	}
-	return a == "/proc" || strings.HasPrefix(a, "/proc/") || strings.HasPrefix(a, "/dev/")
-}
-
-// createTemp creates a new file beside path with old's permissions (for a
-// new file, 0666 less the umask, as os.Create gives).
-func createTemp(path string, old os.FileInfo) (*os.File, error) {
-	dir, base := filepath.Split(path)
-	for {
-		name := filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32()))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, os.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if old != nil {
-			if err := f.Chmod(old.Mode().Perm()); err != nil {
-				f.Close()
-				os.Remove(name)
-				return nil, err
-			}
-		}
-		return f, nil
-	}
 }
 
 // OutputFormat returns the format Save(path, g, f) writes (f, or the one
@@ -513,6 +409,8 @@ func checkWritable(f Format) error {
 //     for undirected graphs, `general` otherwise; `pattern`, `integer` or
 //     `real` by weight kind.
 //   - gr writes 1-based arcs (`p sp`); it needs IntWeights.
+//   - max writes 1-based arcs (`p max`) and the terminals' `n` lines; it
+//     needs IntWeights and terminals.
 //   - snap writes the original (external) ids, tab separated, with a
 //     `# Nodes: N Edges: M` header; real weights keep a decimal point so
 //     they read back as real.
@@ -523,6 +421,9 @@ func checkWritable(f Format) error {
 // Edge-list formats (el, wel, snap) cannot express isolated vertices with
 // no larger-numbered neighbour: reading them back may give fewer vertices.
 func Write(w io.Writer, g *Graph, f Format) error {
+	if g == nil || w == nil {
+		return fmt.Errorf("%w: Write needs a graph and a writer", ErrNil)
+	}
 	if err := checkWritable(f); err != nil {
 		return err
 	}

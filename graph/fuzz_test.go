@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -41,9 +42,28 @@ func fuzzRead(f *testing.F, format Format, seeds ...string) {
 			if err := Write(&buf, g, FormatBin); err != nil {
 				t.Fatal(err)
 			}
-			h, err := Read(&buf, "rt", LoadOptions{Format: FormatBin})
-			if err != nil || h.NumEdges() != g.NumEdges() || h.NumVertices() != g.NumVertices() {
+			bin := buf.Bytes()
+			h, err := Read(bytes.NewReader(bin), "rt", LoadOptions{Format: FormatBin})
+			if err != nil || h.NumEdges() != g.NumEdges() || h.NumVertices() != g.NumVertices() || !slices.Equal(h.Weights(), g.Weights()) {
 				t.Fatalf("binary round trip: %v", err)
+			}
+			// A text load holds what a .gbx is checked for (issue 35).
+			if err := checkContent(g); err != nil {
+				t.Fatalf("a loaded graph breaks the .gbx invariants: %v", err)
+			}
+			// One weight rule: a weight scale gives the same weights from
+			// the text and from its .gbx (or fails for both).
+			if g.WeightKind() == Unweighted || format == FormatBin {
+				continue
+			}
+			opt := LoadOptions{Format: format, Undirected: undirected, WeightScale: 10}
+			st, errT := Read(bytes.NewReader(data), "fuzz", opt)
+			sb, errB := Read(bytes.NewReader(bin), "rt", LoadOptions{Format: FormatBin, Undirected: undirected, WeightScale: 10})
+			if errT == nil && errB == nil && !slices.Equal(st.Weights(), sb.Weights()) {
+				t.Fatalf("scaled weights differ: text %v, .gbx %v", st.Weights(), sb.Weights())
+			}
+			if errT == nil && errB != nil {
+				t.Fatalf("scaled: the text loads, its .gbx fails: %v", errB)
 			}
 		}
 	})

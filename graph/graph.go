@@ -41,6 +41,10 @@ func (k WeightKind) String() string {
 	return fmt.Sprintf("WeightKind(%d)", uint8(k))
 }
 
+// ErrNil reports a nil graph, edge list, reader or writer given to a
+// function of this package.
+var ErrNil = errors.New("nil argument")
+
 // ErrInvalid reports a CSR whose arrays break the graph's invariants.
 var ErrInvalid = errors.New("invalid graph")
 
@@ -82,6 +86,9 @@ type Graph struct {
 // arcs. Summed in parallel on first use and cached (SSSP derives its bucket
 // width from it on every run).
 func (g *Graph) MeanWeight() float64 {
+	if g == nil {
+		return 0
+	}
 	g.wOnce.Do(func() {
 		m := len(g.adj)
 		switch {
@@ -113,6 +120,9 @@ func (g *Graph) MeanWeight() float64 {
 // 32- or 64-bit distances from it on every run, and a serial scan of
 // email-Enron's weights was an eighth of a 16-core run.
 func (g *Graph) MaxWeight() uint32 {
+	if g == nil {
+		return 0
+	}
 	g.mwOnce.Do(func() {
 		g.maxW = 1
 		if len(g.weights) == 0 {
@@ -132,6 +142,9 @@ func (g *Graph) MaxWeight() uint32 {
 // vertices). Found in parallel on first use and cached (the connected
 // components' variant choice reads it on every run).
 func (g *Graph) MaxDegree() int64 {
+	if g == nil {
+		return 0
+	}
 	g.dOnce.Do(func() {
 		g.maxDeg = chunkReduce(g.NumVertices(), func(lo, hi int) (m int64) {
 			for v := lo; v < hi; v++ {
@@ -147,6 +160,9 @@ func (g *Graph) MaxDegree() int64 {
 // arcs): how far the graph is from uniform degrees (Kronecker graphs have
 // hubs of thousands of times the average, uniform random ones about 2).
 func (g *Graph) DegreeSkew() float64 {
+	if g == nil {
+		return 0
+	}
 	if g.NumEdges() == 0 {
 		return 0
 	}
@@ -177,10 +193,18 @@ func chunkReduce[T any](n int, part func(lo, hi int) T, combine func(a, b T) T) 
 
 // Terminals returns the source and sink a max-flow input named, and whether
 // it named them.
-func (g *Graph) Terminals() (source, sink uint32, ok bool) { return g.source, g.sink, g.terminals }
+func (g *Graph) Terminals() (source, sink uint32, ok bool) {
+	if g == nil {
+		return 0, 0, false
+	}
+	return g.source, g.sink, g.terminals
+}
 
 // SetTerminals records a max-flow source and sink (used by loaders).
 func (g *Graph) SetTerminals(source, sink uint32) error {
+	if g == nil {
+		return fmt.Errorf("%w: SetTerminals of a nil graph", ErrNil)
+	}
 	n := g.NumVertices()
 	if int64(source) >= int64(n) || int64(sink) >= int64(n) {
 		return fmt.Errorf("%w: terminals %d and %d outside 0..%d", ErrInvalid, source, sink, n-1)
@@ -247,17 +271,30 @@ func (g *Graph) validate() error {
 }
 
 // NumVertices returns n.
-func (g *Graph) NumVertices() int { return len(g.offsets) - 1 }
+func (g *Graph) NumVertices() int {
+	if g == nil || len(g.offsets) == 0 {
+		return 0
+	}
+	return len(g.offsets) - 1
+}
 
 // NumEdges returns the number of stored arcs: for an undirected graph every
 // edge counts twice (once per direction), as in the GAP suite's "directed
 // edges" count.
-func (g *Graph) NumEdges() int64 { return int64(len(g.adj)) }
+func (g *Graph) NumEdges() int64 {
+	if g == nil {
+		return 0
+	}
+	return int64(len(g.adj))
+}
 
 // NumUndirectedEdges returns the edge count a user of an undirected graph
 // expects: arcs between distinct vertices count once per pair, self-loops
 // once. For directed graphs it equals NumEdges.
 func (g *Graph) NumUndirectedEdges() int64 {
+	if g == nil {
+		return 0
+	}
 	if g.directed {
 		return g.NumEdges()
 	}
@@ -273,27 +310,57 @@ func (g *Graph) NumUndirectedEdges() int64 {
 }
 
 // Directed reports whether the graph is directed.
-func (g *Graph) Directed() bool { return g.directed }
+func (g *Graph) Directed() bool { return g != nil && g.directed }
 
 // Offsets returns the CSR offsets (n+1 entries). Do not modify.
-func (g *Graph) Offsets() []int64 { return g.offsets }
+func (g *Graph) Offsets() []int64 {
+	if g == nil {
+		return nil
+	}
+	return g.offsets
+}
 
 // Adj returns the concatenated adjacency lists. Do not modify.
-func (g *Graph) Adj() []uint32 { return g.adj }
+func (g *Graph) Adj() []uint32 {
+	if g == nil {
+		return nil
+	}
+	return g.adj
+}
 
 // Weights returns the edge weights parallel to Adj, or nil. For RealWeights
 // they are float32 bit patterns. Do not modify.
-func (g *Graph) Weights() []uint32 { return g.weights }
+func (g *Graph) Weights() []uint32 {
+	if g == nil {
+		return nil
+	}
+	return g.weights
+}
 
 // WeightKind says what Weights holds.
-func (g *Graph) WeightKind() WeightKind { return g.wkind }
+func (g *Graph) WeightKind() WeightKind {
+	if g == nil {
+		return Unweighted
+	}
+	return g.wkind
+}
 
 // DerivedWeights reports whether the weights were derived from a seed by
 // WithDerivedWeights rather than read from the input.
-func (g *Graph) DerivedWeights() bool { return g.derived }
+func (g *Graph) DerivedWeights() bool {
+	if g == nil {
+		return false
+	}
+	return g.derived
+}
 
 // IDs returns the mapping between internal and external vertex ids.
-func (g *Graph) IDs() IDMap { return g.ids }
+func (g *Graph) IDs() IDMap {
+	if g == nil {
+		return IDMap{}
+	}
+	return g.ids
+}
 
 // Degree returns the out-degree of v.
 func (g *Graph) Degree(v uint32) int64 { return g.offsets[v+1] - g.offsets[v] }
@@ -313,6 +380,9 @@ func (g *Graph) EdgeWeights(v uint32) []uint32 {
 // Transpose returns the graph with every arc reversed, built in parallel on
 // first use and cached. An undirected graph is its own transpose.
 func (g *Graph) Transpose() *Graph {
+	if g == nil {
+		return nil
+	}
 	if !g.directed {
 		return g
 	}
@@ -345,6 +415,9 @@ func (g *Graph) Transpose() *Graph {
 // Bytes returns the memory held by the CSR arrays (not the cached
 // transpose).
 func (g *Graph) Bytes() int64 {
+	if g == nil {
+		return 0
+	}
 	return int64(len(g.offsets))*8 + int64(len(g.adj))*4 + int64(len(g.weights))*4 + int64(len(g.ids.ids))*8
 }
 
@@ -353,6 +426,9 @@ func (g *Graph) Bytes() int64 {
 // the seed (the same weight in both directions of an undirected edge). A
 // weighted graph is returned unchanged.
 func (g *Graph) WithDerivedWeights(seed uint64) *Graph {
+	if g == nil {
+		return nil
+	}
 	if g.wkind != Unweighted {
 		return g
 	}
@@ -446,3 +522,7 @@ func (m IDMap) Internal(x uint64) (uint32, bool) {
 	}
 	return uint32(x - m.base), true
 }
+
+// Edge is an arc U->V of a graph, by internal vertex ids (for an undirected
+// graph, either direction of the edge).
+type Edge struct{ U, V uint32 }

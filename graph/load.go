@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gearbox-graph/gearbox/internal/memlimit"
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
 
@@ -31,7 +32,7 @@ type textLoad struct {
 	symmetric bool
 	wmode     int
 	wkind     WeightKind
-	bytes     int64     // uncompressed bytes read
+	dataBytes int64     // uncompressed bytes of data lines (not the header, comments or blank lines)
 	pending   []float64 // parsed weights, converted by weights
 
 	metisEntries, metisLoops int64 // METIS list entries, and those that are self-loops
@@ -44,11 +45,18 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	}
 	defer done()
 	ck := &chunker{r: r}
+	if opt.Format == FormatMETIS {
+		ck.maxLine = maxMETISLine
+	}
 	h := &headerReader{name: in.name, ck: ck}
-	if _, ok, err := h.peek(); err != nil {
+	if l, ok, err := h.peek(); err != nil {
 		return nil, readError(in.name, err)
 	} else if !ok {
 		return nil, fileErr(in.name, "empty file")
+	} else if opt.Format != FormatMTX && len(l) >= 14 && strings.EqualFold(string(l[:14]), "%%MatrixMarket") {
+		// Its % lines are comments to SNAP and el: it would load as
+		// another graph (ROWS COLS read as an edge) without a word.
+		return nil, h.errAt("a MatrixMarket file (the %%%%MatrixMarket banner), read as %s: give --format mtx (or name it .mtx)", opt.Format)
 	}
 	t := &textLoad{name: in.name}
 	var declared uint64 // edge count a header promises
@@ -117,6 +125,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 			return nil, err
 		}
 		t.n, declared, t.symmetric = mp.n, m, true
+		mp.wp.scale = opt.WeightScale
 		parse = mp.parse
 		if mp.eweights {
 			t.wmode, t.wkind = wRequired, IntWeights
@@ -140,7 +149,10 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.bytes = ck.bytes
+	t.dataBytes = ck.bytes - h.bytes
+	for _, o := range t.outs {
+		t.dataBytes -= o.commentBytes
+	}
 
 	el := &EdgeList{}
 	switch {
@@ -165,7 +177,7 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 	if opt.Format == FormatMETIS {
 		g, err = t.metisGraph(el, int64(declared))
 	} else {
-		g, err = Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected})
+		g, err = Build(el, BuildOptions{Undirected: t.symmetric || opt.Undirected, KeepDuplicates: opt.KeepDuplicates})
 		if err != nil {
 			err = fmt.Errorf("%w: %s: %w", ErrFormat, in.name, err)
 		}
@@ -182,13 +194,18 @@ func readText(in *input, opt LoadOptions) (*Graph, error) {
 }
 
 // checkN refuses vertex counts beyond the id space or out of proportion to
-// the input size.
+// the input's data: the bytes of its data lines, not of its header,
+// comments or blank lines (which a hostile file pads, compressed, to make
+// a large id look plausible), and the memory the process may use.
 func (t *textLoad) checkN(n uint64, what string) error {
 	if n > MaxVertices {
 		return fileErr(t.name, "%s %d vertices, over the limit %d", what, n, uint64(MaxVertices))
 	}
-	if lim := uint64(freeVertices) + maxVerticesPerByte*uint64(t.bytes); n > lim {
-		return fileErr(t.name, "%s %d vertices, implausible for %d bytes of input (at most %d): refusing to allocate for them", what, n, t.bytes, lim)
+	if lim := uint64(freeVertices) + maxVerticesPerByte*uint64(max(t.dataBytes, 0)); n > lim {
+		return fileErr(t.name, "%s %d vertices, implausible for %d bytes of data lines (at most %d): refusing to allocate for them", what, n, t.dataBytes, lim)
+	}
+	if err := memlimit.Check(csrBytes(int64(n), 0, false), fmt.Sprintf("the CSR offsets of %d vertices", n)); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrFormat, t.name, err)
 	}
 	return nil
 }
@@ -269,8 +286,10 @@ func (t *textLoad) mappedEdges(el *EdgeList, f Format, ep *edgeParser) error {
 			t.n = hi + 1
 		}
 	}
-	if err := t.checkN(t.n, "the input has"); err != nil {
-		return err
+	if ep.index == nil { // a vertex file's ids are bounded by its own size
+		if err := t.checkN(t.n, "the input has"); err != nil {
+			return err
+		}
 	}
 	if !weighted {
 		t.wmode = wNone
@@ -501,7 +520,7 @@ func (t *textLoad) metisSymmetric(g *Graph) error {
 }
 
 // symmetric reports whether every arc u->v of g (sorted lists, no
-// duplicates or self-loops) has its reverse v->u with the same weight. Of
+// duplicates; self-loops are their own reverse) has its reverse v->u with the same weight. Of
 // the two arcs of a pair only the one whose far end has the shorter list
 // (then the smaller id) looks up its reverse, in that short list, so hubs'
 // long lists are never searched; when every such arc finds its reverse and
@@ -515,6 +534,9 @@ func symmetric(g *Graph) bool {
 			du := g.Degree(u)
 			ws := g.EdgeWeights(u)
 			for k, v := range g.Neighbors(u) {
+				if v == u {
+					continue // a self-loop is its own reverse
+				}
 				if dv := g.Degree(v); dv > du || (dv == du && v > u) {
 					d--
 					continue
@@ -558,6 +580,23 @@ func (t *textLoad) weights(el *EdgeList, opt LoadOptions) error {
 	if w == nil || t.wmode == wNone {
 		el.WeightKind = Unweighted
 		return nil
+	}
+	if opt.WeightScale > 0 {
+		// A file with real weights is stored as float32 (a .gbx of it
+		// too), which rounds integers above 2^24: scaled here exactly,
+		// from its .gbx rounded, the two would differ.
+		var real, big *chunkOut
+		for _, o := range t.outs {
+			if o.realSyntax && real == nil {
+				real = o
+			}
+			if o.bigInt && big == nil {
+				big = o
+			}
+		}
+		if real != nil && big != nil {
+			return &parseError{file: t.name, line: big.base + big.bigIntLine, msg: "an integer weight above 2^24 in a file with real weights: float32 (how real weights are kept, in a .gbx too) cannot hold it exactly, so --weight-scale would scale it differently from the file's .gbx; write it with a decimal point and at most 7 significant digits, or make every weight an integer"}
+		}
 	}
 	kind := t.wkind
 	if kind == Unweighted || kind == RealWeights { // real-capable formats

@@ -24,12 +24,43 @@ import (
 // variable so tests can make it tiny to exercise the chunk seams).
 var chunkSize = 4 << 20
 
+// maxLine is the longest line a text input may have: no format needs
+// more (an edge is a few numbers), and a stream without newlines (a binary
+// file, /dev/zero) must not grow a buffer without end. METIS lists a
+// vertex's neighbours on one line, so it allows maxMETISLine.
+const (
+	maxLine      = 1 << 20
+	maxMETISLine = 1 << 30
+)
+
 // chunker cuts a reader into chunks ending at a newline (the last may not).
 type chunker struct {
-	r     io.Reader
-	carry []byte
-	eof   bool
-	bytes int64 // bytes read so far
+	r       io.Reader
+	carry   []byte
+	eof     bool
+	bytes   int64 // bytes read so far
+	maxLine int   // longest line allowed; 0 = maxLine
+}
+
+// longLineError is a line longer than the limit; the reader of the chunks
+// knows its line number.
+type longLineError struct{ limit int }
+
+func (e *longLineError) Error() string { return fmt.Sprintf("line longer than %d bytes", e.limit) }
+
+// binaryError is a NUL byte: text graph files have none, so the input is
+// binary (a .gbx, a compressed file of another kind, /dev/zero).
+type binaryError struct{ offset int64 }
+
+func (e *binaryError) Error() string {
+	return fmt.Sprintf("binary data (a NUL byte at offset %d): not a text graph file (a .gbx needs --format bin)", e.offset)
+}
+
+func (c *chunker) limit() int {
+	if c.maxLine > 0 {
+		return c.maxLine
+	}
+	return maxLine
 }
 
 // next returns the next chunk, or nil at the end of the input.
@@ -43,6 +74,9 @@ func (c *chunker) next() ([]byte, error) {
 	scan := 0 // buf[:scan] has no newline
 	for {
 		n, err := fill(c.r, buf[len(buf):cap(buf)])
+		if i := bytes.IndexByte(buf[len(buf):len(buf)+n], 0); i >= 0 {
+			return nil, &binaryError{offset: c.bytes + int64(i)}
+		}
 		buf = buf[:len(buf)+n]
 		c.bytes += int64(n)
 		if err == io.EOF {
@@ -60,7 +94,10 @@ func (c *chunker) next() ([]byte, error) {
 			c.carry = append([]byte(nil), buf[i+1:]...)
 			return buf[:i+1], nil
 		}
-		// One line longer than the buffer: grow and read on.
+		// One line longer than the buffer: grow and read on, up to the limit.
+		if len(buf) > c.limit() {
+			return nil, &longLineError{limit: c.limit()}
+		}
 		scan = len(buf)
 		buf = slices.Grow(buf, len(buf))
 	}
@@ -90,6 +127,7 @@ type headerReader struct {
 	cur   []byte
 	lines int64 // lines consumed
 	eof   bool
+	bytes int64 // bytes of the lines consumed
 }
 
 // peek returns the next line (without its newline); ok is false at the end.
@@ -100,6 +138,9 @@ func (h *headerReader) peek() (line []byte, ok bool, err error) {
 		}
 		c, err := h.ck.next()
 		if err != nil {
+			if le := (*longLineError)(nil); errors.As(err, &le) {
+				return nil, false, h.errAt("%v", le)
+			}
 			return nil, false, err
 		}
 		if c == nil {
@@ -108,17 +149,23 @@ func (h *headerReader) peek() (line []byte, ok bool, err error) {
 		}
 		h.cur = c
 	}
+	l := h.cur
 	if i := bytes.IndexByte(h.cur, '\n'); i >= 0 {
-		return h.cur[:i], true, nil
+		l = h.cur[:i]
 	}
-	return h.cur, true, nil
+	if len(l) > h.ck.limit() {
+		return nil, false, h.errAt("line longer than %d bytes", h.ck.limit())
+	}
+	return l, true, nil
 }
 
 // skip consumes the line peek returned.
 func (h *headerReader) skip() {
 	if i := bytes.IndexByte(h.cur, '\n'); i >= 0 {
+		h.bytes += int64(i) + 1
 		h.cur = h.cur[i+1:]
 	} else {
+		h.bytes += int64(len(h.cur))
 		h.cur = nil
 	}
 	h.lines++
@@ -141,9 +188,12 @@ type chunkOut struct {
 	src64, dst64 []uint64 // raw ids, for formats relabelled afterwards
 	w            []float64
 	realSyntax   bool   // some weight was written as a real number
+	bigInt       bool   // with a weight scale: an integer weight above 2^24 (float32 rounds it)
+	bigIntLine   int64  // local line of the first
 	minID, maxID uint64 // over raw or mapped ids
 	weighted     int8   // optional weights: 0 no edge yet, 1 with, -1 without
 	firstEdge    int64  // local line of the first edge
+	commentBytes int64  // bytes of comment and blank lines (not data)
 
 	// METIS
 	vlines       int64   // vertex lines
@@ -244,12 +294,18 @@ func parseChunks(name string, ck *chunker, first []byte, headerLines int64, pars
 		base += o.lines
 	}
 	if readErr != nil {
+		if le := (*longLineError)(nil); errors.As(readErr, &le) {
+			return nil, &parseError{file: name, line: base + 1, msg: le.Error()}
+		}
 		return nil, readError(name, readErr)
 	}
 	return outs, nil
 }
 
 func readError(name string, err error) error {
+	if be := (*binaryError)(nil); errors.As(err, &be) {
+		return &parseError{file: name, msg: be.Error()}
+	}
 	if errors.Is(err, errTruncatedGzip) {
 		return &parseError{file: name, msg: "input ends unexpectedly (truncated gzip stream)"}
 	}

@@ -97,59 +97,122 @@ const (
 	wRequired        // a required weight column
 )
 
-// weightParser turns weight tokens into values.
+// weightParser turns weight tokens into values. The weight rule, the same
+// for every format (text or .gbx):
+//
+//   - a weight is a plain decimal number (digits, an optional fraction and
+//     exponent; no hex, underscores, Inf or NaN), not negative (-0 is 0);
+//   - integer formats take integers below 2^32; real-capable formats keep
+//     real weights as float32, and refuse one float32 cannot hold (over
+//     its largest value, or non-zero but below its smallest: 1e-50 and
+//     1e-400 alike);
+//   - --weight-scale S > 0 makes every weight w an integer round(w*S):
+//     integers exactly, a real weight as the shortest decimal of its
+//     float32 (what a .gbx stores), so a .gbx scales as its text did. A
+//     result over 2^32-1, or a non-zero weight rounded to 0, is an error.
 type weightParser struct {
 	intOnly bool    // weights must be integers (wel, gr, max, mtx integer, METIS)
-	scale   float64 // > 0: real-capable weights become round(w*scale)
+	scale   float64 // > 0: weights become round(w*scale)
+}
+
+// decimalSyntax reports whether t is a plain decimal number:
+// [+-]digits[.digits][(e|E)[+-]digits], with a digit before or after the
+// point. strconv.ParseFloat also takes Go syntax (0x1p3, 0x1_0p0, Inf,
+// NaN), which no graph format writes.
+func decimalSyntax(t []byte) bool {
+	i := 0
+	if i < len(t) && (t[i] == '+' || t[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(t) && t[i]-'0' <= 9 {
+		i, digits = i+1, digits+1
+	}
+	if i < len(t) && t[i] == '.' {
+		i++
+		for i < len(t) && t[i]-'0' <= 9 {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		e := i
+		for i < len(t) && t[i]-'0' <= 9 {
+			i++
+		}
+		if i == e {
+			return false
+		}
+	}
+	return i == len(t)
 }
 
 // parse returns the weight, whether it was written as a real number, and a
 // message when it is not acceptable.
 func (p *weightParser) parse(t []byte) (w float64, real bool, msg string) {
-	if v, ok := parseU64(t); ok && v <= math.MaxUint32 && (p.intOnly || p.scale == 0) {
+	if v, ok := parseU64(t); ok && v <= math.MaxUint32 && p.scale == 0 {
 		return float64(v), false, ""
+	}
+	if !decimalSyntax(t) {
+		if f, err := strconv.ParseFloat(bstr(t), 64); err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return 0, false, fmt.Sprintf("weight %s is not a finite number", t)
+		}
+		return 0, false, fmt.Sprintf("invalid weight %s", quote(t))
 	}
 	if p.intOnly {
 		switch {
 		case allDigits(t):
-			return 0, false, fmt.Sprintf("weight %s over the limit %d", t, uint64(math.MaxUint32))
+			v, ok := parseU64(t)
+			if !ok || v > math.MaxUint32 {
+				return 0, false, fmt.Sprintf("weight %s over the limit %d", t, uint64(math.MaxUint32))
+			}
+			r, msg := scaleWeight(bstr(t), float64(v), p.scale)
+			return r, false, msg
 		case len(t) > 1 && t[0] == '-' && allDigits(t[1:]):
 			if len(bytes.Trim(t[1:], "0")) == 0 {
 				return 0, false, "" // -0
 			}
 			return 0, false, fmt.Sprintf("negative weight %s", t)
 		}
-		if f, err := strconv.ParseFloat(bstr(t), 64); err == nil || isRangeErr(err) {
-			if f < 0 {
-				return 0, false, fmt.Sprintf("negative weight %s", t)
-			}
-			return 0, false, fmt.Sprintf("weight %s is not an integer", t)
+		if t[0] == '-' && !zeroDigits(t) {
+			return 0, false, fmt.Sprintf("negative weight %s", t)
 		}
-		return 0, false, fmt.Sprintf("invalid weight %s", quote(t))
+		return 0, false, fmt.Sprintf("weight %s is not an integer", t)
 	}
 	f, err := strconv.ParseFloat(bstr(t), 64)
 	if err != nil && !isRangeErr(err) {
 		return 0, false, fmt.Sprintf("invalid weight %s", quote(t))
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false, fmt.Sprintf("weight %s is not a finite number", t)
-	}
-	if f < 0 {
+	if t[0] == '-' && !zeroDigits(t) { // also -1e-400, which parses as -0
 		return 0, false, fmt.Sprintf("negative weight %s", t)
 	}
 	if f == 0 {
+		if !zeroDigits(t) { // 1e-400: below float64 even
+			return 0, false, fmt.Sprintf("weight %s is too small for a float32 (it would be 0)", t)
+		}
 		f = 0 // no negative zero: its bit pattern would sort above every weight
 	}
 	real = !allDigits(t)
-	if p.scale > 0 {
+	f32 := float32(f)
+	if !real && p.scale > 0 { // an integer: scaled exactly
 		r, msg := scaleWeight(bstr(t), f, p.scale)
 		return r, false, msg
 	}
-	if f > math.MaxFloat32 {
+	if math.IsInf(float64(f32), 0) {
 		return 0, false, fmt.Sprintf("weight %s over the float32 limit %g", t, math.MaxFloat32)
 	}
-	if float32(f) == 0 && f != 0 {
+	if f32 == 0 && f != 0 {
 		return 0, false, fmt.Sprintf("weight %s is too small for a float32 (it would be 0)", t)
+	}
+	if p.scale > 0 {
+		r, msg := scaleWeight(bstr(t), float32Decimal(f32), p.scale)
+		return r, true, msg
 	}
 	if !real && f > math.MaxUint32 {
 		real = true // too big for an integer weight: keep it as a real one
@@ -157,11 +220,37 @@ func (p *weightParser) parse(t []byte) (w float64, real bool, msg string) {
 	return f, real, ""
 }
 
-// scaleWeight turns real weight f (written as shown) into the integer
+// zeroDigits reports whether a decimal token's mantissa is all zeros
+// (0, -0.000, 0e5): a zero, not a number too small to hold.
+func zeroDigits(t []byte) bool {
+	for _, c := range t {
+		if c == 'e' || c == 'E' {
+			break
+		}
+		if c >= '1' && c <= '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// float32Decimal is the value of the shortest decimal that reads back as
+// f: what --weight-scale multiplies for a real weight, from a text file
+// or a .gbx alike (0.35 stored as float32 is 0.3499999940..., but scales
+// as 0.35).
+func float32Decimal(f float32) float64 {
+	d, _ := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	return d
+}
+
+// scaleWeight turns weight f (written as shown) into the integer
 // weight round(f*scale), or says why it cannot: over 32 bits, or a
 // non-zero weight rounded to 0, a free edge that would shorten every path
-// through it. Text and binary inputs share it.
+// through it. Text and binary inputs share it. scale 0 keeps f.
 func scaleWeight(shown string, f, scale float64) (r float64, msg string) {
+	if scale == 0 {
+		return f, ""
+	}
 	r = math.Round(f * scale)
 	switch {
 	case r > math.MaxUint32:
@@ -235,6 +324,10 @@ func (p *edgeParser) parse(data []byte, o *chunkOut) {
 		line++
 		var l []byte
 		l, data = cutLine(data)
+		if len(l) > maxLine {
+			o.fail(line, "line longer than %d bytes", maxLine)
+			return
+		}
 		if !p.line(l, line, o) {
 			return
 		}
@@ -319,6 +412,7 @@ func (p *edgeParser) slowLine(l []byte, line int64, o *chunkOut) bool {
 	var toks [5][]byte
 	t, i := nextTok(l, 0)
 	if len(t) == 0 || strings.IndexByte(p.comments, t[0]) >= 0 {
+		o.commentBytes += int64(len(l)) + 1
 		return true
 	}
 	if p.dimacs {
@@ -398,6 +492,11 @@ func (p *edgeParser) store(a, b uint64, wt []byte, nf int, line int64, o *chunkO
 			return false
 		}
 		o.realSyntax = o.realSyntax || real
+		if p.wp.scale > 0 && !p.wp.intOnly && !real {
+			if v, ok := parseU64(wt); ok && v > 1<<24 && !o.bigInt {
+				o.bigInt, o.bigIntLine = true, line
+			}
+		}
 		o.w = append(o.w, w)
 	}
 	if p.relabel {
@@ -501,8 +600,13 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 		line++
 		var l []byte
 		l, data = cutLine(data)
+		if len(l) > maxMETISLine {
+			o.fail(line, "line longer than %d bytes", maxMETISLine)
+			return
+		}
 		t, i := nextTok(l, 0)
 		if len(t) > 0 && t[0] == '%' {
+			o.commentBytes += int64(len(l)) + 1
 			o.comments = append(o.comments, line)
 			continue
 		}
@@ -567,8 +671,13 @@ func vertexParser(data []byte, o *chunkOut) {
 		line++
 		var l []byte
 		l, data = cutLine(data)
+		if len(l) > maxLine {
+			o.fail(line, "line longer than %d bytes", maxLine)
+			return
+		}
 		t, _ := nextTok(l, 0)
 		if len(t) == 0 || t[0] == '#' {
+			o.commentBytes += int64(len(l)) + 1
 			continue
 		}
 		v, ok := parseU64(t)

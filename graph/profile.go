@@ -40,6 +40,9 @@ const profileDense = 1 << 16
 // (one pass over the offsets, in parallel chunks merged in order) and
 // cached.
 func (g *Graph) DegreeProfile() *DegreeProfile {
+	if g == nil {
+		return &DegreeProfile{}
+	}
 	g.pOnce.Do(func() { g.profile = g.degreeProfile() })
 	return g.profile
 }
@@ -47,7 +50,12 @@ func (g *Graph) DegreeProfile() *DegreeProfile {
 // InDegreeProfile returns the in-degree distribution: the transpose's
 // out-degrees (built on first use for a directed graph, as a pull step
 // needs it anyway), or DegreeProfile for an undirected graph.
-func (g *Graph) InDegreeProfile() *DegreeProfile { return g.Transpose().DegreeProfile() }
+func (g *Graph) InDegreeProfile() *DegreeProfile {
+	if g == nil {
+		return &DegreeProfile{}
+	}
+	return g.Transpose().DegreeProfile()
+}
 
 func (g *Graph) degreeProfile() *DegreeProfile {
 	var mu sync.Mutex

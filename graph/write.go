@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gearbox-graph/gearbox/internal/par"
 )
@@ -13,7 +14,7 @@ import (
 // Text writers format blocks of vertices in parallel into byte buffers and
 // write them in order.
 
-// writeText writes g as el, wel, mtx, gr or snap.
+// writeText writes g as el, wel, mtx, gr, max or snap.
 func writeText(w io.Writer, g *Graph, f Format) error {
 	n := g.NumVertices()
 	var header []byte
@@ -28,7 +29,7 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 			b = strconv.AppendUint(b, uint64(v), 10)
 			return append(b, '\n')
 		}
-	case FormatWEL, FormatGR:
+	case FormatWEL, FormatGR, FormatMAX:
 		if g.wkind != IntWeights {
 			return fmt.Errorf("%w: format %s needs integer weights, the graph has %v weights (use mtx, snap or bin, or derive weights)", ErrFormat, f, g.wkind)
 		}
@@ -37,6 +38,14 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 		if f == FormatGR {
 			base, prefix = 1, "a "
 			header = fmt.Appendf(nil, "c written by gearbox\np sp %d %d\n", n, len(g.adj))
+		}
+		if f == FormatMAX {
+			s, t, ok := g.Terminals()
+			if !ok {
+				return fmt.Errorf("%w: format max needs a source and a sink (a .max input or a flow generator: rmf, rlg, vision)", ErrFormat)
+			}
+			base, prefix = 1, "a "
+			header = fmt.Appendf(nil, "c written by gearbox\np max %d %d\nn %d s\nn %d t\n", n, len(g.adj), s+1, t+1)
 		}
 		line = func(b []byte, u, v, wt uint32) []byte {
 			b = append(b, prefix...)
@@ -184,4 +193,22 @@ func writeBlocks(w io.Writer, g *Graph, keep func(u, v uint32) bool, line func(b
 		}
 	}
 	return nil
+}
+
+// Lost returns what writing g in format f leaves out, for a note or a
+// refusal: "weights" (el), "max-flow terminals" (every text format; only
+// bin keeps them); nil when f keeps everything Write keeps of g.
+func Lost(g *Graph, f Format) []string {
+	if g == nil {
+		return nil
+	}
+	f = Format(strings.ToLower(string(f)))
+	var lost []string
+	if g.wkind != Unweighted && f == FormatEL {
+		lost = append(lost, fmt.Sprintf("%v weights", g.wkind))
+	}
+	if _, _, ok := g.Terminals(); ok && f != FormatBin {
+		lost = append(lost, "max-flow source and sink")
+	}
+	return lost
 }

@@ -2,12 +2,13 @@ package tuning
 
 import (
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
 	"image"
 	"image/color"
 	"image/color/palette"
 	"image/png"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -221,22 +222,18 @@ func (res *BenchResult) PlotBench(alg Algorithm, path string) error {
 // of full colour, so committed results stay small.
 func save(pl *plot.Plot, w, h vg.Length, path string) error {
 	if !strings.EqualFold(filepath.Ext(path), ".png") {
-		return pl.Save(w, h, path)
+		wt, err := pl.WriterTo(w, h, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
+		if err != nil {
+			return err
+		}
+		return atomicfile.Write(path, func(f io.Writer) error { _, err := wt.WriteTo(f); return err })
 	}
 	c := vgimg.New(w, h)
 	pl.Draw(draw.New(c))
 	img := c.Image()
 	pal := toPaletted(img)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	if err := enc.Encode(f, pal); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, func(f io.Writer) error { return enc.Encode(f, pal) })
 }
 
 func log2(x float64) float64 {

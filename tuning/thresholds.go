@@ -3,9 +3,9 @@ package tuning
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 )
 
 // SectionName returns the thresholds-file section header for a device:
@@ -189,30 +191,9 @@ func WriteSectionFor(path, device, alg string, s Setting, comments ...string) er
 	if got.Thresholds != s.Thresholds || !sameKeys(got.Knobs, s.Knobs, writtenKeys(alg)) {
 		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), s)
 	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".thresholds-*.toml")
-	if err != nil {
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if _, err := tmp.WriteString(text); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("thresholds: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	// Atomic: a failed write leaves the old file whole; its mode and
+	// symlinks are kept.
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 		return fmt.Errorf("thresholds: %w", err)
 	}
 	return nil
@@ -307,7 +288,7 @@ func readTarget(path, device, alg string) (text string, exists bool, err error) 
 	if alg != "" && !slices.Contains(algorithms.Sections(), alg) {
 		return "", false, fmt.Errorf("%w: no section for algorithm %q (per-algorithm sections: %s)", decider.ErrThresholds, alg, strings.Join(algorithms.Sections(), ", "))
 	}
-	old, err := os.ReadFile(path)
+	old, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	set := &decider.ThresholdSet{} // no file: no GPU sections
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -535,7 +516,7 @@ func LoadSectionFor(path, device, alg string) (Setting, error) {
 	if err != nil {
 		return Setting{}, err
 	}
-	text, err := os.ReadFile(path)
+	text, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
 		return Setting{}, fmt.Errorf("thresholds: %w", err)
 	}

@@ -3,6 +3,7 @@ package bfs
 import (
 	"sync/atomic"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
@@ -40,11 +41,10 @@ type cpuOp struct {
 	dedup       bool            // unordered queue output: nextQ items are set in upd
 	bufs        []workset.Buffer
 	cnt         []counters
-	pref        []int64
-	cuts        []int // bitmap thread mapping's pieces (mapping.EdgeCuts), made on first use
+	adv         *frontier.Advance
 	done        bool
-	// deg is the current working set's summed out-degree: a bitmap's
-	// thread mapping splits its words by it (forFrontier).
+	// deg is the current working set's summed out-degree: a small
+	// bitmap's thread mapping runs on the caller (Grains.SerialEdges).
 	deg int64
 }
 
@@ -58,6 +58,7 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
 		bufs: make([]workset.Buffer, pool.Workers()),
 		cnt:  make([]counters, pool.Workers()),
+		adv:  frontier.New(pool, g.Offsets(), grains),
 	}
 	pool.Thread(n, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {

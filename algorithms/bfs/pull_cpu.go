@@ -25,11 +25,11 @@ func (o *cpuOp) pull() {
 	next := o.nextB.Words()
 	n := len(depth)
 	nd := o.level + 1
-	// Chunks of about edgeGrain in-arcs if every vertex scanned all of
-	// its own (an upper bound; the transpose has the graph's arcs): push's
-	// grain in vertices, in words of 64. A fixed 64 words ran
+	// Chunks of about grains.QueueEdges in-arcs if every vertex scanned
+	// all of its own (an upper bound; the transpose has the graph's arcs):
+	// push's chunk in vertices, in words of 64. A fixed 64 words ran
 	// facebook_combined's 63 words (average degree 44) on one worker of 16.
-	grain := max(1, o.grain(64)/64)
+	grain := max(1, o.adv.QueueChunk()/64)
 	o.pool.Thread(len(next), grain, func(w, lo, hi int) {
 		var size, deg, edges int64
 		for wi := lo; wi < hi; wi++ {

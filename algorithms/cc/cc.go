@@ -201,8 +201,8 @@ func (r *Result) Reason() string { return r.reason }
 // Stats returns the run's statistics (trace included with WithTrace).
 func (r *Result) Stats() runtime.Stats { return r.stats }
 
-// Edge is an arc U->V of the graph.
-type Edge struct{ U, V uint32 }
+// Edge is an arc U->V of the graph (graph.Edge; the alias keeps cc's API).
+type Edge = graph.Edge
 
 // ForestResult is a spanning forest with its component labels: one tree per
 // component, NumVertices - NumComponents edges.

@@ -13,8 +13,8 @@
 package sssp
 
 import (
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/mapping"
 )
 
 // smallWork is the pending-element count below which per-worker phases
@@ -25,14 +25,16 @@ const smallWork = 256
 const fuseMax = 1000
 
 func (o *cpuOp[D]) computeOrdered(m decider.Mapping) {
-	lo := o.cur * o.delta
+	low := o.cur * o.delta
 	skip := o.bucketed
 	o.binsUsed = true
-	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
+	adj, wt := o.adj, o.wts
+	o.adv.ForFrontier(o.frontier(), m, func(w int, u uint32, lo, hi int64) {
 		du := o.load(u)
-		if skip && (du < lo || o.bucket(du) != o.cur) {
+		if skip && (du < low || o.bucket(du) != o.cur) {
 			return // stale: u moved to another bucket since it was filed
 		}
+		nbrs, wts := adj[lo:hi], wt[lo:hi]
 		for i, x := range nbrs {
 			if nd := du + uint64(wts[i]); o.lower(x, nd) {
 				o.emitOrdered(w, x, nd)
@@ -113,7 +115,9 @@ func (o *cpuOp[D]) outEdges(vs []uint32) int64 {
 }
 
 func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
-	o.forFrontier(m, func(w int, u uint32, nbrs, wts []uint32) {
+	adj, wt := o.adj, o.wts
+	o.adv.ForFrontier(o.frontier(), m, func(w int, u uint32, lo, hi int64) {
+		nbrs, wts := adj[lo:hi], wt[lo:hi]
 		du := o.load(u)
 		for i, x := range nbrs {
 			if o.lower(x, du+uint64(wts[i])) {
@@ -124,101 +128,25 @@ func (o *cpuOp[D]) computeUnordered(m decider.Mapping) {
 	})
 }
 
-// Grains: elements per claimed chunk (thread mapping over a queue), edges
-// per chunk (block mapping), and the edges a thread-mapped queue chunk
-// holds at the graph's average degree.
-// A relaxation costs an atomic minimum and a bin append, several times
-// BFS's visit, so SSSP spreads a queue from a quarter of BFS's edges: on
-// 16 cores a 512x512 grid's small buckets then run on all workers (half
-// the time), on 2 cores within noise (results/h100-host-cpu-2026-11-23-s19/5-queue-grain-tried/;
-// 8192 edges / workers, 4096 on 2 cores, measured no better in -s20/).
-const (
-	queueGrain = 64
-	edgeGrain  = 4096
-	queueEdges = 1024
-)
+// queueEdges is the out-edges a thread-mapped queue chunk holds at the
+// graph's average degree, and the least a thread-mapped bitmap piece
+// holds. A relaxation costs an atomic minimum and a bin append, several
+// times BFS's visit, so SSSP spreads a queue from a quarter of BFS's
+// edges: on 16 cores a 512x512 grid's small buckets then run on all
+// workers.
+const queueEdges = 1024
 
-// Thread mapping over a bitmap claims word-aligned pieces of about equal
-// out-edges (mapping.EdgeCuts), about piecesPerWorker per worker and at
-// least queueEdges edges each. Pieces of equal word counts (8 words, 512
-// vertices, on 16 workers) left email-Enron's SSSP waiting for the piece
-// of its low-numbered hubs (15% of its arcs): it takes 0.64-0.69 of that
-// time with edge pieces, on 8 and 16 cores. 4 or 64 pieces per worker, or
-// no floor on a piece's edges, measured within noise of these
-// (results/h100-host-cpu-2026-11-23-s23/).
-const piecesPerWorker = 16
+// grains are the advance's. Thread mapping over a bitmap claims
+// word-aligned pieces of about equal out-edges (mapping.EdgeCuts), about
+// 16 per worker and at least queueEdges edges each: pieces of equal word
+// counts left email-Enron's SSSP waiting for the piece of its
+// low-numbered hubs (15% of its arcs).
+var grains = frontier.Grains{Queue: 64, QueueEdges: queueEdges, Edge: 4096, PiecesPerWorker: 16, PieceEdges: queueEdges}
 
-// forFrontier calls fn(worker, u, part of u's out-neighbours and their
-// weights) over the current working set: whole neighbourhoods (thread
-// mapping) or edge-balanced pieces (block mapping).
-func (o *cpuOp[D]) forFrontier(m decider.Mapping, fn func(w int, u uint32, nbrs, wts []uint32)) {
-	off, adj, wt := o.off, o.adj, o.wts
-	switch {
-	case o.rep == decider.Queue && m == decider.Thread:
-		items := o.curQ.Items()
-		o.pool.Thread(len(items), o.grain(queueGrain), func(w, lo, hi int) {
-			for _, u := range items[lo:hi] {
-				a, b := off[u], off[u+1]
-				fn(w, u, adj[a:b], wt[a:b])
-			}
-		})
-	case o.rep == decider.Queue:
-		items := o.curQ.Items()
-		pref := o.pool.DegreePrefix(items, off, &o.pref)
-		o.pool.Block(pref, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
-			for i := lo; i < hi; i++ {
-				u := items[i]
-				from, to := mapping.Clip(pref[i], pref[i+1], eLo, eHi)
-				if from < to {
-					a := off[u]
-					fn(w, u, adj[a+from:a+to], wt[a+from:a+to])
-				}
-			}
-		})
-	case m == decider.Thread:
-		words := o.curB.Words()
-		if o.cuts == nil {
-			o.cuts = mapping.EdgeCuts(off, piecesPerWorker*o.pool.Workers(), queueEdges)
-		}
-		o.pool.Pieces(o.cuts, func(w, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				for b := words[i]; b != 0; b &= b - 1 {
-					u := uint32(i*64 + trailingZeros(b))
-					a, e := off[u], off[u+1]
-					fn(w, u, adj[a:e], wt[a:e])
-				}
-			}
-		})
-	default:
-		cur := o.curB
-		words := cur.Words()
-		o.pool.Block(off, edgeGrain, func(w, lo, hi int, eLo, eHi int64) {
-			for u := lo; u < hi; u++ {
-				if words[u>>6] == 0 {
-					u |= 63
-					continue
-				}
-				if !cur.Get(uint32(u)) {
-					continue
-				}
-				a, b := max(off[u], eLo), min(off[u+1], eHi)
-				if a < b {
-					fn(w, uint32(u), adj[a:b], wt[a:b])
-				}
-			}
-		})
+// frontier returns the current working set for the advance.
+func (o *cpuOp[D]) frontier() frontier.Set {
+	if o.rep == decider.Queue {
+		return frontier.QueueSet(o.curQ.Items(), -1)
 	}
-}
-
-// grain returns the thread-mapping chunk size in elements: at least min,
-// and about queueEdges edges at the graph's average degree, so a small
-// working set of low-degree vertices (thousands of tiny buckets on a grid)
-// runs on the caller instead of waking the pool for a few hundred edges.
-func (o *cpuOp[D]) grain(min int) int {
-	n := len(o.off) - 1
-	if n == 0 {
-		return min
-	}
-	avg := max(int64(len(o.adj))/int64(n), 1)
-	return max(min, int(queueEdges/avg))
+	return frontier.BitmapSet(o.curB, -1)
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
@@ -92,8 +93,7 @@ type cpuOp[D distance] struct {
 	curQ, nextQ *workset.Queue
 	curB, nextB *workset.Bitmap
 	upd         *workset.Bitmap
-	pref        []int64
-	cuts        []int // bitmap thread mapping's pieces (mapping.EdgeCuts), made on first use
+	adv         *frontier.Advance
 	ws          []worker
 
 	cur      uint64 // bucket index of the current working set
@@ -132,7 +132,8 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 		dist: hostmem.Slice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
-		ws: takeWorkers(pool.Workers()),
+		ws:  takeWorkers(pool.Workers()),
+		adv: frontier.New(pool, g.Offsets(), grains),
 	}
 	o.shift = -1
 	if o.delta&(o.delta-1) == 0 {
@@ -592,5 +593,3 @@ func (o *cpuOp[D]) load(v uint32) uint64 {
 
 // distance is the integer type of a run's distances.
 type distance interface{ ~uint32 | ~uint64 }
-
-func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -135,24 +138,27 @@ flags:
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
+	if err := checkOutputs(f.inputFiles(items, true), output{"--out-dir", filepath.Join(f.outDir, "bench.csv")}, output{"--out-dir", filepath.Join(f.outDir, "bench.md")}); err != nil {
+		return err
+	}
 	inputs, err := f.loadInputs(ctx, e, items, algs)
 	if err != nil {
 		return err
 	}
 
 	csvPath := filepath.Join(f.outDir, "bench.csv")
-	csvFile, err := os.Create(csvPath)
+	csvFile, err := atomicfile.Create(csvPath) // committed also when interrupted: the finished rows are kept
 	if err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
-	defer csvFile.Close()
+	defer csvFile.Abort()
 	bar, finish := progress(e, "bench")
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
 		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
 		Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
 	})
 	finish()
-	if cerr := csvFile.Close(); cerr != nil && err == nil {
+	if cerr := csvFile.Commit(); cerr != nil && err == nil {
 		err = fmt.Errorf("%s: %w", csvPath, cerr)
 	}
 	if err != nil {
@@ -164,7 +170,7 @@ flags:
 	}
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
 	md := filepath.Join(f.outDir, "bench.md")
-	if err := writeFile(md, func(w io.Writer) error {
+	if err := writeOutput(e, md, func(w io.Writer) error {
 		if err := res.WriteMarkdown(w, env); err != nil {
 			return err
 		}
@@ -213,12 +219,11 @@ func describeThresholds(th decider.Thresholds, perAlg map[tuning.Algorithm]decid
 // replotBench redraws the plots of a saved bench.csv, and its markdown
 // tables (without the environment, which the CSV does not hold).
 func replotBench(e *env, csvPath, outDir string) error {
-	in, err := os.Open(csvPath)
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a bench CSV")
 	if err != nil {
 		return fmt.Errorf("--plot-only: %w", err)
 	}
-	res, err := tuning.ReadBenchCSV(in)
-	in.Close()
+	res, err := tuning.ReadBenchCSV(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}
@@ -246,7 +251,7 @@ func replotBench(e *env, csvPath, outDir string) error {
 	// The CSV holds no environment: the report says so rather than guess.
 	na := "n/a (report redrawn from " + filepath.Base(csvPath) + ")"
 	md := filepath.Join(outDir, "bench.md")
-	if err := writeFile(md, func(w io.Writer) error {
+	if err := writeOutput(e, md, func(w io.Writer) error {
 		return res.WriteMarkdown(w, tuning.Env{Backend: na, Device: na, Driver: na, Commit: na, Date: na, GoVersion: na, LoadAvg: na})
 	}); err != nil {
 		return err

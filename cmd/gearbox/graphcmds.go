@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -135,20 +134,7 @@ func renumberNote(g *graph.Graph, f graph.Format) string {
 // (the same path, or the same file through a link): writing it would
 // replace the input with its conversion.
 func notInput(in *inputFlags, out string) error {
-	if in.path == "" || out == "-" {
-		return nil
-	}
-	ost, oerr := os.Stat(out)
-	for _, p := range graph.InputFiles(in.path, graph.LoadOptions{Format: graph.Format(in.format)}) {
-		same := filepath.Clean(p) == filepath.Clean(out)
-		if ist, err := os.Stat(p); err == nil && oerr == nil && os.SameFile(ist, ost) {
-			same = true
-		}
-		if same {
-			return fmt.Errorf("%w: the output %s is the input file %s: refusing to overwrite the input (write to another file)", errUsage, out, p)
-		}
-	}
-	return nil
+	return checkOutputs(in.files(), output{"the output", out})
 }
 
 func cmdGen(ctx context.Context, e *env, args []string) error {
@@ -195,13 +181,16 @@ func outputFormat(out, to string) (graph.Format, error) {
 		}
 		return "", fmt.Errorf("%w: --to: %v", errUsage, err)
 	}
-	if err := checkOutput(out); err != nil {
+	if err := checkOutputs(nil, output{"OUT", out}); err != nil {
 		return "", fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return f, nil
 }
 
 func save(e *env, g *graph.Graph, out string, f graph.Format) error {
+	if lost := graph.Lost(g, f); len(lost) > 0 {
+		fmt.Fprintf(e.stderr, "note: format %s cannot hold the graph's %s: not written (bin keeps everything)\n", f, strings.Join(lost, " or "))
+	}
 	var err error
 	start := time.Now()
 	if out == "-" {

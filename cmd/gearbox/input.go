@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,14 +19,16 @@ type inputFlags struct {
 	undirected  bool
 	weightScale float64
 	seed        uint64
+	// keepDuplicates keeps parallel arcs (max-flow sums their capacities).
+	keepDuplicates bool
 }
 
 func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.path, "graph", "", "read the graph from `FILE` (.gz read transparently)")
-	fs.StringVar(&f.gen, "gen", "", "generate the graph from `SPEC`: kron:SCALE[:EF], urand:SCALE[:EF], grid:W:H")
+	fs.StringVar(&f.gen, "gen", "", "generate the graph from `SPEC`: kron:SCALE[:EF], urand:SCALE[:EF], grid:W:H; max-flow networks with terminals: rmf:A:B, rlg:W:H, vision:W:H")
 	fs.StringVar(&f.format, "format", "", "input format (default: by extension): "+formatNames())
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize the input (treat every arc as an undirected edge)")
-	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights by `S` and round them to integers (0 keeps them as float32)")
+	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply every weight, of every format, by `S` and round it to an integer (0 keeps weights as they are; an error for a graph without weights)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators and derived weights (0 = default)")
 }
 
@@ -77,10 +75,13 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 		if f.format != "" {
 			return nil, fmt.Errorf("%w: --format applies to --graph, not --gen", errUsage)
 		}
-		// Generated graphs are already undirected, so --undirected changes nothing.
+		if f.weightScale > 0 { // one rule: refused where it cannot apply, never ignored
+			return nil, fmt.Errorf("%w: --weight-scale applies to --graph files, not --gen (generated weights are integers in [1,255])", errUsage)
+		}
+		// Generated graphs are undirected (or flow networks), so --undirected changes nothing.
 		g, err = graph.Generate(f.gen, graph.GenOptions{Seed: f.seed})
 	} else {
-		opt := graph.LoadOptions{Undirected: f.undirected, WeightScale: f.weightScale}
+		opt := graph.LoadOptions{Undirected: f.undirected, WeightScale: f.weightScale, KeepDuplicates: f.keepDuplicates}
 		if f.format != "" {
 			if opt.Format, err = graph.ParseFormat(f.format); err != nil {
 				return nil, fmt.Errorf("%w: --format: %v", errUsage, err)
@@ -100,38 +101,10 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 	return g, nil
 }
 
-// checkOutput reports why a file could not be created at path (empty or
-// "-": nothing to check) without creating it: its directory is missing or
-// not a directory, or path names a directory.
-func checkOutput(path string) error {
-	if path == "" || path == "-" {
+// files returns the files the flags' input is read from (none for --gen).
+func (f *inputFlags) files() []string {
+	if f.path == "" {
 		return nil
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a directory", path)
-	}
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		if u := errors.Unwrap(err); u != nil {
-			err = u // the path is in the message already
-		}
-		return fmt.Errorf("%s: directory %s: %w", path, dir, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s: %s is not a directory", path, dir)
-	}
-	return nil
-}
-
-// create opens an output file, "-" meaning stdout.
-func create(e *env, path string) (io.Writer, func() error, error) {
-	if path == "-" {
-		return e.stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, f.Close, nil
+	return graph.InputFiles(f.path, graph.LoadOptions{Format: graph.Format(f.format)})
 }

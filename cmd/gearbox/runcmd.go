@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -29,6 +28,7 @@ type runFlags struct {
 	in      inputFlags
 	source  string
 	sources int
+	repeat  int
 	variant string
 	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
 	// the thresholds' value.
@@ -46,18 +46,19 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
+	fs.IntVar(&f.repeat, "repeat", 1, "benchmark mode: run each source (or, without a source, the algorithm) `R` times and report medians")
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
 	f.params = map[string]uint64{}
 	for _, p := range runFlagParams() {
 		fs.Var(uintFlag{f.params, p.Key}, p.FlagName(), p.Doc+": a whole number `N` (0 = from the thresholds; "+strings.Join(flagOwners(p.Key), ", ")+" only)")
 	}
 	fs.StringVar(&f.thresholds, "thresholds", "", "thresholds `FILE` (default: built-in defaults, as in thresholds.toml)")
-	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE`")
+	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE` ('-' for stdout)")
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
-	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE`, for go tool pprof")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE` ('-' for stdout), for go tool pprof")
 }
 
 // uintFlag is a whole-number knob flag stored in a map by key.
@@ -158,6 +159,11 @@ func sourcedNames() string {
 }
 
 func cmdRun(ctx context.Context, e *env, args []string) (err error) {
+	// maxflow has its own flags (two terminals, per-arc output); the lead
+	// moves it into the algorithm registry.
+	if len(args) > 0 && args[0] == "maxflow" {
+		return cmdMaxflow(ctx, e, args[1:])
+	}
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
 	fs.Usage = func() {
@@ -165,6 +171,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		for _, s := range algorithms.All() {
 			fmt.Fprintf(e.stderr, "  %-8s %s\n", s.Name, s.Doc)
 		}
+		fmt.Fprintf(e.stderr, "  %-8s %s\n", "maxflow", "maximum flow and minimum cut by push-relabel (its own flags: gearbox run maxflow -h)")
 		fmt.Fprintf(e.stderr, "\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -174,7 +181,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: run needs one algorithm (%s), got %q", errUsage, algorithmNames(), pos)
+		return fmt.Errorf("%w: run needs one algorithm (%s, maxflow), got %q", errUsage, algorithmNames(), pos)
 	}
 	alg, ok := algorithms.Lookup(pos[0])
 	if !ok {
@@ -186,8 +193,8 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if err := checkWorkers(f.workers); err != nil {
 		return err
 	}
-	if f.cpuprofile == "-" {
-		return fmt.Errorf("%w: --cpuprofile needs a file name, not -", errUsage)
+	if err := checkCount("repeat", f.repeat, 1, maxSources, ""); err != nil {
+		return err
 	}
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
@@ -209,10 +216,8 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	}
 	// Check everything cheap before loading a large graph: a result or
 	// trace that could not be written would be lost after the run.
-	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--trace", f.trace}, {"--cpuprofile", f.cpuprofile}} {
-		if err := checkOutput(o.path); err != nil {
-			return fmt.Errorf("%s: %w", o.flag, err)
-		}
+	if err := checkOutputs(f.inputFiles(), output{"--out", f.out}, output{"--trace", f.trace}, output{"--cpuprofile", f.cpuprofile}); err != nil {
+		return err
 	}
 	backend, closeBackend, err := openBackend(e, f.device, f.workers)
 	if err != nil {
@@ -241,7 +246,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	// With --out - the values go to stdout, so the summary goes to stderr
 	// rather than mix into them.
 	sum := e.stdout
-	if f.out == "-" {
+	if f.out == "-" || f.trace == "-" || f.cpuprofile == "-" {
 		sum = e.stderr
 	}
 	g, err := f.in.load(ctx, e)
@@ -257,11 +262,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		// The empty graph is valid input with an empty result.
 		fmt.Fprintf(sum, "%s on %s: the graph has no vertices, so there is nothing to traverse\n", pos[0], f.in.name())
 		if f.out != "" {
-			_, closeOut, err := create(e, f.out)
-			if err != nil {
+			if err := writeOutput(e, f.out, func(io.Writer) error { return nil }); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
-			return closeOut()
 		}
 		return nil
 	}
@@ -270,9 +273,20 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			return err
 		}
 	}
+	if f.repeat > 1 {
+		// Each source's runs are consecutive, so the later ones are warm
+		// (the graph and buffers already where the first put them).
+		rep := make([]uint32, 0, len(srcs)*f.repeat)
+		for _, s := range srcs {
+			for range f.repeat {
+				rep = append(rep, s)
+			}
+		}
+		srcs = rep
+	}
 
 	if f.cpuprofile != "" {
-		stop, perr := startCPUProfile(f.cpuprofile)
+		stop, perr := startCPUProfile(e, f.cpuprofile)
 		if perr != nil {
 			return fmt.Errorf("--cpuprofile: %w", perr)
 		}
@@ -364,8 +378,15 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 	} else {
 		over := fmt.Sprintf("%d sources", len(times))
-		if interrupted != nil {
+		switch {
+		case interrupted != nil && f.repeat == 1:
 			over = fmt.Sprintf("the %d of %d sources finished", len(times), len(srcs))
+		case interrupted != nil:
+			over = fmt.Sprintf("the %d of %d runs finished", len(times), len(srcs))
+		case f.repeat > 1 && alg.Sourced:
+			over = fmt.Sprintf("%d runs (%d sources x %d repeats)", len(times), len(times)/f.repeat, f.repeat)
+		case f.repeat > 1:
+			over = fmt.Sprintf("%d runs", len(times))
 		}
 		fmt.Fprintf(sum, "median over %s: %.3f ms  %.1f MTEPS\n", over, median(times)*1e3, median(mteps))
 		if len(kernels) == len(times) {
@@ -379,20 +400,12 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		fmt.Fprintf(sum, "verified: %d of %d runs match the serial reference\n", len(times), len(times))
 	}
 	if f.trace != "" {
-		if err := writeFile(f.trace, func(w io.Writer) error { return st.WriteJSON(w) }); err != nil {
+		if err := writeOutput(e, f.trace, func(w io.Writer) error { return st.WriteJSON(w) }); err != nil {
 			return fmt.Errorf("--trace: %w", err)
 		}
 	}
 	if f.out != "" {
-		w, closeOut, err := create(e, f.out)
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		if err := last.Write(w); err != nil {
-			closeOut()
-			return fmt.Errorf("--out: %w", err)
-		}
-		if err := closeOut(); err != nil {
+		if err := writeOutput(e, f.out, last.Write); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
@@ -480,8 +493,8 @@ func median(x []float64) float64 {
 
 // startCPUProfile starts Go's CPU profiler writing to path; stop ends the
 // profile, closes the file and reports the first write error.
-func startCPUProfile(path string) (stop func() error, err error) {
-	f, err := os.Create(path)
+func startCPUProfile(e *env, path string) (stop func() error, err error) {
+	f, commit, abort, err := createOutput(e, path)
 	if err != nil {
 		return nil, err
 	}
@@ -489,16 +502,16 @@ func startCPUProfile(path string) (stop func() error, err error) {
 	// this the profile would be lost while the command exits 0.
 	w := &firstErrWriter{w: f}
 	if err := pprof.StartCPUProfile(w); err != nil {
-		f.Close()
+		abort()
 		return nil, err
 	}
 	return func() error {
 		pprof.StopCPUProfile() // waits for the profile's last write
-		cerr := f.Close()
 		if w.err != nil {
+			abort()
 			return fmt.Errorf("writing %s: %w", path, w.err)
 		}
-		return cerr
+		return commit()
 	}, nil
 }
 
@@ -514,16 +527,4 @@ func (e *firstErrWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
-}
-
-func writeFile(path string, fn func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -423,6 +426,11 @@ flags:
 	if st, err := os.Stat(filepath.Dir(f.thresholdsOut)); err != nil || !st.IsDir() {
 		return fmt.Errorf("--thresholds-out %s: its directory does not exist", f.thresholdsOut)
 	}
+	csvPath := filepath.Join(f.outDir, "tune.csv")
+	// --thresholds-out may be --thresholds: tune merges its result into it.
+	if err := checkOutputs(f.inputFiles(items, false), output{"--out-dir", csvPath}, output{"--out-dir", filepath.Join(f.outDir, "tune.md")}, output{"--thresholds-out", f.thresholdsOut}); err != nil {
+		return err
+	}
 	inputs, err := f.loadInputs(ctx, e, items, algs)
 	if err != nil {
 		return err
@@ -433,12 +441,11 @@ flags:
 			*f.ranges[tuning.ThreadsPerBlock], backend.Name())
 	}
 
-	csvPath := filepath.Join(f.outDir, "tune.csv")
-	csvFile, err := os.Create(csvPath)
+	csvFile, err := atomicfile.Create(csvPath) // committed also when interrupted: the finished rows are kept
 	if err != nil {
 		return fmt.Errorf("--out-dir: %w", err)
 	}
-	defer csvFile.Close()
+	defer csvFile.Abort()
 	bar, finish := progress(e, "tune")
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
 		Inputs: inputs, Algorithms: algs, Start: start, Sweeps: sweeps,
@@ -446,7 +453,7 @@ flags:
 		Progress: bar, OnRow: tuneRowHook,
 	})
 	finish()
-	if cerr := csvFile.Close(); cerr != nil && err == nil {
+	if cerr := csvFile.Commit(); cerr != nil && err == nil {
 		err = fmt.Errorf("%s: %w", csvPath, cerr)
 	}
 	if err != nil {
@@ -492,7 +499,7 @@ flags:
 		}
 	}
 	md := filepath.Join(f.outDir, "tune.md")
-	if err := writeFile(md, func(w io.Writer) error {
+	if err := writeOutput(e, md, func(w io.Writer) error {
 		fmt.Fprintf(w, "# gearbox tune\n\n")
 		for _, kv := range env.Lines() {
 			fmt.Fprintf(w, "- %s: %s\n", kv[0], kv[1])
@@ -577,12 +584,11 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 // replot redraws the plots of a saved tune.csv, by score (the CSV does not
 // record the one its sweep used).
 func replot(e *env, csvPath, outDir string, score tuning.Score) error {
-	in, err := os.Open(csvPath)
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a tune CSV")
 	if err != nil {
 		return fmt.Errorf("--plot-only: %w", err)
 	}
-	rows, err := tuning.ReadTuneCSV(in)
-	in.Close()
+	rows, err := tuning.ReadTuneCSV(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", csvPath, err)
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package maxflow
+
+const raceEnabled = false

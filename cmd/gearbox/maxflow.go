@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/algorithms/maxflow"
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// maxflowFlags are the flags of `gearbox run maxflow`.
+type maxflowFlags struct {
+	in         inputFlags
+	source     string
+	sink       string
+	algorithm  string
+	variant    string
+	globalFreq float64
+	workers    int
+	out        string
+	cut        string
+	verify     bool
+}
+
+func (f *maxflowFlags) register(fs *flag.FlagSet) {
+	f.in.register(fs)
+	fs.StringVar(&f.source, "source", "", "source vertex `IDS` in the file's ids, comma-separated for several (a super-source joins them); default: the .max file's or generator's source")
+	fs.StringVar(&f.sink, "sink", "", "sink vertex `IDS`, as --source")
+	fs.StringVar(&f.algorithm, "algorithm", "auto", "push-relabel solver: auto, hl (highest label, serial), fifo (serial) or sync (parallel passes on the engine)")
+	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
+	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
+	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	fs.StringVar(&f.out, "out", "", "write the flow of every arc as 'u v flow' lines (file ids; parallel arcs merged) to `FILE` ('-' for stdout)")
+	fs.StringVar(&f.cut, "cut", "", "write the source side of a minimum cut, one file id a line, to `FILE` ('-' for stdout)")
+	fs.BoolVar(&f.verify, "verify", false, "check the flow and cut by their properties (capacities, conservation, cut = value, no augmenting path)")
+}
+
+// parseIDs reads a comma-separated list of file ids into internal ids.
+func parseIDs(g *graph.Graph, flagName, s string) ([]uint32, error) {
+	var out []uint32
+	for _, p := range strings.Split(s, ",") {
+		x, err := strconv.ParseUint(strings.TrimSpace(p), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %q: not a vertex id", errUsage, flagName, p)
+		}
+		v, ok := g.IDs().Internal(x)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s %d: no such vertex in the graph (%d vertices)", errUsage, flagName, x, g.NumVertices())
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// flowNetwork builds the residual network with one source and one sink;
+// several of either are joined by a super-terminal (vertex n or n+1) with
+// arcs of the capacity the terminal itself can pass.
+func flowNetwork(g *graph.Graph, srcs, sinks []uint32) (*graph.Residual, uint32, uint32, error) {
+	if len(srcs) == 1 && len(sinks) == 1 {
+		r, err := graph.NewResidual(g)
+		return r, srcs[0], sinks[0], err
+	}
+	if g.WeightKind() == graph.RealWeights {
+		return nil, 0, 0, fmt.Errorf("capacities must be integers (use --weight-scale)")
+	}
+	n := g.NumVertices()
+	if uint64(n)+2 > graph.MaxVertices {
+		return nil, 0, 0, fmt.Errorf("%d vertices leave no room for super-terminals (limit %d)", n, uint64(graph.MaxVertices))
+	}
+	var src, dst []uint32
+	var caps []int64
+	out, in := make([]int64, n), make([]int64, n)
+	for u := 0; u < n; u++ {
+		w := g.EdgeWeights(uint32(u))
+		for i, v := range g.Neighbors(uint32(u)) {
+			c := int64(1)
+			if w != nil {
+				c = int64(w[i])
+			}
+			src, dst, caps = append(src, uint32(u)), append(dst, v), append(caps, c)
+			if out[u] > math.MaxInt64-c || in[v] > math.MaxInt64-c {
+				return nil, 0, 0, fmt.Errorf("%w: capacities at vertex %d sum to over %d", graph.ErrCapacity, u, int64(math.MaxInt64))
+			}
+			out[u] += c
+			in[v] += c
+		}
+	}
+	s, t := uint32(n), uint32(n)
+	if len(srcs) > 1 {
+		s = uint32(n)
+		for _, v := range srcs {
+			src, dst, caps = append(src, s), append(dst, v), append(caps, out[v])
+		}
+		n++
+	} else {
+		s = srcs[0]
+	}
+	if len(sinks) > 1 {
+		t = uint32(n)
+		for _, v := range sinks {
+			src, dst, caps = append(src, v), append(dst, t), append(caps, in[v])
+		}
+		n++
+	} else {
+		t = sinks[0]
+	}
+	r, err := graph.NewResidualArcs(n, src, dst, caps)
+	return r, s, t, err
+}
+
+func cmdMaxflow(ctx context.Context, e *env, args []string) error {
+	var f maxflowFlags
+	fs := newFlagSet(e, "run maxflow", "")
+	f.register(fs)
+	pos, help, err := parseFlags(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	if err := checkWorkers(f.workers); err != nil {
+		return err
+	}
+	alg, err := maxflow.ParseAlgorithm(f.algorithm)
+	if err != nil {
+		return fmt.Errorf("%w: --algorithm: %v", errUsage, err)
+	}
+	if !(f.globalFreq > 0) || math.IsInf(f.globalFreq, 1) {
+		return fmt.Errorf("%w: --global-freq %v: want a finite value > 0", errUsage, f.globalFreq)
+	}
+	ropts := []runtime.Option{runtime.WithLogger(e.log), runtime.WithWorkers(f.workers)}
+	if f.variant != "auto" {
+		if alg != maxflow.Sync && alg != maxflow.Auto {
+			return fmt.Errorf("%w: --variant applies to --algorithm sync", errUsage)
+		}
+		v, err := decider.ParseVariant(f.variant)
+		if err != nil || v.Direction == decider.Pull {
+			return fmt.Errorf("%w: --variant %q: valid: auto, %s", errUsage, f.variant, strings.Join(maxflowVariantNames(), ", "))
+		}
+		ropts = append(ropts, runtime.WithVariant(v))
+		alg = maxflow.Sync
+	}
+	if err := checkOutputs(f.in.files(), output{"--out", f.out}, output{"--cut", f.cut}); err != nil {
+		return err
+	}
+	f.in.keepDuplicates = true
+	g, err := f.in.load(ctx, e)
+	if err != nil {
+		return err
+	}
+	var srcs, sinks []uint32
+	fs0, ft0, hasT := g.Terminals()
+	switch {
+	case f.source != "":
+		if srcs, err = parseIDs(g, "--source", f.source); err != nil {
+			return err
+		}
+	case hasT:
+		srcs = []uint32{fs0}
+	default:
+		return fmt.Errorf("%w: %s names no source: give --source", errUsage, f.in.name())
+	}
+	switch {
+	case f.sink != "":
+		if sinks, err = parseIDs(g, "--sink", f.sink); err != nil {
+			return err
+		}
+	case hasT:
+		sinks = []uint32{ft0}
+	default:
+		return fmt.Errorf("%w: %s names no sink: give --sink", errUsage, f.in.name())
+	}
+	for _, s := range srcs {
+		for _, t := range sinks {
+			if s == t {
+				return fmt.Errorf("%w: vertex %d is both a source and a sink", errUsage, g.IDs().External(s))
+			}
+		}
+	}
+	r, s, t, err := flowNetwork(g, srcs, sinks)
+	if err != nil {
+		return fmt.Errorf("maxflow: %w", err)
+	}
+	sum := e.stdout
+	if f.out == "-" || f.cut == "-" {
+		sum = e.stderr
+	}
+	t0 := time.Now()
+	res, err := maxflow.Run(ctx, r, s, t, maxflow.WithAlgorithm(alg), maxflow.WithKnobs(maxflow.Knobs{GlobalFreq: f.globalFreq}), maxflow.WithRuntime(ropts...))
+	if err != nil {
+		return err
+	}
+	wall := time.Since(t0)
+	n := g.NumVertices()
+	fmt.Fprintf(sum, "maxflow on %s (%d vertices, %d arcs; residual network of %d arcs) with %s\n", f.in.name(), n, g.NumEdges(), r.NumArcs(), res.Algorithm())
+	if len(srcs) > 1 {
+		fmt.Fprintf(sum, "super-source: vertex %d (internal) joins %d sources\n", s, len(srcs))
+	}
+	if len(sinks) > 1 {
+		fmt.Fprintf(sum, "super-sink: vertex %d (internal) joins %d sinks\n", t, len(sinks))
+	}
+	side := res.SourceSide()
+	inG := 0
+	for _, v := range side {
+		if int(v) < n {
+			inG++
+		}
+	}
+	fmt.Fprintf(sum, "flow value: %d\n", res.Value())
+	fmt.Fprintf(sum, "minimum cut: capacity %d, source side %d vertices\n", res.CutCapacity(), inG)
+	c := res.Counts
+	fmt.Fprintf(sum, "time %.3f ms  %d pushes  %d relabels  %d global relabels  %d gaps  %d passes\n",
+		wall.Seconds()*1e3, c.Pushes, c.Relabels, c.GlobalRelabels, c.Gaps, c.Passes)
+	if st := res.Stats(); st.Iterations > 0 {
+		fmt.Fprintf(sum, "engine: %d iterations  %d switches  variants: %s\n", st.Iterations, st.Switches, variantSummary(st))
+	}
+	if f.verify {
+		in := make([]bool, r.NumVertices())
+		for _, v := range side {
+			in[v] = true
+		}
+		if err := maxflow.Verify(r, s, t, res.Flows(), res.Value(), in); err != nil {
+			return fmt.Errorf("verification failed: %w", err)
+		}
+		fmt.Fprintln(sum, "verified: capacities, conservation, cut capacity = flow value, no augmenting path")
+	}
+	ids := g.IDs()
+	if f.out != "" {
+		err := writeOutput(e, f.out, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			var b []byte
+			for u := 0; u < n; u++ {
+				for a := r.Off[u]; a < r.Off[u+1]; a++ {
+					if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
+						b = strconv.AppendUint(b[:0], ids.External(uint32(u)), 10)
+						b = append(b, ' ')
+						b = strconv.AppendUint(b, ids.External(v), 10)
+						b = append(b, ' ')
+						b = strconv.AppendInt(b, res.Flow(a), 10)
+						b = append(b, '\n')
+						if _, err := bw.Write(b); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			return bw.Flush()
+		})
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	if f.cut != "" {
+		err := writeOutput(e, f.cut, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			var b []byte
+			for _, v := range side {
+				if int(v) < n {
+					b = strconv.AppendUint(b[:0], ids.External(v), 10)
+					b = append(b, '\n')
+					if _, err := bw.Write(b); err != nil {
+						return err
+					}
+				}
+			}
+			return bw.Flush()
+		})
+		if err != nil {
+			return fmt.Errorf("--cut: %w", err)
+		}
+	}
+	return nil
+}
+
+// maxflowVariantNames lists the eight push variants (Sync has no pull).
+func maxflowVariantNames() []string {
+	var names []string
+	for _, v := range decider.PushVariants() {
+		names = append(names, v.String())
+	}
+	return names
+}
