@@ -2,7 +2,7 @@
 
 package gpu
 
-import "github.com/gearbox-graph/gearbox/runtime"
+import "github.com/gearbox-graph/gearbox/decider"
 
 // CUDA is the GPU backend; this build has none (build with -tags cuda).
 type CUDA struct{ _ [0]func() }
@@ -20,7 +20,7 @@ func (*CUDA) Name() string { return "cuda(unavailable)" }
 func (*CUDA) Device() string { return "" }
 
 // Configure does nothing.
-func (*CUDA) Configure(*runtime.Config) error { return nil }
+func (*CUDA) Configure(decider.KnobLayers) error { return nil }
 
 // Close does nothing.
 func (*CUDA) Close() error { return nil }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // gpuThreadsPerBlock is the default block size of thread-mapped kernels,
@@ -39,8 +38,7 @@ type Knobs struct {
 // Configure implements Backend: the run's knobs set the block size of
 // thread-mapped computation kernels (threads_per_block,
 // SetThreadsPerBlock).
-func (c *CUDA) Configure(cfg *runtime.Config) error {
-	layers, _ := cfg.Knobs()
+func (c *CUDA) Configure(layers decider.KnobLayers) error {
 	var k Knobs
 	if err := decider.DecodeKnobs(&k, layers.All()...); err != nil {
 		return fmt.Errorf("cuda: %w", err)

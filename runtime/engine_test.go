@@ -358,8 +358,7 @@ type tpbBackend struct{ got []int }
 
 func (*tpbBackend) Name() string   { return "tpb" }
 func (*tpbBackend) Device() string { return "X" }
-func (b *tpbBackend) Configure(cfg *runtime.Config) error {
-	l, _ := cfg.Knobs()
+func (b *tpbBackend) Configure(l decider.KnobLayers) error {
 	n := 0
 	for _, k := range l.All() {
 		if v, ok := k["threads_per_block"].(int64); ok {
@@ -387,7 +386,7 @@ func TestRunAppliesThreadsPerBlock(t *testing.T) {
 // badBackend refuses every configuration.
 type badBackend struct{ tpbBackend }
 
-func (*badBackend) Configure(*runtime.Config) error { return errors.New("no such block size") }
+func (*badBackend) Configure(decider.KnobLayers) error { return errors.New("no such block size") }
 
 func TestRunReturnsConfigureError(t *testing.T) {
 	f := &fake{left: 3}

@@ -23,7 +23,7 @@ type namedGPU struct{}
 func (namedGPU) Name() string   { return "cuda:Fake GPU" }
 func (namedGPU) Device() string { return "Fake GPU" }
 
-func (namedGPU) Configure(*runtime.Config) error { return nil }
+func (namedGPU) Configure(decider.KnobLayers) error { return nil }
 
 func TestScoreCheck(t *testing.T) {
 	cpu := runtime.NewCPU(1)
