@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -468,3 +469,43 @@ func TestStepRequests(t *testing.T) {
 }
 
 func (f *fake) reqs() []runtime.StepRequest { return f.requests }
+
+// TestConfigKnobs: a run's knobs are the layers of its set's lookup for its
+// device and algorithm (the shipped file's where the set has no section for
+// the device, none on a GPU neither has), with WithKnobs on top.
+func TestConfigKnobs(t *testing.T) {
+	set, err := decider.ParseThresholds("[cpu]\ndelta = 1\n[cpu.sssp]\ndelta = 2\n[gpu.\"X\"]\ndelta = 3\n[gpu.\"X\".sssp]\ndelta = 4\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deltas := func(l decider.KnobLayers) []int64 {
+		var out []int64
+		for _, k := range l.All() {
+			if d, ok := k["delta"].(int64); ok {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	top := runtime.WithKnobs(decider.Knobs{"delta": int64(9)})
+	for _, tc := range []struct {
+		name   string
+		alg    string
+		opts   []runtime.Option
+		want   []int64
+		onGPU  bool
+		found  bool
+		layers int
+	}{
+		{"cpu sssp", "sssp", []runtime.Option{runtime.WithWorkers(1), runtime.WithThresholdSet(set)}, []int64{1, 2}, false, true, 2},
+		{"cpu bfs", "bfs", []runtime.Option{runtime.WithWorkers(1), runtime.WithThresholdSet(set)}, []int64{1}, false, true, 1},
+		{"gpu sssp", "sssp", []runtime.Option{runtime.WithBackend(&tpbBackend{}), runtime.WithThresholdSet(set)}, []int64{1, 2, 3, 4}, true, true, 4},
+		{"WithKnobs on top", "sssp", []runtime.Option{runtime.WithBackend(&tpbBackend{}), runtime.WithThresholdSet(set), top}, []int64{1, 2, 3, 4, 9}, true, true, 5},
+		{"gpu without a section", "sssp", []runtime.Option{runtime.WithBackend(&tpbBackend{}), top}, []int64{9}, true, false, 1},
+	} {
+		l, found := runtime.NewConfigFor(tc.alg, tc.opts...).Knobs()
+		if got := deltas(l); !slices.Equal(got, tc.want) || l.OnGPU != tc.onGPU || found != tc.found || len(l.All()) != tc.layers {
+			t.Errorf("%s: deltas %v (gpu %v, found %v, %d layers), want %v (%v, %v, %d)", tc.name, got, l.OnGPU, found, len(l.All()), tc.want, tc.onGPU, tc.found, tc.layers)
+		}
+	}
+}
