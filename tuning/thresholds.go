@@ -57,7 +57,7 @@ func RenderSettingFor(device, alg string, s Setting) string {
 	if alg == "" {
 		for _, sec := range algorithms.Sections() {
 			if keys := sectionKeys(sec); len(keys) > 0 {
-				out += renderSection(device, sec, nil, s.Knobs, keys, nil)
+				out += "\n" + renderSection(device, sec, nil, s.Knobs, keys, nil)
 			}
 		}
 	}
