@@ -95,9 +95,9 @@ func WithNeighborRounds(r int) runtime.Option { return runtime.WithValue(roundsK
 func WithSeed(s uint64) runtime.Option { return runtime.WithValue(seedKey{}, s) }
 
 // WithVariantPolicy replaces the thresholds of the algorithm choice (by
-// default VariantPolicyFrom the run's thresholds: the afforest_* keys of
-// the backend's device section of thresholds.toml, or of
-// runtime.WithThresholds or WithThresholdSet).
+// default VariantPolicyFrom the run's knobs: the afforest_* keys of the
+// backend's device sections of thresholds.toml, or of WithThresholdSet's,
+// or runtime.WithKnobs').
 func WithVariantPolicy(p VariantPolicy) runtime.Option { return runtime.WithValue(vpolKey{}, p) }
 
 // WithWorkset fixes SV's working-set representation for the whole run
@@ -300,7 +300,10 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []runtime.Option
 	if v == Auto {
 		vp := o.vpol
 		if !o.vpolSet {
-			vp = VariantPolicyFrom(cfg.Thresholds())
+			var err error
+			if vp, err = VariantPolicyFrom(cfg.Knobs()); err != nil {
+				return nil, meta{}, fmt.Errorf("%w: cc: %w", decider.ErrThresholds, err)
+			}
 		}
 		v, reason = vp.Choose(StatsOf(g))
 	}
