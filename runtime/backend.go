@@ -29,12 +29,17 @@ type CPU struct {
 	workers int
 }
 
-// Configure does nothing: the CPU's runs take nothing from the thresholds
-// at the backend's level.
-func (c *CPU) Configure(decider.KnobLayers) error { return nil }
+// Configure takes nothing from the thresholds (the CPU has no backend
+// keys); it refuses a negative worker count, which NewCPU cannot.
+func (c *CPU) Configure(decider.KnobLayers) error {
+	if c.workers < 0 {
+		return fmt.Errorf("%w: %d CPU workers (0 = GOMAXPROCS)", ErrBadArgument, c.workers)
+	}
+	return nil
+}
 
 // NewCPU returns a CPU backend with the given number of workers
-// (GOMAXPROCS when workers <= 0).
+// (GOMAXPROCS when workers is 0; a negative count fails the run).
 func NewCPU(workers int) *CPU { return &CPU{workers: workers} }
 
 // Name returns "cpu".

@@ -125,8 +125,8 @@ type operator interface {
 // adaptive), thresholds, backend, logger and trace. An empty graph gives
 // an empty result; a source outside the graph is an error.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
-	if g == nil {
-		return nil, errors.New("bfs: nil graph")
+	if err := runtime.CheckArgs("bfs", ctx, g); err != nil {
+		return nil, err
 	}
 	n := g.NumVertices()
 	if n == 0 {

@@ -80,7 +80,6 @@ type svGPU struct {
 
 func (o *svGPU) base() *gpuBase { return &o.CUDAForest }
 
-
 func (o *svGPU) setup(d *gpu.Dev) error {
 	if err := o.Acquire(d, o.CUDAEdges.Bytes()+4*int64(o.N)); err != nil {
 		return err
@@ -331,7 +330,6 @@ type vertexGPU struct {
 }
 
 func (o *vertexGPU) base() *gpuBase { return &o.CUDAForest }
-
 
 func (o *vertexGPU) setup(d *gpu.Dev) error {
 	if err := o.Acquire(d, 4*int64(o.N)); err != nil {

@@ -197,6 +197,9 @@ func orderedFits(g *graph.Graph, t Params) bool {
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
+	if err := runtime.CheckArgs("sssp", ctx, g); err != nil {
+		return nil, err
+	}
 	if err := CheckGraph(g); err != nil {
 		return nil, err
 	}
