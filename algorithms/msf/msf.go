@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -216,7 +218,7 @@ func prepare(g *graph.Graph, seed uint64) (*input, error) {
 	}
 	in := &input{g: g, directed: g.Directed(), derived: g.DerivedWeights()}
 	if g.WeightKind() == graph.Unweighted {
-		in.g, in.derived = g.WithDerivedWeights(seed), true
+		in.g, in.derived = derive(g, seed), true
 	}
 	if m := in.g.NumEdges(); m > math.MaxUint32 {
 		return nil, fmt.Errorf("%w: %d arcs, limit %d (32-bit edge ids)", ErrTooLarge, m, int64(math.MaxUint32))
@@ -231,6 +233,30 @@ func prepare(g *graph.Graph, seed uint64) (*input, error) {
 	}
 	in.edges = countEdges(in.g, in.directed)
 	return in, nil
+}
+
+// lastDerived remembers the last weighted copy made for an unweighted
+// graph, weakly: repeated runs on one graph (--repeat, benchmarks) reuse it
+// while something else keeps it alive, notably the GPU's graph cache, which
+// is keyed by the graph and would otherwise upload every run's copy anew.
+var lastDerived struct {
+	sync.Mutex
+	src, out weak.Pointer[graph.Graph]
+	seed     uint64
+}
+
+// derive returns g with derived weights (graph.WithDerivedWeights).
+func derive(g *graph.Graph, seed uint64) *graph.Graph {
+	lastDerived.Lock()
+	defer lastDerived.Unlock()
+	if lastDerived.src.Value() == g && lastDerived.seed == seed {
+		if d := lastDerived.out.Value(); d != nil {
+			return d
+		}
+	}
+	d := g.WithDerivedWeights(seed)
+	lastDerived.src, lastDerived.out, lastDerived.seed = weak.Make(g), weak.Make(d), seed
+	return d
 }
 
 // countEdges counts the canonical arcs (the edges of the undirected
