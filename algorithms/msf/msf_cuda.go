@@ -100,8 +100,14 @@ func (o *cudaOp) cnt() kernels.DevPtr[uint64] { return kernels.PtrAt[uint64](o.C
 
 func (o *cudaOp) w() kernels.DevPtr[uint32] { return o.DG.W.Ptr() }
 
+// Info gives the light phase's expected size (about lightFactor*n edges)
+// as the initial working set, so the policy can start it as a queue.
 func (o *cudaOp) Info() runtime.OperatorInfo {
-	return runtime.OperatorInfo{Info: decider.Info{N: o.N, M: o.M, Universe: o.Universe, InitialSize: o.Active}}
+	initial := o.Active
+	if o.thresh != noKey {
+		initial = min(initial, lightFactor*int64(o.N))
+	}
+	return runtime.OperatorInfo{Info: decider.Info{N: o.N, M: o.M, Universe: o.Universe, InitialSize: initial}}
 }
 
 func (o *cudaOp) DeviceTimes() *runtime.GPUTimes {
