@@ -11,6 +11,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/par"
@@ -289,9 +290,17 @@ type operator interface {
 	forest() []Edge
 }
 
-// cudaOperator builds an operator for a non-CPU backend; a cuda build will
-// set it (none does yet). It reports false when it cannot run the variant.
-var cudaOperator func(b runtime.Backend, in *input, v Variant) (operator, bool)
+// request is what a backend's constructor gets: the checked input and the
+// variant.
+type request struct {
+	in *input
+	v  Variant
+}
+
+// backends builds operators for the backends other than the CPU (the cuda
+// build registers "cuda"); a constructor reports false when it cannot run
+// the variant.
+var backends algorithms.Backends[request, operator]
 
 // Run computes the minimum spanning forest of g. Options: WithVariant,
 // WithSeed, WithVariantPolicy and the runtime's (backend or worker count,
@@ -334,11 +343,8 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 				op = newEA(b.NewPool(), in, noKey)
 			}
 		default:
-			ok := false
-			if cudaOperator != nil {
-				op, ok = cudaOperator(b, in, v)
-			}
-			if !ok {
+			var ok bool
+			if op, ok = backends.New(b, request{in: in, v: v}); !ok {
 				return nil, fmt.Errorf("msf: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
 			}
 		}

@@ -15,7 +15,9 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-func init() { cudaOperator = newCUDAOp }
+func init() {
+	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) { return newCUDAOp(b, r.in, r.v) })
+}
 
 // arc is the edge-set kit's forest arc type (the kit's hooking arcs are
 // not used: the forest is a bitmap over arcs here).
