@@ -30,8 +30,9 @@
 // cnt[2] arcs examined.
 //
 // thresh admits only keys below it (ECL-MST's filter: a sampled weight<<32
-// lets about 3n light edges in first; INF64 admits every edge). Arcs above
-// it are neither examined nor hidden.
+// lets about 3n light edges in first; INF64 admits every edge). A bitmap
+// pass hides the arcs above it too, so later passes of the light phase
+// skip them; the host clears the bitmap when every edge joins.
 #include "common.cuh"
 
 __device__ __forceinline__ u32 msf_ld(const u32* p, u32 i) { return __ldcg(p + i); }
@@ -114,7 +115,10 @@ extern "C" __global__ void __launch_bounds__(1024)
                 continue;
             }
             u64 key = ((u64)w[e] << 32) | (u64)e;
-            if (key >= thresh) continue;
+            if (key >= thresh) {
+                hm |= bit;
+                continue;
+            }
             u32 rv = msf_find(p, v);
             if (rv == ru) {
                 hm |= bit;
@@ -150,7 +154,9 @@ extern "C" __global__ void __launch_bounds__(1024)
                     hide = true;
                 } else {
                     u64 key = ((u64)w[e] << 32) | e;
-                    if (key < thresh) {
+                    if (key >= thresh) {
+                        hide = true;
+                    } else {
                         u32 ru = msf_find(p, u), rv = msf_find(p, v);
                         if (ru == rv) {
                             hide = true;

@@ -22,6 +22,13 @@ func TestMSFKernelOnCPU(t *testing.T) {
 	if err != nil {
 		t.Skip("no g++")
 	}
+	// Read the sources here so the test cache sees them change (g++ reads
+	// them in another process).
+	for _, f := range []string{"msf.cu", "common.cuh", "testdata/cpuemu/shim.h", "testdata/cpuemu/msf_run.cpp"} {
+		if _, err := os.ReadFile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	bin := filepath.Join(t.TempDir(), "msf_run")
 	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-w", "-pthread", "-I.", "-Itestdata/cpuemu",
 		"-o", bin, "testdata/cpuemu/msf_run.cpp").CombinedOutput()
@@ -38,6 +45,8 @@ func TestMSFKernelOnCPU(t *testing.T) {
 		{"250", "900", "1", "0", "6", "eq", "0"},    // every weight equal: ids decide
 		{"400", "300", "50", "0", "7", "qqt", "20"}, // many components and isolated vertices
 		{"100", "0", "5", "0", "8", "t", "0"},       // no edges
+		{"300", "1500", "100", "0", "9", "t", "50"}, // light phase in a bitmap alone
+		{"300", "1500", "100", "1", "10", "e", "50"},
 	} {
 		out, err := exec.Command(bin, args...).CombinedOutput()
 		if err != nil {
