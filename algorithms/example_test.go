@@ -31,6 +31,7 @@ func Example() {
 		out.Release()
 	}
 	// Output:
+	// apsp: verified true
 	// bfs: verified true
 	// cc: verified true
 	// forest: verified true

@@ -16,10 +16,10 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	if got, want := algorithms.Names(), []string{"bfs", "cc", "forest", "mst", "sssp"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Names(), []string{"apsp", "bfs", "cc", "forest", "mst", "sssp"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
-	if got, want := algorithms.Sections(), []string{"bfs", "cc", "mst", "sssp"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Sections(), []string{"apsp", "bfs", "cc", "mst", "sssp"}; !slices.Equal(got, want) {
 		t.Errorf("Sections() = %v, want %v (forest reads cc's)", got, want)
 	}
 	if _, ok := algorithms.Lookup("pagerank"); ok {
@@ -70,7 +70,12 @@ func TestEverySpecRuns(t *testing.T) {
 					t.Fatal(err)
 				}
 				lines := strings.Count(b.String(), "\n")
-				if want := g.NumVertices(); s.Name == "forest" || s.Name == "mst" {
+				if n := in.NumVertices(); s.Name == "apsp" {
+					// The binary n x n matrix of uint32.
+					if b.Len() != 4*n*n {
+						t.Errorf("%s: %d bytes, want %d", variant, b.Len(), 4*n*n)
+					}
+				} else if want := g.NumVertices(); s.Name == "forest" || s.Name == "mst" {
 					want--
 					if lines != want {
 						t.Errorf("%s: %d forest lines, want %d", variant, lines, want)

@@ -5,4 +5,5 @@
 #include "workset.cu"
 #include "cc.cu"
 #include "narrow.cu"
+#include "apsp.cu"
 #include "msf.cu"

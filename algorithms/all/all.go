@@ -6,6 +6,7 @@
 package all
 
 import (
+	_ "github.com/gearbox-graph/gearbox/algorithms/apsp" // apsp
 	_ "github.com/gearbox-graph/gearbox/algorithms/bfs"  // bfs
 	_ "github.com/gearbox-graph/gearbox/algorithms/cc"   // cc, forest
 	_ "github.com/gearbox-graph/gearbox/algorithms/msf"  // mst

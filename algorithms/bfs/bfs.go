@@ -27,6 +27,8 @@ type Result struct {
 	// of fewer than 255 levels; hostmem.Values).
 	depth hostmem.Values
 	stats runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -128,7 +130,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	}
 	n := g.NumVertices()
 	if n == 0 {
-		return &Result{src: src}, nil
+		return &Result{src: src, ids: g.IDs()}, nil
 	}
 	if int64(src) >= int64(n) {
 		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
@@ -142,7 +144,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	return &Result{src: src, depth: op.Depths(), stats: st}, nil
+	return &Result{src: src, depth: op.Depths(), stats: st, ids: g.IDs()}, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's

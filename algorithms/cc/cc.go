@@ -132,6 +132,8 @@ type Result struct {
 	variant Variant
 	reason  string
 	stats   runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 
@@ -222,7 +224,7 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	return &Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats}, nil
+	return &Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats, ids: g.IDs()}, nil
 }
 
 // Forest computes a spanning forest of g (of its undirected version for
@@ -236,7 +238,7 @@ func Forest(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Fores
 		return nil, err
 	}
 	return &ForestResult{
-		Result: Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats},
+		Result: Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats, ids: g.IDs()},
 		edges:  op.ForestEdges(),
 	}, nil
 }

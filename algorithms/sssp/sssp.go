@@ -66,6 +66,8 @@ type Result struct {
 	dist  hostmem.Values
 	delta uint64
 	stats runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -169,7 +171,7 @@ func CheckGraph(g *graph.Graph) error {
 	case graph.Unweighted:
 		return fmt.Errorf("sssp: %w: give it integer weights, e.g. g.WithDerivedWeights(seed) (weights 1..255 hashed from the endpoints)", ErrUnweighted)
 	case graph.RealWeights:
-		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with --weight-scale to scale and round them", ErrRealWeights)
+		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with graph.LoadOptions.WeightScale (gearbox: --weight-scale) to scale and round them", ErrRealWeights)
 	}
 	return nil
 }
@@ -213,7 +215,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		target, merge, delta = th.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
-		return &Result{src: src, delta: delta}, nil
+		return &Result{src: src, delta: delta, ids: g.IDs()}, nil
 	}
 	if int64(src) >= int64(n) {
 		return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
@@ -230,7 +232,7 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st}, nil
+	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's
