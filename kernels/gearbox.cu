@@ -6,3 +6,4 @@
 #include "cc.cu"
 #include "narrow.cu"
 #include "apsp.cu"
+#include "msf.cu"

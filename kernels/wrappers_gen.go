@@ -436,6 +436,97 @@ func LaunchCCLinkB(
 	return l.LaunchKernel("cc_link_b", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(heavy.addr), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(start)})
 }
 
+// LaunchMsfMinBmT launches msf_min_bm_t (msf.cu). The comments give the C parameters.
+func LaunchMsfMinBmT(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* __restrict__ off
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	w DevPtr[uint32], // const u32* __restrict__ w
+	n uint32, // u32 n
+	p DevPtr[uint32], // u32* p
+	hidden DevPtr[uint32], // u32* hidden
+	best DevPtr[uint64], // u64* best
+	thresh uint64, // u64 thresh
+	cnt DevPtr[uint64], // u64* cnt
+	directed uint32, // u32 directed
+) error {
+	return l.LaunchKernel("msf_min_bm_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(w.addr), uint64(n), uint64(p.addr), uint64(hidden.addr), uint64(best.addr), uint64(thresh), uint64(cnt.addr), uint64(directed)})
+}
+
+// LaunchMsfMinBmE launches msf_min_bm_e (msf.cu). The comments give the C parameters.
+func LaunchMsfMinBmE(
+	l Launcher, grid, block int,
+	src DevPtr[uint32], // const u32* __restrict__ src
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	w DevPtr[uint32], // const u32* __restrict__ w
+	m uint64, // u64 m
+	p DevPtr[uint32], // u32* p
+	hidden DevPtr[uint32], // u32* hidden
+	best DevPtr[uint64], // u64* best
+	thresh uint64, // u64 thresh
+	cnt DevPtr[uint64], // u64* cnt
+	directed uint32, // u32 directed
+) error {
+	return l.LaunchKernel("msf_min_bm_e", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(best.addr), uint64(thresh), uint64(cnt.addr), uint64(directed)})
+}
+
+// LaunchMsfMinQu launches msf_min_qu (msf.cu). The comments give the C parameters.
+func LaunchMsfMinQu(
+	l Launcher, grid, block int,
+	qin DevPtr[uint64], // const u64* __restrict__ qin
+	count uint64, // u64 count
+	qout DevPtr[uint64], // u64* qout
+	cap uint64, // u64 cap
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	w DevPtr[uint32], // const u32* __restrict__ w
+	p DevPtr[uint32], // u32* p
+	best DevPtr[uint64], // u64* best
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("msf_min_qu", grid, block, []uint64{uint64(qin.addr), uint64(count), uint64(qout.addr), uint64(cap), uint64(adj.addr), uint64(w.addr), uint64(p.addr), uint64(best.addr), uint64(cnt.addr)})
+}
+
+// LaunchMsfHook launches msf_hook (msf.cu). The comments give the C parameters.
+func LaunchMsfHook(
+	l Launcher, grid, block int,
+	best DevPtr[uint64], // u64* best
+	n uint32, // u32 n
+	src DevPtr[uint32], // const u32* __restrict__ src
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	p DevPtr[uint32], // u32* p
+	chosen DevPtr[uint32], // u32* chosen
+) error {
+	return l.LaunchKernel("msf_hook", grid, block, []uint64{uint64(best.addr), uint64(n), uint64(src.addr), uint64(adj.addr), uint64(p.addr), uint64(chosen.addr)})
+}
+
+// LaunchMsfBuildQu launches msf_build_qu (msf.cu). The comments give the C parameters.
+func LaunchMsfBuildQu(
+	l Launcher, grid, block int,
+	src DevPtr[uint32], // const u32* __restrict__ src
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	w DevPtr[uint32], // const u32* __restrict__ w
+	m uint64, // u64 m
+	p DevPtr[uint32], // u32* p
+	hidden DevPtr[uint32], // const u32* hidden
+	qout DevPtr[uint64], // u64* qout
+	cap uint64, // u64 cap
+	thresh uint64, // u64 thresh
+	cnt DevPtr[uint64], // u64* cnt
+	directed uint32, // u32 directed
+) error {
+	return l.LaunchKernel("msf_build_qu", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(qout.addr), uint64(cap), uint64(thresh), uint64(cnt.addr), uint64(directed)})
+}
+
+// LaunchMsfQuToBm launches msf_qu_to_bm (msf.cu). The comments give the C parameters.
+func LaunchMsfQuToBm(
+	l Launcher, grid, block int,
+	q DevPtr[uint64], // const u64* __restrict__ q
+	count uint64, // u64 count
+	hidden DevPtr[uint32], // u32* hidden
+) error {
+	return l.LaunchKernel("msf_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(hidden.addr)})
+}
+
 // LaunchMaxBelowU32 launches max_below_u32 (narrow.cu). The comments give the C parameters.
 func LaunchMaxBelowU32(
 	l Launcher, grid, block int,
@@ -872,6 +963,12 @@ var wrapped = [...]string{
 	"cc_aff_mode",
 	"cc_link_t",
 	"cc_link_b",
+	"msf_min_bm_t",
+	"msf_min_bm_e",
+	"msf_min_qu",
+	"msf_hook",
+	"msf_build_qu",
+	"msf_qu_to_bm",
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",

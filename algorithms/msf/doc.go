@@ -33,6 +33,16 @@
 //   - Kruskal: the serial reference (sort, union-find), never chosen by
 //     Auto.
 //
+// On the cuda backend (runtime.WithBackend with a *gpu.CUDA; builds with
+// the cuda tag) EA, AL and ECL run kernels/msf.cu's edge-centric Borůvka,
+// two launches a round: a minimum pass over the active edges (bitmap of
+// hidden arcs, a thread per vertex or a warp per bitmap word, or a queue
+// compacted during the pass) and a hook that marks each root's edge and
+// unites its endpoints in a union-find whose finds halve paths (no
+// flattening launch). ECL's threshold applies on the device too. The CSR
+// comes from the backend's graph cache; the forest comes back as a bitmap
+// over arcs, and the GPU split is in Stats().GPU.
+//
 // Auto (VariantPolicy) picks ECL when the average degree is at least 4 and
 // there are more than 3n edges, else EA. Verify checks any forest by its
 // properties against a serial Kruskal.

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/par"
@@ -216,7 +219,7 @@ func prepare(g *graph.Graph, seed uint64) (*input, error) {
 	}
 	in := &input{g: g, directed: g.Directed(), derived: g.DerivedWeights()}
 	if g.WeightKind() == graph.Unweighted {
-		in.g, in.derived = g.WithDerivedWeights(seed), true
+		in.g, in.derived = derive(g, seed), true
 	}
 	if m := in.g.NumEdges(); m > math.MaxUint32 {
 		return nil, fmt.Errorf("%w: %d arcs, limit %d (32-bit edge ids)", ErrTooLarge, m, int64(math.MaxUint32))
@@ -231,6 +234,30 @@ func prepare(g *graph.Graph, seed uint64) (*input, error) {
 	}
 	in.edges = countEdges(in.g, in.directed)
 	return in, nil
+}
+
+// lastDerived remembers the last weighted copy made for an unweighted
+// graph, weakly: repeated runs on one graph (--repeat, benchmarks) reuse it
+// while something else keeps it alive, notably the GPU's graph cache, which
+// is keyed by the graph and would otherwise upload every run's copy anew.
+var lastDerived struct {
+	sync.Mutex
+	src, out weak.Pointer[graph.Graph]
+	seed     uint64
+}
+
+// derive returns g with derived weights (graph.WithDerivedWeights).
+func derive(g *graph.Graph, seed uint64) *graph.Graph {
+	lastDerived.Lock()
+	defer lastDerived.Unlock()
+	if lastDerived.src.Value() == g && lastDerived.seed == seed {
+		if d := lastDerived.out.Value(); d != nil {
+			return d
+		}
+	}
+	d := g.WithDerivedWeights(seed)
+	lastDerived.src, lastDerived.out, lastDerived.seed = weak.Make(g), weak.Make(d), seed
+	return d
 }
 
 // countEdges counts the canonical arcs (the edges of the undirected
@@ -263,9 +290,17 @@ type operator interface {
 	forest() []Edge
 }
 
-// cudaOperator builds an operator for a non-CPU backend; a cuda build will
-// set it (none does yet). It reports false when it cannot run the variant.
-var cudaOperator func(b runtime.Backend, in *input, v Variant) (operator, bool)
+// request is what a backend's constructor gets: the checked input and the
+// variant.
+type request struct {
+	in *input
+	v  Variant
+}
+
+// backends builds operators for the backends other than the CPU (the cuda
+// build registers "cuda"); a constructor reports false when it cannot run
+// the variant.
+var backends algorithms.Backends[request, operator]
 
 // Run computes the minimum spanning forest of g. Options: WithVariant,
 // WithSeed, WithVariantPolicy and the runtime's (backend or worker count,
@@ -311,11 +346,8 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 				op = newEA(b.NewPool(), in, noKey)
 			}
 		default:
-			ok := false
-			if cudaOperator != nil {
-				op, ok = cudaOperator(b, in, v)
-			}
-			if !ok {
+			var ok bool
+			if op, ok = backends.New(b, request{in: in, v: v}); !ok {
 				return nil, fmt.Errorf("msf: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
 			}
 		}

@@ -1,0 +1,241 @@
+// msf.cu: minimum spanning forest, edge-centric Borůvka in the style of
+// ECL-MST (Fallin, Gonzalez, Burtscher).
+//
+// State: the parent array p (n uint32, a union-find forest: parents only
+// ever point at an ancestor), best[r] (n uint64: the lightest key
+// weight<<32|arc seen crossing out of root r this round, INF64 otherwise),
+// and chosen (a bitmap over arcs: the forest's edges). An edge is its
+// canonical arc (undirected: u < v; directed, read as undirected: every arc
+// but self-loops) and arcs are numbered in CSR order, so keys are unique
+// and order edges by (weight, id) exactly like the CPU's edge ids: the
+// forest is the unique one the CPU finds.
+//
+// A round is two launches:
+//   msf_min_{bm_t,bm_e,qu}  every active edge whose endpoints' roots differ
+//                           lowers both roots' best (64-bit atomicMin);
+//                           edges inside one tree are hidden (bitmap) or
+//                           dropped (queue: the survivors are compacted
+//                           into the other buffer in the same pass);
+//   msf_hook                every root with a key takes it out (resetting
+//                           best for the next round), marks the edge and
+//                           unites its endpoints (CAS, the larger root under
+//                           the smaller). Each key is the minimum of its
+//                           root's cut, so every marked edge belongs to the
+//                           forest, whatever order the unions run in; a
+//                           mutual pair marks its edge twice.
+// Finds use path halving with plain loads and stores (a store only ever
+// shortens a path to an ancestor), so no compression launch is needed.
+// The counters (cnt, the first words of the cc control block): cnt[0]
+// active edges seen by a bitmap pass, cnt[1] edges pushed into a queue,
+// cnt[2] arcs examined.
+//
+// thresh admits only keys below it (ECL-MST's filter: a sampled weight<<32
+// lets about 3n light edges in first; INF64 admits every edge). A bitmap
+// pass hides the arcs above it too, so later passes of the light phase
+// skip them; the host clears the bitmap when every edge joins.
+#include "common.cuh"
+
+__device__ __forceinline__ u32 msf_ld(const u32* p, u32 i) { return __ldcg(p + i); }
+
+__device__ __forceinline__ bool msf_canonical(u32 u, u32 v, u32 directed) { return directed ? u != v : u < v; }
+
+// Root of x, halving the path on the way.
+__device__ __forceinline__ u32 msf_find(u32* p, u32 x) {
+    u32 y = msf_ld(p, x);
+    while (y != x) {
+        u32 z = msf_ld(p, y);
+        if (z == y) return y;
+        __stcg(p + x, z);
+        x = z;
+        y = msf_ld(p, x);
+    }
+    return x;
+}
+
+// Joins the trees of a and b: the larger root is hooked under the smaller
+// by a CAS, retried from the new roots when another union got there first.
+__device__ __forceinline__ void msf_unite(u32* p, u32 a, u32 b) {
+    for (;;) {
+        a = msf_find(p, a);
+        b = msf_find(p, b);
+        if (a == b) return;
+        u32 lo = a < b ? a : b, hi = a < b ? b : a;
+        if (atomicCAS(p + hi, hi, lo) == hi) return;
+    }
+}
+
+// Lowers best[r] to key; the load first skips the atomic when key cannot
+// win (values only fall during a launch, so a stale load is never lower).
+__device__ __forceinline__ void msf_lower(u64* best, u32 r, u64 key) {
+    if (key < __ldcg(best + r)) atomicMin(best + r, key);
+}
+
+// Warp-aggregated push of one 64-bit element per lane (all 32 lanes call);
+// positions at or past cap are counted but not written.
+__device__ __forceinline__ void msf_push(bool pred, u64 x, u64* queue, u64* count, u64 cap) {
+    u32 m = __ballot_sync(FULL_MASK, pred);
+    if (m == 0) return;
+    u32 leader = __ffs(m) - 1;
+    u64 base = 0;
+    if (lane_id() == leader) base = atomicAdd(count, (u64)__popc(m));
+    base = __shfl_sync(FULL_MASK, base, leader);
+    u64 pos = base + __popc(m & lanemask_lt());
+    if (pred && pos < cap) queue[pos] = x;
+}
+
+// Bitmap pass, one thread per vertex (thread mapping): the source's root is
+// found once and its minimum reduced in a register before one atomic; the
+// hidden bits of a word are gathered and set with one atomicOr.
+extern "C" __global__ void __launch_bounds__(1024)
+    msf_min_bm_t(const i64* __restrict__ off, const u32* __restrict__ adj, const u32* __restrict__ w, u32 n, u32* p,
+                 u32* hidden, u64* best, u64 thresh, u64* cnt, u32 directed) {
+    u64 active = 0, read = 0;
+    for (u64 i = gtid(); i < n; i += gstride()) {
+        u32 u = (u32)i;
+        i64 e0 = off[u], e1 = off[u + 1];
+        if (e0 == e1) continue;
+        u32 ru = msf_find(p, u);
+        u64 mine = INF64;
+        u64 hw = INF64;
+        u32 hm = 0, cur = 0;
+        for (i64 e = e0; e < e1; e++) {
+            u64 wi = (u64)e >> 5;
+            u32 bit = 1u << ((u32)e & 31u);
+            if (wi != hw) {
+                if (hm) atomicOr(hidden + hw, hm);
+                hw = wi;
+                hm = 0;
+                cur = hidden[wi];
+            }
+            if (cur & bit) continue;
+            read++;
+            u32 v = adj[e];
+            if (!msf_canonical(u, v, directed)) {
+                hm |= bit;
+                continue;
+            }
+            u64 key = ((u64)w[e] << 32) | (u64)e;
+            if (key >= thresh) {
+                hm |= bit;
+                continue;
+            }
+            u32 rv = msf_find(p, v);
+            if (rv == ru) {
+                hm |= bit;
+                continue;
+            }
+            active++;
+            if (key < mine) mine = key;
+            msf_lower(best, rv, key);
+        }
+        if (hm) atomicOr(hidden + hw, hm);
+        if (mine != INF64) msf_lower(best, ru, mine);
+    }
+    block_sum64(active, cnt);
+    block_sum64(read, cnt + 2);
+}
+
+// Bitmap pass, one warp per 32-arc bitmap word, the arcs' sources from the
+// COO array src (block mapping: balanced whatever the degrees). The warp
+// owns its word: lane 0 stores the hidden bits without an atomic.
+extern "C" __global__ void __launch_bounds__(1024)
+    msf_min_bm_e(const u32* __restrict__ src, const u32* __restrict__ adj, const u32* __restrict__ w, u64 m, u32* p,
+                 u32* hidden, u64* best, u64 thresh, u64* cnt, u32 directed) {
+    u64 active = 0, read = 0;
+    for (u64 e = gtid(); e < warp_round(m); e += gstride()) {
+        bool hide = false;
+        u32 word = 0;
+        if (e < m) {
+            word = hidden[e >> 5];
+            if (!((word >> ((u32)e & 31u)) & 1u)) {
+                read++;
+                u32 u = src[e], v = adj[e];
+                if (!msf_canonical(u, v, directed)) {
+                    hide = true;
+                } else {
+                    u64 key = ((u64)w[e] << 32) | e;
+                    if (key >= thresh) {
+                        hide = true;
+                    } else {
+                        u32 ru = msf_find(p, u), rv = msf_find(p, v);
+                        if (ru == rv) {
+                            hide = true;
+                        } else {
+                            active++;
+                            msf_lower(best, ru, key);
+                            msf_lower(best, rv, key);
+                        }
+                    }
+                }
+            }
+        }
+        u32 hm = __ballot_sync(FULL_MASK, hide);
+        if (lane_id() == 0 && hm) hidden[e >> 5] = word | hm;
+    }
+    block_sum64(active, cnt);
+    block_sum64(read, cnt + 2);
+}
+
+// Queue pass over packed u<<32|arc: the edges whose endpoints still lie in
+// different trees lower both roots' minima and are compacted into qout
+// (cnt[1] counts them: the next working set's exact size).
+extern "C" __global__ void __launch_bounds__(1024)
+    msf_min_qu(const u64* __restrict__ qin, u64 count, u64* qout, u64 cap, const u32* __restrict__ adj,
+               const u32* __restrict__ w, u32* p, u64* best, u64* cnt) {
+    for (u64 i = gtid(); i < warp_round(count); i += gstride()) {
+        bool keep = false;
+        u64 x = 0;
+        if (i < count) {
+            x = qin[i];
+            u32 u = (u32)(x >> 32), e = (u32)x;
+            u32 ru = msf_find(p, u), rv = msf_find(p, adj[e]);
+            if (ru != rv) {
+                keep = true;
+                u64 key = ((u64)w[e] << 32) | (u64)e;
+                msf_lower(best, ru, key);
+                msf_lower(best, rv, key);
+            }
+        }
+        msf_push(keep, x, qout, cnt + 1, cap);
+    }
+}
+
+// Hook: every root with a key takes its edge into the forest and unites
+// its endpoints. One thread per vertex; only roots of the last pass hold
+// keys.
+extern "C" __global__ void __launch_bounds__(1024)
+    msf_hook(u64* best, u32 n, const u32* __restrict__ src, const u32* __restrict__ adj, u32* p, u32* chosen) {
+    for (u64 i = gtid(); i < n; i += gstride()) {
+        u64 k = best[i];
+        if (k == INF64) continue;
+        best[i] = INF64;
+        u32 e = (u32)k;
+        atomicOr(chosen + (e >> 5), 1u << (e & 31u));
+        msf_unite(p, src[e], adj[e]);
+    }
+}
+
+// Queue of the canonical arcs below thresh, not hidden, whose endpoints lie
+// in different trees, packed u<<32|arc (cnt[1] counts them).
+extern "C" __global__ void __launch_bounds__(1024)
+    msf_build_qu(const u32* __restrict__ src, const u32* __restrict__ adj, const u32* __restrict__ w, u64 m, u32* p,
+                 const u32* hidden, u64* qout, u64 cap, u64 thresh, u64* cnt, u32 directed) {
+    for (u64 e = gtid(); e < warp_round(m); e += gstride()) {
+        bool keep = false;
+        u64 x = 0;
+        if (e < m && !bit_test(hidden, e)) {
+            u32 u = src[e], v = adj[e];
+            x = ((u64)u << 32) | e;
+            keep = msf_canonical(u, v, directed) && (((u64)w[e] << 32) | e) < thresh && msf_find(p, u) != msf_find(p, v);
+        }
+        msf_push(keep, x, qout, cnt + 1, cap);
+    }
+}
+
+// Unhides the queued arcs (every bit set on entry).
+extern "C" __global__ void __launch_bounds__(1024) msf_qu_to_bm(const u64* __restrict__ q, u64 count, u32* hidden) {
+    for (u64 i = gtid(); i < count; i += gstride()) {
+        u32 e = (u32)q[i];
+        atomicAnd(hidden + (e >> 5), ~(1u << (e & 31u)));
+    }
+}

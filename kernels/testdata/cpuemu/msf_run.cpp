@@ -1,0 +1,190 @@
+// Runs kernels/msf.cu on the CPU (testdata/cpuemu/shim.h: a std::thread per
+// CUDA thread, blocks one after another; the warp votes and shuffles below
+// meet at a per-warp barrier) on a random multigraph and compares the
+// forest with a serial Kruskal's ordered by (weight, arc id). The host loop
+// mirrors algorithms/msf's cuda operator: per round one minimum pass and
+// the hook, conversions between bitmap and queue, the light-edge phase.
+// Arguments: n m maxweight directed(0|1) seed schedule thresh-weight.
+// schedule is a string of t (bitmap, thread per vertex), e (bitmap, warp per
+// word) and q (queue), one per round, cycled; thresh-weight 0 means no
+// filter. Built and run by TestMSFKernelOnCPU (msf_emu_test.go).
+#include "shim.h"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+// Device functions msf.cu uses that the shim does not declare.
+template <class T>
+inline T __ldcg(const T* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+template <class T>
+inline void __stcg(T* p, T v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned v) {
+    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return cmp;
+}
+inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
+inline unsigned atomicAnd(unsigned* p, unsigned v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
+
+#include "msf.cu"
+
+thread_local dim3v threadIdx;
+dim3v blockIdx, blockDim, gridDim;
+std::barrier<>* g_bar;
+static std::barrier<>* g_wbar[32];
+static unsigned long long g_slot[32][32];
+
+static unsigned long long exch(unsigned long long v, int src, bool down) {
+    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    g_slot[w][lane] = v;
+    g_wbar[w]->arrive_and_wait();
+    unsigned long long r = down ? (src < 32 ? g_slot[w][src] : v) : g_slot[w][src];
+    g_wbar[w]->arrive_and_wait();
+    return r;
+}
+unsigned int __ballot_sync(unsigned int, bool pred) {
+    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    g_slot[w][lane] = pred;
+    g_wbar[w]->arrive_and_wait();
+    unsigned m = 0;
+    for (int i = 0; i < 32; i++) m |= (unsigned)(g_slot[w][i] != 0) << i;
+    g_wbar[w]->arrive_and_wait();
+    return m;
+}
+unsigned int __shfl_sync(unsigned int, unsigned int v, int src) { return (unsigned)exch(v, src, false); }
+unsigned long long __shfl_sync(unsigned int, unsigned long long v, int src) { return exch(v, src, false); }
+unsigned int __shfl_down_sync(unsigned int, unsigned int v, int d) { return (unsigned)exch(v, threadIdx.x % 32 + d, true); }
+unsigned long long __shfl_down_sync(unsigned int, unsigned long long v, int d) { return exch(v, threadIdx.x % 32 + d, true); }
+int __ffs(unsigned int x) { return __builtin_ffs(x); }
+int __popc(unsigned int x) { return __builtin_popcount(x); }
+unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
+    unsigned long long cur = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return cur;
+}
+
+template <class F>
+void launch(int grid, int block, F f) {
+    gridDim.x = grid;
+    blockDim.x = block;
+    for (int b = 0; b < grid; b++) {
+        blockIdx.x = b;
+        std::barrier<> bar(block);
+        g_bar = &bar;
+        for (int w = 0; w < block / 32; w++) g_wbar[w] = new std::barrier<>(32);
+        std::vector<std::thread> ts;
+        for (int t = 0; t < block; t++) ts.emplace_back([=] { threadIdx.x = t; f(); });
+        for (auto& t : ts) t.join();
+        for (int w = 0; w < block / 32; w++) delete g_wbar[w];
+    }
+}
+
+static const int G = 3, B = 64;  // small grid: the grid-stride loops wrap
+
+int main(int argc, char** argv) {
+    if (argc != 8) {
+        fprintf(stderr, "usage: msf_run n m maxweight directed seed schedule thresh-weight\n");
+        return 2;
+    }
+    u32 n = atoi(argv[1]);
+    int m = atoi(argv[2]), maxw = atoi(argv[3]), directed = atoi(argv[4]);
+    std::mt19937 rng(atoi(argv[5]));
+    std::string sched = argv[6];
+    u32 tw = atoi(argv[7]);
+    std::vector<std::vector<std::pair<u32, u32>>> lists(n);
+    for (int i = 0; i < m; i++) {
+        u32 u = rng() % n, v = rng() % n, w = 1 + rng() % maxw;
+        if (i % 17 == 0) v = u;  // self-loops
+        lists[u].push_back({v, w});
+        if (!directed && u != v) lists[v].push_back({u, w});
+    }
+    std::vector<i64> off(n + 1);
+    std::vector<u32> adj, wt, src;
+    for (u32 u = 0; u < n; u++) {
+        off[u] = adj.size();
+        for (auto [v, w] : lists[u]) adj.push_back(v), wt.push_back(w), src.push_back(u);
+    }
+    off[n] = adj.size();
+    u64 M = adj.size();
+    u32 words = (u32)((M + 31) / 32) + 1;
+    std::vector<u32> p(n), hidden(words, 0), chosen(words, 0);
+    std::iota(p.begin(), p.end(), 0u);
+    std::vector<u64> best(n, INF64), q[2] = {std::vector<u64>(M + 1), std::vector<u64>(M + 1)}, cnt(8);
+    u64 thresh = tw ? (u64)tw << 32 : INF64;
+    u32 rep = 0;  // 0 bitmap, 1 queue
+    int cur = 0;
+    u64 qlen = 0, active = M;
+    auto build = [&] {
+        std::fill(cnt.begin(), cnt.end(), 0);
+        launch(G, B, [&] {
+            msf_build_qu(src.data(), adj.data(), wt.data(), M, p.data(), hidden.data(), q[0].data(), M + 1, thresh, cnt.data(), directed);
+        });
+        cur = 0, qlen = active = cnt[1], rep = 1;
+    };
+    int rounds = 0;
+    for (bool done = M == 0; !done; rounds++) {
+        if (rounds > 200) {
+            printf("no convergence\n");
+            return 1;
+        }
+        char c = sched[rounds % sched.size()];
+        u32 want = c == 'q';
+        if (want != rep) {
+            if (want) build();
+            else {
+                std::fill(hidden.begin(), hidden.end(), 0xFFFFFFFFu);
+                launch(G, B, [&] { msf_qu_to_bm(q[cur].data(), qlen, hidden.data()); });
+                rep = 0;
+            }
+        }
+        std::fill(cnt.begin(), cnt.end(), 0);
+        if (rep) launch(G, B, [&] { msf_min_qu(q[cur].data(), qlen, q[1 - cur].data(), M + 1, adj.data(), wt.data(), p.data(), best.data(), cnt.data()); });
+        else if (c == 'e') launch(G, B, [&] { msf_min_bm_e(src.data(), adj.data(), wt.data(), M, p.data(), hidden.data(), best.data(), thresh, cnt.data(), directed); });
+        else launch(G, B, [&] { msf_min_bm_t(off.data(), adj.data(), wt.data(), n, p.data(), hidden.data(), best.data(), thresh, cnt.data(), directed); });
+        launch(G, B, [&] { msf_hook(best.data(), n, src.data(), adj.data(), p.data(), chosen.data()); });
+        if (rep) cur = 1 - cur, qlen = active = cnt[1];
+        else active = cnt[0];
+        if (active > 0) continue;
+        if (thresh == INF64) done = true;
+        else {
+            thresh = INF64;
+            std::fill(hidden.begin(), hidden.end(), 0);
+            if (rep) build();
+            else active = M;
+        }
+    }
+    // Reference: Kruskal over the canonical arcs by (weight, arc id).
+    std::vector<u64> keys;
+    for (u64 e = 0; e < M; e++)
+        if (directed ? src[e] != adj[e] : src[e] < adj[e]) keys.push_back(((u64)wt[e] << 32) | e);
+    std::sort(keys.begin(), keys.end());
+    std::vector<u32> uf(n);
+    std::iota(uf.begin(), uf.end(), 0u);
+    auto find = [&](u32 x) {
+        while (uf[x] != x) x = uf[x] = uf[uf[x]];
+        return x;
+    };
+    std::vector<u32> want(words, 0);
+    long picked = 0;
+    for (u64 k : keys) {
+        u32 e = (u32)k, a = find(src[e]), b = find(adj[e]);
+        if (a == b) continue;
+        uf[a] = b;
+        want[e >> 5] |= 1u << (e & 31);
+        picked++;
+    }
+    long bad = 0;
+    for (u32 i = 0; i < words; i++) bad += __builtin_popcount(want[i] ^ chosen[i]);
+    for (u32 v = 0; v < n; v++)  // one tree per component
+        if (find(v) != find(p[v]) ) bad++;
+    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges, %ld differences\n", n,
+           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, bad);
+    return bad != 0;
+}
