@@ -6,7 +6,8 @@
 package all
 
 import (
-	_ "github.com/gearbox-graph/gearbox/algorithms/bfs"  // bfs
-	_ "github.com/gearbox-graph/gearbox/algorithms/cc"   // cc, forest
-	_ "github.com/gearbox-graph/gearbox/algorithms/sssp" // sssp
+	_ "github.com/gearbox-graph/gearbox/algorithms/bfs"   // bfs
+	_ "github.com/gearbox-graph/gearbox/algorithms/cc"    // cc, forest
+	_ "github.com/gearbox-graph/gearbox/algorithms/sssp"  // sssp
+	_ "github.com/gearbox-graph/gearbox/algorithms/stcon" // stcon
 )
