@@ -20,6 +20,7 @@ var ErrNoTarget = errors.New("stcon needs a target vertex")
 // Spec describes st-connectivity to gearbox's drivers.
 var Spec = &algorithms.Spec{
 	Name:     "stcon",
+	Section:  "bfs", // its runs read BFS's thresholds section
 	Doc:      "st-connectivity: is --target reachable from --source, in how many hops, by which path (a search from both ends)",
 	Sourced:  true,
 	Targeted: true,
@@ -49,6 +50,7 @@ var Spec = &algorithms.Spec{
 			Summary: func() string { return Summary(g, r) },
 			Verify:  func() error { return Verify(g, r) },
 			Write:   func(w io.Writer) error { return WritePath(w, r) },
+			Release: func() {},
 			Path: func(v uint32) ([]uint32, bool) {
 				if v != t {
 					return nil, false
