@@ -48,8 +48,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.StringVar(&f.target, "target", "", "target vertex `ID` in the input file's ids: bfs and sssp print a shortest path to it, stcon searches for it")
-	fs.BoolVar(&f.parents, "parents", false, "bfs, sssp: record a parent per vertex; --out gains a third column, the parent's id ('-' for the source and unreached vertices)")
-	fs.StringVar(&f.pairs, "pairs", "", "stcon: answer the queries of `FILE` (one 's t' a line in the file's ids; # comments) in one process; one line per query to stdout or --out: 's t hops v0 .. vk', or 's t none'")
+	fs.BoolVar(&f.parents, "parents", false, "record a parent per vertex (bfs, sssp); --out gains a third column, the parent's id ('-' for the source and unreached vertices)")
+	fs.StringVar(&f.pairs, "pairs", "", "answer the stcon queries of `FILE` (one 's t' a line in the file's ids; # comments) in one process; one line per query to stdout or --out: 's t hops v0 .. vk', or 's t none'")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
 	f.params = map[string]uint64{}
