@@ -70,7 +70,20 @@ type config struct {
 	logger  zerolog.Logger
 	limit   int64 // bytes the FW matrix may take (0: DefaultMemoryLimit)
 	block   int
+	// oneByOne and batched force the unweighted sources method's rows
+	// (default: batchPays decides).
+	oneByOne, batched bool
 }
+
+// WithOneByOne makes the sources method run one search per source on
+// unweighted graphs too, instead of batches of 64 sources per traversal
+// (bfs.RunBatch): for comparisons.
+func WithOneByOne() Option { return func(c *config) { c.oneByOne, c.batched = true, false } }
+
+// WithBatched makes the sources method run batches of 64 sources per
+// traversal on unweighted graphs whatever their diameter: for
+// comparisons.
+func WithBatched() Option { return func(c *config) { c.oneByOne, c.batched = false, true } }
 
 // WithMethod forces a method (default Auto).
 func WithMethod(m Method) Option { return func(c *config) { c.method = m } }
@@ -150,7 +163,20 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 		case FW:
 			err = runFW(ctx, g, cpu, c.block, rows)
 		default:
-			err = runSources(ctx, g, cpu, rows)
+			batch := false
+			if g.WeightKind() != graph.IntWeights && !c.oneByOne {
+				var why string
+				batch, why = batchPays(g)
+				if c.batched {
+					batch, why = true, "rows by batched BFS (forced)"
+				}
+				res.Reason += "; " + why
+			}
+			if batch {
+				err = runBatched(ctx, g, cpu, rows)
+			} else {
+				err = runSources(ctx, g, cpu, rows)
+			}
 		}
 	}
 	res.Wall = time.Since(t0)
