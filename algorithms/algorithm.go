@@ -129,6 +129,10 @@ type Outcome struct {
 	Verify func() error
 	// Write writes the result for --out, in the graph's file ids.
 	Write func(w io.Writer) error
+	// Result is the algorithm's result value; encoding/json gives its
+	// summary (source, reached, stats: never n values). nil: Summary
+	// stands for it.
+	Result any
 	// Release gives the result's memory back for the next run; the
 	// outcome must not be used afterwards.
 	Release func()

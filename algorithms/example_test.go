@@ -32,9 +32,11 @@ func Example() {
 		out.Release()
 	}
 	// Output:
+	// apsp: verified true
 	// bfs: verified true
 	// cc: verified true
 	// forest: verified true
+	// mst: verified true
 	// sssp: verified true
 	// stcon: verified true
 }

@@ -16,10 +16,10 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	if got, want := algorithms.Names(), []string{"bfs", "cc", "forest", "sssp", "stcon"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Names(), []string{"apsp", "bfs", "cc", "forest", "mst", "sssp", "stcon"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
-	if got, want := algorithms.Sections(), []string{"bfs", "cc", "sssp"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Sections(), []string{"apsp", "bfs", "cc", "mst", "sssp"}; !slices.Equal(got, want) {
 		t.Errorf("Sections() = %v, want %v (forest reads cc's, stcon bfs's)", got, want)
 	}
 	if _, ok := algorithms.Lookup("pagerank"); ok {
@@ -71,11 +71,16 @@ func TestEverySpecRuns(t *testing.T) {
 					t.Fatal(err)
 				}
 				lines := strings.Count(b.String(), "\n")
-				if want := g.NumVertices(); s.Targeted {
+				if n := in.NumVertices(); s.Targeted {
 					if lines != 9 {
 						t.Errorf("%s: %d path lines, want 9", variant, lines)
 					}
-				} else if s.Name == "forest" {
+				} else if s.Name == "apsp" {
+					// The binary n x n matrix of uint32.
+					if b.Len() != 4*n*n {
+						t.Errorf("%s: %d bytes, want %d", variant, b.Len(), 4*n*n)
+					}
+				} else if want := g.NumVertices(); s.Name == "forest" || s.Name == "mst" {
 					want--
 					if lines != want {
 						t.Errorf("%s: %d forest lines, want %d", variant, lines, want)
@@ -134,8 +139,8 @@ func TestParseThresholdsChecksSections(t *testing.T) {
 		want       []string // in the error; none: valid
 	}{
 		{"known", "[cpu.bfs]\nT2 = 5\n[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".sssp]\ndelta = 8\n", nil},
-		{"unknown algorithm", "[cpu.bfss]\nT2 = 5\n", []string{"[cpu.bfss]", `unknown algorithm "bfss"`, "bfs, cc, sssp"}},
-		{"unknown gpu algorithm", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".pagerank]\nT2 = 5\n", []string{`[gpu."G".pagerank]`, "bfs, cc, sssp"}},
+		{"unknown algorithm", "[cpu.bfss]\nT2 = 5\n", []string{"[cpu.bfss]", `unknown algorithm "bfss"`, "bfs, cc, mst, sssp"}},
+		{"unknown gpu algorithm", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".pagerank]\nT2 = 5\n", []string{`[gpu."G".pagerank]`, "bfs, cc, mst, sssp"}},
 		{"forest reads cc's", "[cpu.forest]\nT2 = 5\n", []string{"[cpu.forest]"}},
 		{"decider's errors", "[cpu.bfs]\nalhpa = 5.0\n", []string{"alhpa"}},
 	}

@@ -539,11 +539,11 @@ func (d *Dev) CheckFits(need int64, what string) error {
 // returned naming the last kernel launched.
 func (d *Dev) Sync() error { return d.guard("cuCtxSynchronize", cu.CtxSynchronize) }
 
-// Launch runs kernel name on a 1-D grid. Arguments may be uint32, int32,
-// uint64, int64, float32, DevicePointer values (DeviceSlice) or nil (a null
-// pointer); each becomes one 8-byte parameter slot as the binding passes
-// them. A Go int is refused: its C width would be ambiguous.
-func (d *Dev) Launch(name string, grid, block int, args ...any) error {
+// LaunchKernel runs kernel name on a 1-D grid (it makes *Dev a
+// kernels.Launcher: launch through the typed kernels.LaunchXxx wrappers).
+// args holds one 8-byte parameter slot per kernel parameter, as the
+// wrappers build them.
+func (d *Dev) LaunchKernel(name string, grid, block int, args []uint64) error {
 	f, ok := d.funcs[name]
 	if !ok {
 		return fmt.Errorf("%w: kernel %s not loaded", ErrKernels, name)
@@ -554,28 +554,7 @@ func (d *Dev) Launch(name string, grid, block int, args ...any) error {
 	if grid > math.MaxInt32 {
 		grid = math.MaxInt32
 	}
-	d.args = d.args[:0]
-	for i, a := range args {
-		var v uint64
-		switch x := a.(type) {
-		case nil:
-		case uint32:
-			v = uint64(x)
-		case int32:
-			v = uint64(uint32(x))
-		case uint64:
-			v = x
-		case int64:
-			v = uint64(x)
-		case float32:
-			v = uint64(math.Float32bits(x))
-		case DevicePointer:
-			v = uint64(x.DevicePtr())
-		default:
-			return fmt.Errorf("cuda: kernel %s argument %d: unsupported type %T", name, i, a)
-		}
-		d.args = append(d.args, v)
-	}
+	d.args = append(d.args[:0], args...)
 	d.params = d.params[:0]
 	for i := range d.args {
 		d.params = append(d.params, unsafe.Pointer(&d.args[i]))
@@ -590,6 +569,8 @@ func (d *Dev) Launch(name string, grid, block int, args ...any) error {
 	}
 	return nil
 }
+
+var _ kernels.Launcher = (*Dev)(nil)
 
 // Memset32 sets n 32-bit words from byte offset off of p to v.
 func (d *Dev) Memset32(p DevicePointer, off int64, v uint32, n int64) error {
@@ -619,6 +600,10 @@ type DeviceSlice[T any] struct {
 
 // DevicePtr returns the device address of element 0.
 func (s DeviceSlice[T]) DevicePtr() uintptr { return s.ptr }
+
+// Ptr returns the device address of element 0 as a typed kernel argument
+// (a null pointer for the zero value).
+func (s DeviceSlice[T]) Ptr() kernels.DevPtr[T] { return kernels.PtrAt[T](s.ptr) }
 
 // Len returns the number of elements.
 func (s DeviceSlice[T]) Len() int { return s.n }

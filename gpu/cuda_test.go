@@ -40,17 +40,14 @@ func TestCUDAErrors(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	// A bad launch configuration fails at launch, naming the kernel.
 	err := c.Do(func(d *gpu.Dev) error {
-		return d.Launch(kernels.QueueToBm, 1, 4096, nil, nil, uint32(0), nil)
+		return kernels.LaunchWSQuToBm(d, 1, 4096, kernels.DevPtr[uint32]{}, kernels.DevPtr[kernels.Ctrl]{}, 0, kernels.DevPtr[uint32]{})
 	})
 	var ce *gpu.Error
 	if !errors.As(err, &ce) || ce.Kernel != kernels.QueueToBm {
 		t.Fatalf("oversized block: got %v, want a CUDAError naming %s", err, kernels.QueueToBm)
 	}
-	if err := c.Do(func(d *gpu.Dev) error { return d.Launch("no_such_kernel", 1, 32) }); !errors.Is(err, gpu.ErrKernels) {
+	if err := c.Do(func(d *gpu.Dev) error { return d.LaunchKernel("no_such_kernel", 1, 32, nil) }); !errors.Is(err, gpu.ErrKernels) {
 		t.Fatalf("unknown kernel: got %v", err)
-	}
-	if err := c.Do(func(d *gpu.Dev) error { return d.Launch(kernels.QueueToBm, 1, 32, 42) }); err == nil {
-		t.Fatal("a Go int argument was accepted")
 	}
 	// An allocation beyond the device's memory is ErrOutOfMemory.
 	err = c.Do(func(d *gpu.Dev) error {
@@ -446,7 +443,7 @@ func TestCUDAKernelFault(t *testing.T) {
 		if _, err := gpu.AllocSlice[uint32](d, 1000); err != nil {
 			return err
 		}
-		if err := d.Launch(kernels.QueueToBm, 1, 32, nil, bogus(16), uint32(0), nil); err != nil {
+		if err := kernels.LaunchWSQuToBm(d, 1, 32, kernels.DevPtr[uint32]{}, kernels.PtrAt[kernels.Ctrl](16), 0, kernels.DevPtr[uint32]{}); err != nil {
 			return err
 		}
 		return d.Sync()
@@ -463,10 +460,6 @@ func TestCUDAKernelFault(t *testing.T) {
 		t.Errorf("Do after Close: %v, want ErrClosed", err)
 	}
 }
-
-type bogus uintptr
-
-func (b bogus) DevicePtr() uintptr { return uintptr(b) }
 
 // BenchmarkCUDAReadValues measures a result copy of n uint32 through
 // ReadValues into prepared memory, with values that fit 8, 16 or 32 bits:

@@ -1,6 +1,7 @@
 // Package gpu is gearbox's CUDA driver layer: one CUDA context on one
 // device (New, with Options; a device is a value, so a process may open
-// several), the loaded kernels (Dev.Launch), device memory with a reuse
+// several), the loaded kernels (*Dev is the kernels.Launcher the typed
+// kernels.LaunchXxx functions launch through), device memory with a reuse
 // pool (AllocSlice, DeviceSlice), page-locked host memory (Dev.AllocHost),
 // a cache of graphs uploaded to the device (Dev.AcquireGraph), result
 // copies to the host (ReadStaged, ReadValues) and launch geometry

@@ -87,7 +87,7 @@ func (d *Dev) maxBelow(src, scratch DeviceSlice[uint32]) (uint32, error) {
 		return 0, err
 	}
 	n := int64(src.Len())
-	if err := d.Launch(kernels.MaxBelow, d.Grid(n/4+1, 256), 256, src, uint32(n), scratch); err != nil {
+	if err := kernels.LaunchMaxBelowU32(d, d.Grid(n/4+1, 256), 256, src.Ptr(), uint32(n), scratch.Ptr()); err != nil {
 		return 0, err
 	}
 	pin, err := d.AllocHost(64)
@@ -112,11 +112,15 @@ func readNarrow[N uint8 | uint16](d *Dev, src, scratch DeviceSlice[uint32], dst 
 	if need := int64(n) * es; need > scratch.Bytes() {
 		return fmt.Errorf("cuda: narrowed read of %d elements needs %d bytes of scratch, has %d", n, need, scratch.Bytes())
 	}
-	kernel := kernels.Narrow8
+	// scratch holds the narrowed values: its bytes reinterpreted as N.
+	grid := d.Grid(int64(n)/4+1, 256)
+	var err error
 	if es == 2 {
-		kernel = kernels.Narrow16
+		err = kernels.LaunchNarrowU16(d, grid, 256, src.Ptr(), kernels.PtrAt[uint16](scratch.ptr), uint32(n))
+	} else {
+		err = kernels.LaunchNarrowU8(d, grid, 256, src.Ptr(), kernels.PtrAt[uint8](scratch.ptr), uint32(n))
 	}
-	if err := d.Launch(kernel, d.Grid(int64(n)/4+1, 256), 256, src, scratch, uint32(n)); err != nil {
+	if err != nil {
 		return err
 	}
 	return readStaged(d, scratch.ptr, dst)

@@ -127,10 +127,10 @@ func Build(el *EdgeList, opt BuildOptions) (*Graph, error) {
 // what the file had that the graph has not.
 type Dropped struct {
 	// SelfLoops is the number of input arcs v -> v dropped.
-	SelfLoops int64
+	SelfLoops int64 `json:"self_loops"`
 	// Duplicates is the number of input arcs dropped for repeating one
 	// kept; in an undirected graph u -> v and v -> u are one edge.
-	Duplicates int64
+	Duplicates int64 `json:"duplicates"`
 }
 
 // Dropped returns what Build dropped from the input; zero for graphs not

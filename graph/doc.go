@@ -25,7 +25,7 @@
 // load_text.go and LoadOptions.WeightScale.
 //
 // It is the bottom of the dependency graph: it may import only the standard
-// library, small well-kept libraries (progress bar, logging),
+// library, small well-kept libraries (gzip, logging),
 // internal/par, internal/memlimit and internal/atomicfile. Nothing else in
 // gearbox is imported here.
 package graph

@@ -22,7 +22,7 @@ func writeEGR(w io.Writer, g *Graph) error {
 		return fmt.Errorf("%w: format egr holds at most %d vertices and arcs; the graph has %d vertices and %d arcs", ErrFormat, math.MaxInt32, n, m)
 	}
 	if g.wkind == RealWeights {
-		return fmt.Errorf("%w: format egr needs integer weights, the graph has real weights (scale them with --weight-scale)", ErrFormat)
+		return fmt.Errorf("%w: format egr needs integer weights, the graph has real weights (scale them with LoadOptions.WeightScale, gearbox's --weight-scale)", ErrFormat)
 	}
 	if g.wkind == IntWeights {
 		for i, wt := range g.weights {

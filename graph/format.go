@@ -2,14 +2,15 @@ package graph
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
-	"github.com/gearbox-graph/gearbox/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/klauspost/compress/gzip"
 )
 
 // Format names a graph file format. Load and Read understand these formats (Format names in brackets):
@@ -87,6 +88,10 @@ var writable = []Format{FormatBin, FormatEL, FormatWEL, FormatMTX, FormatGR, For
 // ErrFormat is wrapped by every error about a file's contents or format.
 var ErrFormat = errors.New("graph file format error")
 
+// WritableFormats returns the formats Save and Write produce (the others
+// are read only).
+func WritableFormats() []Format { return append([]Format(nil), writable...) }
+
 // Formats returns every format name, for help text and error messages.
 func Formats() []Format { return append([]Format(nil), allFormats...) }
 
@@ -128,9 +133,9 @@ func DetectFormat(path string) (Format, error) {
 		return f, nil
 	}
 	if ext == "" {
-		return "", fmt.Errorf("%w: cannot tell the format of %q: it has no extension (use --format with one of: %s)", ErrFormat, path, formatList(allFormats))
+		return "", fmt.Errorf("%w: cannot tell the format of %q: it has no extension (set LoadOptions.Format, gearbox's --format, to one of: %s)", ErrFormat, path, formatList(allFormats))
 	}
-	return "", fmt.Errorf("%w: cannot tell the format of %q from its extension %q (use --format with one of: %s)", ErrFormat, path, ext, formatList(allFormats))
+	return "", fmt.Errorf("%w: cannot tell the format of %q from its extension %q (set LoadOptions.Format, gearbox's --format, to one of: %s)", ErrFormat, path, ext, formatList(allFormats))
 }
 
 // LoadOptions controls Load and Read.
@@ -142,9 +147,12 @@ type LoadOptions struct {
 	// WeightScale > 0 turns real weights into IntWeights round(w*scale);
 	// 0 keeps them as float32 (RealWeights).
 	WeightScale float64
-	// Progress, when non-nil, receives a progress bar for inputs larger
-	// than about 32 MB.
-	Progress io.Writer
+	// Progress, when non-nil, is called after each read of the input
+	// file with the bytes read so far (compressed bytes for a .gz) and
+	// the file's size (-1 when unknown, as for a pipe), and once more at
+	// the end. It runs on the loading goroutine: keep it cheap (gearbox's
+	// CLI draws a progress bar from it for inputs over 32 MB).
+	Progress func(done, total int64)
 	// KeepDuplicates keeps parallel arcs of text inputs (by default only
 	// the one of minimum weight survives): max-flow sums their capacities.
 	KeepDuplicates bool
@@ -273,8 +281,8 @@ type input struct {
 func (in *input) open(opt LoadOptions) (r io.Reader, compressed bool, done func(), err error) {
 	r = in.r
 	done = func() {}
-	if opt.Progress != nil && in.size > progressMin {
-		r, done = withProgress(r, in.size, filepath.Base(in.name), opt.Progress)
+	if opt.Progress != nil {
+		r, done = withProgress(r, in.size, opt.Progress)
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)

@@ -522,3 +522,7 @@ func (m IDMap) Internal(x uint64) (uint32, bool) {
 	}
 	return uint32(x - m.base), true
 }
+
+// Edge is an arc U->V of a graph, by internal vertex ids (for an undirected
+// graph, either direction of the edge).
+type Edge struct{ U, V uint32 }

@@ -595,7 +595,7 @@ func (t *textLoad) weights(el *EdgeList, opt LoadOptions) error {
 			}
 		}
 		if real != nil && big != nil {
-			return &parseError{file: t.name, line: big.base + big.bigIntLine, msg: "an integer weight above 2^24 in a file with real weights: float32 (how real weights are kept, in a .gbx too) cannot hold it exactly, so --weight-scale would scale it differently from the file's .gbx; write it with a decimal point and at most 7 significant digits, or make every weight an integer"}
+			return &parseError{file: t.name, line: big.base + big.bigIntLine, msg: "an integer weight above 2^24 in a file with real weights: float32 (how real weights are kept, in a .gbx too) cannot hold it exactly, so a weight scale (LoadOptions.WeightScale, gearbox's --weight-scale) would scale it differently from the file's .gbx; write it with a decimal point and at most 7 significant digits, or make every weight an integer"}
 		}
 	}
 	kind := t.wkind

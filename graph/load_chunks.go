@@ -53,7 +53,7 @@ func (e *longLineError) Error() string { return fmt.Sprintf("line longer than %d
 type binaryError struct{ offset int64 }
 
 func (e *binaryError) Error() string {
-	return fmt.Sprintf("binary data (a NUL byte at offset %d): not a text graph file (a .gbx needs --format bin)", e.offset)
+	return fmt.Sprintf("binary data (a NUL byte at offset %d): not a text graph file (a .gbx needs LoadOptions.Format bin, gearbox's --format bin)", e.offset)
 }
 
 func (c *chunker) limit() int {

@@ -256,7 +256,7 @@ func scaleWeight(shown string, f, scale float64) (r float64, msg string) {
 	case r > math.MaxUint32:
 		return 0, fmt.Sprintf("weight %s times scale %g is %.0f, over the limit %d", shown, scale, r, uint64(math.MaxUint32))
 	case r == 0 && f != 0:
-		return 0, fmt.Sprintf("weight %s times scale %g rounds to 0 (use a larger --weight-scale)", shown, scale)
+		return 0, fmt.Sprintf("weight %s times scale %g rounds to 0 (use a larger LoadOptions.WeightScale, gearbox's --weight-scale)", shown, scale)
 	}
 	return r, ""
 }

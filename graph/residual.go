@@ -59,7 +59,7 @@ func NewResidual(g *Graph) (*Residual, error) {
 		return nil, errors.New("residual: nil graph")
 	}
 	if g.WeightKind() == RealWeights {
-		return nil, fmt.Errorf("residual: %w: capacities must be integers (load with --weight-scale to scale and round real weights)", ErrInvalid)
+		return nil, fmt.Errorf("residual: %w: capacities must be integers (load with LoadOptions.WeightScale, gearbox's --weight-scale, to scale and round real weights)", ErrInvalid)
 	}
 	n, m := g.NumVertices(), len(g.adj)
 	src := make([]uint32, m)

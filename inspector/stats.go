@@ -39,8 +39,9 @@ type GraphStats struct {
 
 // DegreeBucket counts the vertices whose degree lies in [Lo, Hi].
 type DegreeBucket struct {
-	Lo, Hi int64
-	Count  int64
+	Lo    int64 `json:"lo"`
+	Hi    int64 `json:"hi"`
+	Count int64 `json:"count"`
 }
 
 // BytesPerEdge returns Bytes per stored arc, or 0 without arcs.

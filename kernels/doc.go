@@ -15,8 +15,8 @@
 // generated mirror of struct Ctrl, VoidPtr for a void*), uint32, uint64
 // and int64 for u32, u64 and i64, never a Go int; so a launch with a wrong
 // argument count, order, width or pointee does not compile. They launch
-// through a Launcher, which the cuda backend's device implements (or
-// adapts: LaunchFunc(d.Launch)), so this package needs no driver. Tests
+// through a Launcher, which the cuda backend's device (gpu.Dev)
+// implements, so this package needs no driver. Tests
 // fail when the wrappers are stale, when a kernel of the fatbin has none,
 // and when a wrapper's parameter widths differ from the compiled kernel's.
 //

@@ -5,3 +5,4 @@
 #include "workset.cu"
 #include "cc.cu"
 #include "narrow.cu"
+#include "apsp.cu"

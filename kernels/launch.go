@@ -20,20 +20,6 @@ type Launcher interface {
 	LaunchKernel(name string, grid, block int, args []uint64) error
 }
 
-// LaunchFunc adapts a variadic launch function (the cuda backend's
-// Dev.Launch, which takes uint64 slots as they are) to a Launcher:
-// kernels.LaunchFunc(d.Launch).
-type LaunchFunc func(name string, grid, block int, args ...any) error
-
-// LaunchKernel passes each slot as a uint64.
-func (f LaunchFunc) LaunchKernel(name string, grid, block int, args []uint64) error {
-	boxed := make([]any, len(args))
-	for i, a := range args {
-		boxed[i] = a
-	}
-	return f(name, grid, block, boxed...)
-}
-
 // ErrNotMember is returned by a family's launch function for a kernel name
 // outside the family (a conversion from another string).
 var ErrNotMember = errors.New("kernels: not a member of the kernel family")

@@ -1,33 +1,29 @@
 package kernels
 
-// Kernel names (extern "C" in the .cu files). The helpers below build the
-// name of a point of the decision space: the ...Of ones the typed name a
-// family's generated launch function takes (wrappers_gen.go), the others
-// the string the cuda backend's untyped Dev.Launch takes, until its call
-// sites launch through the wrappers.
+// Kernel names (extern "C" in the .cu files). Kernels launch through the
+// typed functions of wrappers_gen.go; the builders below return the typed
+// name of a family's member for a point of the decision space, and the
+// string constants name single kernels where the name itself matters (a
+// persistent launch's grid: PersistBlocksPerSM; error reports).
 
 // BFSPushOf returns bfs_push_{o,u}_{t,b}_{bm,qu}, for LaunchBFSPush.
 func BFSPushOf(ordered, block, bitmap bool) BFSPushKernel {
 	return BFSPushKernel("bfs_push_" + pick(ordered, "o", "u") + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu"))
 }
 
-// BFSPush is BFSPushOf's string.
-func BFSPush(ordered, block, bitmap bool) string { return string(BFSPushOf(ordered, block, bitmap)) }
-
 // SSSPPushU64Of returns sssp_d64_{t,b}_{bm,qu} (uint64 distances), for
 // LaunchSSSPPushU64.
 func SSSPPushU64Of(block, bitmap bool) SSSPPushU64Kernel {
-	return SSSPPushU64Kernel(SSSP(false, block, bitmap))
+	return SSSPPushU64Kernel(ssspPush(false, block, bitmap))
 }
 
 // SSSPPushU32Of returns sssp_d32_{t,b}_{bm,qu} (uint32 distances), for
 // LaunchSSSPPushU32.
 func SSSPPushU32Of(block, bitmap bool) SSSPPushU32Kernel {
-	return SSSPPushU32Kernel(SSSP(true, block, bitmap))
+	return SSSPPushU32Kernel(ssspPush(true, block, bitmap))
 }
 
-// SSSP returns sssp_{d64,d32}_{t,b}_{bm,qu}: d32 for uint32 distances.
-func SSSP(d32, block, bitmap bool) string {
+func ssspPush(d32, block, bitmap bool) string {
 	return "sssp_" + dist(d32) + "_" + pick(block, "b", "t") + "_" + pick(bitmap, "bm", "qu")
 }
 
@@ -37,19 +33,22 @@ func BFSPiecesOf(ordered bool) BFSPiecesKernel {
 	return BFSPiecesKernel("bfs_pieces_" + pick(ordered, "o", "u"))
 }
 
-// BFSPieces is BFSPiecesOf's string.
-func BFSPieces(ordered bool) string { return string(BFSPiecesOf(ordered)) }
-
-// SSSPPieces returns sssp_pieces_{d64,d32}.
-func SSSPPieces(d32 bool) string { return "sssp_pieces_" + dist(d32) }
-
-// SSSPPersist returns sssp_persist_qu_{d64,d32}, unordered levels.
-func SSSPPersist(d32 bool) string { return "sssp_persist_qu_" + dist(d32) }
-
-// SSSPPersistBuckets returns sssp_persist_nf_{d64,d32}, near-far
-// delta-stepping buckets; its arguments add (n uint32, delta uint64)
-// after the parity.
-func SSSPPersistBuckets(d32 bool) string { return "sssp_persist_nf_" + dist(d32) }
+// SSSP's single kernels of each distance width (LaunchSSSP...D32/U32 and
+// ...D64/U64): the pieces of a push kernel, findmin and the work-targeted
+// bucket, and the persistent launches of unordered levels (qu) and of
+// near-far delta-stepping buckets (nf).
+const (
+	SSSPPiecesD64    = "sssp_pieces_d64"
+	SSSPPiecesD32    = "sssp_pieces_d32"
+	SSSPFindminU64   = "sssp_findmin_u64"
+	SSSPFindminU32   = "sssp_findmin_u32"
+	SSSPBucketU64    = "sssp_bucket_u64"
+	SSSPBucketU32    = "sssp_bucket_u32"
+	SSSPPersistQuD64 = "sssp_persist_qu_d64"
+	SSSPPersistQuD32 = "sssp_persist_qu_d32"
+	SSSPPersistNfD64 = "sssp_persist_nf_d64"
+	SSSPPersistNfD32 = "sssp_persist_nf_d32"
+)
 
 func dist(d32 bool) string { return pick(d32, "d32", "d64") }
 
@@ -67,13 +66,13 @@ const (
 	SelectAll   = "all"   // every updated vertex
 	SelectMin   = "min"   // updated vertices at the minimum distance
 	SelectDelta = "delta" // updated vertices in the minimum's delta bucket
-	// SelectBucket is the adaptive policy's work-targeted bucket: Bucket
-	// sets the bound after FindMin, and the SelectMin kernels select up to
-	// it (there is no ws_gen_*_bucket kernel).
+	// SelectBucket is the adaptive policy's work-targeted bucket:
+	// sssp_bucket sets the bound after sssp_findmin, and the SelectMin
+	// kernels select up to it (there is no ws_gen_*_bucket kernel).
 	SelectBucket = "bucket"
 )
 
-// BucketBins is the number of bins of Bucket's degree histogram
+// BucketBins is the number of bins of sssp_bucket's degree histogram
 // (BUCKET_BINS in common.cuh): the widest bucket is BucketBins-1 bins.
 const BucketBins = 64
 
@@ -96,28 +95,22 @@ func GenOf(out, sel string, d32 bool) WSGenKernel {
 	if out == OutDual {
 		return ""
 	}
-	return WSGenKernel(Gen(out, sel, d32))
+	return WSGenKernel(gen(out, sel, d32))
 }
 
 // GenDualOf returns ws_gen_dual_<sel>[_d64|_d32], for LaunchWSGenDual.
 func GenDualOf(sel string, d32 bool) WSGenDualKernel {
-	return WSGenDualKernel(Gen(OutDual, sel, d32))
+	return WSGenDualKernel(gen(OutDual, sel, d32))
 }
 
-// Gen returns ws_gen_<out>_<sel>[_d64|_d32] (d32: uint32 distances).
-func Gen(out, sel string, d32 bool) string {
+// gen returns ws_gen_<out>_<sel>[_d64|_d32] (d32: uint32 distances).
+func gen(out, sel string, d32 bool) string {
 	n := "ws_gen_" + out + "_" + sel
 	if sel != SelectAll {
 		n += "_" + dist(d32)
 	}
 	return n
 }
-
-// FindMin returns sssp_findmin_u32 or sssp_findmin_u64.
-func FindMin(d32 bool) string { return pick(d32, "sssp_findmin_u32", "sssp_findmin_u64") }
-
-// Bucket returns sssp_bucket_u32 or sssp_bucket_u64.
-func Bucket(d32 bool) string { return pick(d32, "sssp_bucket_u32", "sssp_bucket_u64") }
 
 // Persistent multi-level launches (bfs_persist_qu, sssp_persist_qu;
 // PERSIST_* in common.cuh): threads per block (one block per
@@ -158,8 +151,7 @@ const (
 	BitmapToQu     = "ws_bm_to_qu"
 	QueueToBm      = "ws_qu_to_bm"
 	// MaxBelow finds a uint32 array's largest value below MaxUint32, and
-	// Narrow8 and Narrow16 narrow it for its copy to the host (narrow.cu):
-	// (in, n uint32, out *uint32) and (in, out, n uint32).
+	// Narrow8 and Narrow16 narrow it for its copy to the host (narrow.cu).
 	MaxBelow = "max_below_u32"
 	Narrow8  = "narrow_u8"
 	Narrow16 = "narrow_u16"
@@ -179,23 +171,27 @@ var Names = func() []string {
 	for _, o := range []bool{true, false} {
 		for _, b := range []bool{false, true} {
 			for _, bm := range []bool{true, false} {
-				n = append(n, BFSPush(o, b, bm))
+				n = append(n, string(BFSPushOf(o, b, bm)))
 			}
 		}
-		n = append(n, BFSPieces(o))
+		n = append(n, string(BFSPiecesOf(o)))
 	}
-	for _, d32 := range []bool{false, true} {
-		for _, b := range []bool{false, true} {
-			for _, bm := range []bool{true, false} {
-				n = append(n, SSSP(d32, b, bm))
-			}
+	for _, b := range []bool{false, true} {
+		for _, bm := range []bool{true, false} {
+			n = append(n, string(SSSPPushU64Of(b, bm)), string(SSSPPushU32Of(b, bm)))
 		}
-		n = append(n, FindMin(d32), Bucket(d32), SSSPPieces(d32), SSSPPersist(d32), SSSPPersistBuckets(d32))
 	}
-	for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp, OutDual} {
-		n = append(n, Gen(out, SelectAll, false))
-		for _, sel := range []string{SelectMin, SelectDelta} {
-			n = append(n, Gen(out, sel, false), Gen(out, sel, true))
+	n = append(n, SSSPPiecesD64, SSSPPiecesD32, SSSPFindminU64, SSSPFindminU32, SSSPBucketU64, SSSPBucketU32,
+		SSSPPersistQuD64, SSSPPersistQuD32, SSSPPersistNfD64, SSSPPersistNfD32)
+	for _, sel := range []string{SelectAll, SelectMin, SelectDelta} {
+		for _, d32 := range []bool{false, true} {
+			if sel == SelectAll && d32 {
+				continue // one kernel for both widths
+			}
+			for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp} {
+				n = append(n, string(GenOf(out, sel, d32)))
+			}
+			n = append(n, string(GenDualOf(sel, d32)))
 		}
 	}
 	return append(n, BFSPull, BFSPersist, BFSPullPersist, BitmapToQu, QueueToBm, MaxBelow, Narrow8, Narrow16)

@@ -55,6 +55,43 @@ type Persist struct {
 	Hub    [256]uint32
 }
 
+// LaunchApspFwS32 launches apsp_fw_s32 (apsp.cu). The comments give the C parameters.
+func LaunchApspFwS32(
+	l Launcher, grid, block int,
+	d DevPtr[uint32], // u32* d
+	nb uint32, // u32 nb
+	pw uint32, // u32 pw
+	r uint32, // u32 r
+) error {
+	return l.LaunchKernel("apsp_fw_s32", grid, block, []uint64{uint64(d.addr), uint64(nb), uint64(pw), uint64(r)})
+}
+
+// LaunchApspFwS16 launches apsp_fw_s16 (apsp.cu). The comments give the C parameters.
+func LaunchApspFwS16(
+	l Launcher, grid, block int,
+	d DevPtr[uint32], // u32* d
+	nb uint32, // u32 nb
+	pw uint32, // u32 pw
+	r uint32, // u32 r
+) error {
+	return l.LaunchKernel("apsp_fw_s16", grid, block, []uint64{uint64(d.addr), uint64(nb), uint64(pw), uint64(r)})
+}
+
+// LaunchApspInit launches apsp_init (apsp.cu). The comments give the C parameters.
+func LaunchApspInit(
+	l Launcher, grid, block int,
+	d DevPtr[uint32], // u32* d
+	pw uint32, // u32 pw
+	p uint32, // u32 p
+	off DevPtr[int64], // const i64* off
+	adj DevPtr[uint32], // const u32* adj
+	w DevPtr[uint32], // const u32* w
+	n uint32, // u32 n
+	packed uint32, // u32 packed
+) error {
+	return l.LaunchKernel("apsp_init", grid, block, []uint64{uint64(d.addr), uint64(pw), uint64(p), uint64(off.addr), uint64(adj.addr), uint64(w.addr), uint64(n), uint64(packed)})
+}
+
 // BFSPushKernel names a kernel of the BFS_PUSH family (bfs.cu), whose members share
 // one signature. Other values, the zero value included, are not members:
 // LaunchBFSPush refuses them.
@@ -804,6 +841,9 @@ func LaunchWSQuToBm(
 
 // wrapped lists every kernel with a generated launch function, in source order.
 var wrapped = [...]string{
+	"apsp_fw_s32",
+	"apsp_fw_s16",
+	"apsp_init",
 	"bfs_push_o_t_bm",
 	"bfs_push_o_t_qu",
 	"bfs_push_o_b_bm",

@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -193,39 +194,56 @@ func TestWrappersMatchCubins(t *testing.T) {
 	t.Logf("%d kernels checked against %d cubins", len(src.Kernels), len(images))
 }
 
-// TestTypedNames checks that the typed name builders return members of
-// their families, the same names as the string builders.
+// TestTypedNames checks that the typed name builders return, for every
+// point of the decision space, the member its parameters name (spelled
+// out here apart from the builders), and reach every member.
 func TestTypedNames(t *testing.T) {
-	for _, a := range []bool{false, true} {
-		if k := BFSPiecesOf(a); !k.Valid() || string(k) != BFSPieces(a) {
-			t.Errorf("BFSPiecesOf(%v) = %q", a, k)
+	ab := func(c bool, a, b string) string {
+		if c {
+			return a
 		}
+		return b
+	}
+	seen := map[string]bool{}
+	check := func(got string, valid bool, want string) {
+		t.Helper()
+		if !valid || got != want {
+			t.Errorf("builder returned %q (member: %v), want %q", got, valid, want)
+		}
+		seen[got] = true
+	}
+	for _, a := range []bool{false, true} {
+		k := BFSPiecesOf(a)
+		check(string(k), k.Valid(), "bfs_pieces_"+ab(a, "o", "u"))
 		for _, b := range []bool{false, true} {
-			if k := SSSPPushU64Of(a, b); !k.Valid() || string(k) != SSSP(false, a, b) {
-				t.Errorf("SSSPPushU64Of(%v, %v) = %q", a, b, k)
-			}
-			if k := SSSPPushU32Of(a, b); !k.Valid() || string(k) != SSSP(true, a, b) {
-				t.Errorf("SSSPPushU32Of(%v, %v) = %q", a, b, k)
-			}
+			k64 := SSSPPushU64Of(a, b)
+			check(string(k64), k64.Valid(), fmt.Sprintf("sssp_d64_%s_%s", ab(a, "b", "t"), ab(b, "bm", "qu")))
+			k32 := SSSPPushU32Of(a, b)
+			check(string(k32), k32.Valid(), fmt.Sprintf("sssp_d32_%s_%s", ab(a, "b", "t"), ab(b, "bm", "qu")))
 			for _, c := range []bool{false, true} {
-				if k := BFSPushOf(a, b, c); !k.Valid() || string(k) != BFSPush(a, b, c) {
-					t.Errorf("BFSPushOf(%v, %v, %v) = %q", a, b, c, k)
-				}
+				k := BFSPushOf(a, b, c)
+				check(string(k), k.Valid(), fmt.Sprintf("bfs_push_%s_%s_%s", ab(a, "o", "u"), ab(b, "b", "t"), ab(c, "bm", "qu")))
 			}
 		}
 		for _, sel := range []string{SelectAll, SelectMin, SelectDelta} {
+			width := ""
+			if sel != SelectAll {
+				width = ab(a, "_d32", "_d64")
+			}
 			for _, out := range []string{OutBitmap, OutQueueAtomic, OutQueueWarp} {
-				if k := GenOf(out, sel, a); !k.Valid() || string(k) != Gen(out, sel, a) {
-					t.Errorf("GenOf(%s, %s, %v) = %q", out, sel, a, k)
-				}
+				k := GenOf(out, sel, a)
+				check(string(k), k.Valid(), "ws_gen_"+out+"_"+sel+width)
 			}
-			if k := GenDualOf(sel, a); !k.Valid() || string(k) != Gen(OutDual, sel, a) {
-				t.Errorf("GenDualOf(%s, %v) = %q", sel, a, k)
-			}
+			k := GenDualOf(sel, a)
+			check(string(k), k.Valid(), "ws_gen_dual_"+sel+width)
 			if k := GenOf(OutDual, sel, a); k.Valid() {
 				t.Errorf("GenOf(OutDual, %s, %v) = %q, a member of the wrong family", sel, a, k)
 			}
 		}
+	}
+	// 8 BFS push, 2 pieces, 8 SSSP push, 15 generation, 5 dual generation.
+	if want := 8 + 2 + 8 + 15 + 5; len(seen) != want {
+		t.Errorf("the builders reach %d members, want %d", len(seen), want)
 	}
 }
 
@@ -284,18 +302,9 @@ func TestLaunchSlots(t *testing.T) {
 	}
 	// A name outside the family is refused before the launch.
 	calls := r.calls
-	err := LaunchBFSPush(&r, BFSPushKernel(SSSP(true, false, true)), 1, 32, DevPtr[int64]{}, DevPtr[uint32]{}, DevPtr[uint32]{}, DevPtr[uint8]{}, DevPtr[uint32]{}, 0, DevPtr[Ctrl]{}, 0, DevPtr[uint64]{})
+	err := LaunchBFSPush(&r, BFSPushKernel(SSSPPushU32Of(false, true)), 1, 32, DevPtr[int64]{}, DevPtr[uint32]{}, DevPtr[uint32]{}, DevPtr[uint8]{}, DevPtr[uint32]{}, 0, DevPtr[Ctrl]{}, 0, DevPtr[uint64]{})
 	if !errors.Is(err, ErrNotMember) || r.calls != calls {
 		t.Fatalf("foreign name: err %v after %d launches, want ErrNotMember and none", err, r.calls-calls)
-	}
-	// LaunchFunc passes the slots to a variadic launch as uint64 values.
-	var got []any
-	f := LaunchFunc(func(name string, grid, block int, args ...any) error { got = args; return nil })
-	if err := LaunchCCCompress(f, 1, 32, PtrAt[uint32](0x40), 9); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0] != uint64(0x40) || got[1] != uint64(9) {
-		t.Fatalf("LaunchFunc passed %#v, want [uint64(0x40) uint64(9)]", got)
 	}
 }
 
@@ -338,7 +347,7 @@ func typeCheck(t *testing.T, imp types.Importer, extra string) []string {
 
 // TestWrongCallFailsToCompile shows what the wrappers buy: a launch with a
 // wrong argument count, pointee type, scalar width, order or family member
-// does not type-check (with the untyped Dev.Launch, each compiled and
+// does not type-check (with the untyped Dev.Launch they replaced, each compiled and
 // failed, if at all, on the GPU).
 func TestWrongCallFailsToCompile(t *testing.T) {
 	imp := importer.Default()

@@ -120,7 +120,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 			for _, k := range slices.Sorted(maps.Keys(res.Counts)) {
 				e.Int64(k, res.Counts[k])
 			}
-			e.Dur("time", dt).Bool("sampled", obs.Sampled).Dur("convert", conv).Stringer("next", next).Msg("iteration")
+			e.Dur("dur_ms", dt).Bool("sampled", obs.Sampled).Dur("convert_ms", conv).Stringer("next", next).Msg("iteration")
 		}
 		size = res.Size
 		v = next

@@ -10,6 +10,12 @@ import (
 
 // Stats are the statistics of one run.
 type Stats struct {
+	// Graph and Source say what the run was of, where the caller set
+	// them (gearbox run does, for its traces): the input's name and the
+	// source in the file's ids. The engine leaves them empty.
+	Graph  string  `json:"graph,omitempty"`
+	Source *uint64 `json:"source,omitempty"`
+
 	Algorithm  string `json:"algorithm"`
 	Backend    string `json:"backend"`
 	Policy     string `json:"policy"`

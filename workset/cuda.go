@@ -13,20 +13,9 @@ import (
 	"github.com/gearbox-graph/gearbox/kernels"
 )
 
-// cudaCtrl mirrors struct Ctrl in kernels/common.cuh (kernels.CtrlBytes).
-type cudaCtrl struct {
-	Count       [2]uint32
-	FusedLevels uint32
-	FusedSwap   uint32
-	Deg         [2]uint64
-	MinV        uint64
-	Edges       uint64
-	EdgesOut    uint64
-	Pieces      uint32
-	MaxDeg      uint32
-	LocalLevels uint32
-	PullLevels  uint32
-}
+// cudaCtrl is the control block, struct Ctrl in kernels/common.cuh
+// (the generated mirror kernels.Ctrl, kernels.CtrlBytes long).
+type cudaCtrl = kernels.Ctrl
 
 // The control block is kernels.CtrlBytes long: gpu.New pools a
 // page-locked buffer of that size for its mirror.
@@ -38,14 +27,14 @@ var _ [0]struct{} = [unsafe.Sizeof(cudaCtrl{}) - kernels.CtrlBytes]struct{}{}
 // before the generation kernel runs (Prepare), and the generation
 // kernel's selection variant and arguments.
 type Select struct {
-	// Mode is the generation kernel's selection (kernels.Gen):
+	// Mode is the generation kernel's selection (kernels.GenOf):
 	// kernels.SelectAll, SelectMin or SelectDelta.
 	Mode string
 	// D32 says Dist holds uint32 values (else uint64).
 	D32 bool
-	// Dist is the per-vertex array the selection compares (nil for
-	// SelectAll).
-	Dist gpu.DevicePointer
+	// Dist is the per-vertex array the selection compares, of uint32
+	// values when D32, else uint64 (null for SelectAll).
+	Dist kernels.VoidPtr
 	// Delta is SelectDelta's bucket width (> 0).
 	Delta uint64
 	// Prepare, when set, launches the kernels that leave the selection's
@@ -53,7 +42,7 @@ type Select struct {
 	// the smallest pending distance, the end of a work-targeted bucket).
 	// It gets the generation's grid and block, the update vector, the
 	// vertex count, the graph's offsets and the control block.
-	Prepare func(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, off, ctrl gpu.DevicePointer) error
+	Prepare func(d *gpu.Dev, grid, block int, upd kernels.DevPtr[uint8], n uint32, off kernels.DevPtr[int64], ctrl kernels.DevPtr[kernels.Ctrl]) error
 }
 
 // CUDA is the device state every vertex-centric GPU operator shares:
@@ -266,7 +255,7 @@ func (w *CUDA) Spare() gpu.DeviceSlice[uint32] { return w.ws[w.alt] }
 func (w *CUDA) swap() { w.cur, w.scr = w.scr, w.cur }
 
 // Ctrl returns the control block to pass to kernels.
-func (w *CUDA) Ctrl() gpu.DevicePointer { return w.ctrl }
+func (w *CUDA) Ctrl() kernels.DevPtr[kernels.Ctrl] { return w.ctrl.Ptr() }
 
 // Parity returns the control block slot of the current working set.
 func (w *CUDA) Parity() uint32 { return w.par }
@@ -316,11 +305,11 @@ const genBlock = 256
 // reads the control block back (the iteration's one host round trip) and
 // makes the new working set current. off is the graph's offsets, for the
 // degree sum.
-func (w *CUDA) Generate(d *gpu.Dev, off gpu.DevicePointer, rep decider.Rep, sel Select) error {
+func (w *CUDA) Generate(d *gpu.Dev, off kernels.DevPtr[int64], rep decider.Rep, sel Select) error {
 	n := uint32(w.n)
 	grid := d.Grid(int64(w.n), genBlock)
 	mode := sel.Mode
-	var dist gpu.DevicePointer
+	var dist kernels.VoidPtr
 	if mode != kernels.SelectAll {
 		dist = sel.Dist
 		if mode == kernels.SelectDelta && sel.Delta == 0 {
@@ -328,31 +317,31 @@ func (w *CUDA) Generate(d *gpu.Dev, off gpu.DevicePointer, rep decider.Rep, sel 
 		}
 	}
 	if sel.Prepare != nil {
-		if err := sel.Prepare(d, grid, genBlock, w.upd, n, off, w.ctrl); err != nil {
+		if err := sel.Prepare(d, grid, genBlock, w.upd.Ptr(), n, off, w.ctrl.Ptr()); err != nil {
 			return err
 		}
-	}
-	var distArg any
-	if dist != nil {
-		distArg = dist
 	}
 	out := kernels.OutBitmap
 	if rep == decider.Queue {
 		out = w.QueueOut
 	}
-	args := []any{w.upd, n, distArg, off, sel.Delta, w.ws[w.scr], w.ctrl, w.par}
 	dual := w.dualFrom < math.MaxInt64 && (rep == decider.Bitmap || w.degree >= w.dualFrom)
 	var qcap uint32 // dual: the queue's capacity
+	var err error
 	if dual {
-		// The bitmap goes to out (args[5]), the queue (below cap) to alt.
-		out, qcap = kernels.OutDual, DualQueueCap(w.n)
-		qu := w.ws[w.alt]
+		// The bitmap goes to out, the queue (below cap) to alt.
+		bm, qu := w.ws[w.scr], w.ws[w.alt]
+		qcap = DualQueueCap(w.n)
 		if rep == decider.Queue {
-			args[5], qu, qcap = w.ws[w.alt], w.ws[w.scr], n
+			bm, qu, qcap = w.ws[w.alt], w.ws[w.scr], n
 		}
-		args = append(args, qu, qcap)
+		err = kernels.LaunchWSGenDual(d, kernels.GenDualOf(mode, sel.D32), grid, genBlock,
+			w.upd.Ptr(), n, dist, off, sel.Delta, bm.Ptr(), w.ctrl.Ptr(), w.par, qu.Ptr(), qcap)
+	} else {
+		err = kernels.LaunchWSGen(d, kernels.GenOf(out, mode, sel.D32), grid, genBlock,
+			w.upd.Ptr(), n, dist, off, sel.Delta, w.ws[w.scr].Ptr(), w.ctrl.Ptr(), w.par)
 	}
-	if err := d.Launch(kernels.Gen(out, mode, sel.D32), grid, genBlock, args...); err != nil {
+	if err != nil {
 		return err
 	}
 	w.swap()
@@ -438,14 +427,14 @@ func (w *CUDA) Convert(d *gpu.Dev, rep decider.Rep) error {
 			return err
 		}
 		words := w.words()
-		if err := d.Launch(kernels.BitmapToQu, d.Grid(int64(words), genBlock), genBlock, w.ws[w.cur], uint32(words), dst, w.ctrl, w.par); err != nil {
+		if err := kernels.LaunchWSBmToQu(d, d.Grid(int64(words), genBlock), genBlock, w.ws[w.cur].Ptr(), uint32(words), dst.Ptr(), w.ctrl.Ptr(), w.par); err != nil {
 			return err
 		}
 	} else {
 		if err := d.Memset32(dst, 0, 0, int64(w.words())); err != nil {
 			return err
 		}
-		if err := d.Launch(kernels.QueueToBm, d.Grid(w.size, genBlock), genBlock, w.ws[w.cur], w.ctrl, w.par, dst); err != nil {
+		if err := kernels.LaunchWSQuToBm(d, d.Grid(w.size, genBlock), genBlock, w.ws[w.cur].Ptr(), w.ctrl.Ptr(), w.par, dst.Ptr()); err != nil {
 			return err
 		}
 	}
@@ -459,14 +448,28 @@ func (w *CUDA) Convert(d *gpu.Dev, rep decider.Rep) error {
 	return nil
 }
 
+// PushArgs is what Push hands its launch callbacks: the grid and block
+// size, and the trailing arguments of a push kernel (the working set, n,
+// the control block, its parity and the piece list) or of a pieces kernel
+// (the piece list and the control block; WS, N and Par are unset).
+type PushArgs struct {
+	Grid, Block int
+	WS          kernels.DevPtr[uint32]
+	N           uint32
+	Ctrl        kernels.DevPtr[kernels.Ctrl]
+	Par         uint32
+	Pieces      kernels.DevPtr[uint64]
+}
+
 // Push launches a push computation kernel over the current working set
 // (thread mapping, or block mapping with blocks of block threads), then,
 // unless the working set's largest out-degree is known to be below the
 // mapping's threshold, the pieces kernel that expands its heavy vertices
-// (kernels/expand.cuh). Both kernels take the same leading arguments
-// (graph and per-vertex arrays); the push kernel then takes (working set,
-// n, ctrl, parity, pieces), the pieces kernel (pieces, ctrl).
-func (w *CUDA) Push(d *gpu.Dev, kernel, pieces string, blockMapped bool, block int, lead ...any) error {
+// (kernels/expand.cuh). push and pieces launch them with the operator's
+// leading arguments (graph and per-vertex arrays) followed by PushArgs':
+// the push kernel takes (working set, n, ctrl, parity, pieces), the pieces
+// kernel (pieces, ctrl).
+func (w *CUDA) Push(d *gpu.Dev, blockMapped bool, block int, push, pieces func(PushArgs) error) error {
 	n := uint32(w.n)
 	bitmap := w.rep == decider.Bitmap
 	var grid, bs int
@@ -485,8 +488,8 @@ func (w *CUDA) Push(d *gpu.Dev, kernel, pieces string, blockMapped bool, block i
 		bs = d.ThreadsPerBlock()
 		grid = d.Grid(w.size, bs)
 	}
-	args := append(append(make([]any, 0, len(lead)+5), lead...), w.ws[w.cur], n, w.ctrl, w.par, w.pieces)
-	if err := d.Launch(kernel, grid, bs, args...); err != nil {
+	if err := push(PushArgs{Grid: grid, Block: bs, WS: w.ws[w.cur].Ptr(), N: n, Ctrl: w.ctrl.Ptr(), Par: w.par,
+		Pieces: w.pieces.Ptr()}); err != nil {
 		return err
 	}
 	if w.maxDeg <= heavy {
@@ -495,6 +498,5 @@ func (w *CUDA) Push(d *gpu.Dev, kernel, pieces string, blockMapped bool, block i
 	// At most degree/HeavyThread heavy vertices, each of at most
 	// degree/PieceEdges+1 pieces; one warp per piece.
 	warps := min(w.degree/kernels.PieceEdges+w.degree/heavy+1, int64(w.pieces.Len()))
-	args = append(append(args[:0], lead...), w.pieces, w.ctrl)
-	return d.Launch(pieces, d.Grid(32*warps, 256), 256, args...)
+	return pieces(PushArgs{Grid: d.Grid(32*warps, 256), Block: 256, Ctrl: w.ctrl.Ptr(), Pieces: w.pieces.Ptr()})
 }

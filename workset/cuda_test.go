@@ -22,6 +22,15 @@ import (
 // ctrl is the runtime's mirror of struct Ctrl (kernels/common.cuh).
 type ctrl = workset.CUDACtrlForTest
 
+// findMin launches sssp_findmin over dist, of uint32 values when d32, else
+// of uint64 ones.
+func findMin(d *gpu.Dev, d32 bool, grid int, dist gpu.DevicePointer, upd kernels.DevPtr[uint8], n uint32, c kernels.DevPtr[kernels.Ctrl]) error {
+	if d32 {
+		return kernels.LaunchSSSPFindminU32(d, grid, 256, kernels.PtrAt[uint32](dist.DevicePtr()), upd, n, c)
+	}
+	return kernels.LaunchSSSPFindminU64(d, grid, 256, kernels.PtrAt[uint64](dist.DevicePtr()), upd, n, c)
+}
+
 // TestCUDABucketKernel checks sssp_bucket's bound (after findmin) against
 // the host: the end of the first bin of width unit, counted from the
 // minimum's bin, at which the updated vertices' out-degrees reach the
@@ -130,10 +139,16 @@ func TestCUDABucketKernel(t *testing.T) {
 				if err := dCtrl.Write(d, 0, []ctrl{{MinV: math.MaxUint64}}); err != nil {
 					return err
 				}
-				if err := d.Launch(kernels.FindMin(tc.d32), d.Grid(n, 256), 256, dist, dUpd, uint32(n), dCtrl); err != nil {
+				if err := findMin(d, tc.d32, d.Grid(n, 256), dist, dUpd.Ptr(), uint32(n), dCtrl.Ptr()); err != nil {
 					return err
 				}
-				if err := d.Launch(kernels.Bucket(tc.d32), d.Grid(n, 256), 256, dist, dUpd, uint32(n), dOff, dCtrl, dHist, tc.unit, tc.target); err != nil {
+				var err error
+				if tc.d32 {
+					err = kernels.LaunchSSSPBucketU32(d, d.Grid(n, 256), 256, kernels.PtrAt[uint32](dist.DevicePtr()), dUpd.Ptr(), uint32(n), dOff.Ptr(), dCtrl.Ptr(), dHist.Ptr(), tc.unit, tc.target)
+				} else {
+					err = kernels.LaunchSSSPBucketU64(d, d.Grid(n, 256), 256, kernels.PtrAt[uint64](dist.DevicePtr()), dUpd.Ptr(), uint32(n), dOff.Ptr(), dCtrl.Ptr(), dHist.Ptr(), tc.unit, tc.target)
+				}
+				if err != nil {
 					return err
 				}
 				if err := dCtrl.Read(d, 0, h[:]); err != nil {
@@ -218,7 +233,10 @@ func TestCUDAGenerationKernels(t *testing.T) {
 		)
 	}
 	for _, gc := range cases {
-		name := kernels.Gen(gc.out, gc.sel, gc.d32)
+		name := string(kernels.GenOf(gc.out, gc.sel, gc.d32))
+		if gc.out == kernels.OutDual {
+			name = string(kernels.GenDualOf(gc.sel, gc.d32))
+		}
 		// Expected selection, computed on the host.
 		m := uint64(math.MaxUint64)
 		for v := 0; v < n; v++ {
@@ -305,7 +323,7 @@ func TestCUDAGenerationKernels(t *testing.T) {
 				distArg = dF
 			}
 			if gc.sel != kernels.SelectAll {
-				if err := d.Launch(kernels.FindMin(gc.d32), d.Grid(n, 256), 256, distArg, dUpd, uint32(n), dCtrl); err != nil {
+				if err := findMin(d, gc.d32, d.Grid(n, 256), distArg, dUpd.Ptr(), uint32(n), dCtrl.Ptr()); err != nil {
 					return err
 				}
 			}
@@ -320,14 +338,14 @@ func TestCUDAGenerationKernels(t *testing.T) {
 					return err
 				}
 				defer dAlt.Free(d)
-				if err := d.Launch(name, d.Grid(n, 256), 256, dUpd, uint32(n), distArg, dOff, gc.delta, dOut, dCtrl, uint32(0), dAlt, qcap); err != nil {
+				if err := kernels.LaunchWSGenDual(d, kernels.GenDualOf(gc.sel, gc.d32), d.Grid(n, 256), 256, dUpd.Ptr(), uint32(n), kernels.PtrAt[byte](distArg.DevicePtr()).Void(), dOff.Ptr(), gc.delta, dOut.Ptr(), dCtrl.Ptr(), uint32(0), dAlt.Ptr(), qcap); err != nil {
 					return err
 				}
 				gotAlt = make([]uint32, n)
 				if err := dAlt.Read(d, 0, gotAlt); err != nil {
 					return err
 				}
-			} else if err := d.Launch(name, d.Grid(n, 256), 256, dUpd, uint32(n), distArg, dOff, gc.delta, dOut, dCtrl, uint32(0)); err != nil {
+			} else if err := kernels.LaunchWSGen(d, kernels.GenOf(gc.out, gc.sel, gc.d32), d.Grid(n, 256), 256, dUpd.Ptr(), uint32(n), kernels.PtrAt[byte](distArg.DevicePtr()).Void(), dOff.Ptr(), gc.delta, dOut.Ptr(), dCtrl.Ptr(), uint32(0)); err != nil {
 				return err
 			}
 			gotUpd = make([]uint8, n)
@@ -437,13 +455,13 @@ func TestCUDAConversionKernels(t *testing.T) {
 			}
 			defer dCtrl.Free(d)
 			// bitmap -> queue counts into slot 1, queue -> bitmap reads it.
-			if err := d.Launch(kernels.BitmapToQu, d.Grid(int64(len(words)), 256), 256, dBm, uint32(len(words)), dQ, dCtrl, uint32(1)); err != nil {
+			if err := kernels.LaunchWSBmToQu(d, d.Grid(int64(len(words)), 256), 256, dBm.Ptr(), uint32(len(words)), dQ.Ptr(), dCtrl.Ptr(), uint32(1)); err != nil {
 				return err
 			}
 			if err := d.Memset32(dBm2, 0, 0, int64(len(words))); err != nil {
 				return err
 			}
-			if err := d.Launch(kernels.QueueToBm, d.Grid(int64(n), 256), 256, dQ, dCtrl, uint32(1), dBm2); err != nil {
+			if err := kernels.LaunchWSQuToBm(d, d.Grid(int64(n), 256), 256, dQ.Ptr(), dCtrl.Ptr(), uint32(1), dBm2.Ptr()); err != nil {
 				return err
 			}
 			if err := dCtrl.Read(d, 0, h[:]); err != nil {
@@ -529,7 +547,7 @@ func TestCUDAWorksetDual(t *testing.T) {
 			if err := w.Update().Write(d, 0, upd); err != nil {
 				return err
 			}
-			if err := w.Generate(d, dOff, tc.rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
+			if err := w.Generate(d, dOff.Ptr(), tc.rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
 				return err
 			}
 			if w.Size() != int64(len(want)) {
@@ -635,28 +653,28 @@ func BenchmarkCUDAOverhead(b *testing.B) {
 		})
 	}
 	run("launch-sync", func(d *gpu.Dev) error {
-		if err := d.Launch(kernels.QueueToBm, 1, 256, out, dc, uint32(0), out); err != nil {
+		if err := kernels.LaunchWSQuToBm(d, 1, 256, out.Ptr(), dc.Ptr(), uint32(0), out.Ptr()); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
 	run("readback-pinned", func(d *gpu.Dev) error { return d.ReadRaw(pin, dc, 64) })
 	run("readback-pageable", func(d *gpu.Dev) error { return dc.Read(d, 0, host) })
-	gen := kernels.Gen(kernels.OutQueueWarp, kernels.SelectAll, false)
+	gen := kernels.GenOf(kernels.OutQueueWarp, kernels.SelectAll, false)
 	run("gen-4M/grid=resident", func(d *gpu.Dev) error {
-		if err := d.Launch(gen, c.Multiprocessors()*8, 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
+		if err := kernels.LaunchWSGen(d, gen, c.Multiprocessors()*8, 256, upd.Ptr(), uint32(n), kernels.VoidPtr{}, off.Ptr(), uint64(0), out.Ptr(), dc.Ptr(), uint32(0)); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
 	run("gen-4M/grid=default", func(d *gpu.Dev) error {
-		if err := d.Launch(gen, d.Grid(n, 256), 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
+		if err := kernels.LaunchWSGen(d, gen, d.Grid(n, 256), 256, upd.Ptr(), uint32(n), kernels.VoidPtr{}, off.Ptr(), uint64(0), out.Ptr(), dc.Ptr(), uint32(0)); err != nil {
 			return err
 		}
 		return d.Sync()
 	})
 	run("gen-4M-bitmap/grid=default", func(d *gpu.Dev) error {
-		if err := d.Launch(kernels.Gen(kernels.OutBitmap, kernels.SelectAll, false), d.Grid(n, 256), 256, upd, uint32(n), nil, off, uint64(0), out, dc, uint32(0)); err != nil {
+		if err := kernels.LaunchWSGen(d, kernels.GenOf(kernels.OutBitmap, kernels.SelectAll, false), d.Grid(n, 256), 256, upd.Ptr(), uint32(n), kernels.VoidPtr{}, off.Ptr(), uint64(0), out.Ptr(), dc.Ptr(), uint32(0)); err != nil {
 			return err
 		}
 		return d.Sync()

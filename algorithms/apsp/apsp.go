@@ -69,11 +69,18 @@ type config struct {
 	backend runtime.Backend
 	logger  zerolog.Logger
 	limit   int64 // bytes the FW matrix may take (0: DefaultMemoryLimit)
-	block   int
+	// limitSet: the caller set the limit; on the GPU the device's memory
+	// is the bound otherwise.
+	limitSet bool
+	block    int
 	// oneByOne and batched force the unweighted sources method's rows
 	// (default: batchPays decides).
 	oneByOne, batched bool
 }
+
+// gpuRun runs apsp on a GPU backend (apsp_cuda.go, build tag cuda); ok is
+// false when the backend is not one it knows.
+var gpuRun func(ctx context.Context, g *graph.Graph, rows RowFunc, c *config) (res *Result, ok bool, err error)
 
 // WithOneByOne makes the sources method run one search per source on
 // unweighted graphs too, instead of batches of 64 sources per traversal
@@ -98,7 +105,8 @@ func WithWorkers(n int) Option { return WithBackend(runtime.NewCPU(n)) }
 func WithLogger(l zerolog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithMemoryLimit bounds the bytes FW's in-memory matrix may take; Auto
-// falls back to Sources above it and a forced FW is refused.
+// falls back to Sources above it and a forced FW is refused. On the GPU
+// the device's memory bounds the matrix, and this limit as well when set.
 func WithMemoryLimit(bytes int64) Option { return func(c *config) { c.limit = bytes } }
 
 // DefaultMemoryLimit is the FW matrix bound without WithMemoryLimit.
@@ -117,6 +125,19 @@ type Result struct {
 	Wall time.Duration
 	// Backend names where it ran.
 	Backend string
+	// The GPU's share of Wall (zero on the CPU): Kernel is the
+	// Floyd-Warshall rounds alone (launch to synchronisation, the number
+	// to set beside other implementations' compute times), Setup the
+	// device matrix's allocation and initialisation (and the graph's upload
+	// when it was not on the device yet), Transfer the copies of the rows
+	// to the host.
+	Kernel, Setup, Transfer time.Duration
+	// Rounds is the number of FW launches on the GPU (tiles a side + 1).
+	Rounds int
+	// Bits is the width of a distance in the GPU's matrix: 16 when every
+	// distance is below MaxDistance16 (half the memory and instructions),
+	// else 32; 0 on the CPU.
+	Bits int
 }
 
 // Run computes every pair's distance and hands the rows to rows. The
@@ -137,6 +158,7 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 	if c.backend == nil {
 		c.backend = runtime.NewCPU(0)
 	}
+	c.limitSet = c.limit > 0
 	if c.limit <= 0 {
 		c.limit = DefaultMemoryLimit
 	}
@@ -145,6 +167,11 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 	}
 	cpu, ok := c.backend.(*runtime.CPU)
 	if !ok {
+		if gpuRun != nil {
+			if res, ok, err := gpuRun(ctx, g, rows, c); ok {
+				return res, err
+			}
+		}
 		return nil, fmt.Errorf("apsp: backend %s: %w", c.backend.Name(), runtime.ErrUnsupported)
 	}
 	if err := checkWeights(g); err != nil {
@@ -183,7 +210,7 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 	if err != nil {
 		return nil, err
 	}
-	c.logger.Debug().Str("method", string(m)).Str("why", why).Dur("wall", res.Wall).Msg("apsp")
+	c.logger.Debug().Str("method", string(m)).Str("why", why).Dur("wall_ms", res.Wall).Msg("apsp")
 	return res, nil
 }
 
@@ -192,7 +219,7 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 // infinity.
 func checkWeights(g *graph.Graph) error {
 	if g.WeightKind() == graph.RealWeights {
-		return fmt.Errorf("apsp: %w: load the graph with --weight-scale to scale and round its real weights", ErrRealWeights)
+		return fmt.Errorf("apsp: %w: load the graph with graph.LoadOptions.WeightScale (gearbox: --weight-scale) to scale and round its real weights", ErrRealWeights)
 	}
 	n := int64(g.NumVertices())
 	w := int64(1)

@@ -23,6 +23,21 @@
 // times the largest weight, is checked before the run), so that a tile's
 // a+b never wraps and the result is exact, never silently wrong.
 //
-// It may import graph, runtime, mapping and internal/par; only cmd and
-// the algorithm registry import it.
+// On the GPU (WithBackend with the cuda backend, build tag cuda), FW runs
+// on the device (kernels/apsp.cu): the matrix is built there from the
+// graph's CSR, padded to 64-vertex tiles, each round of blocked FW is one
+// launch (the diagonal tile's closure recomputed by the blocks of its row
+// and column, so phases 1 and 2 need no launches of their own), and every
+// relaxation is one DPX add-min (__viaddmin_s32, or __viaddmin_s16x2 on two
+// packed 16-bit distances when every distance stays at or below
+// MaxDistance16: half the memory and half the instructions). Rows come
+// back to the host in blocks and go to the RowFunc in order. Result.Kernel
+// is the rounds' time alone, Setup and Transfer the rest. With a GPU
+// backend, Auto weighs FW on the GPU against the CPU's searches (the
+// Sources method runs on the CPU) and takes the searches when the matrix
+// does not fit the device's memory (or WithMemoryLimit); a forced FW that
+// does not fit is refused with the sizes.
+//
+// It may import graph, runtime, gpu, kernels, mapping and internal/par;
+// only cmd and the algorithm registry import it.
 package apsp

@@ -25,14 +25,14 @@ const unreached = math.MaxUint32
 type Result struct {
 	src  uint32
 	srcs []uint32 // RunMulti's sources (nil: src alone)
-	// parent is WithParents' tree (nil without it); ids maps to the
-	// file's ids for PathIDs.
+	// parent is WithParents' tree (nil without it).
 	parent []uint32
-	ids    graph.IDMap
 	// depth is held at the width the run produced (8 bits from a GPU run
 	// of fewer than 255 levels; hostmem.Values).
 	depth hostmem.Values
 	stats runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -163,7 +163,7 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	n := g.NumVertices()
 	if n == 0 {
-		return &Result{src: src, srcs: keep}, nil
+		return &Result{src: src, srcs: keep, ids: g.IDs()}, nil
 	}
 	for _, s := range srcs {
 		if int64(s) >= int64(n) {

@@ -165,26 +165,32 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 		o.Iter++
 		switch {
 		case launch:
-			levels, err := o.Persist(d, kernels.BFSPullPersist, []any{o.DG.Off, o.DG.Adj, dt.Off, dt.Adj, o.level},
-				[]any{n, o.cur, o.pushBelow, ws.Spare(), (n + 31) / 32, gpu.Flag(fromQueue)})
+			levels, err := o.Persist(d, kernels.BFSPullPersist, func(a frontier.PersistArgs) error {
+				return kernels.LaunchBFSPullPersist(d, a.Grid, a.Block, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), dt.Off.Ptr(), dt.Adj.Ptr(),
+					o.level.Ptr(), a.QA, a.QB, a.Ctrl, a.Par, n, o.cur, o.pushBelow, ws.Spare().Ptr(), (n+31)/32,
+					gpu.Flag(fromQueue), a.MaxLevels, a.Cap, a.EdgeCap, a.LocalE, a.PS)
+			})
 			if err != nil {
 				return err
 			}
 			edges = ws.EdgesOut()
 			o.cur += uint32(levels)
 		case pull:
-			if err := d.Launch(kernels.BFSPull, d.Grid(int64(n), 256), 256,
-				dt.Off, dt.Adj, o.level, ws.Update(), ws.Current(), n, o.cur, ws.Ctrl(), ws.Parity()); err != nil {
+			if err := kernels.LaunchBFSPullT(d, d.Grid(int64(n), 256), 256,
+				dt.Off.Ptr(), dt.Adj.Ptr(), o.level.Ptr(), ws.Update().Ptr(), ws.Current().Ptr(), n, o.cur, ws.Ctrl(), ws.Parity()); err != nil {
 				return err
 			}
-			if err := ws.Generate(d, o.DG.Off, rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
+			if err := ws.Generate(d, o.DG.Off.Ptr(), rep, workset.Select{Mode: kernels.SelectAll}); err != nil {
 				return err
 			}
 			edges = ws.EdgesOut()
 			o.cur++
 		case v.Direction == decider.Push && o.CanFuse(rep):
 			edges = ws.Degree()
-			levels, err := o.Persist(d, kernels.BFSPersist, []any{o.DG.Off, o.DG.Adj, o.level}, []any{o.cur})
+			levels, err := o.Persist(d, kernels.BFSPersist, func(a frontier.PersistArgs) error {
+				return kernels.LaunchBFSPersistQu(d, a.Grid, a.Block, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), o.level.Ptr(),
+					a.QA, a.QB, a.Ctrl, a.Par, o.cur, a.MaxLevels, a.Cap, a.EdgeCap, a.LocalE, a.PS)
+			})
 			if err != nil {
 				return err
 			}
@@ -214,11 +220,16 @@ func (o *cudaOp) push(d *gpu.Dev, v decider.Variant) error {
 	ws := o.WS
 	ordered := v.Order == decider.Ordered
 	block := v.Mapping == decider.Block
-	if err := ws.Push(d, kernels.BFSPush(ordered, block, ws.Rep() == decider.Bitmap), kernels.BFSPieces(ordered),
-		block, o.Block, o.DG.Off, o.DG.Adj, o.level, ws.Update()); err != nil {
+	off, adj, level, upd := o.DG.Off.Ptr(), o.DG.Adj.Ptr(), o.level.Ptr(), ws.Update().Ptr()
+	push := kernels.BFSPushOf(ordered, block, ws.Rep() == decider.Bitmap)
+	if err := ws.Push(d, block, o.Block, func(a workset.PushArgs) error {
+		return kernels.LaunchBFSPush(d, push, a.Grid, a.Block, off, adj, level, upd, a.WS, a.N, a.Ctrl, a.Par, a.Pieces)
+	}, func(a workset.PushArgs) error {
+		return kernels.LaunchBFSPieces(d, kernels.BFSPiecesOf(ordered), a.Grid, a.Block, off, adj, level, upd, a.Pieces, a.Ctrl)
+	}); err != nil {
 		return err
 	}
-	if err := ws.Generate(d, o.DG.Off, ws.Rep(), workset.Select{Mode: kernels.SelectAll}); err != nil {
+	if err := ws.Generate(d, off, ws.Rep(), workset.Select{Mode: kernels.SelectAll}); err != nil {
 		return err
 	}
 	o.cur++

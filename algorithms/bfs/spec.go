@@ -33,7 +33,7 @@ var Spec = &algorithms.Spec{
 			d, ok := r.Depth(v)
 			return uint64(d), ok
 		}
-		return &algorithms.Outcome{Stats: r.Stats(),
+		return &algorithms.Outcome{Stats: r.Stats(), Result: r,
 			Edges: func() int64 { return algorithms.ReachedArcs(g, value) },
 			Summary: func() string {
 				return fmt.Sprintf("source %d: reached %d vertices, max depth %d", g.IDs().External(src), r.NumReached(), r.MaxDepth())

@@ -56,6 +56,11 @@ var benchCases = []struct{ name, spec string }{
 	{"wiki-Vote", "file:wiki-Vote.txt"},
 	{"rome99", "file:rome99.gr"},
 	{"PGPgiantcompo", "file:PGPgiantcompo.graph"},
+	// Small generated graphs: quick before/after comparisons on a loaded
+	// machine.
+	{"kron16", "kron:16"},
+	{"urand16", "urand:16"},
+	{"grid512", "grid:512:512"},
 }
 
 var benchVariants = []struct {

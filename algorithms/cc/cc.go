@@ -132,6 +132,8 @@ type Result struct {
 	variant Variant
 	reason  string
 	stats   runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 
@@ -201,8 +203,8 @@ func (r *Result) Reason() string { return r.reason }
 // Stats returns the run's statistics (trace included with WithTrace).
 func (r *Result) Stats() runtime.Stats { return r.stats }
 
-// Edge is an arc U->V of the graph.
-type Edge struct{ U, V uint32 }
+// Edge is an arc U->V of the graph (graph.Edge; the alias keeps cc's API).
+type Edge = graph.Edge
 
 // ForestResult is a spanning forest with its component labels: one tree per
 // component, NumVertices - NumComponents edges.
@@ -222,7 +224,7 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	return &Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats}, nil
+	return &Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats, ids: g.IDs()}, nil
 }
 
 // Forest computes a spanning forest of g (of its undirected version for
@@ -236,7 +238,7 @@ func Forest(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Fores
 		return nil, err
 	}
 	return &ForestResult{
-		Result: Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats},
+		Result: Result{labels: op.Labels(), variant: m.variant, reason: m.reason, stats: m.stats, ids: g.IDs()},
 		edges:  op.ForestEdges(),
 	}, nil
 }

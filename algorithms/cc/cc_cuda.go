@@ -126,16 +126,16 @@ func (o *svGPU) compute(v decider.Variant) (int64, error) {
 		switch {
 		case o.Rep == decider.Queue:
 			read = o.QLen
-			err = o.Launch(d, kernels.CCSVQueue, int(o.QLen), o.Q[o.Cur], uint64(o.QLen), o.Q[1-o.Cur],
-				uint64(o.Q[1-o.Cur].Len()), o.P, o.HookArg(), o.Ctrl, down)
+			err = kernels.LaunchCCSVQu(d, o.Grid(d, int(o.QLen)), ccBlock, o.Q[o.Cur].Ptr(), uint64(o.QLen), o.Q[1-o.Cur].Ptr(),
+				uint64(o.Q[1-o.Cur].Len()), o.P.Ptr(), o.HookArg(), o.Ctrl.Ptr(), down)
 		case v.Mapping == decider.Block:
 			read = o.M
-			err = d.Launch(kernels.CCSVBitmapE, d.Grid(32*int64(o.Words()), ccBlock), ccBlock, o.Src, o.DG.Adj,
-				uint64(o.M), o.P, o.Hidden, o.HookArg(), o.Ctrl, down, dir)
+			err = kernels.LaunchCCSVBmE(d, d.Grid(32*int64(o.Words()), ccBlock), ccBlock, o.Src.Ptr(), o.DG.Adj.Ptr(),
+				uint64(o.M), o.P.Ptr(), o.Hidden.Ptr(), o.HookArg(), o.Ctrl.Ptr(), down, dir)
 		default:
 			read = o.M
-			err = o.Launch(d, kernels.CCSVBitmapT, o.N, o.DG.Off, o.DG.Adj, uint32(o.N), o.P, o.Hidden,
-				o.HookArg(), o.Ctrl, down, dir)
+			err = kernels.LaunchCCSVBmT(d, o.Grid(d, o.N), ccBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), uint32(o.N), o.P.Ptr(), o.Hidden.Ptr(),
+				o.HookArg(), o.Ctrl.Ptr(), down, dir)
 		}
 		if err != nil {
 			return err
@@ -172,10 +172,10 @@ func (o *svGPU) finish(d *gpu.Dev) error {
 	if err := d.Memset32(low, 0, math.MaxUint32, int64(o.N)); err != nil {
 		return err
 	}
-	if err := o.Launch(d, kernels.CCLowMin, o.N, o.P, uint32(o.N), low); err != nil {
+	if err := kernels.LaunchCCLowMin(d, o.Grid(d, o.N), ccBlock, o.P.Ptr(), uint32(o.N), low.Ptr()); err != nil {
 		return err
 	}
-	if err := o.Launch(d, kernels.CCLowApply, o.N, o.P, uint32(o.N), low); err != nil {
+	if err := kernels.LaunchCCLowApply(d, o.Grid(d, o.N), ccBlock, o.P.Ptr(), uint32(o.N), low.Ptr()); err != nil {
 		return err
 	}
 	return d.Sync()
@@ -230,9 +230,9 @@ func (o *affGPU) compute(decider.Variant) (int64, error) {
 			r := o.phase
 			var err error
 			if r == 0 && o.rounds >= 2 {
-				err = o.Launch(d, kernels.CCAffRound0, o.N, o.DG.Off, o.DG.Adj, uint32(o.N), o.P, o.HookArg(), o.Ctrl)
+				err = kernels.LaunchCCAffRound0(d, o.Grid(d, o.N), ccBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), uint32(o.N), o.P.Ptr(), o.HookArg(), o.Ctrl.Ptr())
 			} else {
-				err = o.Launch(d, kernels.CCAffRound, o.N, o.DG.Off, o.DG.Adj, uint32(o.N), o.P, o.HookArg(), o.Ctrl,
+				err = kernels.LaunchCCAffRound(d, o.Grid(d, o.N), ccBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), uint32(o.N), o.P.Ptr(), o.HookArg(), o.Ctrl.Ptr(),
 					uint32(r), gpu.Flag(r == 1))
 			}
 			if err != nil {
@@ -254,7 +254,7 @@ func (o *affGPU) compute(decider.Variant) (int64, error) {
 		}
 		skip := !o.Directed
 		if skip {
-			if err := d.Launch(kernels.CCAffMode, 1, 1024, o.P, uint32(o.N), o.seed, o.Ctrl); err != nil {
+			if err := kernels.LaunchCCAffMode(d, 1, 1024, o.P.Ptr(), uint32(o.N), o.seed, o.Ctrl.Ptr()); err != nil {
 				return err
 			}
 		}
@@ -273,12 +273,12 @@ func (o *affGPU) compute(decider.Variant) (int64, error) {
 // control block.
 func linkAll(d *gpu.Dev, b *gpuBase, heavy gpu.DeviceSlice[uint32], mode uint32, skip bool, start uint32) error {
 	dir := gpu.Flag(b.Directed)
-	if err := b.Launch(d, kernels.CCLinkT, b.N, b.DG.Off, b.DG.Adj, uint32(b.N), b.P, b.HookArg(), heavy, b.Ctrl,
+	if err := kernels.LaunchCCLinkT(d, b.Grid(d, b.N), ccBlock, b.DG.Off.Ptr(), b.DG.Adj.Ptr(), uint32(b.N), b.P.Ptr(), b.HookArg(), heavy.Ptr(), b.Ctrl.Ptr(),
 		mode, dir, gpu.Flag(skip), start); err != nil {
 		return err
 	}
-	if err := d.Launch(kernels.CCLinkB, d.BlockGrid(int64(b.N), ccBlock), ccBlock, b.DG.Off, b.DG.Adj, heavy, b.P,
-		b.HookArg(), b.Ctrl, mode, dir, start); err != nil {
+	if err := kernels.LaunchCCLinkB(d, d.BlockGrid(int64(b.N), ccBlock), ccBlock, b.DG.Off.Ptr(), b.DG.Adj.Ptr(), heavy.Ptr(), b.P.Ptr(),
+		b.HookArg(), b.Ctrl.Ptr(), mode, dir, start); err != nil {
 		return err
 	}
 	if err := b.Compress(d); err != nil {
@@ -313,7 +313,7 @@ func (o *ufGPU) compute(decider.Variant) (int64, error) {
 		if o.phase == 0 {
 			o.phase++
 			edges = int64(o.N)
-			return o.Launch(d, kernels.CCAffRound0, o.N, o.DG.Off, o.DG.Adj, uint32(o.N), o.P, o.HookArg(), o.Ctrl)
+			return kernels.LaunchCCAffRound0(d, o.Grid(d, o.N), ccBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), uint32(o.N), o.P.Ptr(), o.HookArg(), o.Ctrl.Ptr())
 		}
 		if err := linkAll(d, &o.CUDAForest, o.heavy, kernels.CCModeUF, false, 0); err != nil {
 			return err

@@ -310,18 +310,18 @@ func TestVerifyCatchesErrors(t *testing.T) {
 		}
 	}
 	forests := map[string][]Edge{
-		"too-few":   {{0, 1}},
-		"not-arc":   {{0, 2}, {3, 4}},
-		"cycle":     {{0, 1}, {1, 0}},
-		"across":    {{0, 1}, {1, 2}, {3, 4}, {2, 3}},
-		"out-range": {{0, 9}, {3, 4}},
+		"too-few":   {{U: 0, V: 1}},
+		"not-arc":   {{U: 0, V: 2}, {U: 3, V: 4}},
+		"cycle":     {{U: 0, V: 1}, {U: 1, V: 0}},
+		"across":    {{U: 0, V: 1}, {U: 1, V: 2}, {U: 3, V: 4}, {U: 2, V: 3}},
+		"out-range": {{U: 0, V: 9}, {U: 3, V: 4}},
 	}
 	for name, f := range forests {
 		if err := VerifyForest(g, good, f); !errors.Is(err, ErrVerify) {
 			t.Errorf("%s: err %v, want ErrVerify", name, err)
 		}
 	}
-	if err := VerifyForest(g, good, []Edge{{1, 0}, {2, 1}, {4, 3}}); err != nil {
+	if err := VerifyForest(g, good, []Edge{{U: 1, V: 0}, {U: 2, V: 1}, {U: 4, V: 3}}); err != nil {
 		t.Errorf("valid forest rejected: %v", err)
 	}
 }

@@ -110,7 +110,7 @@ func (s *base) ForestEdges() []Edge {
 			for v := c * chunk; v < min((c+1)*chunk, s.n); v++ {
 				if s.parent[v] != uint32(v) {
 					x := s.hook[v]
-					edges[i] = Edge{uint32(x >> 32), uint32(x)}
+					edges[i] = Edge{U: uint32(x >> 32), V: uint32(x)}
 					i++
 				}
 			}

@@ -3,6 +3,7 @@ package cc
 import (
 	"fmt"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 )
@@ -90,58 +91,13 @@ func (p VariantPolicy) Choose(st GraphStats) (Variant, string) {
 	return Afforest, fmt.Sprintf("average degree %.2f, degree skew %.1f: sample neighbours, skip the largest component", st.AvgDegree(), st.Skew())
 }
 
-// EdgePolicy is CC's default working-set policy (a decider.Policy): Li &
-// Becchi's rule applied to the active edges, re-decided after every
-// iteration from the exact active-edge count that the hook pass produces
-// for free, not only on sampled iterations, because CC runs few
-// iterations and its working set collapses in the first of them.
+// EdgePolicy is CC's default working-set policy (a decider.Policy): the
+// edge-set kit's rule (Li & Becchi's, on the active edges, re-decided after
+// every iteration from the exact active-edge count the hook pass produces).
 //
 //   - fewer than T3 x edges active: a queue of edges (each element is one
 //     edge, so mapping does not matter there);
 //   - otherwise a bitmap over arcs, with block mapping when the average
 //     degree is at least T1 (long adjacency lists are split), else thread
 //     mapping.
-func EdgePolicy(t decider.Thresholds) decider.Policy { return edgePolicy{t} }
-
-type edgePolicy struct{ t decider.Thresholds }
-
-func (p edgePolicy) String() string {
-	return fmt.Sprintf("cc-edges(T1=%g,T3=%g)", p.t.T1, p.t.T3)
-}
-
-// SampleEvery is 0: the hook pass counts the active edges exactly as a
-// by-product, so the engine need not inspect the working set.
-func (p edgePolicy) SampleEvery() int { return 0 }
-
-func (p edgePolicy) Begin(info decider.Info) decider.Decider {
-	return &edgeRun{p: p, info: info}
-}
-
-type edgeRun struct {
-	p    edgePolicy
-	info decider.Info
-}
-
-func (d *edgeRun) pick(size int64) decider.Variant {
-	v := decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Bitmap}
-	if d.info.AvgDegree() >= d.p.t.T1 {
-		v.Mapping = decider.Block
-	}
-	if float64(size) < d.p.t.T3*float64(d.info.Universe) {
-		v.Mapping, v.Rep = decider.Block, decider.Queue
-	}
-	return v
-}
-
-func (d *edgeRun) Initial() decider.Variant { return d.pick(d.info.InitialSize) }
-
-func (d *edgeRun) Next(o decider.Observation) decider.Variant {
-	size := o.Size
-	if o.Sampled {
-		size = o.Sample.Size
-	}
-	if size < 0 {
-		return o.Current
-	}
-	return d.pick(size)
-}
+func EdgePolicy(t decider.Thresholds) decider.Policy { return edgeset.Policy("cc-edges", t) }

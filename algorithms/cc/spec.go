@@ -90,7 +90,7 @@ func outcome(ctx context.Context, g *graph.Graph, forest bool, opts []runtime.Op
 			return nil, err
 		}
 	}
-	o := &algorithms.Outcome{Stats: r.Stats(),
+	o := &algorithms.Outcome{Stats: r.Stats(), Result: r,
 		Edges: func() int64 { return max(g.NumEdges(), 1) },
 		Summary: func() string {
 			s := fmt.Sprintf("%d components, largest %d vertices (variant %s: %s)", r.NumComponents(), r.LargestSize(), r.Variant(), r.Reason())

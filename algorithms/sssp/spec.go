@@ -54,7 +54,7 @@ var Spec = &algorithms.Spec{
 		if err != nil {
 			return nil, err
 		}
-		return &algorithms.Outcome{Stats: r.Stats(),
+		return &algorithms.Outcome{Stats: r.Stats(), Result: r,
 			Edges: func() int64 { return algorithms.ReachedArcs(g, r.Distance) },
 			Summary: func() string {
 				max, _ := r.MaxDistance()

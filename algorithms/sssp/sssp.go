@@ -61,16 +61,16 @@ func bucketDeltaFor(cfg *runtime.Config, g *graph.Graph) uint64 {
 type Result struct {
 	src  uint32
 	srcs []uint32 // RunMulti's sources (nil: src alone)
-	// parent is WithParents' tree (nil without it); ids maps to the
-	// file's ids for PathIDs.
+	// parent is WithParents' tree (nil without it).
 	parent []uint32
-	ids    graph.IDMap
 	// dist is held at the width the run produced: 64 or 32 bits as it
 	// computed them, or narrower where a GPU run's largest distance allowed
 	// (hostmem.Values), so the result is never widened.
 	dist  hostmem.Values
 	delta uint64
 	stats runtime.Stats
+	// ids are the graph's file ids, for the exports.
+	ids graph.IDMap
 	// released is set by Release; the result is unusable after it.
 	released bool
 }
@@ -183,7 +183,7 @@ func CheckGraph(g *graph.Graph) error {
 	case graph.Unweighted:
 		return fmt.Errorf("sssp: %w: give it integer weights, e.g. g.WithDerivedWeights(seed) (weights 1..255 hashed from the endpoints)", ErrUnweighted)
 	case graph.RealWeights:
-		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with --weight-scale to scale and round them", ErrRealWeights)
+		return fmt.Errorf("sssp: %w: shortest paths need integer weights; load the graph with graph.LoadOptions.WeightScale (gearbox: --weight-scale) to scale and round them", ErrRealWeights)
 	}
 	return nil
 }
@@ -246,7 +246,7 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 		target, merge, delta = th.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
-		return &Result{src: src, srcs: keep, delta: delta}, nil
+		return &Result{src: src, srcs: keep, delta: delta, ids: g.IDs()}, nil
 	}
 	for _, s := range srcs {
 		if int64(s) >= int64(n) {

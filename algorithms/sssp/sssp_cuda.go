@@ -34,7 +34,7 @@ func init() {
 // widen the bucket to a target of out-edges (kernels.SelectBucket).
 // Small queue frontiers run many levels in one persistent launch:
 // unordered ones as they come, ordered ones bucket after bucket
-// (near-far, kernels.SSSPPersistBuckets).
+// (near-far, kernels.SSSPPersistNfD64 and D32).
 type cudaOp struct {
 	*frontier.CUDATraversal
 	src    uint32
@@ -117,12 +117,13 @@ func (o *cudaOp) Start(v decider.Variant) error {
 
 func (o *cudaOp) Distances() hostmem.Values { return o.res }
 
-// distArg returns the distance array in use.
-func (o *cudaOp) distArg() gpu.DevicePointer {
+// distArg returns the distance array in use, untyped (workset.Select's
+// Dist).
+func (o *cudaOp) distArg() kernels.VoidPtr {
 	if o.d32 {
-		return o.dist32
+		return o.dist32.Ptr().Void()
 	}
-	return o.dist
+	return o.dist.Ptr().Void()
 }
 
 // Step relaxes the working set's out-edges and generates the next working
@@ -145,13 +146,13 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 			return err
 		}
 		o.Iter++
-		var wt any // nil: unit weights
+		var wt kernels.DevPtr[uint32] // null: unit weights
 		if o.DG.W.Len() > 0 {
-			wt = o.DG.W
+			wt = o.DG.W.Ptr()
 		}
-		lead := []any{o.DG.Off, o.DG.Adj, wt, o.distArg(), ws.Update()}
-		if kernel, mid, ok := o.persistent(v); ok && o.CanFuse(v.Rep) {
-			levels, err := o.Persist(d, kernel, lead, mid)
+		a := relaxArgs{off: o.DG.Off.Ptr(), adj: o.DG.Adj.Ptr(), wt: wt, dist: o.dist.Ptr(), dist32: o.dist32.Ptr(), upd: ws.Update().Ptr()}
+		if kernel, launch, ok := o.persistent(d, v, a); ok && o.CanFuse(v.Rep) {
+			levels, err := o.Persist(d, kernel, launch)
 			if err != nil {
 				return err
 			}
@@ -166,8 +167,7 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 		}
 		edges = ws.Degree()
 		block := v.Mapping == decider.Block
-		if err := ws.Push(d, kernels.SSSP(o.d32, block, v.Rep == decider.Bitmap), kernels.SSSPPieces(o.d32),
-			block, o.Block, lead...); err != nil {
+		if err := ws.Push(d, block, o.Block, o.pushLaunch(d, a, block, v.Rep == decider.Bitmap), o.piecesLaunch(d, a)); err != nil {
 			return err
 		}
 		o.pending = v.Order == decider.Ordered
@@ -175,7 +175,7 @@ func (o *cudaOp) compute(v decider.Variant) (int64, error) {
 		if err != nil {
 			return err
 		}
-		if err := ws.Generate(d, o.DG.Off, v.Rep, sel); err != nil {
+		if err := ws.Generate(d, a.off, v.Rep, sel); err != nil {
 			return err
 		}
 		o.Finished = ws.Size() == 0
@@ -213,31 +213,95 @@ func (o *cudaOp) selection() (workset.Select, error) {
 
 // prepareMin leaves the smallest pending distance in the control block
 // (workset.Select.Prepare).
-func (o *cudaOp) prepareMin(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, _, ctrl gpu.DevicePointer) error {
-	return d.Launch(kernels.FindMin(o.d32), grid, block, o.distArg(), upd, n, ctrl)
+func (o *cudaOp) prepareMin(d *gpu.Dev, grid, block int, upd kernels.DevPtr[uint8], n uint32, _ kernels.DevPtr[int64], ctrl kernels.DevPtr[kernels.Ctrl]) error {
+	if o.d32 {
+		return kernels.LaunchSSSPFindminU32(d, grid, block, o.dist32.Ptr(), upd, n, ctrl)
+	}
+	return kernels.LaunchSSSPFindminU64(d, grid, block, o.dist.Ptr(), upd, n, ctrl)
 }
 
 // prepareBucket leaves the end of the work-targeted bucket in the control
 // block: findmin, then the bound from the histogram of the pending
 // vertices' out-degrees by distance.
-func (o *cudaOp) prepareBucket(d *gpu.Dev, grid, block int, upd gpu.DevicePointer, n uint32, off, ctrl gpu.DevicePointer) error {
+func (o *cudaOp) prepareBucket(d *gpu.Dev, grid, block int, upd kernels.DevPtr[uint8], n uint32, off kernels.DevPtr[int64], ctrl kernels.DevPtr[kernels.Ctrl]) error {
 	if err := o.prepareMin(d, grid, block, upd, n, off, ctrl); err != nil {
 		return err
 	}
-	return d.Launch(kernels.Bucket(o.d32), grid, block, o.distArg(), upd, n, off, ctrl, o.hist, o.delta, uint64(o.target))
+	if o.d32 {
+		return kernels.LaunchSSSPBucketU32(d, grid, block, o.dist32.Ptr(), upd, n, off, ctrl, o.hist.Ptr(), o.delta, uint64(o.target))
+	}
+	return kernels.LaunchSSSPBucketU64(d, grid, block, o.dist.Ptr(), upd, n, off, ctrl, o.hist.Ptr(), o.delta, uint64(o.target))
+}
+
+// relaxArgs are the leading arguments of the relaxation kernels (push,
+// pieces, persistent): the graph, the distances (dist32 when d32, else
+// dist) and the update vector.
+type relaxArgs struct {
+	off     kernels.DevPtr[int64]
+	adj, wt kernels.DevPtr[uint32]
+	dist    kernels.DevPtr[uint64]
+	dist32  kernels.DevPtr[uint32]
+	upd     kernels.DevPtr[uint8]
+}
+
+// pushLaunch returns the launch of the push kernel of a block or thread
+// mapping over a bitmap or queue (workset.CUDA.Push).
+func (o *cudaOp) pushLaunch(d *gpu.Dev, r relaxArgs, block, bitmap bool) func(workset.PushArgs) error {
+	if o.d32 {
+		k := kernels.SSSPPushU32Of(block, bitmap)
+		return func(a workset.PushArgs) error {
+			return kernels.LaunchSSSPPushU32(d, k, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist32, r.upd, a.WS, a.N, a.Ctrl, a.Par, a.Pieces)
+		}
+	}
+	k := kernels.SSSPPushU64Of(block, bitmap)
+	return func(a workset.PushArgs) error {
+		return kernels.LaunchSSSPPushU64(d, k, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist, r.upd, a.WS, a.N, a.Ctrl, a.Par, a.Pieces)
+	}
+}
+
+// piecesLaunch returns the launch of the pieces kernel that expands a push
+// kernel's heavy vertices (workset.CUDA.Push).
+func (o *cudaOp) piecesLaunch(d *gpu.Dev, r relaxArgs) func(workset.PushArgs) error {
+	if o.d32 {
+		return func(a workset.PushArgs) error {
+			return kernels.LaunchSSSPPiecesD32(d, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist32, r.upd, a.Pieces, a.Ctrl)
+		}
+	}
+	return func(a workset.PushArgs) error {
+		return kernels.LaunchSSSPPiecesD64(d, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist, r.upd, a.Pieces, a.Ctrl)
+	}
 }
 
 // persistent returns the persistent kernel for v's iterations and its
-// extra arguments, or false where none applies: unordered levels need an
+// launch, or false where none applies: unordered levels need an
 // update vector without pending vertices (an ordered generation's
 // leftovers would block their queue flags), ordered ones fixed-width
 // buckets (the work-targeted bucket is found by its own kernel).
-func (o *cudaOp) persistent(v decider.Variant) (string, []any, bool) {
+func (o *cudaOp) persistent(d *gpu.Dev, v decider.Variant, r relaxArgs) (string, func(frontier.PersistArgs) error, bool) {
 	switch {
 	case v.Order == decider.Unordered && !o.pending:
-		return kernels.SSSPPersist(o.d32), nil, true
+		if o.d32 {
+			return kernels.SSSPPersistQuD32, func(a frontier.PersistArgs) error {
+				return kernels.LaunchSSSPPersistQuD32(d, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist32, r.upd,
+					a.QA, a.QB, a.Ctrl, a.Par, a.MaxLevels, a.Cap, a.EdgeCap, a.LocalE, a.PS)
+			}, true
+		}
+		return kernels.SSSPPersistQuD64, func(a frontier.PersistArgs) error {
+			return kernels.LaunchSSSPPersistQuD64(d, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist, r.upd,
+				a.QA, a.QB, a.Ctrl, a.Par, a.MaxLevels, a.Cap, a.EdgeCap, a.LocalE, a.PS)
+		}, true
 	case v.Order == decider.Ordered && o.target == 0:
-		return kernels.SSSPPersistBuckets(o.d32), []any{uint32(o.G.NumVertices()), o.launchDelta}, true
+		n := uint32(o.G.NumVertices())
+		if o.d32 {
+			return kernels.SSSPPersistNfD32, func(a frontier.PersistArgs) error {
+				return kernels.LaunchSSSPPersistNfD32(d, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist32, r.upd,
+					a.QA, a.QB, a.Ctrl, a.Par, n, o.launchDelta, a.MaxLevels, a.Cap, a.EdgeCap, a.LocalE, a.PS)
+			}, true
+		}
+		return kernels.SSSPPersistNfD64, func(a frontier.PersistArgs) error {
+			return kernels.LaunchSSSPPersistNfD64(d, a.Grid, a.Block, r.off, r.adj, r.wt, r.dist, r.upd,
+				a.QA, a.QB, a.Ctrl, a.Par, n, o.launchDelta, a.MaxLevels, a.Cap, a.EdgeCap, a.LocalE, a.PS)
+		}, true
 	}
 	return "", nil, false
 }

@@ -394,7 +394,7 @@ func TestCUDAFusedHubs(t *testing.T) {
 }
 
 // TestCUDABucketedLaunch: ordered SSSP on a queue runs its delta buckets
-// inside persistent launches (kernels.SSSPPersistBuckets), the adaptive
+// inside persistent launches (kernels.SSSPPersistNfD64 and D32), the adaptive
 // policy's launch_delta_factor times wider: on a weighted
 // grid every bucket is filled by the launch itself, so the run takes a
 // launch per frontier.MaxFusedLevels levels and at least a level per

@@ -70,6 +70,7 @@ func commands() []command {
 		{"run", "ALGORITHM [flags]", "run a traversal (" + algorithmNames() + ")", cmdRun},
 		{"bench", "[flags]", "compare every static variant and the adaptive policy", cmdBench},
 		{"tune", "[flags]", "sweep thresholds and write the best as a thresholds section", cmdTune},
+		{"version", "", "print the module version, VCS revision, Go release and whether CUDA is built in", cmdVersion},
 	}
 }
 

@@ -2,18 +2,24 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
+	"github.com/gearbox-graph/gearbox/algorithms/cc"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 func cmdInfo(ctx context.Context, e *env, args []string) error {
 	var in inputFlags
+	var asJSON bool
 	fs := newFlagSet(e, "info", "(--graph FILE | --gen SPEC)")
 	in.register(fs)
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the text")
 	pos, help, err := parseFlags(fs, args)
 	if help || err != nil {
 		return err
@@ -26,6 +32,9 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	g, err := in.load(ctx, e)
 	if err != nil {
 		return err
+	}
+	if asJSON {
+		return writeInfoJSON(e.stdout, in.name(), g)
 	}
 	fmt.Fprintf(e.stdout, "graph: %s\n", in.name())
 	// The statistics count the self-loops the graph has; say what the file
@@ -56,10 +65,11 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 func cmdConvert(ctx context.Context, e *env, args []string) error {
 	var in inputFlags
 	var outFormat string
-	var derive bool
+	var derive, largest bool
 	fs := newFlagSet(e, "convert", "IN OUT")
 	in.register(fs)
-	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+formatNames())
+	fs.BoolVar(&largest, "largest-component", false, "write only the largest connected component (weakly connected for a directed graph), keeping the input's ids")
+	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+writableNames()+" (the others are read only)")
 	fs.BoolVar(&derive, "derive-weights", false, "give an unweighted graph the weights in [1,255] that SSSP and MST derive from --seed, so another tool reads the same weighted graph")
 	pos, help, err := parseFlags(fs, args)
 	if help || err != nil {
@@ -91,6 +101,17 @@ func cmdConvert(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("%w: --derive-weights: the graph already has %v weights", errUsage, g.WeightKind())
 		}
 		g = g.WithDerivedWeights(in.seed)
+	}
+	if largest {
+		r, err := cc.Run(ctx, g, runtime.WithLogger(e.log))
+		if err != nil {
+			return err
+		}
+		n := g.NumVertices()
+		if g, err = graph.Subgraph(g, r.Largest()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "largest component: %d of %d vertices, %d arcs (%d components)\n", g.NumVertices(), n, g.NumEdges(), r.NumComponents())
 	}
 	if err := save(e, g, pos[0], f); err != nil {
 		return err
@@ -142,7 +163,7 @@ func cmdGen(ctx context.Context, e *env, args []string) error {
 	var outFormat string
 	fs := newFlagSet(e, "gen", "SPEC OUT")
 	fs.Uint64Var(&in.seed, "seed", 0, "generator seed (0 = default)")
-	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+formatNames())
+	fs.StringVar(&outFormat, "to", "", "output format (default: by OUT's extension): "+writableNames()+" (the others are read only)")
 	pos, help, err := parseFlags(fs, args)
 	if help || err != nil {
 		return err
@@ -201,6 +222,50 @@ func save(e *env, g *graph.Graph, out string, f graph.Format) error {
 	if err != nil {
 		return err
 	}
-	e.log.Info().Str("out", out).Dur("write", time.Since(start)).Msg("graph written")
+	e.log.Info().Str("out", out).Dur("write_ms", time.Since(start)).Msg("graph written")
 	return nil
+}
+
+// infoJSON is the object gearbox info --json prints.
+type infoJSON struct {
+	Graph          graphJSON      `json:"graph"`
+	Dropped        *graph.Dropped `json:"dropped,omitempty"`
+	DerivedWeights bool           `json:"derived_weights,omitempty"`
+	// IDs says how internal ids map to the file's: "identity", "offset"
+	// (Base added) or "sorted" (relabelled densely in sorted order).
+	IDs             string                   `json:"ids"`
+	IDBase          uint64                   `json:"id_base,omitempty"`
+	Source          *uint64                  `json:"maxflow_source,omitempty"`
+	Sink            *uint64                  `json:"maxflow_sink,omitempty"`
+	UndirectedEdges int64                    `json:"undirected_edges"`
+	SelfLoops       int64                    `json:"self_loops"`
+	MinDegree       int64                    `json:"min_degree"`
+	MaxDegree       int64                    `json:"max_degree"`
+	AvgDegree       float64                  `json:"avg_degree"`
+	Isolated        int64                    `json:"isolated"`
+	Histogram       []inspector.DegreeBucket `json:"degree_histogram"`
+	Bytes           int64                    `json:"bytes"`
+}
+
+func writeInfoJSON(w io.Writer, name string, g *graph.Graph) error {
+	st := inspector.Stats(g)
+	o := infoJSON{Graph: describeGraph(name, g), DerivedWeights: g.DerivedWeights(), IDs: "identity",
+		UndirectedEdges: st.UndirectedEdges, SelfLoops: st.SelfLoops, MinDegree: st.MinDegree, MaxDegree: st.MaxDegree,
+		AvgDegree: st.AvgDegree, Isolated: st.Isolated, Histogram: st.Histogram, Bytes: st.Bytes}
+	if d := g.Dropped(); d != (graph.Dropped{}) {
+		o.Dropped = &d
+	}
+	switch ids := g.IDs(); {
+	case ids.List() != nil:
+		o.IDs = "sorted"
+	case !ids.Identity():
+		o.IDs, o.IDBase = "offset", ids.Base()
+	}
+	if s, t, ok := g.Terminals(); ok {
+		a, b := g.IDs().External(s), g.IDs().External(t)
+		o.Source, o.Sink = &a, &b
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
 }

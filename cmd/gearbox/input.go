@@ -4,11 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/schollz/progressbar/v3"
 )
 
 // inputFlags are the flags of every command that reads a graph.
@@ -30,6 +33,15 @@ func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize the input (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply every weight, of every format, by `S` and round it to an integer (0 keeps weights as they are; an error for a graph without weights)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators and derived weights (0 = default)")
+}
+
+// writableNames lists the formats convert writes.
+func writableNames() string {
+	var s []string
+	for _, f := range graph.WritableFormats() {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, ", ")
 }
 
 func formatNames() string {
@@ -88,7 +100,9 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 			}
 		}
 		if e.interactive {
-			opt.Progress = e.stderr
+			var done func()
+			opt.Progress, done = progressBar(e.stderr, filepath.Base(f.path))
+			defer done()
 		}
 		g, err = graph.Load(f.path, opt)
 	}
@@ -97,7 +111,7 @@ func (f *inputFlags) load(ctx context.Context, e *env) (*graph.Graph, error) {
 	}
 	e.log.Info().Str("graph", f.name()).Int("vertices", g.NumVertices()).Int64("arcs", g.NumEdges()).
 		Bool("directed", g.Directed()).Str("weights", g.WeightKind().String()).
-		Dur("load", time.Since(start)).Msg("graph ready")
+		Dur("load_ms", time.Since(start)).Msg("graph ready")
 	return g, nil
 }
 
@@ -107,4 +121,36 @@ func (f *inputFlags) files() []string {
 		return nil
 	}
 	return graph.InputFiles(f.path, graph.LoadOptions{Format: graph.Format(f.format)})
+}
+
+// progressMin is the input size above which the CLI draws a progress bar.
+const progressMin = 32 << 20
+
+// progressBar returns a graph.LoadOptions.Progress drawing a bar on out
+// for inputs over progressMin bytes, and the function that clears it.
+func progressBar(out io.Writer, name string) (func(done, total int64), func()) {
+	var bar *progressbar.ProgressBar
+	var last int64
+	return func(done, total int64) {
+			if total <= progressMin {
+				return
+			}
+			if bar == nil {
+				bar = progressbar.NewOptions64(total,
+					progressbar.OptionSetWriter(out),
+					progressbar.OptionSetDescription("reading "+name),
+					progressbar.OptionShowBytes(true),
+					progressbar.OptionSetWidth(30),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish(),
+					progressbar.OptionSetPredictTime(true),
+				)
+			}
+			_ = bar.Add64(done - last)
+			last = done
+		}, func() {
+			if bar != nil {
+				_ = bar.Finish()
+			}
+		}
 }

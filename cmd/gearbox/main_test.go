@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -44,6 +45,11 @@ func TestCLI(t *testing.T) {
 		{"run cc", []string{"run", "cc", "--gen", "kron:8", "--verify"}, []string{"components, largest", "verified: 1 of 1"}, ""},
 		{"run cc sv", []string{"run", "cc", "--gen", "grid:6:5", "--variant", "sv", "--verify"}, []string{"1 components, largest 30", "variant sv"}, ""},
 		{"run forest", []string{"run", "forest", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "unionfind"}, []string{"forest of"}, ""},
+		{"run mst", []string{"run", "mst", "--gen", "kron:8", "--verify"}, []string{"derived from seed", "forest weight ", " components (derived weights) (variant ", "verified: 1 of 1"}, ""},
+		{"run mst directed", []string{"run", "mst", "--graph", "../../graph/testdata/tiny.mtx", "--verify", "--variant", "al"}, []string{"read as undirected", "variant al: forced"}, ""},
+		{"run mst kruskal", []string{"run", "mst", "--gen", "grid:6:5", "--variant", "kruskal", "--verify"}, []string{"29 edges, 1 components"}, ""},
+		{"mst on the empty graph", []string{"run", "mst", "--graph", "../../graph/testdata/empty.mtx", "--verify"}, []string{"forest weight 0, 0 edges, 0 components"}, ""},
+		{"mst with cc variant", []string{"run", "mst", "--gen", "kron:4", "--variant", "sv"}, nil, "not a variant of mst"},
 		{"cc with source", []string{"run", "cc", "--gen", "kron:4", "--source", "1"}, nil, "has no source"},
 		// Refused before the graph is read (the file is missing).
 		{"sssp pull", []string{"run", "sssp", "--graph", filepath.Join(dir, "nope.el"), "--variant", "pull"}, nil, `--variant "pull" is not a variant of sssp`},
@@ -404,4 +410,54 @@ func body(info string) string {
 		keep = append(keep, l)
 	}
 	return strings.Join(keep, "\n")
+}
+
+// TestRunRepeat: --repeat R runs an algorithm without a source R times and
+// reports medians over the runs; a bad count is refused before loading.
+func TestRunRepeat(t *testing.T) {
+	out, _, err := gearbox(t, "run", "cc", "--gen", "kron:8", "--repeat", "3", "--verify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"median over 3 runs:", "verified: 3 of 3 runs"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	out, _, err = gearbox(t, "run", "bfs", "--gen", "kron:8", "--sources", "2", "--repeat", "2")
+	if err != nil || !strings.Contains(out, "median over 4 runs (2 sources x 2 repeats):") {
+		t.Fatalf("bfs --sources 2 --repeat 2: %v\n%s", err, out)
+	}
+	if _, _, err := gearbox(t, "run", "cc", "--gen", "kron:8", "--repeat", "0"); err == nil || !strings.Contains(err.Error(), "--repeat 0 must be at least 1") {
+		t.Fatalf("--repeat 0: %v", err)
+	}
+}
+
+// TestRunMSTOut checks --out's "u v w" lines: one per forest edge, in the
+// file's ids, weights summing to the printed total.
+func TestRunMSTOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "forest.txt")
+	stdout, _, err := gearbox(t, "run", "mst", "--gen", "grid:5:4", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 19 {
+		t.Fatalf("%d lines, want 19", len(lines))
+	}
+	var total int64
+	for _, l := range lines {
+		var u, v, w int64
+		if n, err := fmt.Sscanf(l, "%d %d %d", &u, &v, &w); n != 3 || err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		total += w
+	}
+	if want := fmt.Sprintf("forest weight %d, 19 edges, 1 components", total); !strings.Contains(stdout, want) {
+		t.Errorf("summary lacks %q:\n%s", want, stdout)
+	}
 }

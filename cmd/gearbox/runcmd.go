@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +32,7 @@ type runFlags struct {
 	target  string
 	parents bool
 	pairs   string
+	repeat  int
 	variant string
 	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
 	// the thresholds' value.
@@ -39,6 +41,7 @@ type runFlags struct {
 	trace      string
 	out        string
 	verify     bool
+	json       bool
 	device     string
 	workers    int
 	cpuprofile string
@@ -51,6 +54,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.parents, "parents", false, "record a parent per vertex (bfs, sssp); --out gains a third column, the parent's id ('-' for the source and unreached vertices)")
 	fs.StringVar(&f.pairs, "pairs", "", "answer the stcon queries of `FILE` (one 's t' a line in the file's ids; # comments) in one process; one line per query to stdout or --out: 's t hops v0 .. vk', or 's t none'")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
+	fs.IntVar(&f.repeat, "repeat", 1, "benchmark mode: run each source (or, without a source, the algorithm) `R` times and report medians")
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
 	f.params = map[string]uint64{}
 	for _, p := range runFlagParams() {
@@ -60,6 +64,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.trace, "trace", "", "write the run's statistics with a per-iteration trace as JSON to `FILE` ('-' for stdout)")
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object (graph, algorithm, sources, times, variants, result summary) on stdout instead of the text summary")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE` ('-' for stdout), for go tool pprof")
@@ -197,6 +202,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if err := checkWorkers(f.workers); err != nil {
 		return err
 	}
+	if err := checkCount("repeat", f.repeat, 1, maxSources, ""); err != nil {
+		return err
+	}
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
@@ -254,7 +262,14 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	// rather than mix into them.
 	sum := e.stdout
 	if f.out == "-" || f.trace == "-" || f.cpuprofile == "-" {
+		if f.json {
+			return fmt.Errorf("%w: --json prints on stdout; write --out, --trace and --cpuprofile to files", errUsage)
+		}
 		sum = e.stderr
+	}
+	var notes []string
+	if f.json {
+		sum = &noteWriter{notes: &notes}
 	}
 	g, err := f.in.load(ctx, e)
 	if err != nil {
@@ -291,6 +306,17 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
 			return err
 		}
+	}
+	if f.repeat > 1 {
+		// Each source's runs are consecutive, so the later ones are warm
+		// (the graph and buffers already where the first put them).
+		rep := make([]uint32, 0, len(srcs)*f.repeat)
+		for _, s := range srcs {
+			for range f.repeat {
+				rep = append(rep, s)
+			}
+		}
+		srcs = rep
 	}
 
 	if f.cpuprofile != "" {
@@ -345,7 +371,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			if err := t.Verify(); err != nil {
 				return fmt.Errorf("verification failed for source %d: %w", g.IDs().External(src), err)
 			}
-			e.log.Debug().Dur("verify", time.Since(vs)).Msg("verified")
+			e.log.Debug().Dur("verify_ms", time.Since(vs)).Msg("verified")
 		}
 		if len(srcs) > 1 {
 			fmt.Fprintf(sum, "source %-10d %9.3f ms  %9.1f MTEPS  %d iterations  %s\n",
@@ -357,6 +383,16 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 	}
 	st := last.Stats
+	st.Graph = f.in.name()
+	if alg.Sourced {
+		x := g.IDs().External(srcs[len(times)-1])
+		st.Source = &x
+	}
+	if f.json {
+		if err := writeRunJSON(e.stdout, pos[0], f.in.name(), g, srcs[:len(times)], times, mteps, last, st, notes); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(sum, "%s on %s (%d vertices, %d arcs, %s) with %s, policy %s\n",
 		pos[0], f.in.name(), g.NumVertices(), g.NumEdges(), directedness(g), st.Backend, st.Policy)
 	if len(srcs) == 1 {
@@ -389,8 +425,15 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 	} else {
 		over := fmt.Sprintf("%d sources", len(times))
-		if interrupted != nil {
+		switch {
+		case interrupted != nil && f.repeat == 1:
 			over = fmt.Sprintf("the %d of %d sources finished", len(times), len(srcs))
+		case interrupted != nil:
+			over = fmt.Sprintf("the %d of %d runs finished", len(times), len(srcs))
+		case f.repeat > 1 && alg.Sourced:
+			over = fmt.Sprintf("%d runs (%d sources x %d repeats)", len(times), len(times)/f.repeat, f.repeat)
+		case f.repeat > 1:
+			over = fmt.Sprintf("%d runs", len(times))
 		}
 		fmt.Fprintf(sum, "median over %s: %.3f ms  %.1f MTEPS\n", over, median(times)*1e3, median(mteps))
 		if len(kernels) == len(times) {
@@ -631,4 +674,66 @@ func (e *firstErrWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
+}
+
+// noteWriter keeps the lines written to it (the notes of a --json run,
+// which go into its object instead of the text summary).
+type noteWriter struct{ notes *[]string }
+
+func (w *noteWriter) Write(p []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		if strings.HasPrefix(l, "note: ") {
+			*w.notes = append(*w.notes, strings.TrimPrefix(l, "note: "))
+		}
+	}
+	return len(p), nil
+}
+
+// runJSON is the object gearbox run --json prints.
+type runJSON struct {
+	Graph     graphJSON      `json:"graph"`
+	Algorithm string         `json:"algorithm"`
+	Backend   string         `json:"backend"`
+	Policy    string         `json:"policy"`
+	Sources   []uint64       `json:"sources,omitempty"`
+	TimesMS   []float64      `json:"times_ms"`
+	MedianMS  float64        `json:"median_ms"`
+	MTEPS     float64        `json:"median_mteps"`
+	Variants  map[string]int `json:"variants"`
+	// Result is the last run's result summary (its algorithm's
+	// encoding/json form), or its one-line summary.
+	Result any      `json:"result"`
+	Notes  []string `json:"notes,omitempty"`
+}
+
+// graphJSON describes a graph in gearbox run and info --json.
+type graphJSON struct {
+	Name     string `json:"name"`
+	Vertices int    `json:"vertices"`
+	Arcs     int64  `json:"arcs"`
+	Directed bool   `json:"directed"`
+	Weights  string `json:"weights"`
+}
+
+func describeGraph(name string, g *graph.Graph) graphJSON {
+	return graphJSON{Name: name, Vertices: g.NumVertices(), Arcs: g.NumEdges(), Directed: g.Directed(), Weights: g.WeightKind().String()}
+}
+
+func writeRunJSON(w io.Writer, alg, name string, g *graph.Graph, srcs []uint32, times, mteps []float64, last *algorithms.Outcome, st runtime.Stats, notes []string) error {
+	o := runJSON{Graph: describeGraph(name, g), Algorithm: alg, Backend: st.Backend, Policy: st.Policy,
+		MedianMS: median(times) * 1e3, MTEPS: median(mteps), Variants: st.Variants, Result: last.Result, Notes: notes}
+	if spec, _ := algorithms.Lookup(alg); spec != nil && spec.Sourced {
+		for _, s := range srcs {
+			o.Sources = append(o.Sources, g.IDs().External(s))
+		}
+	}
+	for _, t := range times {
+		o.TimesMS = append(o.TimesMS, t*1e3)
+	}
+	if o.Result == nil {
+		o.Result = last.Summary()
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
 }

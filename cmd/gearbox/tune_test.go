@@ -376,7 +376,7 @@ func TestTuneSectionUsage(t *testing.T) {
 		{"other algorithm", []string{"--algorithms", "bfs", "--section", "sssp"}, "--algorithms sssp"},
 		{"two algorithms", []string{"--algorithms", "bfs,sssp", "--section", "bfs"}, "--section bfs"},
 		{"default algorithms", []string{"--section", "sssp"}, "--section sssp"},
-		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, cc, sssp"},
+		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, cc, mst, sssp"},
 	}
 	for _, tc := range tests {
 		out := filepath.Join(t.TempDir(), "out")
@@ -532,7 +532,7 @@ func TestSweepBadInput(t *testing.T) {
 		wantErr []string
 	}{
 		// Found before kron:6 is generated, not after.
-		{"unknown extension", []string{"bench", "--graphs", "kron:6," + dat}, []string{"g.dat", `extension ".dat"`, "use --format"}},
+		{"unknown extension", []string{"bench", "--graphs", "kron:6," + dat}, []string{"g.dat", `extension ".dat"`, "--format"}},
 		{"unknown format", []string{"tune", "--graphs", dat, "--format", "xyz"}, []string{"--format", `"xyz"`}},
 		{"empty t3 range", []string{"tune", "--t3", "0.05:0.01"}, []string{"--t3", "empty range", "0.05"}},
 		{"t3 out of range", []string{"tune", "--t3", "0.5:2:0.5"}, []string{"--t3", "T3"}},

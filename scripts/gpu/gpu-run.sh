@@ -48,6 +48,7 @@ if [[ " $STAGES " == *" bench "* ]]; then
 	[ -x ./workset.test ] && timeout 60 ./workset.test -test.run '^$' -test.bench CUDAOverhead -test.benchtime ${BENCH_TIME_OVERHEAD:-0.3s} >>"$OUT/bench.txt" 2>&1
 	[ -x ./bfs.test ] && timeout ${BENCH_TIMEOUT:-200} ./bfs.test -test.run '^$' -test.bench "${BENCH_BFS:-CUDABFS}" -test.benchtime ${BENCH_N:-10}x >>"$OUT/bench.txt" 2>&1
 	[ -x ./sssp.test ] && timeout ${BENCH_TIMEOUT:-200} ./sssp.test -test.run '^$' -test.bench "${BENCH_SSSP:-CUDASSSP}" -test.benchtime ${BENCH_N_SSSP:-5}x >>"$OUT/bench.txt" 2>&1
+	[ -x ./apsp.test ] && timeout ${BENCH_TIMEOUT:-200} ./apsp.test -test.run '^$' -test.bench "${BENCH_APSP:-CUDAAPSP}" -test.benchtime ${BENCH_N_APSP:-5}x -test.v >>"$OUT/bench.txt" 2>&1
 	grep -E '^Benchmark|FAIL|panic' "$OUT/bench.txt"
 fi
 wait

@@ -59,7 +59,7 @@ func (e *CUDAEdges[E]) Alloc(d *gpu.Dev) error {
 		return err
 	}
 	if f.M > 0 {
-		return d.Launch(kernels.CCFillSrc, d.Grid((f.M+63)/64, CUDABlock), CUDABlock, f.DG.Off, uint32(f.N), uint64(f.M), e.Src)
+		return kernels.LaunchCCFillSrc(d, d.Grid((f.M+63)/64, CUDABlock), CUDABlock, f.DG.Off.Ptr(), uint32(f.N), uint64(f.M), e.Src.Ptr())
 	}
 	return nil
 }
@@ -85,12 +85,12 @@ func (e *CUDAEdges[E]) BuildQueue(d *gpu.Dev, fromBitmap bool) error {
 	if err := f.ClearCtrl(d); err != nil {
 		return err
 	}
-	var hidden any
+	var hidden kernels.DevPtr[uint32] // null: every arc
 	if fromBitmap {
-		hidden = e.Hidden
+		hidden = e.Hidden.Ptr()
 	}
-	if err := d.Launch(kernels.CCSVBuildQu, d.Grid(f.M, CUDABlock), CUDABlock, e.Src, f.DG.Adj, uint64(f.M), f.P, hidden,
-		e.Q[0], uint64(e.Q[0].Len()), f.Ctrl, gpu.Flag(f.Directed)); err != nil {
+	if err := kernels.LaunchCCSVBuildQu(d, d.Grid(f.M, CUDABlock), CUDABlock, e.Src.Ptr(), f.DG.Adj.Ptr(), uint64(f.M), f.P.Ptr(), hidden,
+		e.Q[0].Ptr(), uint64(e.Q[0].Len()), f.Ctrl.Ptr(), gpu.Flag(f.Directed)); err != nil {
 		return err
 	}
 	if err := f.ReadCtrl(d); err != nil {
@@ -151,7 +151,7 @@ func (e *CUDAEdges[E]) ToRep(d *gpu.Dev, r decider.Rep) error {
 	}
 	if e.QLen > 0 {
 		f := e.f
-		if err := f.Launch(d, kernels.CCSVQuToBm, int(e.QLen), e.Q[e.Cur], uint64(e.QLen), f.DG.Off, f.DG.Adj, e.Hidden); err != nil {
+		if err := kernels.LaunchCCSVQuToBm(d, f.Grid(d, int(e.QLen)), CUDABlock, e.Q[e.Cur].Ptr(), uint64(e.QLen), f.DG.Off.Ptr(), f.DG.Adj.Ptr(), e.Hidden.Ptr()); err != nil {
 			return err
 		}
 	}

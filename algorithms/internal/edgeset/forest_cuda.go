@@ -21,16 +21,9 @@ import (
 	"github.com/gearbox-graph/gearbox/kernels"
 )
 
-// CUDACtrl mirrors struct CCCtrl in kernels/cc.cu (64 bytes).
-type CUDACtrl struct {
-	Active uint64
-	QCount uint64
-	Edges  uint64
-	Root   uint32
-	Heavy  uint32
-	Hooks  uint64
-	_      [3]uint64
-}
+// CUDACtrl is the control block, struct CCCtrl in kernels/cc.cu (the
+// generated mirror kernels.CCCtrl, 64 bytes).
+type CUDACtrl = kernels.CCCtrl
 
 // CUDABlock is the block size of the edge-set kernels.
 const CUDABlock = 256
@@ -108,22 +101,21 @@ func (b *CUDAForest[E]) Acquire(d *gpu.Dev, extra int64) error {
 	if b.Ctrl, err = gpu.AllocSlice[CUDACtrl](d, 1); err != nil {
 		return err
 	}
-	return b.Launch(d, kernels.CCInit, b.N, b.P, b.HookArg(), uint32(b.N))
+	return kernels.LaunchCCInit(d, b.Grid(d, b.N), CUDABlock, b.P.Ptr(), b.HookArg(), uint32(b.N))
 }
 
-// HookArg is the forest array, or a null pointer when no forest is wanted
-// (the kernels then record nothing).
-func (b *CUDAForest[E]) HookArg() any {
+// HookArg is the forest array (its arcs as the kernels store them,
+// v<<32|u), or a null pointer when no forest is wanted (the kernels then
+// record nothing).
+func (b *CUDAForest[E]) HookArg() kernels.DevPtr[uint64] {
 	if b.Forest {
-		return b.Hook
+		return kernels.PtrAt[uint64](b.Hook.DevicePtr())
 	}
-	return nil
+	return kernels.DevPtr[uint64]{}
 }
 
-// Launch runs kernel name over items in blocks of CUDABlock threads.
-func (b *CUDAForest[E]) Launch(d *gpu.Dev, name string, items int, args ...any) error {
-	return d.Launch(name, d.Grid(int64(items), CUDABlock), CUDABlock, args...)
-}
+// Grid is the grid of a launch over items in blocks of CUDABlock threads.
+func (b *CUDAForest[E]) Grid(d *gpu.Dev, items int) int { return d.Grid(int64(items), CUDABlock) }
 
 // ClearCtrl zeroes the control block.
 func (b *CUDAForest[E]) ClearCtrl(d *gpu.Dev) error { return d.Memset32(b.Ctrl, 0, 0, 16) }
@@ -134,7 +126,7 @@ func (b *CUDAForest[E]) ReadCtrl(d *gpu.Dev) error { return b.Ctrl.Read(d, 0, b.
 
 // Compress runs full pointer jumping over the parents.
 func (b *CUDAForest[E]) Compress(d *gpu.Dev) error {
-	return b.Launch(d, kernels.CCCompress, b.N, b.P, uint32(b.N))
+	return kernels.LaunchCCCompress(d, b.Grid(d, b.N), CUDABlock, b.P.Ptr(), uint32(b.N))
 }
 
 // Done implements runtime.Operator.

@@ -13,6 +13,11 @@
 // exit. BFS is a small reusable level-synchronous BFS over the kit, along
 // out-arcs or in-arcs, that other operators call as a sub-step.
 //
-// It may import graph, workset, mapping and decider; it must not import
-// runtime or an algorithm.
+// On the GPU (build tag cuda), CUDATraversal is what the GPU BFS and SSSP
+// operators share: the device graph, the working set, persistent
+// multi-level launches and the result copied behind them.
+//
+// Its CPU files import graph, workset, mapping and decider only; the cuda
+// files add gpu, kernels, internal/hostmem and runtime (the operator
+// contract's StepRequest and StepResult). It must not import an algorithm.
 package frontier

@@ -32,7 +32,7 @@ type CUDATraversal struct {
 	G  *graph.Graph
 	DG *gpu.DeviceGraph
 	WS *workset.CUDA
-	PS gpu.DeviceSlice[uint32] // persistent launches' state
+	PS gpu.DeviceSlice[uint32] // persistent launches' state (struct Persist, PersistBytes)
 	// Block is the block size of block-mapped kernels (gpu.BlockSize).
 	Block int
 	// Times holds the operator's own share of the split (set-up, upload,
@@ -214,21 +214,37 @@ const PersistBytes = kernels.PersistBytes
 // responsive (on the H100 a 2048x2048 grid's ~3000 BFS levels took ~26 ms).
 const MaxFusedLevels = 1 << 12
 
-// Persist runs a persistent multi-level launch of kernel, whose arguments
-// are lead followed by (current queue, scratch queue, ctrl, parity), mid,
-// then (max levels, frontier cap, edge cap, local edge limit, state). It
-// returns the levels run; 0 means the launch declined at once, and the
-// next few iterations are left to the ordinary kernels.
-func (t *CUDATraversal) Persist(d *gpu.Dev, kernel string, lead, mid []any) (int, error) {
+// PersistArgs is what Persist hands its launch callback: the grid and
+// block size and the arguments every persistent kernel shares, after its
+// own leading ones (graph and per-vertex arrays): (current queue QA,
+// scratch queue QB, ctrl, parity), then the kernel's own middle ones,
+// then (max levels, frontier cap, edge cap, local edge limit, state PS).
+type PersistArgs struct {
+	Grid, Block int
+	QA, QB      kernels.DevPtr[uint32]
+	Ctrl        kernels.DevPtr[kernels.Ctrl]
+	Par         uint32
+	MaxLevels   uint32
+	Cap         uint32
+	EdgeCap     uint64
+	LocalE      uint32
+	PS          kernels.DevPtr[kernels.Persist]
+}
+
+// Persist runs a persistent multi-level launch of kernel (its name sizes
+// the grid: gpu.Dev.PersistGrid), which launch issues with PersistArgs'
+// arguments. It returns the levels run; 0 means the launch declined at
+// once, and the next few iterations are left to the ordinary kernels.
+func (t *CUDATraversal) Persist(d *gpu.Dev, kernel string, launch func(PersistArgs) error) (int, error) {
 	ws := t.WS
 	if err := d.Memset32(t.PS, 0, 0, int64(t.PS.Len())); err != nil {
 		return 0, err
 	}
 	deg0 := ws.Degree()
-	args := append(append([]any{}, lead...), ws.Current(), ws.Scratch(), ws.Ctrl(), ws.Parity())
-	args = append(append(args, mid...), uint32(MaxFusedLevels), uint32(t.C.FusedLevels()), uint64(t.C.PersistEdgeLimit()),
-		uint32(t.C.LocalEdges()), t.PS)
-	if err := d.Launch(kernel, d.PersistGrid(kernel), kernels.PersistThreads, args...); err != nil {
+	if err := launch(PersistArgs{Grid: d.PersistGrid(kernel), Block: kernels.PersistThreads,
+		QA: ws.Current().Ptr(), QB: ws.Scratch().Ptr(), Ctrl: ws.Ctrl(), Par: ws.Parity(),
+		MaxLevels: uint32(MaxFusedLevels), Cap: uint32(t.C.FusedLevels()), EdgeCap: uint64(t.C.PersistEdgeLimit()),
+		LocalE: uint32(t.C.LocalEdges()), PS: kernels.PtrAt[kernels.Persist](t.PS.DevicePtr())}); err != nil {
 		return 0, err
 	}
 	// A launch's copy is dropped before the next launch (below), so at most

@@ -1,0 +1,346 @@
+package msf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
+	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/par"
+	"github.com/gearbox-graph/gearbox/runtime"
+)
+
+// Variant names a minimum spanning forest algorithm.
+type Variant uint8
+
+const (
+	// Auto lets the VariantPolicy choose from the graph's statistics.
+	Auto Variant = iota
+	// EA is Borůvka over an edge array with edge filtering and a reduced
+	// source-side minimum (Zaitsev & Kalgin's optimised EA).
+	EA
+	// AL is Borůvka over the adjacency lists (CSR), without an edge array.
+	AL
+	// ECL is EA preceded by ECL-MST's light-edge filter: when the average
+	// degree is at least 4, a sampled weight threshold first admits about 3n
+	// light edges, then the rest join (filter-Kruskal style).
+	ECL
+	// Kruskal is the serial reference: sort by (weight, id), union-find.
+	// Never chosen by Auto.
+	Kruskal
+)
+
+var variantNames = [...]string{Auto: "auto", EA: "ea", AL: "al", ECL: "ecl", Kruskal: "kruskal"}
+
+func (v Variant) String() string {
+	if int(v) < len(variantNames) {
+		return variantNames[v]
+	}
+	return fmt.Sprintf("Variant(%d)", uint8(v))
+}
+
+// Variants lists the concrete variants (every one but Auto).
+func Variants() []Variant { return []Variant{EA, AL, ECL, Kruskal} }
+
+// ParseVariant maps a name ("auto", "ea", "al", "ecl", "kruskal"; case
+// ignored) to its Variant.
+func ParseVariant(s string) (Variant, error) {
+	t := strings.TrimSpace(s)
+	for i, name := range variantNames {
+		if strings.EqualFold(t, name) {
+			return Variant(i), nil
+		}
+	}
+	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
+}
+
+var (
+	// ErrUnknownVariant is returned for a variant name or value the package
+	// does not know.
+	ErrUnknownVariant = errors.New("msf: unknown variant")
+	// ErrNilGraph is returned when the graph is nil.
+	ErrNilGraph = errors.New("msf: nil graph")
+	// ErrWeight is returned for a negative, NaN or infinite weight.
+	ErrWeight = errors.New("msf: invalid weight")
+	// ErrTooLarge is returned for a graph with more arcs than 32-bit edge
+	// ids can number.
+	ErrTooLarge = errors.New("msf: graph too large")
+	// ErrVerify is wrapped by Verify's errors.
+	ErrVerify = errors.New("msf: verification failed")
+)
+
+// DefaultSeed is the seed of the weights derived for unweighted graphs when
+// WithSeed is not given.
+const DefaultSeed = 1
+
+// options are a run's MSF-specific settings, from the runtime.Options
+// below (runtime.WithValue under keys of this package).
+type options struct {
+	variant Variant
+	seed    uint64
+	vpol    VariantPolicy
+}
+
+type (
+	variantKey struct{}
+	seedKey    struct{}
+	vpolKey    struct{}
+)
+
+// WithVariant forces an algorithm (Auto, the default, lets the
+// VariantPolicy choose).
+func WithVariant(v Variant) runtime.Option { return runtime.WithValue(variantKey{}, v) }
+
+// WithSeed sets the seed of the weights derived for an unweighted graph
+// (graph.WithDerivedWeights, as SSSP uses; default DefaultSeed).
+func WithSeed(s uint64) runtime.Option { return runtime.WithValue(seedKey{}, s) }
+
+// WithVariantPolicy replaces the algorithm choice's thresholds.
+func WithVariantPolicy(p VariantPolicy) runtime.Option { return runtime.WithValue(vpolKey{}, p) }
+
+// optionsOf reads the MSF options of cfg over the defaults.
+func optionsOf(cfg *runtime.Config) options {
+	o := options{seed: DefaultSeed, vpol: DefaultVariantPolicy()}
+	if v, ok := cfg.Value(variantKey{}); ok {
+		o.variant = v.(Variant)
+	}
+	if v, ok := cfg.Value(seedKey{}); ok {
+		o.seed = v.(uint64)
+	}
+	if v, ok := cfg.Value(vpolKey{}); ok {
+		o.vpol = v.(VariantPolicy)
+	}
+	return o
+}
+
+// Edge is an edge of the forest by internal vertex ids (U < V for
+// undirected inputs; the arc's direction for directed ones) and its weight
+// as stored: an integer, or a float32 bit pattern for real weights.
+type Edge struct {
+	U, V   uint32
+	Weight uint32
+}
+
+// Result is a minimum spanning forest: one minimum spanning tree per
+// connected component (of the undirected reading of a directed graph),
+// ties broken by (weight, edge id) where an edge's id is its position among
+// the canonical arcs in CSR order, so every variant, backend and worker
+// count gives the same forest.
+type Result struct {
+	edges    []Edge
+	kind     graph.WeightKind
+	derived  bool
+	directed bool
+	ncomp    int
+	total    int64
+	totalF   float64
+	variant  Variant
+	reason   string
+	stats    runtime.Stats
+}
+
+// Edges returns the forest's edges in edge-id order. Do not modify.
+func (r *Result) Edges() []Edge { return r.edges }
+
+// NumComponents returns the number of connected components (isolated
+// vertices count; 0 for the empty graph): NumVertices - len(Edges).
+func (r *Result) NumComponents() int { return r.ncomp }
+
+// TotalWeight returns the forest's weight for integer weights (derived
+// ones included), exact in int64; for real weights it is the float sum
+// rounded to the nearest integer (see TotalWeightFloat).
+func (r *Result) TotalWeight() int64 {
+	if r.kind == graph.RealWeights {
+		return int64(math.Round(r.totalF))
+	}
+	return r.total
+}
+
+// TotalWeightFloat returns the forest's weight as a float64: for real
+// (float32) weights summed in float64 in edge-id order, so it is the same
+// for every run; for integer weights the exact total converted.
+func (r *Result) TotalWeightFloat() float64 {
+	if r.kind == graph.RealWeights {
+		return r.totalF
+	}
+	return float64(r.total)
+}
+
+// WeightOf returns an edge's weight as a float64.
+func (r *Result) WeightOf(e Edge) float64 {
+	if r.kind == graph.RealWeights {
+		return float64(math.Float32frombits(e.Weight))
+	}
+	return float64(e.Weight)
+}
+
+// WeightKind says what the edges' weights are (integer for derived ones).
+func (r *Result) WeightKind() graph.WeightKind { return r.kind }
+
+// DerivedWeights reports whether the input was unweighted and the weights
+// were derived from the seed (graph.WithDerivedWeights).
+func (r *Result) DerivedWeights() bool { return r.derived }
+
+// Directed reports whether the input was directed and read as undirected
+// (every arc but self-loops an edge).
+func (r *Result) Directed() bool { return r.directed }
+
+// Variant returns the algorithm that ran.
+func (r *Result) Variant() Variant { return r.variant }
+
+// Reason says why the variant was chosen ("forced" when it was given).
+func (r *Result) Reason() string { return r.reason }
+
+// Stats returns the engine's statistics (Kruskal, which does not run on
+// the engine, reports one iteration, its wall time and the edges read).
+func (r *Result) Stats() runtime.Stats { return r.stats }
+
+// input is a checked graph ready for a variant.
+type input struct {
+	g        *graph.Graph // weighted
+	directed bool
+	derived  bool
+	edges    int64 // canonical edges
+}
+
+// prepare weighs an unweighted graph, refuses bad weights and counts the
+// canonical edges.
+func prepare(g *graph.Graph, seed uint64) (*input, error) {
+	if g == nil {
+		return nil, ErrNilGraph
+	}
+	in := &input{g: g, directed: g.Directed(), derived: g.DerivedWeights()}
+	if g.WeightKind() == graph.Unweighted {
+		in.g, in.derived = g.WithDerivedWeights(seed), true
+	}
+	if m := in.g.NumEdges(); m > math.MaxUint32 {
+		return nil, fmt.Errorf("%w: %d arcs, limit %d (32-bit edge ids)", ErrTooLarge, m, int64(math.MaxUint32))
+	}
+	if in.g.WeightKind() == graph.RealWeights {
+		for e, w := range in.g.Weights() {
+			f := math.Float32frombits(w)
+			if w>>31 != 0 && f != 0 || math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				return nil, fmt.Errorf("%w: arc %d has weight %v (want finite, >= 0)", ErrWeight, e, f)
+			}
+		}
+	}
+	in.edges = countEdges(in.g, in.directed)
+	return in, nil
+}
+
+// countEdges counts the canonical arcs (the edges of the undirected
+// reading), in parallel.
+func countEdges(g *graph.Graph, directed bool) int64 {
+	if !directed {
+		// Every edge but a self-loop is stored twice, a self-loop once.
+		return g.NumEdges() - g.NumUndirectedEdges()
+	}
+	off, adj := g.Offsets(), g.Adj()
+	var total atomic.Int64
+	par.For(g.NumVertices(), 1<<12, func(lo, hi int) {
+		var k int64
+		for u := lo; u < hi; u++ {
+			for e := off[u]; e < off[u+1]; e++ {
+				if adj[e] != uint32(u) {
+					k++
+				}
+			}
+		}
+		total.Add(k)
+	})
+	return total.Load()
+}
+
+// operator is a runtime operator that yields the forest's edges, in id
+// order, once the engine has run it.
+type operator interface {
+	runtime.Operator
+	forest() []Edge
+}
+
+// cudaOperator builds an operator for a non-CPU backend; a cuda build will
+// set it (none does yet). It reports false when it cannot run the variant.
+var cudaOperator func(b runtime.Backend, in *input, v Variant) (operator, bool)
+
+// Run computes the minimum spanning forest of g. Options: WithVariant,
+// WithSeed, WithVariantPolicy and the runtime's (backend or worker count,
+// logger, trace, thresholds, and a policy or fixed decider.Variant for
+// Borůvka's working set: Rep picks bitmap or queue of active edges,
+// Mapping thread or block distribution of the adjacency-list pass).
+func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, error) {
+	base := runtime.NewConfigFor(section, opts...)
+	o := optionsOf(base)
+	if o.variant > Kruskal {
+		return nil, fmt.Errorf("%w: %d", ErrUnknownVariant, uint8(o.variant))
+	}
+	in, err := prepare(g, o.seed)
+	if err != nil {
+		return nil, err
+	}
+	cfg := runtime.NewConfigFor(section, append([]runtime.Option{runtime.WithPolicy(edgeset.Policy("msf-edges", base.Thresholds()))}, opts...)...)
+	v, reason := o.variant, "forced"
+	if v == Auto {
+		v, reason = o.vpol.Choose(statsOf(in))
+	}
+	res := &Result{kind: in.g.WeightKind(), derived: in.derived, directed: in.directed, variant: v, reason: reason}
+	if v == Kruskal {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		res.edges = kruskal(in)
+		res.stats = runtime.Stats{Algorithm: "msf-kruskal", Backend: "cpu (serial)", Policy: "none", Iterations: 1, Variants: map[string]int{"kruskal": 1}, Wall: time.Since(t0), EdgesRelaxed: in.edges}
+	} else {
+		var op operator
+		switch b := cfg.Backend().(type) {
+		case *runtime.CPU:
+			switch v {
+			case AL:
+				op = newAL(b.NewPool(), in)
+			case ECL:
+				op = newEA(b.NewPool(), in, lightThreshold(in))
+			default:
+				op = newEA(b.NewPool(), in, noKey)
+			}
+		default:
+			ok := false
+			if cudaOperator != nil {
+				op, ok = cudaOperator(b, in, v)
+			}
+			if !ok {
+				return nil, fmt.Errorf("msf: backend %s, variant %v: %w", b.Name(), v, runtime.ErrUnsupported)
+			}
+		}
+		log := cfg.Logger()
+		log.Debug().Str("variant", v.String()).Str("reason", reason).Msg("msf")
+		st, err := runtime.Run(ctx, "msf-"+v.String(), op, cfg)
+		if err != nil {
+			return nil, err
+		}
+		res.stats = st
+		res.edges = op.forest()
+	}
+	res.ncomp = g.NumVertices() - len(res.edges)
+	res.total, res.totalF = totals(res.edges, res.kind)
+	return res, nil
+}
+
+// totals sums the weights in edge-id order: exactly in int64 for integer
+// weights, in float64 for float32 ones.
+func totals(edges []Edge, kind graph.WeightKind) (int64, float64) {
+	var t int64
+	var f float64
+	for _, e := range edges {
+		if kind == graph.RealWeights {
+			f += float64(math.Float32frombits(e.Weight))
+		} else {
+			t += int64(e.Weight)
+		}
+	}
+	return t, f
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package msf
+
+const raceEnabled = false

@@ -1,0 +1,56 @@
+package sssp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/gearbox-graph/gearbox/algorithms/sssp"
+	"github.com/gearbox-graph/gearbox/graph"
+)
+
+func TestExports(t *testing.T) {
+	g, err := graph.FromEdges([]uint64{7, 8}, []uint64{8, 9}, []float64{3, 4}, graph.BuilderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := g.IDs().Internal(8)
+	r, err := sssp.Run(context.Background(), g, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Distances(); len(d) != 3 || d[0] != sssp.Unreached || d[1] != 0 || d[2] != 4 {
+		t.Errorf("Distances = %v", d)
+	}
+	if got := fmt.Sprint(r.DistancesByID()); got != "map[8:0 9:4]" {
+		t.Errorf("DistancesByID = %s", got)
+	}
+	var csv bytes.Buffer
+	if err := r.WriteCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	if want := "id,distance\n7,\n8,0\n9,4\n"; csv.String() != want {
+		t.Errorf("CSV %q, want %q", csv.String(), want)
+	}
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(js.Bytes(), &rows); err != nil || len(rows) != 3 || rows[0]["distance"] != nil || rows[2]["distance"] != 4.0 {
+		t.Errorf("JSON %s: %v", js.String(), err)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s["source"] != 8.0 || s["reached"] != 2.0 || s["max_distance"] != 4.0 {
+		t.Errorf("json.Marshal(result) = %s", b)
+	}
+}

@@ -1,0 +1,44 @@
+package kernels
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestAPSPKernelOnCPU compiles apsp.cu with g++ against a thread-per-CUDA-
+// thread shim (testdata/cpuemu) and checks its distances against the
+// textbook Floyd-Warshall on random graphs of one to five tiles a side, at
+// both widths: the tile mapping, the fused phases, the packing and the
+// block barriers (a missing one shows as wrong distances) without a GPU.
+// It takes a minute or two (a thread per CUDA thread), so it runs only
+// with GEARBOX_KERNEL_EMU=1, and skips where g++ (C++20) is missing.
+func TestAPSPKernelOnCPU(t *testing.T) {
+	if os.Getenv("GEARBOX_KERNEL_EMU") != "1" {
+		t.Skip("set GEARBOX_KERNEL_EMU=1 to run apsp.cu on CPU threads")
+	}
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++")
+	}
+	bin := filepath.Join(t.TempDir(), "apsp_run")
+	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-w", "-pthread", "-I.", "-Itestdata/cpuemu",
+		"-o", bin, "testdata/cpuemu/apsp_run.cpp").CombinedOutput()
+	if err != nil {
+		t.Skipf("g++ cannot build the shim here: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{
+		{"60", "200", "1", "1", "1"},     // one tile, 16-bit
+		{"130", "400", "1", "0", "3"},    // three tiles, 32-bit
+		{"200", "600", "20", "1", "6"},   // four tiles, weighted, 16-bit
+		{"300", "700", "1000", "0", "7"}, // five tiles, weighted, 32-bit
+	} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Errorf("apsp_run %v: %v\n%s", args, err, out)
+			continue
+		}
+		t.Logf("%s", out)
+	}
+}
