@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -187,5 +189,26 @@ func TestParentsRealDatasets(t *testing.T) {
 				t.Fatalf("%s, %d workers: %v", c.Name, w, err)
 			}
 		}
+	}
+}
+
+// otherBackend stands for a non-CPU backend (the GPU's, in the cuda
+// build), which refuses parents and several sources for now.
+type otherBackend struct{}
+
+func (otherBackend) Name() string                       { return "other" }
+func (otherBackend) Device() string                     { return "other" }
+func (otherBackend) Configure(decider.Thresholds) error { return nil }
+
+func TestParentsUnsupportedElsewhere(t *testing.T) {
+	g := testgraphs.Grid(3, 3)
+	if _, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(otherBackend{}), bfs.WithParents()); !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "WithParents") {
+		t.Fatalf("parents on another backend: %v, want ErrUnsupported naming WithParents", err)
+	}
+	if _, err := bfs.RunMulti(context.Background(), g, []uint32{0, 1}, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+		t.Fatalf("several sources on another backend: %v, want ErrUnsupported", err)
+	}
+	if err := bfs.RunBatch(context.Background(), g, []uint32{0, 1}, func(int, []uint32) error { return nil }, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+		t.Fatalf("a batch on another backend: %v, want ErrUnsupported", err)
 	}
 }

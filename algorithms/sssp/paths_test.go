@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -183,5 +185,21 @@ func TestParentsRealDatasets(t *testing.T) {
 				t.Fatalf("%s, %d workers: %v", c.Name, w, err)
 			}
 		}
+	}
+}
+
+type otherBackend struct{}
+
+func (otherBackend) Name() string                       { return "other" }
+func (otherBackend) Device() string                     { return "other" }
+func (otherBackend) Configure(decider.Thresholds) error { return nil }
+
+func TestParentsUnsupportedElsewhere(t *testing.T) {
+	g := testgraphs.Grid(3, 3).WithDerivedWeights(1)
+	if _, err := sssp.Run(context.Background(), g, 0, runtime.WithBackend(otherBackend{}), sssp.WithParents()); !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "WithParents") {
+		t.Fatalf("parents on another backend: %v, want ErrUnsupported naming WithParents", err)
+	}
+	if _, err := sssp.RunMulti(context.Background(), g, []uint32{0, 1}, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+		t.Fatalf("several sources on another backend: %v, want ErrUnsupported", err)
 	}
 }
