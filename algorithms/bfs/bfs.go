@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -189,7 +190,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	r := &Result{src: src, srcs: keep, depth: op.Depths(), stats: st, ids: g.IDs()}
 	if parents {
+		t0 := time.Now()
 		r.parent = parentsOf(cpu, g, op.(*cpuOp).depth)
+		addParentPass(&r.stats, time.Since(t0))
 	}
 	return r, nil
 }

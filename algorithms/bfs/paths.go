@@ -1,6 +1,8 @@
 package bfs
 
 import (
+	"time"
+
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -15,6 +17,16 @@ import (
 func WithParents() runtime.Option { return runtime.WithValue(parentsKey{}, true) }
 
 type parentsKey struct{}
+
+// addParentPass counts the parent pass in the run's time (Stats.Wall) and
+// alone as the counter parent_pass_ns.
+func addParentPass(st *runtime.Stats, d time.Duration) {
+	st.Wall += d
+	if st.Counters == nil {
+		st.Counters = map[string]int64{}
+	}
+	st.Counters["parent_pass_ns"] += d.Nanoseconds()
+}
 
 func parentsSet(cfg *runtime.Config) bool {
 	v, _ := cfg.Value(parentsKey{})

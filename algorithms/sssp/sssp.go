@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -275,9 +276,11 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	r := &Result{src: src, srcs: keep, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}
 	if parents {
+		t0 := time.Now()
 		if r.parent, err = parentsOf(cpu, g, srcs, op); err != nil {
 			return nil, err
 		}
+		addParentPass(&r.stats, time.Since(t0))
 	}
 	return r, nil
 }
