@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -42,8 +43,21 @@ type Spec struct {
 	// (the adaptive policy).
 	Variants []string
 	// Params are the algorithm's own knobs: keys of its thresholds section
-	// and, with Flag, options of gearbox run.
+	// and, with Flag, options of gearbox run. They are the single list of
+	// the keys it owns: the thresholds loader accepts a key the decider
+	// does not own only where a registered algorithm (or the backend,
+	// BackendParams) lists it.
 	Params []Param
+	// ParamValues, if set, decodes the algorithm's keys from the layers of
+	// one thresholds lookup (decider.ThresholdSet.KnobsFor) and returns
+	// their effective values (decider.KnobsOf of its parameters), or the
+	// error for a value it refuses, naming the key. The loader calls it for
+	// every section, so a bad value fails when the file is read; tune
+	// starts from its values.
+	ParamValues func(layers decider.KnobLayers, found bool) (decider.Knobs, error)
+	// ValueFor, if set, returns the value of the Flag param key (SSSP's
+	// delta) that a run on g with opts would use, for bench's rows.
+	ValueFor func(key string, g *graph.Graph, opts ...runtime.Option) (uint64, error)
 	// Reads lists the keys of the decider's (and the backend's) thresholds
 	// that change its runs: tune sweeps a key only on the algorithms that
 	// read it.

@@ -24,8 +24,13 @@
 // keys, run's flags, tune's ranges), the decider keys it reads, and Run,
 // which returns an Outcome every driver reports alike: statistics, the
 // edges of MTEPS, a summary line, a verifier, the --out writer and
-// Release. ParseThresholds and LoadThresholds check a thresholds file's
-// per-algorithm sections against the registered names.
+// Release. A Spec's Params are the single list of the thresholds keys the
+// algorithm owns (BackendParams the backends'): ParseThresholds and
+// LoadThresholds check a thresholds file's per-algorithm sections against
+// the registered names, refuse a key that neither the decider nor an
+// owner has, and have each owner decode its keys for every device and
+// algorithm (Spec.ParamValues), so a bad value fails when the file is
+// read. Values gives those keys' effective values for one lookup.
 //
 // Backends is the per-algorithm table of operator constructors by backend
 // kind, one signature per algorithm: the cuda build's files register

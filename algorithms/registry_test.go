@@ -172,7 +172,7 @@ type otherBackend struct{}
 func (otherBackend) Name() string   { return "other" }
 func (otherBackend) Device() string { return "Other" }
 
-func (otherBackend) Configure(decider.Thresholds) error { return nil }
+func (otherBackend) Configure(decider.KnobLayers) error { return nil }
 
 // TestBackends: the table builds with the first constructor that takes
 // the backend, and reports false when none does.

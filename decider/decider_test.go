@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,6 +64,7 @@ sample_every = 3
 [gpu."NVIDIA H100 80GB HBM3"]
 T3 = 0.1
 delta = 8
+launch_delta_factor = 2.5
 `
 	s, err := decider.ParseThresholds(good)
 	if err != nil {
@@ -74,10 +76,12 @@ delta = 8
 		t.Errorf("cpu %+v, want %+v", s.CPU, want)
 	}
 	gpu := want
-	gpu.T3, gpu.Delta = 0.1, 8
-	// The CPU's work-targeted buckets count per worker, and its bins for
-	// them were measured on its own: a GPU section does not inherit them.
-	gpu.BucketEdges, gpu.BucketDeltaFactor, gpu.BucketDeltaMinSkew = 0, 0, 0
+	gpu.T3 = 0.1
+	// Keys the decider does not own are kept, as written, for their owners
+	// (algorithms.ParseThresholds checks that each has one).
+	if k := s.Knobs[`[gpu."NVIDIA H100 80GB HBM3"]`]; len(k) != 2 || k["delta"] != int64(8) || k["launch_delta_factor"] != 2.5 {
+		t.Errorf("knobs %v, want delta 8 and launch_delta_factor 2.5", s.Knobs)
+	}
 	if got := s.For("NVIDIA H100 80GB HBM3"); got != gpu {
 		t.Errorf("gpu %+v, want %+v", got, gpu)
 	}
@@ -85,46 +89,25 @@ delta = 8
 		t.Errorf("unknown device should fall back to cpu, got %+v", got)
 	}
 	bad := map[string]string{
-		"typo":          "[cpu]\nT22 = 5\n",
-		"unknown sec":   "[cpux]\nT2 = 5\n",
-		"type":          "[cpu]\nT2 = \"many\"\n",
-		"range T3":      "[cpu]\nT3 = 1.5\n",
-		"range every":   "[cpu]\nsample_every = 0\n",
-		"gpu typo":      "[gpu.\"x\"]\nalhpa = 3.0\n",
-		"syntax":        "[cpu\nT2 = 5\n",
-		"negative":      "[cpu]\ndelta = -1\n",
-		"tpb":           "[gpu.\"x\"]\nthreads_per_block = 100\n",
-		"pull min":      "[cpu]\npull_min_edges = -1\n",
-		"bitmap min":    "[cpu]\nbitmap_min_vertices = -1\n",
-		"factor":        "[cpu]\ndelta_factor = -2.0\n",
-		"factor inf":    "[cpu]\ndelta_factor = inf\n",
-		"factor nan":    "[gpu.\"x\"]\ndelta_factor = nan\n",
-		"aff degree":    "[cpu]\nafforest_min_degree = -1.0\n",
-		"aff deg nan":   "[cpu]\nafforest_min_degree = nan\n",
-		"aff arcs":      "[gpu.\"x\"]\nafforest_min_arcs = -1\n",
-		"aff skew":      "[cpu]\nafforest_min_skew = -0.5\n",
-		"aff skew inf":  "[cpu]\nafforest_min_skew = inf\n",
-		"aff cc":        "[cpu.cc]\nafforest_min_arcs = -4\n",
-		"aff type":      "[cpu]\nafforest_min_arcs = 1.5\n",
-		"bucket df":     "[gpu.\"x\"]\nT2 = 5\n[gpu.\"x\".sssp]\nbucket_delta_factor = -8.0\n",
-		"bucket df inf": "[cpu]\nbucket_delta_factor = inf\n",
-		"launch df":     "[cpu]\nlaunch_delta_factor = -4.0\n",
-		"bucket skew":   "[cpu.sssp]\nbucket_delta_min_skew = -1.0\n",
-		"T1 inf":        "[cpu]\nT1 = inf\n",
-		"alpha inf":     "[gpu.\"x\"]\nalpha = +inf\n",
-		"beta inf":      "[cpu.bfs]\nbeta = inf\n",
-		"beta nan":      "[cpu]\nbeta = nan\n",
-		"omd inf":       "[cpu.sssp]\nordered_min_degree = inf\n",
+		"unknown sec": "[cpux]\nT2 = 5\n",
+		"type":        "[cpu]\nT2 = \"many\"\n",
+		"range T3":    "[cpu]\nT3 = 1.5\n",
+		"range every": "[cpu]\nsample_every = 0\n",
+		"syntax":      "[cpu\nT2 = 5\n",
+		"string knob": "[cpu]\ndelta = \"8\"\n",
+		"pull min":    "[cpu]\npull_min_edges = -1\n",
+		"bitmap min":  "[cpu]\nbitmap_min_vertices = -1\n",
+		"T1 inf":      "[cpu]\nT1 = inf\n",
+		"alpha inf":   "[gpu.\"x\"]\nalpha = +inf\n",
+		"beta inf":    "[cpu.bfs]\nbeta = inf\n",
+		"beta nan":    "[cpu]\nbeta = nan\n",
 	}
-	names := map[string]string{"typo": "T22", "unknown sec": "cpux", "type": "T2", "range T3": "T3",
-		"range every": "sample_every", "gpu typo": "alhpa", "negative": "delta", "tpb": "threads_per_block", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
-		"factor": "delta_factor", "factor inf": "delta_factor", "factor nan": "delta_factor",
-		"aff degree": "afforest_min_degree", "aff deg nan": "afforest_min_degree", "aff arcs": "afforest_min_arcs", "aff skew": "afforest_min_skew",
-		"aff skew inf": "afforest_min_skew", "aff cc": "[cpu.cc]: invalid thresholds: afforest_min_arcs", "aff type": "afforest_min_arcs",
-		"bucket df": "bucket_delta_factor", "bucket df inf": "bucket_delta_factor",
-		"launch df": "launch_delta_factor", "bucket skew": "bucket_delta_min_skew",
+	// Unknown keys and the algorithms' values are checked by their
+	// owners: algorithms/all's TestThresholdsBadValues.
+	names := map[string]string{"unknown sec": "cpux", "type": "T2", "range T3": "T3",
+		"range every": "sample_every", "pull min": "pull_min_edges", "bitmap min": "bitmap_min_vertices",
 		"T1 inf": "T1 = +Inf, want a finite value > 0", "alpha inf": "alpha = +Inf", "beta inf": "beta = +Inf", "beta nan": "beta = NaN",
-		"omd inf": "ordered_min_degree = +Inf, want a finite value >= 0"}
+		"string knob": "delta = 8, want a number"}
 	for name, text := range bad {
 		_, err := decider.ParseThresholds(text)
 		if !errors.Is(err, decider.ErrThresholds) {
@@ -171,12 +154,10 @@ delta = 128
 	cpuBFS := cpu
 	cpuBFS.Alpha = 30
 	gpu := cpu
-	gpu.T1, gpu.Delta = 8, 64
-	gpu.BucketEdges, gpu.BucketDeltaFactor, gpu.BucketDeltaMinSkew = 0, 0, 0 // [cpu]'s bucket keys: not inherited
+	gpu.T1 = 8
 	gpuBFS := gpu
 	gpuBFS.T1, gpuBFS.SampleEvery = 16, 2
 	gpuSSSP := gpu
-	gpuSSSP.Delta = 128
 	tests := []struct {
 		device, alg string
 		want        decider.Thresholds
@@ -209,24 +190,43 @@ delta = 128
 	if got, _ := s.Lookup("G"); got != gpu || s.For("G") != gpu || s.CPU != cpu {
 		t.Errorf("device sections %+v, %+v; want %+v, %+v", got, s.CPU, gpu, cpu)
 	}
-	// [cpu.bfs] alone builds on the built-in defaults, as [cpu] does.
-	s, err = decider.ParseThresholds("[cpu.sssp]\ndelta = 8\n")
-	if want := decider.DefaultThresholds(); err != nil || s.CPUAlg["sssp"].Delta != 8 || s.CPU != want {
-		t.Errorf("[cpu.sssp] alone: %+v, %v", s, err)
+	// [cpu.sssp] alone builds on the built-in defaults, as [cpu] does.
+	s2, err := decider.ParseThresholds("[cpu.sssp]\ndelta = 8\n")
+	if want := decider.DefaultThresholds(); err != nil || s2.CPUAlg["sssp"] != want || s2.CPU != want {
+		t.Errorf("[cpu.sssp] alone: %+v, %v", s2, err)
 	}
-	// A GPU section states bucket_edges or has fixed buckets: [cpu]'s
-	// counts per worker. Its per-algorithm sections inherit the GPU's.
-	s, err = decider.ParseThresholds("[cpu]\nbucket_edges = 512\n[gpu.\"G\"]\nT2 = 4\n[gpu.\"G\".sssp]\ndelta = 8\n[gpu.\"H\"]\nbucket_edges = 65536\n[gpu.\"H\".sssp]\ndelta = 8\n")
+	// The keys the decider does not own come in layers: [cpu],
+	// [cpu.<alg>], then on a GPU [gpu."G"], [gpu."G".<alg>]; a GPU without
+	// a section has none (its owners' device-derived defaults apply).
+	for _, tc := range []struct {
+		device, alg string
+		cpu, gpu    []int64 // delta of each layer
+		onGPU, ok   bool
+	}{
+		{"", "sssp", nil, nil, false, true},
+		{"G", "sssp", nil, []int64{64, 128}, true, true},
+		{"G", "bfs", nil, []int64{64}, true, true},
+		{"G", "", nil, []int64{64}, true, true},
+		{"other", "sssp", nil, nil, true, false},
+	} {
+		l, ok := s.KnobsFor(tc.device, tc.alg)
+		var cpu, gpu []int64
+		for _, k := range l.CPU {
+			cpu = append(cpu, k["delta"].(int64))
+		}
+		for _, k := range l.GPU {
+			gpu = append(gpu, k["delta"].(int64))
+		}
+		if ok != tc.ok || l.OnGPU != tc.onGPU || !slices.Equal(cpu, tc.cpu) || !slices.Equal(gpu, tc.gpu) {
+			t.Errorf("KnobsFor(%q, %q) = %v %v (gpu %v, ok %v), want %v %v (%v, %v)", tc.device, tc.alg, cpu, gpu, l.OnGPU, ok, tc.cpu, tc.gpu, tc.onGPU, tc.ok)
+		}
+	}
+	s2, err = decider.ParseThresholds("[cpu]\ndelta = 1\n[cpu.sssp]\ndelta = 2\n[gpu.\"G\"]\nT2 = 4\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		device, alg string
-		want        int64
-	}{{"", "", 512}, {"G", "", 0}, {"G", "sssp", 0}, {"H", "", 65536}, {"H", "sssp", 65536}} {
-		if got := s.ForAlgorithm(c.device, c.alg).BucketEdges; got != c.want {
-			t.Errorf("bucket_edges of %s: %d, want %d", decider.SectionName(c.device, c.alg), got, c.want)
-		}
+	if l, ok := s2.KnobsFor("G", "sssp"); !ok || len(l.CPU) != 2 || l.CPU[1]["delta"] != int64(2) || len(l.GPU) != 0 || len(l.All()) != 2 {
+		t.Errorf("KnobsFor(G, sssp) = %+v, %v: want [cpu] and [cpu.sssp] under the GPU's", l, ok)
 	}
 	// An explicit, empty device section is one (its values are [cpu]'s,
 	// the bucket keys aside).
@@ -247,11 +247,8 @@ func TestParseAlgSectionErrors(t *testing.T) {
 		{"no device section, another has one", "[gpu.\"A\"]\nT1 = 8.0\n[gpu.\"B\".sssp]\ndelta = 8\n", []string{`[gpu."B".sssp] needs a [gpu."B"] section`}},
 		{"invalid value", "[gpu.\"G\"]\nT3 = 0.1\n[gpu.\"G\".sssp]\nT3 = 1.5\n", []string{`[gpu."G".sssp]`, "T3"}},
 		{"invalid cpu value", "[cpu.bfs]\nalpha = -1.0\n", []string{"[cpu.bfs]", "alpha"}},
-		{"negative delta", "[cpu.sssp]\ndelta = -1\n", []string{"[cpu.sssp]", "delta"}},
 		{"wrong type", "[cpu.cc]\nT2 = \"many\"\n", []string{"[cpu.cc]", "T2"}},
-		{"unknown key", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".bfs]\nalhpa = 3.0\n", []string{"alhpa", "[gpu.\"<device>\".<alg>]"}},
 		{"nested", "[cpu.bfs.more]\nT2 = 5\n", []string{"cpu.bfs.more"}},
-		{"not a table", "[cpu]\nbfs = 3\n", []string{"unknown key cpu.bfs"}},
 	}
 	for _, tc := range tests {
 		_, err := decider.ParseThresholds(tc.text)
@@ -264,66 +261,6 @@ func TestParseAlgSectionErrors(t *testing.T) {
 				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
 			}
 		}
-	}
-}
-
-// TestDeltaFor: a fixed delta unless delta_factor is set; then factor x
-// mean weight / mean degree, rounded to a power of two, within [1, 2^40].
-func TestLaunchDelta(t *testing.T) {
-	for _, tc := range []struct {
-		f     float64
-		delta uint64
-		deg   float64
-		want  uint64
-	}{
-		{0, 256, 4, 256},
-		{16, 1024, 4, 4096},  // grid: x4
-		{16, 1024, 32, 1024}, // urand: x0.5, so none
-		{16, 1024, 16, 1024}, // x1
-		{16, 1024, 0, 16384}, // no arcs: degree taken as 1
-		{12, 1024, 4, 4096},  // 3072: 2^11.58
-		{10, 1024, 4, 2048},  // 2560: 2^11.32
-		{16, 1000, 4, 4000},  // not a power of two
-		{16, 0, 4, 0},
-		{1e30, 2, 4, 1 << 40},
-		{16, 1 << 40, 4, 1 << 40},
-	} {
-		if got := (decider.Thresholds{LaunchDeltaFactor: tc.f}).LaunchDelta(tc.delta, tc.deg); got != tc.want {
-			t.Errorf("LaunchDelta(%d, %g) with factor %g = %d, want %d", tc.delta, tc.deg, tc.f, got, tc.want)
-		}
-	}
-}
-
-func TestDeltaFor(t *testing.T) {
-	fixed := decider.Thresholds{Delta: 32}
-	factor := decider.Thresholds{Delta: 32, DeltaFactor: 8}
-	tests := []struct {
-		name string
-		th   decider.Thresholds
-		w, d float64
-		want uint64
-	}{
-		{"fixed ignores the graph", fixed, 532, 2.6, 32},
-		{"kron-like", factor, 128, 32, 32},
-		{"kron:18", factor, 128, 29.03, 32}, // 35.3
-		{"grid-like", factor, 128, 4, 256},
-		{"road, metres", factor, 532.3, 2.64, 2048}, // 1613: 2^10.66
-		{"rounds down", factor, 10, 3, 32},          // 26.7: 2^4.74
-		{"rounds up", factor, 10, 1.5, 64},          // 53.3: 2^5.74
-		{"at least 1", factor, 1, 100, 1},
-		{"zero weight", factor, 0, 5, 1},
-		{"no arcs: degree taken as 1", factor, 128, 0, 1024},
-		{"NaN weight", factor, math.NaN(), 4, 1},
-		{"huge", factor, 1e15, 1, 1 << 40},
-	}
-	for _, tc := range tests {
-		if got := tc.th.DeltaFor(tc.w, tc.d); got != tc.want {
-			t.Errorf("%s: DeltaFor(%v, %v) = %d, want %d", tc.name, tc.w, tc.d, got, tc.want)
-		}
-	}
-	s, err := decider.ParseThresholds("[cpu]\ndelta_factor = 0.0\n[gpu.\"x\"]\ndelta_factor = 16.0\n")
-	if err != nil || s.CPU.DeltaFactor != 0 || s.GPU["x"].DeltaFactor != 16 {
-		t.Fatalf("delta_factor: %+v, %v", s, err)
 	}
 }
 

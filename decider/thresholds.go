@@ -15,11 +15,13 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gearbox-graph/gearbox"
-	"github.com/gearbox-graph/gearbox/graph"
 )
 
 // Thresholds parameterise the Adaptive policy (Li & Becchi, Fig. 11) and the
-// direction and bucket rules.
+// direction rule: the decider's own axes. The keys of an algorithm's own
+// parameters (SSSP's delta, CC's afforest_min_*) and of the backend
+// (threads_per_block) sit in the same sections of a thresholds file, but
+// the decider keeps them as Knobs for their owners to decode.
 type Thresholds struct {
 	// T1 is the average out-degree at or above which block mapping is
 	// chosen for medium and large working sets.
@@ -55,181 +57,12 @@ type Thresholds struct {
 	// pull saves nothing on smaller frontiers, and it keeps the tail of the
 	// traversal from running as one persistent launch. 0 on the CPU.
 	PullMinEdges int64 `toml:"pull_min_edges"`
-	// Delta is the SSSP bucket width for ordered variants (1 = process
-	// only the minimum distance each iteration) where DeltaFactor is 0.
-	Delta uint64 `toml:"delta"`
-	// DeltaFactor, when > 0, derives the bucket width from the graph
-	// instead (DeltaFor): DeltaFactor x mean arc weight / mean out-degree,
-	// the form of Davidson et al.'s heuristic (IPDPS 2014): buckets then
-	// hold about the same number of relaxations whatever the weights'
-	// scale and the graph's degree. One fixed width cannot: on the CPU
-	// the best width ran from 8 (kron:18) to 2048 (rome99, weights in
-	// metres), and delta 32 made rome99 4.6x slower than 1024.
-	DeltaFactor float64 `toml:"delta_factor"`
-	// OrderedMinVertices and OrderedMinDegree choose the adaptive SSSP's
-	// order per graph: ordered buckets on graphs with at least this many
-	// vertices and this average out-degree, unordered (Bellman-Ford-style)
-	// below. On a GPU an iteration has a fixed cost, so small or
-	// high-diameter graphs do better with fewer, larger unordered rounds;
-	// on the CPU (0, 0) keeps every graph ordered.
-	OrderedMinVertices int64   `toml:"ordered_min_vertices"`
-	OrderedMinDegree   float64 `toml:"ordered_min_degree"`
-	// OrderedMinVerticesSkewed, when above OrderedMinVertices, is the
-	// order rule's vertex floor for graphs of degree skew at least
-	// BucketMinSkew (those whose ordered buckets are work-targeted): a
-	// hub relaxes much of such a graph at once, and unordered rounds
-	// converge in a few iterations where ordered buckets take many. On
-	// the H100 unordered SSSP was 1.1-1.5x faster on kron:18-20 (skew in
-	// the thousands) and 3.5x on email-Enron (skew 138), ordered 1.2-1.8x
-	// on urand:18-20 (skew 2; results/h100-2026-11-22-s11/tune-order/).
-	// 0: no separate floor.
-	OrderedMinVerticesSkewed int64 `toml:"ordered_min_vertices_skewed"`
-	// BucketEdges, when > 0 (and the graph's degree skew is at least
-	// BucketMinSkew), makes the adaptive SSSP's ordered buckets
-	// work-targeted: each iteration takes the minimum's bucket and the
-	// delta-wide buckets after it until they hold this many out-edges
-	// (every pending vertex when all of them hold fewer), so delta becomes
-	// the narrowest bucket. Static variants keep fixed buckets. One fixed
-	// width cannot fit a whole run: the early and late buckets are nearly
-	// empty, and each iteration has a fixed cost (on the H100, kron:22
-	// took 12 iterations with 2^22-edge buckets over width 32 against 39
-	// for fixed width 32, examining 178M against 169M arcs; 1.10x faster
-	// on the device, results/h100-2026-11-22-s8/). On the CPU backend it
-	// counts out-edges per worker, and a merged iteration is at most 8
-	// times the graph's delta wide. 0: fixed buckets.
-	BucketEdges int64 `toml:"bucket_edges"`
-	// BucketMinSkew is the degree skew (largest over average out-degree)
-	// below which buckets stay fixed whatever BucketEdges says: on the
-	// H100, 2^22-edge buckets made kron:22 1.14x faster and urand:22
-	// (skew ~2) 1.39x slower, where merged buckets re-relax vertices whose
-	// distances are still falling (0: no floor).
-	BucketMinSkew float64 `toml:"bucket_min_skew"`
-	// BucketDeltaFactor, when > 0, derives the narrowest bucket of
-	// work-targeted buckets (BucketEdges) as DeltaFactor derives delta,
-	// with this factor instead: such buckets widen over whole delta-wide
-	// bins by themselves, so their bins can be finer than the fixed buckets
-	// of graphs without them (0: the graph's delta). On the H100, kron:22
-	// took 4.0 ms on the device with bins of 32 and 5.1-5.4 with 64-128,
-	// while the 2048x2048 grid's fixed buckets ran 1.7x faster at 1024 than
-	// at 256 (results/h100-2026-11-22-s10/).
-	BucketDeltaFactor float64 `toml:"bucket_delta_factor"`
-	// BucketDeltaMinSkew is the degree skew below which BucketDeltaFactor
-	// does not apply (the narrowest work-targeted bucket is the graph's
-	// delta). Merged buckets re-relax a hub's out-edges whenever its
-	// distance falls inside one, so skewed graphs gain from narrower bins
-	// while uniform ones only take more iterations (measured in
-	// thresholds.toml's [cpu] section). 0: no floor.
-	BucketDeltaMinSkew float64 `toml:"bucket_delta_min_skew"`
-	// LaunchDeltaFactor, when > 0, widens the adaptive SSSP's fixed
-	// buckets inside persistent launches on sparse graphs: to delta x
-	// LaunchDeltaFactor / mean out-degree where that exceeds delta (see
-	// LaunchDelta). Inside a launch a bucket costs a scan of the update
-	// vector (two before session 11), not a host iteration, and the levels
-	// are the cost: on the H100 the 2048x2048 grid (degree 4) ran 30.0 ms
-	// on the device with launch buckets 4x its delta against 37.5, while
-	// urand:21 and :22 (degree 32) lost 6-10% with them, so the widening
-	// shrinks with the degree (results/h100-2026-11-22-s10/). Static
-	// variants keep delta.
-	LaunchDeltaFactor float64 `toml:"launch_delta_factor"`
-	// ThreadsPerBlock is the GPU block size of thread-mapped kernels (a
-	// multiple of 32 up to 1024; 0 = the backend's default). The CPU
-	// backend ignores it.
-	ThreadsPerBlock int `toml:"threads_per_block"`
-	// AfforestMinDegree, AfforestMinArcs and AfforestMinSkew choose
-	// connected components' algorithm (cc.VariantPolicy): Afforest over
-	// union-find only on undirected graphs with at least this average
-	// degree (arcs per vertex), this many arcs and this degree skew
-	// (largest over average degree); 0 = no floor. With few arcs per
-	// vertex sampling saves nothing; on a GPU Afforest's extra passes cost
-	// launches that small graphs do not pay back, and without hubs
-	// union-find converges about as fast. The CPU's (2, 0, 0) leaves only
-	// the sparsest graphs to union-find.
-	AfforestMinDegree float64 `toml:"afforest_min_degree"`
-	AfforestMinArcs   int64   `toml:"afforest_min_arcs"`
-	AfforestMinSkew   float64 `toml:"afforest_min_skew"`
 }
 
 // DefaultThresholds returns the built-in CPU thresholds, the same values as
 // the [cpu] section of the thresholds.toml shipped at the repository root.
 func DefaultThresholds() Thresholds {
-	return Thresholds{T1: 64, T2: 16, T3: 0.005, BitmapMinVertices: 4096, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18, Delta: 32, DeltaFactor: 4,
-		BucketEdges: 4096, BucketDeltaFactor: 2, BucketDeltaMinSkew: 8, AfforestMinDegree: 2}
-}
-
-// GPUBase returns CPU thresholds t as the base of a GPU's, without the
-// CPU's work-targeted buckets: the CPU's bucket_edges counts per worker, a
-// GPU's counts edges, so a GPU without its own has fixed buckets, and the
-// CPU's narrower bins for them (bucket_delta_factor from
-// bucket_delta_min_skew) were measured on its own buckets. A GPU section's
-// missing keys and the GPU-derived defaults both start from it.
-func (t Thresholds) GPUBase() Thresholds {
-	t.BucketEdges, t.BucketDeltaFactor, t.BucketDeltaMinSkew = 0, 0, 0
-	return t
-}
-
-// maxDelta bounds a derived bucket width (a graph of huge weights and
-// tiny degree would otherwise ask for more than distances can hold).
-const maxDelta = 1 << 40
-
-// DeltaFor returns the SSSP bucket width for a graph whose arcs weigh
-// meanWeight on average and whose vertices have meanDegree out-arcs on
-// average: Delta, or, where DeltaFactor > 0, DeltaFactor x meanWeight /
-// meanDegree rounded to the nearest power of two (on a log scale), within
-// [1, 2^40]. A power of two turns each relaxation's bucket division into a
-// shift (on the CPU, delta 35 ran kron:18 14% slower than 32), and the
-// heuristic is no finer than a factor of two anyway.
-func (t Thresholds) DeltaFor(meanWeight, meanDegree float64) uint64 {
-	if !(t.DeltaFactor > 0) {
-		return t.Delta
-	}
-	d := t.DeltaFactor * meanWeight / max(meanDegree, 1)
-	switch {
-	case !(d >= 1): // also NaN
-		return 1
-	case d >= maxDelta:
-		return maxDelta
-	}
-	return 1 << uint(math.Round(math.Log2(d)))
-}
-
-// DeltaForGraph is DeltaFor with g's mean arc weight and out-degree; with
-// no DeltaFactor it returns Delta without reading the weights.
-func (t Thresholds) DeltaForGraph(g *graph.Graph) uint64 {
-	if !(t.DeltaFactor > 0) {
-		return t.Delta
-	}
-	return t.DeltaFor(g.MeanWeight(), float64(g.NumEdges())/float64(max(g.NumVertices(), 1)))
-}
-
-// BucketDeltaForGraph is DeltaForGraph for work-targeted buckets: with
-// BucketDeltaFactor in place of DeltaFactor where it is > 0 and g's degree
-// skew is at least BucketDeltaMinSkew.
-func (t Thresholds) BucketDeltaForGraph(g *graph.Graph) uint64 {
-	if t.BucketDeltaFactor > 0 && (t.BucketDeltaMinSkew <= 0 || g.DegreeSkew() >= t.BucketDeltaMinSkew) {
-		t.DeltaFactor = t.BucketDeltaFactor
-	}
-	return t.DeltaForGraph(g)
-}
-
-// LaunchDelta returns the bucket width of the adaptive SSSP's buckets
-// inside persistent launches on a graph of mean out-degree meanDegree, for
-// a run of bucket width delta: delta x LaunchDeltaFactor / meanDegree
-// where that factor exceeds 1, rounded to the nearest power of two on a log
-// scale where delta is a power of two (else to the nearest integer),
-// within [delta, 2^40]; else delta.
-func (t Thresholds) LaunchDelta(delta uint64, meanDegree float64) uint64 {
-	f := t.LaunchDeltaFactor / max(meanDegree, 1)
-	if !(f > 1) || delta == 0 {
-		return delta
-	}
-	d := float64(delta) * f
-	switch {
-	case d >= maxDelta:
-		return max(delta, maxDelta)
-	case delta&(delta-1) == 0:
-		return max(delta, 1<<uint(math.Round(math.Log2(d))))
-	}
-	return max(delta, uint64(math.Round(d)))
+	return Thresholds{T1: 64, T2: 16, T3: 0.005, BitmapMinVertices: 4096, SampleEvery: 6, JumpFactor: 16, Alpha: 15, Beta: 18}
 }
 
 // ErrThresholds is wrapped by every thresholds-file error.
@@ -256,55 +89,132 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("%w: bitmap_min_vertices = %d, want >= 0", ErrThresholds, t.BitmapMinVertices)
 	case t.PullMinEdges < 0:
 		return fmt.Errorf("%w: pull_min_edges = %d, want >= 0", ErrThresholds, t.PullMinEdges)
-	case t.Delta < 1:
-		return fmt.Errorf("%w: delta = %d, want >= 1", ErrThresholds, t.Delta)
 	case t.JumpFactor != 0 && !(t.JumpFactor > 1 && !math.IsInf(t.JumpFactor, 1)):
 		return fmt.Errorf("%w: jump_factor = %v, want 0 (off) or a factor > 1", ErrThresholds, t.JumpFactor)
-	case !finiteNonNeg(t.DeltaFactor):
-		return fmt.Errorf("%w: delta_factor = %v, want >= 0 (0 = use delta)", ErrThresholds, t.DeltaFactor)
-	case t.BucketEdges < 0:
-		return fmt.Errorf("%w: bucket_edges = %d, want >= 0 (0 = fixed buckets)", ErrThresholds, t.BucketEdges)
-	case !finiteNonNeg(t.BucketMinSkew):
-		return fmt.Errorf("%w: bucket_min_skew = %v, want a finite value >= 0", ErrThresholds, t.BucketMinSkew)
-	case !finiteNonNeg(t.LaunchDeltaFactor):
-		return fmt.Errorf("%w: launch_delta_factor = %v, want a finite value >= 0 (0 = delta)", ErrThresholds, t.LaunchDeltaFactor)
-	case !finiteNonNeg(t.BucketDeltaFactor):
-		return fmt.Errorf("%w: bucket_delta_factor = %v, want a finite value >= 0 (0 = the graph's delta)", ErrThresholds, t.BucketDeltaFactor)
-	case !finiteNonNeg(t.BucketDeltaMinSkew):
-		return fmt.Errorf("%w: bucket_delta_min_skew = %v, want a finite value >= 0 (0 = no floor)", ErrThresholds, t.BucketDeltaMinSkew)
-	case t.OrderedMinVertices < 0:
-		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", ErrThresholds, t.OrderedMinVertices)
-	case !finiteNonNeg(t.OrderedMinDegree):
-		return fmt.Errorf("%w: ordered_min_degree = %v, want a finite value >= 0", ErrThresholds, t.OrderedMinDegree)
-	case t.OrderedMinVerticesSkewed < 0:
-		return fmt.Errorf("%w: ordered_min_vertices_skewed = %d, want >= 0", ErrThresholds, t.OrderedMinVerticesSkewed)
-	case t.ThreadsPerBlock < 0 || t.ThreadsPerBlock > 1024 || t.ThreadsPerBlock%32 != 0:
-		return fmt.Errorf("%w: threads_per_block = %d, want a multiple of 32 in 32..1024 (0 = the backend's default)", ErrThresholds, t.ThreadsPerBlock)
-	// Finite, as the renderer writes floats in a form TOML reads back; a
-	// large value already means never Afforest.
-	case !finiteNonNeg(t.AfforestMinDegree):
-		return fmt.Errorf("%w: afforest_min_degree = %v, want a finite value >= 0", ErrThresholds, t.AfforestMinDegree)
-	case t.AfforestMinArcs < 0:
-		return fmt.Errorf("%w: afforest_min_arcs = %d, want >= 0", ErrThresholds, t.AfforestMinArcs)
-	case !finiteNonNeg(t.AfforestMinSkew):
-		return fmt.Errorf("%w: afforest_min_skew = %v, want a finite value >= 0", ErrThresholds, t.AfforestMinSkew)
 	}
 	return nil
 }
 
-// finiteNonNeg reports whether x is a finite value >= 0 (not NaN).
-func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
-
 // finitePos reports whether x is a finite value > 0 (not NaN).
 func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
+
+// Knobs are the keys of one section that the decider does not own (an
+// algorithm's parameters, the backend's block size), as the file gives
+// them: int64 for a TOML integer, float64 for a float. Their owners decode
+// them strictly (DecodeKnobs); algorithms.ParseThresholds checks that each
+// key has an owner.
+type Knobs map[string]any
+
+// KnobLayers are the sections an owner's keys come from for one
+// (device, algorithm) lookup, lowest first: a key of a later section
+// overrides an earlier one's. CPU holds [cpu] and [cpu.<alg>], GPU (on a
+// GPU only) [gpu."<device>"] and [gpu."<device>".<alg>]; an owner may
+// reset keys between the two (SSSP's work-targeted buckets count per
+// worker on the CPU, per device on a GPU).
+type KnobLayers struct {
+	CPU []Knobs
+	GPU []Knobs
+	// OnGPU reports whether the lookup was for a GPU.
+	OnGPU bool
+}
+
+// All returns the layers in order.
+func (l KnobLayers) All() []Knobs { return append(slices.Clip(l.CPU), l.GPU...) }
+
+// DecodeKnobs decodes the layers into v, a pointer to a struct whose
+// fields carry toml tags (int64, int, uint64 and float64 fields), over
+// its current values: only the keys in keys (the owner's) are read, an
+// integer is accepted for a float field, a float for an integer field is
+// an error, and so is a negative value for an unsigned field. Errors name
+// the key.
+func DecodeKnobs(v any, layers ...Knobs) error {
+	rv := reflect.ValueOf(v).Elem()
+	rt := rv.Type()
+	for _, k := range layers {
+		for i := range rt.NumField() {
+			key := rt.Field(i).Tag.Get("toml")
+			raw, ok := k[key]
+			if key == "" || !ok {
+				continue
+			}
+			f := rv.Field(i)
+			switch f.Kind() {
+			case reflect.Float64:
+				switch x := raw.(type) {
+				case float64:
+					f.SetFloat(x)
+				case int64:
+					f.SetFloat(float64(x))
+				default:
+					return fmt.Errorf("%s = %v, want a number", key, raw)
+				}
+			case reflect.Int, reflect.Int64:
+				x, ok := raw.(int64)
+				if !ok {
+					return fmt.Errorf("%s = %v, want an integer", key, raw)
+				}
+				if f.OverflowInt(x) {
+					return fmt.Errorf("%s = %d, out of range", key, x)
+				}
+				f.SetInt(x)
+			case reflect.Uint64:
+				x, ok := raw.(int64)
+				if !ok || x < 0 {
+					return fmt.Errorf("%s = %v, want an integer >= 0", key, raw)
+				}
+				f.SetUint(uint64(x))
+			default:
+				return fmt.Errorf("%s: field of kind %s cannot hold a thresholds value", key, f.Kind())
+			}
+		}
+	}
+	return nil
+}
+
+// KnobsOf returns the fields of v (a struct or a pointer to one, fields
+// tagged as for DecodeKnobs) as Knobs, for rendering and WithKnobs.
+func KnobsOf(v any) Knobs {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	rt := rv.Type()
+	out := Knobs{}
+	for i := range rt.NumField() {
+		key := rt.Field(i).Tag.Get("toml")
+		if key == "" {
+			continue
+		}
+		f := rv.Field(i)
+		switch f.Kind() {
+		case reflect.Float64:
+			out[key] = f.Float()
+		case reflect.Int, reflect.Int64:
+			out[key] = f.Int()
+		case reflect.Uint64:
+			out[key] = int64(f.Uint())
+		}
+	}
+	return out
+}
+
+// KnobKeys returns the toml keys of v's fields (a struct or a pointer to
+// one), in field order.
+func KnobKeys(v any) []string {
+	rt := reflect.Indirect(reflect.ValueOf(v)).Type()
+	var keys []string
+	for i := range rt.NumField() {
+		if key := rt.Field(i).Tag.Get("toml"); key != "" {
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
 
 // ThresholdSet is the content of a thresholds file: a [cpu] section, one
 // [gpu."<device name>"] section per tuned GPU, and per-algorithm sections
 // ([cpu.bfs], [gpu."<device name>".sssp]) whose keys override their device
 // section's values for that algorithm only (BFS and SSSP have different
 // optima on one device). The decider does not know the algorithms: any
-// name is kept, and algorithms.ParseThresholds checks the names against
-// the registry.
+// name is kept, and algorithms.ParseThresholds checks the names, and each
+// key's owner, against the registry.
 type ThresholdSet struct {
 	CPU Thresholds
 	GPU map[string]Thresholds
@@ -314,6 +224,10 @@ type ThresholdSet struct {
 	// are complete: keys a section leaves out have its device section's.
 	CPUAlg map[string]Thresholds
 	GPUAlg map[string]map[string]Thresholds
+	// Knobs holds each section's keys the decider does not own, by
+	// section header (SectionName), as written: not layered (KnobsFor
+	// gives the layers of a lookup).
+	Knobs map[string]Knobs
 }
 
 // DefaultThresholdSet returns the built-in set: the repository's
@@ -336,7 +250,7 @@ var (
 )
 
 func newThresholdSet(cpu Thresholds) *ThresholdSet {
-	return &ThresholdSet{CPU: cpu, GPU: map[string]Thresholds{}, CPUAlg: map[string]Thresholds{}, GPUAlg: map[string]map[string]Thresholds{}}
+	return &ThresholdSet{CPU: cpu, GPU: map[string]Thresholds{}, CPUAlg: map[string]Thresholds{}, GPUAlg: map[string]map[string]Thresholds{}, Knobs: map[string]Knobs{}}
 }
 
 // clone copies the set, so callers may change their copy of the embedded one.
@@ -346,6 +260,9 @@ func (s *ThresholdSet) clone() *ThresholdSet {
 	maps.Copy(c.CPUAlg, s.CPUAlg)
 	for dev, algs := range s.GPUAlg {
 		c.GPUAlg[dev] = maps.Clone(algs)
+	}
+	for sec, k := range s.Knobs {
+		c.Knobs[sec] = maps.Clone(k)
 	}
 	return c
 }
@@ -374,6 +291,37 @@ func (s *ThresholdSet) LookupFor(device, alg string) (Thresholds, bool) {
 	return s.Lookup(device)
 }
 
+// KnobsFor returns the layers of the keys the decider does not own for
+// algorithm alg on a device, and whether the set has a section for the
+// device (a GPU without one should use its owners' device-derived
+// defaults). Unlike the decider's keys, [cpu.<alg>] is a layer of a GPU's
+// lookup too: an algorithm's keys live in its own section, and a GPU's
+// sections build on it as they build on [cpu].
+func (s *ThresholdSet) KnobsFor(device, alg string) (KnobLayers, bool) {
+	var l KnobLayers
+	add := func(to *[]Knobs, dev, a string) {
+		if k, ok := s.Knobs[SectionName(dev, a)]; ok {
+			*to = append(*to, k)
+		}
+	}
+	add(&l.CPU, "", "")
+	if alg != "" {
+		add(&l.CPU, "", alg)
+	}
+	if device == "" || device == "cpu" {
+		return l, true
+	}
+	l.OnGPU = true
+	if _, ok := s.GPU[device]; !ok {
+		return KnobLayers{OnGPU: true}, false
+	}
+	add(&l.GPU, device, "")
+	if alg != "" {
+		add(&l.GPU, device, alg)
+	}
+	return l, true
+}
+
 // For returns the thresholds for a device: the GPU section named exactly
 // device if there is one, else the CPU section. Device "" or "cpu" means
 // the CPU.
@@ -396,9 +344,9 @@ func (s *ThresholdSet) ForAlgorithm(device, alg string) Thresholds {
 
 // LoadThresholds reads a thresholds file. Keys missing from the [cpu]
 // section keep the built-in defaults, keys missing from a GPU section the
-// [cpu] section's (bucket_edges, bucket_delta_factor and
-// bucket_delta_min_skew aside: 0 there); unknown keys, wrong types
-// and out-of-range values are errors naming the file and key.
+// [cpu] section's; wrong types and out-of-range values of the decider's
+// keys are errors naming the file and key. Other keys are kept as Knobs
+// (algorithms.LoadThresholds checks their owners).
 func LoadThresholds(path string) (*ThresholdSet, error) {
 	b, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
@@ -411,7 +359,7 @@ func LoadThresholds(path string) (*ThresholdSet, error) {
 	return s, nil
 }
 
-// ParseThresholds decodes thresholds TOML text strictly (see LoadThresholds).
+// ParseThresholds decodes thresholds TOML text (see LoadThresholds).
 func ParseThresholds(text string) (*ThresholdSet, error) {
 	var raw struct {
 		CPU toml.Primitive            `toml:"cpu"`
@@ -427,7 +375,7 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	// A file stands alone: keys it leaves out take the built-in CPU values.
 	s := newThresholdSet(DefaultThresholds())
 	if md.IsDefined("cpu") {
-		t, algs, err := decodeDevice(&md, raw.CPU, s.CPU, "")
+		t, algs, err := s.decodeDevice(&md, raw.CPU, s.CPU, "")
 		if err != nil {
 			return nil, err
 		}
@@ -438,11 +386,9 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	// A GPU section's missing keys take the [cpu] section's values, except
-	// the work-targeted buckets' (GPUBase).
-	gpuBase := s.CPU.GPUBase()
+	// A GPU section's missing keys take the [cpu] section's values.
 	for _, name := range names {
-		t, algs, err := decodeDevice(&md, raw.GPU[name], gpuBase, name)
+		t, algs, err := s.decodeDevice(&md, raw.GPU[name], s.CPU, name)
 		if err != nil {
 			return nil, err
 		}
@@ -456,8 +402,8 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("%w: unknown key %s (valid keys in a section: %s; sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>])",
-			ErrThresholds, strings.Join(keys, ", "), strings.Join(sectionKeys(), ", "))
+		return nil, fmt.Errorf("%w: unknown key %s (sections: [cpu], [gpu.\"<device>\"], and per algorithm [cpu.<alg>], [gpu.\"<device>\".<alg>])",
+			ErrThresholds, strings.Join(keys, ", "))
 	}
 	check := func(dev, alg string, t Thresholds) error {
 		if err := t.Validate(); err != nil {
@@ -485,6 +431,9 @@ func ParseThresholds(text string) (*ThresholdSet, error) {
 	}
 	return s, nil
 }
+
+// DeciderKeys lists the keys the decider owns (Thresholds' fields).
+func DeciderKeys() []string { return KnobKeys(section{}) }
 
 // SectionName is the header of a section: [cpu] (device "" or "cpu"),
 // [gpu."<device>"], or with alg, [cpu.<alg>] or [gpu."<device>".<alg>].
@@ -587,15 +536,12 @@ func algSections(md *toml.MetaData, p toml.Primitive, key []string) (map[string]
 }
 
 // decodeDevice decodes a device's section over base, and its per-algorithm
-// sections over the result; errors name the section.
-func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device string) (Thresholds, map[string]Thresholds, error) {
-	d := sectionOf(base)
-	if err := md.PrimitiveDecode(p, &d); err != nil {
-		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
-	}
-	t, err := d.thresholds()
+// sections over the result; the keys the decider does not own go to
+// s.Knobs. Errors name the section.
+func (s *ThresholdSet) decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device string) (Thresholds, map[string]Thresholds, error) {
+	t, err := s.decodeSection(md, p, base, device, "")
 	if err != nil {
-		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
+		return base, nil, err
 	}
 	algs := map[string]Thresholds{}
 	key := []string{"cpu"}
@@ -607,9 +553,9 @@ func decodeDevice(md *toml.MetaData, p toml.Primitive, base Thresholds, device s
 		return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, ""), err)
 	}
 	for _, alg := range slices.Sorted(maps.Keys(prims)) {
-		a, err := decodeSection(md, prims[alg], t)
+		a, err := s.decodeSection(md, prims[alg], t, device, alg)
 		if err != nil {
-			return base, nil, fmt.Errorf("%w: %s: %v", ErrThresholds, SectionName(device, alg), err)
+			return base, nil, err
 		}
 		algs[alg] = a
 	}
@@ -628,61 +574,56 @@ type section struct {
 	Alpha       float64 `toml:"alpha"`
 	Beta        float64 `toml:"beta"`
 	PullMin     int64   `toml:"pull_min_edges"`
-	Delta       int64   `toml:"delta"`
-	DeltaF      float64 `toml:"delta_factor"`
-	OrderedMinV int64   `toml:"ordered_min_vertices"`
-	OrderedMinD float64 `toml:"ordered_min_degree"`
-	OrderedMinS int64   `toml:"ordered_min_vertices_skewed"`
-	BucketEdges int64   `toml:"bucket_edges"`
-	BucketSkew  float64 `toml:"bucket_min_skew"`
-	BucketDF    float64 `toml:"bucket_delta_factor"`
-	BucketDFMin float64 `toml:"bucket_delta_min_skew"`
-	LaunchDF    float64 `toml:"launch_delta_factor"`
-	TPB         int64   `toml:"threads_per_block"`
-	AffMinD     float64 `toml:"afforest_min_degree"`
-	AffMinArcs  int64   `toml:"afforest_min_arcs"`
-	AffMinSkew  float64 `toml:"afforest_min_skew"`
-}
-
-// sectionKeys lists the keys of a section, from section's field tags (a
-// hand-kept list in the error message had fallen behind the struct).
-func sectionKeys() []string {
-	st := reflect.TypeFor[section]()
-	keys := make([]string, st.NumField())
-	for i := range keys {
-		keys[i] = st.Field(i).Tag.Get("toml")
-	}
-	return keys
 }
 
 // sectionOf returns t's values as a section.
 func sectionOf(t Thresholds) section {
 	return section{T1: t.T1, T2: t.T2, T3: t.T3, BitmapMinV: t.BitmapMinVertices, SampleEvery: int64(t.SampleEvery), Jump: t.JumpFactor,
-		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges, Delta: int64(t.Delta), DeltaF: t.DeltaFactor,
-		OrderedMinV: t.OrderedMinVertices, OrderedMinD: t.OrderedMinDegree, OrderedMinS: t.OrderedMinVerticesSkewed, BucketEdges: t.BucketEdges, BucketSkew: t.BucketMinSkew, BucketDF: t.BucketDeltaFactor, BucketDFMin: t.BucketDeltaMinSkew, LaunchDF: t.LaunchDeltaFactor, TPB: int64(t.ThreadsPerBlock),
-		AffMinD: t.AfforestMinDegree, AffMinArcs: t.AfforestMinArcs, AffMinSkew: t.AfforestMinSkew}
+		Alpha: t.Alpha, Beta: t.Beta, PullMin: t.PullMinEdges}
 }
 
 // thresholds converts a decoded section, checking the values that do not
 // fit Thresholds' types.
 func (s section) thresholds() (Thresholds, error) {
-	if s.Delta < 1 {
-		return Thresholds{}, fmt.Errorf("delta = %d, want >= 1", s.Delta)
-	}
 	if s.SampleEvery < 1 || s.SampleEvery > 1<<30 {
 		return Thresholds{}, fmt.Errorf("sample_every = %d, want 1..%d", s.SampleEvery, 1<<30)
 	}
 	return Thresholds{T1: s.T1, T2: s.T2, T3: s.T3, BitmapMinVertices: s.BitmapMinV, SampleEvery: int(s.SampleEvery), JumpFactor: s.Jump,
-		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin, Delta: uint64(s.Delta), DeltaFactor: s.DeltaF,
-		OrderedMinVertices: s.OrderedMinV, OrderedMinDegree: s.OrderedMinD, OrderedMinVerticesSkewed: s.OrderedMinS, BucketEdges: s.BucketEdges, BucketMinSkew: s.BucketSkew, BucketDeltaFactor: s.BucketDF, BucketDeltaMinSkew: s.BucketDFMin, LaunchDeltaFactor: s.LaunchDF, ThreadsPerBlock: int(max(min(s.TPB, 1<<20), -1)),
-		AfforestMinDegree: s.AffMinD, AfforestMinArcs: s.AffMinArcs, AfforestMinSkew: s.AffMinSkew}, nil
+		Alpha: s.Alpha, Beta: s.Beta, PullMinEdges: s.PullMin}, nil
 }
 
-// decodeSection decodes one section over the values of base.
-func decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds) (Thresholds, error) {
-	s := sectionOf(base)
-	if err := md.PrimitiveDecode(p, &s); err != nil {
-		return base, err
+// decodeSection decodes one section over the values of base, and keeps
+// its other scalar keys as the section's Knobs.
+func (s *ThresholdSet) decodeSection(md *toml.MetaData, p toml.Primitive, base Thresholds, device, alg string) (Thresholds, error) {
+	name := SectionName(device, alg)
+	d := sectionOf(base)
+	if err := md.PrimitiveDecode(p, &d); err != nil {
+		return base, fmt.Errorf("%w: %s: %v", ErrThresholds, name, err)
 	}
-	return s.thresholds()
+	t, err := d.thresholds()
+	if err != nil {
+		return base, fmt.Errorf("%w: %s: %v", ErrThresholds, name, err)
+	}
+	var all map[string]any
+	if err := md.PrimitiveDecode(p, &all); err != nil {
+		return base, fmt.Errorf("%w: %s: %v", ErrThresholds, name, err)
+	}
+	own := DeciderKeys()
+	k := Knobs{}
+	for key, v := range all {
+		if slices.Contains(own, key) {
+			continue
+		}
+		switch v.(type) {
+		case int64, float64:
+			k[key] = v
+		case map[string]any: // a per-algorithm section, decoded on its own
+		default:
+			return base, fmt.Errorf("%w: %s: %s = %v, want a number", ErrThresholds, name, key, v)
+		}
+	}
+	if len(k) > 0 {
+		s.Knobs[name] = k
+	}
+	return t, nil
 }

@@ -5,7 +5,11 @@
 // pool (AllocSlice, DeviceSlice), page-locked host memory (Dev.AllocHost),
 // a cache of graphs uploaded to the device (Dev.AcquireGraph), result
 // copies to the host (ReadStaged, ReadValues) and launch geometry
-// (Dev.Grid, BlockGrid, PersistGrid). *CUDA satisfies runtime.Backend.
+// (Dev.Grid, BlockGrid, PersistGrid). *CUDA satisfies runtime.Backend: its
+// Configure decodes the backend's own key of a thresholds section
+// (Knobs: threads_per_block) from the run's knobs, and DeviceThresholds
+// derives the decider's defaults from the device (T1 = warp size, T2 =
+// 256 threads per block x multiprocessors).
 //
 // A CUDA context is current per OS thread, so device work runs through
 // CUDA.Do on a locked thread, one call at a time; the driver binding

@@ -20,7 +20,7 @@ func (*CUDA) Name() string { return "cuda(unavailable)" }
 func (*CUDA) Device() string { return "" }
 
 // Configure does nothing.
-func (*CUDA) Configure(decider.Thresholds) error { return nil }
+func (*CUDA) Configure(decider.KnobLayers) error { return nil }
 
 // Close does nothing.
 func (*CUDA) Close() error { return nil }

@@ -2,8 +2,8 @@ package runtime
 
 import (
 	"fmt"
-
 	"github.com/gearbox-graph/gearbox/decider"
+
 	"github.com/gearbox-graph/gearbox/mapping"
 )
 
@@ -17,11 +17,11 @@ type Backend interface {
 	// Device names the device for thresholds lookup: "" for the CPU (the
 	// [cpu] section), the GPU's name for a [gpu."<name>"] section.
 	Device() string
-	// Configure adapts the backend to a run's thresholds before the run
-	// starts: the GPU takes the block size of its thread-mapped kernels
-	// from them (Thresholds.ThreadsPerBlock, 0: its default); the CPU has
-	// nothing to set.
-	Configure(t decider.Thresholds) error
+	// Configure adapts the backend to a run before it starts, from the
+	// run's knobs (Config.Knobs: the keys the decider does not own): the
+	// GPU decodes the block size of its thread-mapped kernels
+	// (threads_per_block; 0: its default); the CPU has nothing to set.
+	Configure(knobs decider.KnobLayers) error
 }
 
 // CPU is the pure-Go backend: operators run on a mapping.Pool of workers.
@@ -29,12 +29,17 @@ type CPU struct {
 	workers int
 }
 
-// Configure does nothing: the CPU's runs take nothing from the thresholds
-// at the backend's level.
-func (c *CPU) Configure(decider.Thresholds) error { return nil }
+// Configure takes nothing from the thresholds (the CPU has no backend
+// keys); it refuses a negative worker count, which NewCPU cannot.
+func (c *CPU) Configure(decider.KnobLayers) error {
+	if c.workers < 0 {
+		return fmt.Errorf("%w: %d CPU workers (0 = GOMAXPROCS)", ErrBadArgument, c.workers)
+	}
+	return nil
+}
 
 // NewCPU returns a CPU backend with the given number of workers
-// (GOMAXPROCS when workers <= 0).
+// (GOMAXPROCS when workers is 0; a negative count fails the run).
 func NewCPU(workers int) *CPU { return &CPU{workers: workers} }
 
 // Name returns "cpu".

@@ -24,7 +24,7 @@
 // operator can do beyond that (generate both representations at once,
 // convert inside a pull step) it declares in OperatorInfo; a device
 // operator reports its time split through DeviceTimes, and a backend takes
-// what it needs from the run's thresholds through Backend.Configure. The
+// what it needs from the run's knobs through Backend.Configure. The
 // operator interface is backend-neutral: a CUDA operator implements the same
 // methods with kernels (Step = one expand kernel per variant and the
 // generation's bitmap flags or queue compaction, Inspect = a reduction,
@@ -48,11 +48,15 @@
 // WithThresholds, WithThresholdSet, WithOrder, WithLogger (each
 // iteration logged at debug level: the decision trace), WithTrace
 // (Stats.Trace), WithBackend / WithWorkers, and WithValue for an
-// algorithm's own options (sssp.WithDelta, cc.WithVariant), which the
-// engine does not read. The default is the Adaptive policy with the backend device's
-// default thresholds on a CPU backend with GOMAXPROCS workers.
-// Algorithms build their Config with NewConfigFor(name), so the per-algorithm
-// sections of a thresholds file ([gpu."<device>".bfs]) apply to them.
+// algorithm's own options (sssp.WithDelta, sssp.WithParams,
+// cc.WithVariant), which the engine does not read. The default is the
+// Adaptive policy with the backend device's default thresholds on a CPU
+// backend with GOMAXPROCS workers. Algorithms build their Config with
+// NewConfigFor(name), so the per-algorithm sections of a thresholds file
+// ([gpu."<device>".bfs]) apply to them. WithThresholds sets the decider's
+// thresholds only; the keys the algorithms and the backend own reach them
+// as Config.Knobs (the thresholds file's layers, WithKnobs on top), which
+// each owner decodes itself: Config knows no algorithm's parameters.
 //
 // It may import graph, workset, mapping, inspector and decider; algorithms
 // import runtime, never the reverse. It does not import gpu or kernels:

@@ -42,7 +42,7 @@ func Run(ctx context.Context, name string, op Operator, cfg *Config) (st Stats, 
 	if err := th.Validate(); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := cfg.backend.Configure(th); err != nil {
+	if err := cfg.backend.Configure(knobLayers(cfg)); err != nil {
 		return Stats{Algorithm: name}, fmt.Errorf("%s: %w", name, err)
 	}
 	oi := op.Info()
@@ -133,4 +133,10 @@ func check(v decider.Variant, info decider.Info) error {
 		return fmt.Errorf("variant %v: %w: this algorithm has no pull direction (valid: the eight push variants)", v, ErrUnsupported)
 	}
 	return nil
+}
+
+// knobLayers returns the run's knobs for its backend.
+func knobLayers(cfg *Config) decider.KnobLayers {
+	l, _ := cfg.Knobs()
+	return l
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -352,26 +353,30 @@ func TestInvalidThresholdsAreAnError(t *testing.T) {
 	}
 }
 
-// tpbBackend records the block size of the thresholds Run configures a
-// GPU-like backend with.
+// tpbBackend records the block size of the knobs Run configures a
+// GPU-like backend with (the top layer of the run's knobs, 0 = none).
 type tpbBackend struct{ got []int }
 
 func (*tpbBackend) Name() string   { return "tpb" }
 func (*tpbBackend) Device() string { return "X" }
-func (b *tpbBackend) Configure(t decider.Thresholds) error {
-	b.got = append(b.got, t.ThreadsPerBlock)
+func (b *tpbBackend) Configure(l decider.KnobLayers) error {
+	n := 0
+	for _, k := range l.All() {
+		if v, ok := k["threads_per_block"].(int64); ok {
+			n = int(v)
+		}
+	}
+	b.got = append(b.got, n)
 	return nil
 }
 
 func TestRunAppliesThreadsPerBlock(t *testing.T) {
 	b := &tpbBackend{}
-	th := decider.DefaultThresholds()
-	th.ThreadsPerBlock = 64
-	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithThresholds(th))); err != nil {
+	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithKnobs(decider.Knobs{"threads_per_block": int64(64)}))); err != nil {
 		t.Fatal(err)
 	}
-	th.ThreadsPerBlock = 0 // the backend's default
-	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b), runtime.WithThresholds(th))); err != nil {
+	// Device "X" has no section in the shipped file: the backend's default.
+	if _, err := runtime.Run(context.Background(), "fake", &fake{left: 3}, runtime.NewConfig(runtime.WithBackend(b))); err != nil {
 		t.Fatal(err)
 	}
 	if len(b.got) != 2 || b.got[0] != 64 || b.got[1] != 0 {
@@ -382,7 +387,7 @@ func TestRunAppliesThreadsPerBlock(t *testing.T) {
 // badBackend refuses every configuration.
 type badBackend struct{ tpbBackend }
 
-func (*badBackend) Configure(decider.Thresholds) error { return errors.New("no such block size") }
+func (*badBackend) Configure(decider.KnobLayers) error { return errors.New("no such block size") }
 
 func TestRunReturnsConfigureError(t *testing.T) {
 	f := &fake{left: 3}
@@ -464,3 +469,43 @@ func TestStepRequests(t *testing.T) {
 }
 
 func (f *fake) reqs() []runtime.StepRequest { return f.requests }
+
+// TestConfigKnobs: a run's knobs are the layers of its set's lookup for its
+// device and algorithm (the shipped file's where the set has no section for
+// the device, none on a GPU neither has), with WithKnobs on top.
+func TestConfigKnobs(t *testing.T) {
+	set, err := decider.ParseThresholds("[cpu]\ndelta = 1\n[cpu.sssp]\ndelta = 2\n[gpu.\"X\"]\ndelta = 3\n[gpu.\"X\".sssp]\ndelta = 4\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deltas := func(l decider.KnobLayers) []int64 {
+		var out []int64
+		for _, k := range l.All() {
+			if d, ok := k["delta"].(int64); ok {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	top := runtime.WithKnobs(decider.Knobs{"delta": int64(9)})
+	for _, tc := range []struct {
+		name   string
+		alg    string
+		opts   []runtime.Option
+		want   []int64
+		onGPU  bool
+		found  bool
+		layers int
+	}{
+		{"cpu sssp", "sssp", []runtime.Option{runtime.WithWorkers(1), runtime.WithThresholdSet(set)}, []int64{1, 2}, false, true, 2},
+		{"cpu bfs", "bfs", []runtime.Option{runtime.WithWorkers(1), runtime.WithThresholdSet(set)}, []int64{1}, false, true, 1},
+		{"gpu sssp", "sssp", []runtime.Option{runtime.WithBackend(&tpbBackend{}), runtime.WithThresholdSet(set)}, []int64{1, 2, 3, 4}, true, true, 4},
+		{"WithKnobs on top", "sssp", []runtime.Option{runtime.WithBackend(&tpbBackend{}), runtime.WithThresholdSet(set), top}, []int64{1, 2, 3, 4, 9}, true, true, 5},
+		{"gpu without a section", "sssp", []runtime.Option{runtime.WithBackend(&tpbBackend{}), top}, []int64{9}, true, false, 1},
+	} {
+		l, found := runtime.NewConfigFor(tc.alg, tc.opts...).Knobs()
+		if got := deltas(l); !slices.Equal(got, tc.want) || l.OnGPU != tc.onGPU || found != tc.found || len(l.All()) != tc.layers {
+			t.Errorf("%s: deltas %v (gpu %v, found %v, %d layers), want %v (%v, %v, %d)", tc.name, got, l.OnGPU, found, len(l.All()), tc.want, tc.onGPU, tc.found, tc.layers)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -19,6 +21,7 @@ type Config struct {
 	variant    *decider.Variant
 	thresholds *decider.Thresholds
 	set        *decider.ThresholdSet
+	knobs      decider.Knobs
 	order      *decider.Order
 	// values holds algorithm-owned options (WithValue): the engine reads
 	// none of them, so an algorithm's knobs (SSSP's delta, CC's variant)
@@ -40,8 +43,9 @@ func WithPolicy(p decider.Policy) Option {
 	return func(c *Config) { c.policy = p; c.variant = nil }
 }
 
-// WithThresholds sets the thresholds of the default Adaptive policy (and
-// the algorithms' knobs they hold), for every algorithm.
+// WithThresholds sets the thresholds of the default Adaptive policy, for
+// every algorithm. Algorithms' own parameters have options of their own
+// (sssp.WithParams), or WithKnobs.
 func WithThresholds(t decider.Thresholds) Option { return func(c *Config) { c.thresholds = &t } }
 
 // WithThresholdSet gives the thresholds of a whole file (see
@@ -50,6 +54,22 @@ func WithThresholds(t decider.Thresholds) Option { return func(c *Config) { c.th
 // the file has one ([gpu."<device>".bfs]). WithThresholds takes
 // precedence.
 func WithThresholdSet(s *decider.ThresholdSet) Option { return func(c *Config) { c.set = s } }
+
+// WithKnobs sets keys the decider does not own (algorithms' parameters,
+// the backend's threads_per_block) over those of the thresholds, for every
+// algorithm and backend that reads them: each owner decodes the keys it
+// owns (Knobs' top layer) and ignores the rest. gearbox tune runs each
+// point of its sweep with them.
+func WithKnobs(k decider.Knobs) Option {
+	return func(c *Config) {
+		if c.knobs == nil {
+			c.knobs = decider.Knobs{}
+		}
+		for key, v := range k {
+			c.knobs[key] = v
+		}
+	}
+}
 
 // WithOrder sets the order the Adaptive policy keeps (default Ordered).
 func WithOrder(o decider.Order) Option { return func(c *Config) { c.order = &o } }
@@ -124,6 +144,35 @@ func (c *Config) Thresholds() decider.Thresholds {
 	}
 	return DefaultThresholdsFor(c.backend, c.alg)
 }
+
+// Knobs returns the layers of the keys the decider does not own for this
+// run's algorithm and device (decider.ThresholdSet.KnobsFor): those of
+// WithThresholdSet's set where it has a section for the device, else the
+// shipped thresholds.toml's, with WithKnobs' keys as the top layer. found
+// is false where neither set has a section for the device (a GPU without
+// one): owners then start from their device-derived defaults, under
+// WithKnobs' keys still.
+func (c *Config) Knobs() (layers decider.KnobLayers, found bool) {
+	dev := c.backend.Device()
+	if c.set != nil {
+		layers, found = c.set.KnobsFor(dev, c.alg)
+	}
+	if !found {
+		layers, found = decider.DefaultThresholdSet().KnobsFor(dev, c.alg)
+	}
+	if len(c.knobs) > 0 {
+		if layers.OnGPU {
+			layers.GPU = append(slices.Clip(layers.GPU), c.knobs)
+		} else {
+			layers.CPU = append(slices.Clip(layers.CPU), c.knobs)
+		}
+	}
+	return layers, found
+}
+
+// Algorithm returns the name the configuration was built for
+// (NewConfigFor): its per-algorithm thresholds section.
+func (c *Config) Algorithm() string { return c.alg }
 
 // DeviceThresholder is implemented by backends that derive default
 // thresholds from their device (the GPU: T1 = warp size, T2 = threads per

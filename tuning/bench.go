@@ -34,12 +34,19 @@ type BenchConfig struct {
 	// PerAlgorithm, when it has an algorithm, gives that algorithm's
 	// thresholds instead of Thresholds (a per-algorithm section).
 	PerAlgorithm map[Algorithm]decider.Thresholds
+	// Set, when given, is the thresholds file Thresholds came from: the
+	// adaptive runs take the algorithms' own keys (SSSP's delta) from it
+	// rather than from the shipped set.
+	Set *decider.ThresholdSet
 	// Defaults, when set, adds the adaptive policy under these thresholds
 	// (the device-derived defaults) as a row named AdaptiveDefaults, to
-	// measure what tuning gained.
-	Defaults *decider.Thresholds
-	Backend  runtime.Backend
-	Logger   zerolog.Logger
+	// measure what tuning gained; DefaultKnobs are the algorithms' and
+	// backend's values it runs with (runtime.WithKnobs; nil: the shipped
+	// set's).
+	Defaults     *decider.Thresholds
+	DefaultKnobs decider.Knobs
+	Backend      runtime.Backend
+	Logger       zerolog.Logger
 	// Verify checks each configuration's warm-up run against the serial
 	// reference.
 	Verify bool
@@ -171,9 +178,16 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) ([]benchConfigRun, err
 	var adaptiveDelta, defaultsDelta uint64
 	if perDelta {
 		g := in.graphFor(alg)
-		adaptiveDelta = cfg.ThresholdsFor(alg).DeltaForGraph(g)
+		if spec.ValueFor == nil {
+			return nil, fmt.Errorf("%s: statics run per %s, and the spec gives no ValueFor", alg, Delta)
+		}
+		if adaptiveDelta, err = spec.ValueFor(string(Delta), g, cfg.adaptiveOptions(alg)...); err != nil {
+			return nil, err
+		}
 		if cfg.Defaults != nil {
-			defaultsDelta = cfg.Defaults.DeltaForGraph(g)
+			if defaultsDelta, err = spec.ValueFor(string(Delta), g, cfg.defaultsOptions()...); err != nil {
+				return nil, err
+			}
 		}
 		if !slices.Contains(deltas, adaptiveDelta) {
 			deltas = append(slices.Clip(deltas), adaptiveDelta)
@@ -196,7 +210,7 @@ func (cfg *BenchConfig) configs(alg Algorithm, in *Input) ([]benchConfigRun, err
 			return nil, fmt.Errorf("%s: static %s runs per %s, which bench has no list of", alg, st.Name, st.PerValue)
 		}
 	}
-	out = append(out, benchConfigRun{variant: Adaptive, delta: adaptiveDelta, opts: []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(alg))}})
+	out = append(out, benchConfigRun{variant: Adaptive, delta: adaptiveDelta, opts: cfg.adaptiveOptions(alg)})
 	return cfg.withDefaults(out, defaultsDelta), nil
 }
 
@@ -216,13 +230,28 @@ func (cfg *BenchConfig) ThresholdsFor(alg Algorithm) decider.Thresholds {
 	return cfg.Thresholds
 }
 
+// adaptiveOptions are the options of alg's adaptive runs (the backend
+// aside).
+func (cfg *BenchConfig) adaptiveOptions(alg Algorithm) []runtime.Option {
+	opts := []runtime.Option{runtime.WithThresholds(cfg.ThresholdsFor(alg)), runtime.WithBackend(cfg.Backend)}
+	if cfg.Set != nil {
+		opts = append(opts, runtime.WithThresholdSet(cfg.Set))
+	}
+	return opts
+}
+
+// defaultsOptions are the options of the AdaptiveDefaults runs.
+func (cfg *BenchConfig) defaultsOptions() []runtime.Option {
+	return []runtime.Option{runtime.WithThresholds(*cfg.Defaults), runtime.WithKnobs(cfg.DefaultKnobs), runtime.WithBackend(cfg.Backend)}
+}
+
 // withDefaults appends the adaptive policy under the default thresholds
 // (delta: the width it runs SSSP with, 0 otherwise).
 func (cfg *BenchConfig) withDefaults(out []benchConfigRun, delta uint64) []benchConfigRun {
 	if cfg.Defaults == nil {
 		return out
 	}
-	return append(out, benchConfigRun{variant: AdaptiveDefaults, delta: delta, opts: []runtime.Option{runtime.WithThresholds(*cfg.Defaults)}})
+	return append(out, benchConfigRun{variant: AdaptiveDefaults, delta: delta, opts: cfg.defaultsOptions()})
 }
 
 // Bench measures, per algorithm and graph, the serial reference, every
@@ -262,14 +291,21 @@ func Bench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 	}
 	if len(cfg.Deltas) == 0 {
+		set := cfg.Set
+		if set == nil {
+			set = decider.DefaultThresholdSet()
+		}
 		for _, a := range cfg.Algorithms {
 			if runsPerDelta(a) {
-				cfg.Deltas = []uint64{cfg.ThresholdsFor(a).Delta}
+				k, err := algorithms.Values(set, cfg.Backend.Device(), a.Spec().SectionName())
+				if err != nil {
+					return nil, err
+				}
+				if d, ok := k[string(Delta)].(int64); ok {
+					cfg.Deltas = []uint64{uint64(d)}
+				}
 				break
 			}
-		}
-		if len(cfg.Deltas) == 0 {
-			cfg.Deltas = []uint64{cfg.Thresholds.Delta}
 		}
 	}
 	for _, d := range cfg.Deltas {

@@ -35,11 +35,16 @@
 // flushed as each graph completes, so an interrupted sweep keeps its
 // finished rows.
 //
-// WriteSection merges a tuned section into a thresholds file (other
-// sections and comments kept, the result checked with
-// algorithms.ParseThresholds); LoadSection reads the starting point and refuses
-// a file without the backend's own section. Their For variants do the same
-// for an algorithm's own section ([gpu."<device>".bfs]).
+// A Setting is the decider's thresholds plus the values of every key the
+// algorithms and the backend own (algorithms.Values); runs get it through
+// runtime.WithThresholds and runtime.WithKnobs. WriteSection merges a
+// tuned section into a thresholds file (other sections and comments kept,
+// the result checked with algorithms.ParseThresholds): the decider's and
+// the backend's keys into the device's section, each algorithm's keys into
+// its own section of the device ([gpu."<device>".sssp]). LoadSection reads
+// the starting point and refuses a file without the backend's own
+// section. Their For variants do the same for an algorithm's own section
+// ([gpu."<device>".bfs]), which then also takes that algorithm's keys.
 //
 // It may import every gearbox package except cmd, and gonum.org/v1/plot for
 // the PNG plots.

@@ -3,6 +3,7 @@ package tuning
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms"
 	_ "github.com/gearbox-graph/gearbox/algorithms/all" // the registry's algorithms
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // Algorithm names an algorithm of the registry (algorithms.Lookup) that
@@ -210,16 +212,18 @@ func (p Param) DefaultRange() string {
 	return sweep
 }
 
-// integer reports whether the knob takes whole numbers (its thresholds
-// field is an integer).
+// integer reports whether the knob takes whole numbers (its decider field
+// is an integer, or its owner's default value is).
 func (p Param) integer() bool {
-	f, ok := thresholdsField(p)
-	return ok && f.Type.Kind() != reflect.Float64
+	if f, ok := thresholdsField(p); ok {
+		return f.Type.Kind() != reflect.Float64
+	}
+	_, isInt := DefaultSetting().Knobs[string(p)].(int64)
+	return isInt
 }
 
-// thresholdsField returns the decider.Thresholds field the knob sets:
-// every Param is named by its field's thresholds-file key, so a new knob
-// needs no accessor of its own.
+// thresholdsField returns the decider.Thresholds field the knob sets, if
+// it is one of the decider's.
 func thresholdsField(p Param) (reflect.StructField, bool) {
 	t := reflect.TypeFor[decider.Thresholds]()
 	for i := range t.NumField() {
@@ -238,16 +242,68 @@ func (p Param) Affects(alg Algorithm) bool {
 	return s != nil && s.ReadsKey(string(p))
 }
 
-// Setting is one point of the tuning space: the decider's thresholds
-// (which include the GPU block size, 0 = the backend's default).
+// Setting is one point of the tuning space: the decider's thresholds and
+// the values of every key the algorithms and the backend own
+// (algorithms.Values: SSSP's delta, CC's afforest_min_*, the GPU's
+// threads_per_block, 0 = its default).
 type Setting struct {
 	decider.Thresholds
+	Knobs decider.Knobs
+}
+
+// DefaultSetting returns the built-in CPU setting: decider.DefaultThresholds
+// and each owner's built-in CPU values.
+func DefaultSetting() Setting {
+	k, err := algorithms.Values(&decider.ThresholdSet{}, "", "")
+	if err != nil {
+		panic("tuning: built-in values refused: " + err.Error()) // a bug in an owner's defaults
+	}
+	return Setting{Thresholds: decider.DefaultThresholds(), Knobs: k}
+}
+
+// SettingFor returns the setting of a lookup in set: the decider's
+// thresholds of device and section (ThresholdSet.LookupFor; a GPU without
+// a section: fallback) and the owners' values (algorithms.Values).
+func SettingFor(set *decider.ThresholdSet, device, section string, fallback decider.Thresholds) (Setting, error) {
+	t, ok := set.LookupFor(lookupDevice(device), section)
+	if !ok {
+		t = fallback
+	}
+	k, err := algorithms.Values(set, lookupDevice(device), section)
+	if err != nil {
+		return Setting{}, err
+	}
+	return Setting{Thresholds: t, Knobs: k}, nil
+}
+
+// Equal reports whether s and o are the same point.
+func (s Setting) Equal(o Setting) bool {
+	return s.Thresholds == o.Thresholds && maps.Equal(s.Knobs, o.Knobs)
+}
+
+// Validate checks the decider's thresholds and the owners' values.
+func (s Setting) Validate() error {
+	if err := s.Thresholds.Validate(); err != nil {
+		return err
+	}
+	return algorithms.CheckValues(s.Knobs)
+}
+
+// Options returns the run options that give a run this setting.
+func (s Setting) Options() []runtime.Option {
+	return []runtime.Option{runtime.WithThresholds(s.Thresholds), runtime.WithKnobs(s.Knobs)}
 }
 
 // Get returns the knob's value in s (NaN for an unknown knob).
 func (s Setting) Get(p Param) float64 {
 	f, ok := thresholdsField(p)
 	if !ok {
+		switch v := s.Knobs[string(p)].(type) {
+		case int64:
+			return float64(v)
+		case float64:
+			return v
+		}
 		return math.NaN()
 	}
 	v := reflect.ValueOf(s.Thresholds).FieldByIndex(f.Index)
@@ -261,10 +317,23 @@ func (s Setting) Get(p Param) float64 {
 }
 
 // With returns s with the knob set to v (integer knobs truncate v; an
-// unsigned one takes at least 0; an unknown knob leaves s as it is).
+// unknown knob leaves s as it is). s's Knobs are not changed: the result
+// has a copy.
 func (s Setting) With(p Param, v float64) Setting {
 	f, ok := thresholdsField(p)
 	if !ok {
+		if _, known := DefaultSetting().Knobs[string(p)]; !known {
+			return s
+		}
+		s.Knobs = maps.Clone(s.Knobs)
+		if s.Knobs == nil {
+			s.Knobs = decider.Knobs{}
+		}
+		if p.integer() {
+			s.Knobs[string(p)] = int64(v)
+		} else {
+			s.Knobs[string(p)] = v
+		}
 		return s
 	}
 	fv := reflect.ValueOf(&s.Thresholds).Elem().FieldByIndex(f.Index)
@@ -305,19 +374,8 @@ func NewSweep(p Param, spec string) (Sweep, error) {
 		}
 		vals = fs
 	}
-	base := Setting{Thresholds: decider.DefaultThresholds()}
-	f, known := thresholdsField(p)
+	base := DefaultSetting()
 	for _, v := range vals {
-		// With stores a negative value of an unsigned knob (delta) as 0,
-		// and the error would then name 0 instead of the value given.
-		if known && f.Type.Kind() == reflect.Uint64 && v < 0 {
-			err := base.With(p, 0).Validate()
-			want := ">= 0"
-			if err != nil {
-				want = ">= 1"
-			}
-			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w: %s = %v, want %s", p.Flag(), spec, v, decider.ErrThresholds, p, v, want)
-		}
 		if err := base.With(p, v).Validate(); err != nil {
 			return Sweep{}, fmt.Errorf("--%s %s: value %v: %w", p.Flag(), spec, v, err)
 		}

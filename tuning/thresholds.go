@@ -3,9 +3,8 @@ package tuning
 import (
 	"errors"
 	"fmt"
-	"github.com/gearbox-graph/gearbox/internal/atomicfile"
-	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/internal/atomicfile"
+	"github.com/gearbox-graph/gearbox/internal/smallfile"
 )
 
 // SectionName returns the thresholds-file section header for a device:
@@ -31,16 +32,70 @@ func SectionNameFor(device, alg string) string { return decider.SectionName(devi
 // merging replaces such a block with the section.
 const tunedMark = "# tuned by gearbox tune"
 
-// RenderSection renders a complete thresholds section (every key, in the
-// strict format decider.ParseThresholds reads), preceded by the comment
-// lines given.
-func RenderSection(device string, t decider.Thresholds, comments ...string) string {
-	return RenderSectionFor(device, "", t, comments...)
+// RenderSection renders a complete device section (every decider key
+// and the backend's, in the format decider.ParseThresholds reads),
+// preceded by the comment lines given. The algorithms' keys of s belong to
+// their own sections (WriteSection writes them there).
+func RenderSection(device string, s Setting, comments ...string) string {
+	return RenderSectionFor(device, "", s, comments...)
 }
 
 // RenderSectionFor is RenderSection for algorithm alg's section of the
-// device (alg "": the device section).
-func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...string) string {
+// device (alg "": the device section): with alg, the keys of the
+// algorithms reading that section too.
+func RenderSectionFor(device, alg string, s Setting, comments ...string) string {
+	keys := append(backendKeys(), sectionKeys(alg)...)
+	return renderSection(device, alg, &s.Thresholds, s.Knobs, keys, comments)
+}
+
+// RenderSettingFor renders s as WriteSectionFor writes it: alg's section
+// of the device (alg "": the device section) and, with alg "", each
+// algorithm's keys in its own section (without the keys those sections
+// have of their own in a file).
+func RenderSettingFor(device, alg string, s Setting) string {
+	out := RenderSectionFor(device, alg, s)
+	if alg == "" {
+		for _, sec := range algorithms.Sections() {
+			if keys := sectionKeys(sec); len(keys) > 0 {
+				out += "\n" + renderSection(device, sec, nil, s.Knobs, keys, nil)
+			}
+		}
+	}
+	return out
+}
+
+// backendKeys lists the backends' keys (algorithms.BackendParams).
+func backendKeys() []string {
+	var out []string
+	for _, p := range algorithms.BackendParams {
+		out = append(out, p.Key)
+	}
+	return out
+}
+
+// sectionKeys lists the keys of the algorithms reading section alg, in
+// their declared order ("" = none).
+func sectionKeys(alg string) []string {
+	var out []string
+	if alg == "" {
+		return nil
+	}
+	for _, sp := range algorithms.All() {
+		if sp.SectionName() != alg {
+			continue
+		}
+		for _, p := range sp.Params {
+			if !slices.Contains(out, p.Key) {
+				out = append(out, p.Key)
+			}
+		}
+	}
+	return out
+}
+
+// renderSection renders a section: the decider's keys (t nil: none) and
+// the keys given of k (those k lacks are left out).
+func renderSection(device, alg string, t *decider.Thresholds, k decider.Knobs, keys, comments []string) string {
 	var b strings.Builder
 	for _, c := range comments {
 		for _, l := range strings.Split(c, "\n") {
@@ -52,29 +107,25 @@ func RenderSectionFor(device, alg string, t decider.Thresholds, comments ...stri
 	// section's), which need not be 0 (bitmap_min_vertices is 4096 in
 	// [cpu]).
 	b.WriteString(SectionNameFor(device, alg) + "\n")
-	fmt.Fprintf(&b, "T1 = %s\n", tomlFloat(t.T1))
-	fmt.Fprintf(&b, "T2 = %d\n", t.T2)
-	fmt.Fprintf(&b, "T3 = %s\n", tomlFloat(t.T3))
-	fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
-	fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
-	fmt.Fprintf(&b, "jump_factor = %s\n", tomlFloat(t.JumpFactor))
-	fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
-	fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
-	fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
-	fmt.Fprintf(&b, "delta = %d\n", t.Delta)
-	fmt.Fprintf(&b, "delta_factor = %s\n", tomlFloat(t.DeltaFactor))
-	fmt.Fprintf(&b, "ordered_min_vertices = %d\n", t.OrderedMinVertices)
-	fmt.Fprintf(&b, "ordered_min_degree = %s\n", tomlFloat(t.OrderedMinDegree))
-	fmt.Fprintf(&b, "ordered_min_vertices_skewed = %d\n", t.OrderedMinVerticesSkewed)
-	fmt.Fprintf(&b, "bucket_edges = %d\n", t.BucketEdges)
-	fmt.Fprintf(&b, "bucket_min_skew = %s\n", tomlFloat(t.BucketMinSkew))
-	fmt.Fprintf(&b, "bucket_delta_factor = %s\n", tomlFloat(t.BucketDeltaFactor))
-	fmt.Fprintf(&b, "bucket_delta_min_skew = %s\n", tomlFloat(t.BucketDeltaMinSkew))
-	fmt.Fprintf(&b, "launch_delta_factor = %s\n", tomlFloat(t.LaunchDeltaFactor))
-	fmt.Fprintf(&b, "threads_per_block = %d\n", t.ThreadsPerBlock)
-	fmt.Fprintf(&b, "afforest_min_degree = %s\n", tomlFloat(t.AfforestMinDegree))
-	fmt.Fprintf(&b, "afforest_min_arcs = %d\n", t.AfforestMinArcs)
-	fmt.Fprintf(&b, "afforest_min_skew = %s\n", tomlFloat(t.AfforestMinSkew))
+	if t != nil {
+		fmt.Fprintf(&b, "T1 = %s\n", tomlFloat(t.T1))
+		fmt.Fprintf(&b, "T2 = %d\n", t.T2)
+		fmt.Fprintf(&b, "T3 = %s\n", tomlFloat(t.T3))
+		fmt.Fprintf(&b, "bitmap_min_vertices = %d\n", t.BitmapMinVertices)
+		fmt.Fprintf(&b, "sample_every = %d\n", t.SampleEvery)
+		fmt.Fprintf(&b, "jump_factor = %s\n", tomlFloat(t.JumpFactor))
+		fmt.Fprintf(&b, "alpha = %s\n", tomlFloat(t.Alpha))
+		fmt.Fprintf(&b, "beta = %s\n", tomlFloat(t.Beta))
+		fmt.Fprintf(&b, "pull_min_edges = %d\n", t.PullMinEdges)
+	}
+	for _, key := range keys {
+		switch v := k[key].(type) {
+		case int64:
+			fmt.Fprintf(&b, "%s = %d\n", key, v)
+		case float64:
+			fmt.Fprintf(&b, "%s = %s\n", key, tomlFloat(v))
+		}
+	}
 	return b.String()
 }
 
@@ -88,23 +139,27 @@ func tomlFloat(f float64) string {
 	return s
 }
 
-// WriteSection writes t as the device's section of the thresholds file at
+// WriteSection writes s as the device's section of the thresholds file at
 // path: an existing file keeps its other sections and comments and has
 // the device's section (if any) replaced; a new file gets a header. The
-// result is parsed back with decider.ParseThresholds and must give t for
-// the device before it replaces the file (written to a temporary file and
-// renamed, so a failure leaves the old file intact).
-func WriteSection(path, device string, t decider.Thresholds, comments ...string) error {
-	return WriteSectionFor(path, device, "", t, comments...)
+// algorithms' keys of s go to their own sections of the device
+// ([gpu."<device>".sssp]; see WriteSectionFor). The result is parsed back
+// and must give s for the device before it replaces the file (written to
+// a temporary file and renamed, so a failure leaves the old file intact).
+func WriteSection(path, device string, s Setting, comments ...string) error {
+	return WriteSectionFor(path, device, "", s, comments...)
 }
 
 // WriteSectionFor is WriteSection for algorithm alg's section of the
-// device ([gpu."<device>".bfs]; alg "": the device section): only that
-// section is replaced (or added after the device's sections). A GPU's
-// per-algorithm section needs the device's own section in the file
-// (CheckSectionTarget).
-func WriteSectionFor(path, device, alg string, t decider.Thresholds, comments ...string) error {
-	if err := t.Validate(); err != nil {
+// device ([gpu."<device>".bfs]; alg "": the device section): that section
+// is replaced (or added after the device's sections) with the decider's
+// and the backend's keys, and with alg, its algorithms' keys. With alg "",
+// each algorithm's keys go to its own section of the device: an existing
+// one keeps its other keys (and the decider's where it sets its own), a
+// new one has the algorithm's keys alone. A GPU's per-algorithm section
+// needs the device's own section in the file (CheckSectionTarget).
+func WriteSectionFor(path, device, alg string, s Setting, comments ...string) error {
+	if err := s.Validate(); err != nil {
 		return err
 	}
 	old, exists, err := readTarget(path, device, alg)
@@ -114,16 +169,27 @@ func WriteSectionFor(path, device, alg string, t decider.Thresholds, comments ..
 	if !exists {
 		old = "# gearbox thresholds (see thresholds.toml at the repository root for the keys),\n# written by gearbox tune.\n"
 	}
-	text, err := mergeSection(old, device, alg, RenderSectionFor(device, alg, t, comments...))
+	text, err := mergeSection(old, device, alg, RenderSectionFor(device, alg, s, comments...))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	set, err := decider.ParseThresholds(text)
+	if alg == "" {
+		// The comments go with the device section only: an algorithm's
+		// section keeps the comments it has.
+		if text, err = mergeAlgSections(text, device, s); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	set, err := algorithms.ParseThresholds(text)
 	if err != nil {
 		return fmt.Errorf("%s: merged file does not parse (a bug): %w", path, err)
 	}
-	if got, _ := set.LookupFor(lookupDevice(device), alg); got != t {
-		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), t)
+	got, err := SettingFor(set, device, alg, s.Thresholds)
+	if err != nil {
+		return fmt.Errorf("%s: merged file: %w (a bug)", path, err)
+	}
+	if got.Thresholds != s.Thresholds || !sameKeys(got.Knobs, s.Knobs, writtenKeys(alg)) {
+		return fmt.Errorf("%s: merged file gives %+v for %s, want %+v (a bug)", path, got, SectionNameFor(device, alg), s)
 	}
 	// Atomic: a failed write leaves the old file whole; its mode and
 	// symlinks are kept.
@@ -131,6 +197,74 @@ func WriteSectionFor(path, device, alg string, t decider.Thresholds, comments ..
 		return fmt.Errorf("thresholds: %w", err)
 	}
 	return nil
+}
+
+// writtenKeys lists the owners' keys WriteSectionFor writes for section
+// alg: the backend's and, with alg, its algorithms'; with alg "", every
+// algorithm's (into their own sections).
+func writtenKeys(alg string) []string {
+	if alg != "" {
+		return append(backendKeys(), sectionKeys(alg)...)
+	}
+	keys := backendKeys()
+	for _, sec := range algorithms.Sections() {
+		keys = append(keys, sectionKeys(sec)...)
+	}
+	return keys
+}
+
+// sameKeys reports whether a and b hold the same values under keys.
+func sameKeys(a, b decider.Knobs, keys []string) bool {
+	for _, k := range keys {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeAlgSections writes s's algorithm keys into their sections of the
+// device in text (see WriteSectionFor).
+func mergeAlgSections(text, device string, s Setting) (string, error) {
+	for _, sec := range algorithms.Sections() {
+		keys := sectionKeys(sec)
+		if len(keys) == 0 {
+			continue
+		}
+		set, err := decider.ParseThresholds(text)
+		if err != nil {
+			return "", err
+		}
+		dev := lookupDevice(device)
+		name := SectionNameFor(device, sec)
+		k := maps.Clone(set.Knobs[name])
+		if k == nil {
+			k = decider.Knobs{}
+		}
+		for _, key := range keys {
+			k[key] = s.Knobs[key]
+		}
+		var own *decider.Thresholds
+		has := false
+		for _, l := range strings.Split(text, "\n") {
+			if d, a, _, ok := headerSection(l); ok && d == dev && a == sec {
+				has = true
+			}
+		}
+		if t, _ := set.LookupFor(dev, sec); has && t != set.For(dev) {
+			own = &t
+		}
+		all := append(backendKeys(), keys...)
+		for _, key := range slices.Sorted(maps.Keys(k)) {
+			if !slices.Contains(all, key) {
+				all = append(all, key)
+			}
+		}
+		if text, err = mergeSection(text, device, sec, renderSection(device, sec, own, k, all, nil)); err != nil {
+			return "", err
+		}
+	}
+	return text, nil
 }
 
 func lookupDevice(device string) string {
@@ -307,39 +441,55 @@ func headerSection(line string) (dev, alg string, isHeader, ok bool) {
 	return "", "", true, false
 }
 
-// ExistingSection returns the thresholds of the section of device and
-// alg ("": the device section) in the thresholds file at path, as
-// decider reads them, and whether the file has that section itself (a
-// missing file has none; [cpu] is not had by default).
-func ExistingSection(path, device, alg string) (decider.Thresholds, bool, error) {
+// ExistingSection returns the setting of the section of device and alg
+// ("": the device section) in the thresholds file at path, as the
+// runtime reads it (SettingFor), and whether the file has that section
+// itself (a missing file has none; [cpu] is not had by default).
+func ExistingSection(path, device, alg string) (Setting, bool, error) {
 	text, exists, err := readTarget(path, device, alg)
 	if err != nil || !exists {
-		return decider.Thresholds{}, false, err
+		return Setting{}, false, err
 	}
 	set, err := algorithms.ParseThresholds(text)
 	if err != nil {
-		return decider.Thresholds{}, false, fmt.Errorf("%s: %w", path, err)
+		return Setting{}, false, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, l := range strings.Split(text, "\n") {
 		if dev, a, _, ok := headerSection(l); ok && dev == lookupDevice(device) && a == alg {
-			t, _ := set.LookupFor(lookupDevice(device), alg)
-			return t, true, nil
+			st, err := SettingFor(set, device, alg, decider.Thresholds{})
+			if err != nil {
+				return Setting{}, false, fmt.Errorf("%s: %w", path, err)
+			}
+			return st, true, nil
 		}
 	}
-	return decider.Thresholds{}, false, nil
+	return Setting{}, false, nil
 }
 
-// ChangedKeys lists the thresholds keys whose values differ from old to
-// new, but for the knobs in skip, as "key = old -> new".
-func ChangedKeys(old, new decider.Thresholds, skip []Param) []string {
+// ChangedKeys lists the keys whose values differ from old to new, but for
+// the knobs in skip, as "key = old -> new": the decider's, then the
+// owners' in key order.
+func ChangedKeys(old, new Setting, skip []Param) []string {
 	var out []string
-	ov, nv := reflect.ValueOf(old), reflect.ValueOf(new)
+	ov, nv := reflect.ValueOf(old.Thresholds), reflect.ValueOf(new.Thresholds)
 	for i := range ov.NumField() {
 		key := ov.Type().Field(i).Tag.Get("toml")
 		if key == "" || slices.Contains(skip, Param(key)) || ov.Field(i).Equal(nv.Field(i)) {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s = %v -> %v", key, ov.Field(i), nv.Field(i)))
+	}
+	keys := slices.Sorted(maps.Keys(old.Knobs))
+	for _, key := range slices.Sorted(maps.Keys(new.Knobs)) {
+		if !slices.Contains(keys, key) {
+			keys = append(keys, key)
+		}
+	}
+	for _, key := range keys {
+		if slices.Contains(skip, Param(key)) || old.Knobs[key] == new.Knobs[key] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s = %v -> %v", key, old.Knobs[key], new.Knobs[key]))
 	}
 	return out
 }
@@ -348,27 +498,27 @@ func ChangedKeys(old, new decider.Thresholds, skip []Param) []string {
 // sweep runs on.
 var ErrNoSection = errors.New("no thresholds section for the device")
 
-// LoadSection reads a thresholds file strictly (algorithms.LoadThresholds: the per-algorithm sections checked against the registry)
-// and returns the section of device ("" or "cpu" for [cpu]). Unlike
-// ThresholdSet.For it does not fall back to [cpu]: a file without the
-// device's own section was tuned for another device, and starting from it
-// would be a silent mistake, so that is ErrNoSection naming the sections
-// the file has.
-func LoadSection(path, device string) (decider.Thresholds, error) {
+// LoadSection reads a thresholds file strictly (algorithms.LoadThresholds:
+// sections, keys and values checked against the registry) and returns the
+// setting of device ("" or "cpu" for [cpu]). Unlike ThresholdSet.For it
+// does not fall back to [cpu]: a file without the device's own section
+// was tuned for another device, and starting from it would be a silent
+// mistake, so that is ErrNoSection naming the sections the file has.
+func LoadSection(path, device string) (Setting, error) {
 	return LoadSectionFor(path, device, "")
 }
 
 // LoadSectionFor is LoadSection for algorithm alg: it also needs the
-// device's section, and returns the thresholds alg runs with on the device
-// (ThresholdSet.LookupFor: its own section if the file has one).
-func LoadSectionFor(path, device, alg string) (decider.Thresholds, error) {
+// device's section, and returns the setting alg runs with on the device
+// (SettingFor: its own section if the file has one).
+func LoadSectionFor(path, device, alg string) (Setting, error) {
 	set, err := algorithms.LoadThresholds(path)
 	if err != nil {
-		return decider.Thresholds{}, err
+		return Setting{}, err
 	}
 	text, err := smallfile.ReadFile(path, smallfile.Thresholds, "a thresholds file")
 	if err != nil {
-		return decider.Thresholds{}, fmt.Errorf("thresholds: %w", err)
+		return Setting{}, fmt.Errorf("thresholds: %w", err)
 	}
 	var found []string
 	has := false
@@ -385,9 +535,12 @@ func LoadSectionFor(path, device, alg string) (decider.Thresholds, error) {
 		if len(found) > 0 {
 			list = strings.Join(found, ", ")
 		}
-		return decider.Thresholds{}, fmt.Errorf("%s: %w: the backend's device needs %s, the file has %s (tune without --thresholds to start from the built-in defaults)",
+		return Setting{}, fmt.Errorf("%s: %w: the backend's device needs %s, the file has %s (tune without --thresholds to start from the built-in defaults)",
 			path, ErrNoSection, SectionName(device), list)
 	}
-	t, _ := set.LookupFor(lookupDevice(device), alg)
-	return t, nil
+	st, err := SettingFor(set, device, alg, decider.Thresholds{})
+	if err != nil {
+		return Setting{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return st, nil
 }

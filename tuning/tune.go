@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -160,7 +161,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	for pass := 1; pass <= cfg.Passes; pass++ {
 		for _, sw := range cfg.Sweeps {
 			step := Step{Pass: pass, Param: sw.Param, Values: sw.Values, Best: res.Best.Get(sw.Param)}
-			if gpuOnly(sw.Param) && !canTPB || sw.Param == Delta && res.Best.DeltaFactor > 0 {
+			if gpuOnly(sw.Param) && !canTPB || sw.Param == Delta && res.Best.Get(DeltaFactor) > 0 {
 				// No effect: a CPU backend has no blocks or persistent
 				// launches; with a delta_factor, delta is derived per
 				// graph.
@@ -183,11 +184,12 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 				for i, set := range sets {
 					runs[i] = func(src uint32, warm bool) (sample, error) {
 						if canTPB {
-							if err := tpb.SetThreadsPerBlock(set.ThreadsPerBlock); err != nil {
-								return sample{}, fmt.Errorf("threads per block %d: %w", set.ThreadsPerBlock, err)
+							n := int(set.Get(ThreadsPerBlock))
+							if err := tpb.SetThreadsPerBlock(n); err != nil {
+								return sample{}, fmt.Errorf("threads per block %d: %w", n, err)
 							}
 						}
-						t, err := r.once(ctx, p.alg, p.in.graphFor(p.alg), src, []runtime.Option{runtime.WithThresholds(set.Thresholds)}, warm && r.verify)
+						t, err := r.once(ctx, p.alg, p.in.graphFor(p.alg), src, set.Options(), warm && r.verify)
 						if err != nil {
 							return t, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, sw.Values[i]), err)
 						}
@@ -271,21 +273,56 @@ func pairs(cfg TuneConfig, p Param) []pair {
 	return out
 }
 
-var tuneHeader = []string{"pass", "param", "value", "algorithm", "graph",
-	"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
-	"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms", "bucket_edges",
-	"bucket_delta_factor", "launch_delta_factor", "ordered_min_vertices", "ordered_min_degree",
-	"ordered_min_vertices_skewed", "bucket_delta_min_skew"}
+// tuneHeader is the CSV's columns: the measurement's and the setting's
+// keys in the order they were added to the format (older files lack
+// trailing columns), then any other knob of Params() (an algorithm's key
+// registered since) at the end.
+var tuneHeader = func() []string {
+	h := []string{"pass", "param", "value", "algorithm", "graph",
+		"T1", "T2", "T3", "sample_every", "alpha", "beta", "delta", "threads_per_block",
+		"sources", "median_ms", "min_ms", "max_ms", "repeats", "pull_min_edges", "bitmap_min_vertices", "delta_factor", "jump_factor", "device_ms", "bucket_edges",
+		"bucket_delta_factor", "launch_delta_factor", "ordered_min_vertices", "ordered_min_degree",
+		"ordered_min_vertices_skewed", "bucket_delta_min_skew"}
+	for _, p := range Params() {
+		if !slices.Contains(h, string(p)) {
+			h = append(h, string(p))
+		}
+	}
+	return h
+}()
+
+// measureColumns are the columns of tuneHeader that are not knobs.
+var measureColumns = []string{"pass", "param", "value", "algorithm", "graph", "sources", "median_ms", "min_ms", "max_ms", "repeats", "device_ms"}
 
 func (r TuneRow) record() []string {
-	s := r.Setting
-	return []string{itoa(r.Pass), string(r.Param), formatValue(r.Param, r.Value), string(r.Algorithm), r.Graph,
-		ftoa(s.T1), strconv.FormatInt(s.T2, 10), ftoa(s.T3), itoa(s.SampleEvery), ftoa(s.Alpha), ftoa(s.Beta),
-		strconv.FormatUint(s.Delta, 10), itoa(s.ThreadsPerBlock),
-		itoa(r.Runs), ms(r.Median), ms(r.Min), ms(r.Max), itoa(r.Repeats),
-		strconv.FormatInt(s.PullMinEdges, 10), strconv.FormatInt(s.BitmapMinVertices, 10), ftoa(s.DeltaFactor), ftoa(s.JumpFactor),
-		ms(r.Device), strconv.FormatInt(s.BucketEdges, 10), ftoa(s.BucketDeltaFactor), ftoa(s.LaunchDeltaFactor),
-		strconv.FormatInt(s.OrderedMinVertices, 10), ftoa(s.OrderedMinDegree), strconv.FormatInt(s.OrderedMinVerticesSkewed, 10), ftoa(s.BucketDeltaMinSkew)}
+	out := []string{itoa(r.Pass), string(r.Param), formatValue(r.Param, r.Value), string(r.Algorithm), r.Graph}
+	for _, col := range tuneHeader[len(out):] {
+		switch col {
+		case "sources":
+			out = append(out, itoa(r.Runs))
+		case "median_ms":
+			out = append(out, ms(r.Median))
+		case "min_ms":
+			out = append(out, ms(r.Min))
+		case "max_ms":
+			out = append(out, ms(r.Max))
+		case "repeats":
+			out = append(out, itoa(r.Repeats))
+		case "device_ms":
+			out = append(out, ms(r.Device))
+		default:
+			v := r.Setting.Get(Param(col))
+			switch {
+			case math.IsNaN(v):
+				out = append(out, "0")
+			case Param(col).integer():
+				out = append(out, strconv.FormatInt(int64(v), 10))
+			default:
+				out = append(out, ftoa(v))
+			}
+		}
+	}
+	return out
 }
 
 // ReadTuneCSV reads rows written by Tune (for plotting a saved sweep).
@@ -325,21 +362,25 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Value = c.float(2)
 		r.Algorithm = c.algorithm(3)
 		r.Graph = c.text(4)
-		s := &r.Setting
-		s.T1, s.T2, s.T3 = c.nonNeg(5, false), c.integer(6, 0, false), c.nonNeg(7, false)
-		s.SampleEvery, s.Alpha, s.Beta = int(c.integer(8, 0, false)), c.nonNeg(9, false), c.nonNeg(10, false)
-		s.Delta, s.ThreadsPerBlock = uint64(c.integer(11, 0, false)), int(c.integer(12, 0, false))
 		r.Runs = int(c.integer(13, 1, false))
 		r.Median, r.Min, r.Max = c.ms(14, false), c.ms(15, false), c.ms(16, false)
 		r.Repeats = int(c.integer(17, 1, false))
-		s.PullMinEdges, s.BitmapMinVertices = c.integer(18, 0, false), c.integer(19, 0, false)
-		s.DeltaFactor, s.JumpFactor = c.nonNeg(20, false), c.nonNeg(21, false)
 		r.Device = c.ms(22, false)
-		s.BucketEdges = c.integer(23, 0, false)
-		s.BucketDeltaFactor, s.LaunchDeltaFactor = c.nonNeg(24, false), c.nonNeg(25, false)
-		s.OrderedMinVertices, s.OrderedMinDegree = c.integer(26, 0, false), c.nonNeg(27, false)
-		s.OrderedMinVerticesSkewed = c.integer(28, 0, false)
-		s.BucketDeltaMinSkew = c.nonNeg(29, false)
+		r.Setting = Setting{Knobs: decider.Knobs{}}
+		for col, key := range tuneHeader {
+			if col < 5 || slices.Contains(measureColumns, key) {
+				continue
+			}
+			p := Param(key)
+			var v float64
+			switch {
+			case p.integer():
+				v = float64(c.integer(col, 0, false))
+			default:
+				v = c.nonNeg(col, false)
+			}
+			r.Setting = r.Setting.With(p, v)
+		}
 		if c.err != nil {
 			return nil, c.err
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -63,7 +64,7 @@ func TestParseFloats(t *testing.T) {
 // unknown knob is NaN and changes nothing, and flags are the keys with
 // dashes.
 func TestParamAccessors(t *testing.T) {
-	base := tuning.Setting{Thresholds: decider.DefaultThresholds()}
+	base := tuning.DefaultSetting()
 	ints := map[tuning.Param]bool{tuning.T2: true, tuning.SampleEvery: true, tuning.Delta: true, tuning.ThreadsPerBlock: true,
 		tuning.PullMinEdges: true, tuning.BitmapMinVertices: true, tuning.Param("bucket_edges"): true, tuning.Param("ordered_min_vertices"): true,
 		tuning.Param("ordered_min_vertices_skewed"): true}
@@ -78,23 +79,26 @@ func TestParamAccessors(t *testing.T) {
 			t.Errorf("%s: With(%v) then Get = %v, want %v", p, v, got, want)
 		}
 		// Only that field changed.
-		if back := s.With(p, base.Get(p)); back != base {
-			t.Errorf("%s: setting it back gives %+v, want %+v", p, back.Thresholds, base.Thresholds)
+		if back := s.With(p, base.Get(p)); !back.Equal(base) {
+			t.Errorf("%s: setting it back gives %+v, want %+v", p, back, base)
 		}
 	}
 	if got := base.With(tuning.T1, 9).T1; got != 9 {
 		t.Errorf("T1 field %v, want 9", got)
 	}
-	if got := base.With(tuning.Param("launch_delta_factor"), 16).LaunchDeltaFactor; got != 16 {
-		t.Errorf("launch_delta_factor field %v, want 16", got)
+	if got := base.With(tuning.Param("launch_delta_factor"), 16).Knobs["launch_delta_factor"]; got != 16.0 {
+		t.Errorf("launch_delta_factor knob %v, want 16", got)
 	}
-	if got := base.With(tuning.Delta, -5).Delta; got != 0 {
-		t.Errorf("delta -5 gives %d, want 0", got)
+	if err := base.With(tuning.Delta, -5).Validate(); !errors.Is(err, decider.ErrThresholds) || !strings.Contains(err.Error(), "delta = -5") {
+		t.Errorf("delta -5: %v, want an error naming it", err)
+	}
+	if base.With(tuning.Delta, 8); base.Get(tuning.Delta) != 32 {
+		t.Error("With changed its receiver's knobs")
 	}
 	if got := base.With(tuning.T2, 1<<20).T2; got != 1<<20 {
 		t.Errorf("T2 field %d, want 2^20", got)
 	}
-	if !math.IsNaN(base.Get("no_such_knob")) || base.With("no_such_knob", 3) != base {
+	if !math.IsNaN(base.Get("no_such_knob")) || !base.With("no_such_knob", 3).Equal(base) {
 		t.Error("an unknown knob must read NaN and change nothing")
 	}
 	for p, want := range map[tuning.Param]string{tuning.T3: "t3", tuning.SampleEvery: "sample-every",
@@ -124,19 +128,17 @@ func TestNewSweepChecksValues(t *testing.T) {
 func TestWriteSectionMerges(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "th.toml")
-	gpu := decider.DefaultThresholds()
-	gpu.T3, gpu.Delta = 0.11, 32
+	gpu := tuning.DefaultSetting().With(tuning.T3, 0.11).With(tuning.Delta, 16)
 	// New file.
 	if err := tuning.WriteSection(path, "NVIDIA H100 80GB HBM3", gpu, "tuned by gearbox tune first"); err != nil {
 		t.Fatal(err)
 	}
-	cpu := decider.DefaultThresholds()
-	cpu.T2, cpu.SampleEvery = 256, 3
+	cpu := tuning.DefaultSetting().With(tuning.T2, 256).With(tuning.SampleEvery, 3)
 	if err := tuning.WriteSection(path, "cpu", cpu, "tuned by gearbox tune cpu"); err != nil {
 		t.Fatal(err)
 	}
 	// Replace the GPU section: once only, the other kept.
-	gpu.T2 = 1024
+	gpu = gpu.With(tuning.T2, 1024)
 	if err := tuning.WriteSection(path, "NVIDIA H100 80GB HBM3", gpu, "tuned by gearbox tune again"); err != nil {
 		t.Fatal(err)
 	}
@@ -144,15 +146,17 @@ func TestWriteSectionMerges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if set.CPU != cpu || set.GPU["NVIDIA H100 80GB HBM3"] != gpu || len(set.GPU) != 1 {
+	if set.CPU != cpu.Thresholds || set.GPU["NVIDIA H100 80GB HBM3"] != gpu.Thresholds || len(set.GPU) != 1 {
 		t.Errorf("got %+v", set)
 	}
 	text, _ := os.ReadFile(path)
-	if strings.Contains(string(text), "tune first") || strings.Count(string(text), "[gpu.") != 1 {
-		t.Errorf("old section or its comment kept:\n%s", text)
+	// SSSP's delta goes to SSSP's section of the device.
+	if strings.Contains(string(text), "tune first") || strings.Count(string(text), "[gpu.\"NVIDIA H100 80GB HBM3\"]\n") != 1 ||
+		!strings.Contains(string(text), "[gpu.\"NVIDIA H100 80GB HBM3\".sssp]\ndelta_factor = 4.0\ndelta = 16\n") {
+		t.Errorf("old section or its comment kept, or delta not in the sssp section:\n%s", text)
 	}
 	got, err := tuning.LoadSection(path, "NVIDIA H100 80GB HBM3")
-	if err != nil || got != gpu {
+	if err != nil || !got.Equal(gpu) {
 		t.Errorf("LoadSection = %+v, %v", got, err)
 	}
 	if _, err := tuning.LoadSection(path, "NVIDIA H200"); !errors.Is(err, tuning.ErrNoSection) || !strings.Contains(err.Error(), `[gpu."NVIDIA H100 80GB HBM3"]`) {
@@ -175,16 +179,14 @@ func TestWriteSectionMerges(t *testing.T) {
 // although [cpu]'s bitmap_min_vertices is 4096 (a tuned 0 read back as it
 // once, from a sweep's 0,1000).
 func TestWriteSectionZeroFloors(t *testing.T) {
-	zero := decider.DefaultThresholds()
-	zero.BitmapMinVertices, zero.PullMinEdges, zero.ThreadsPerBlock = 0, 0, 0
-	floors := decider.DefaultThresholds()
-	floors.BitmapMinVertices, floors.PullMinEdges, floors.ThreadsPerBlock = 1000, 5000, 128
+	zero := tuning.DefaultSetting().With(tuning.BitmapMinVertices, 0).With(tuning.PullMinEdges, 0).With(tuning.ThreadsPerBlock, 0)
+	floors := tuning.DefaultSetting().With(tuning.BitmapMinVertices, 1000).With(tuning.PullMinEdges, 5000).With(tuning.ThreadsPerBlock, 128)
 	if decider.DefaultThresholds().BitmapMinVertices == 0 {
 		t.Fatal("the built-in [cpu] bitmap floor is 0: this test needs one that is not")
 	}
 	for _, tc := range []struct {
 		name     string
-		cpu      decider.Thresholds
+		cpu      tuning.Setting
 		dev, alg string
 	}{
 		{"cpu", floors, "cpu", ""},
@@ -202,7 +204,7 @@ func TestWriteSectionZeroFloors(t *testing.T) {
 			continue
 		}
 		got, err := tuning.LoadSectionFor(path, tc.dev, tc.alg)
-		if err != nil || got != zero {
+		if err != nil || !got.Equal(zero) {
 			t.Errorf("%s: read back %+v, %v; want %+v", tc.name, got, err, zero)
 		}
 	}
@@ -213,21 +215,19 @@ func TestWriteSectionZeroFloors(t *testing.T) {
 // whatever [cpu] holds (a key left out would take [cpu]'s value).
 func TestWriteSectionAfforestKeys(t *testing.T) {
 	const dev = "G"
-	with := func(degree float64, arcs int64, skew float64) decider.Thresholds {
-		th := decider.DefaultThresholds()
-		th.AfforestMinDegree, th.AfforestMinArcs, th.AfforestMinSkew = degree, arcs, skew
-		return th
+	with := func(degree float64, arcs int64, skew float64) tuning.Setting {
+		return tuning.DefaultSetting().With("afforest_min_degree", degree).With("afforest_min_arcs", float64(arcs)).With("afforest_min_skew", skew)
 	}
 	for _, tc := range []struct {
 		name     string
-		cpu      decider.Thresholds
+		cpu      tuning.Setting
 		dev, alg string
-		t        decider.Thresholds
+		t        tuning.Setting
 	}{
-		{"gpu floors over cpu defaults", decider.DefaultThresholds(), dev, "", with(2, 1<<22, 64)},
-		{"zero degree over cpu's 2", decider.DefaultThresholds(), dev, "", with(0, 1<<22, 64)},
+		{"gpu floors over cpu defaults", tuning.DefaultSetting(), dev, "", with(2, 1<<22, 64)},
+		{"zero degree over cpu's 2", tuning.DefaultSetting(), dev, "", with(0, 1<<22, 64)},
 		{"zero floors over cpu's", with(1, 5, 3), dev, "", with(2, 0, 0)},
-		{"cc section", decider.DefaultThresholds(), dev, "cc", with(2, 100, 64)},
+		{"cc section", tuning.DefaultSetting(), dev, "cc", with(2, 100, 64)},
 		{"cpu.cc zero over cpu's", with(1, 5, 3), "cpu", "cc", with(0, 0, 0)},
 	} {
 		path := filepath.Join(t.TempDir(), "th.toml")
@@ -244,11 +244,11 @@ func TestWriteSectionAfforestKeys(t *testing.T) {
 			continue
 		}
 		got, err := tuning.LoadSectionFor(path, tc.dev, tc.alg)
-		if err != nil || got != tc.t {
+		if err != nil || !got.Equal(tc.t) {
 			t.Errorf("%s: read back %+v, %v; want %+v", tc.name, got, err, tc.t)
 		}
 	}
-	text := tuning.RenderSection(dev, decider.DefaultThresholds())
+	text := tuning.RenderSectionFor(dev, "cc", tuning.DefaultSetting())
 	for _, k := range []string{"afforest_min_degree = 2.0\n", "afforest_min_arcs = 0\n", "afforest_min_skew = 0.0\n"} {
 		if !strings.Contains(text, k) {
 			t.Errorf("rendered section lacks %q:\n%s", k, text)
@@ -291,7 +291,7 @@ func TestTuneGPUOnlyKnobs(t *testing.T) {
 	}
 	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
-		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()},
+		Start:  tuning.DefaultSetting(),
 		Sweeps: []tuning.Sweep{ld, bd}, Backend: runtime.NewCPU(2),
 	})
 	if err != nil {
@@ -321,11 +321,10 @@ func TestTuneAndReadBack(t *testing.T) {
 	alpha, _ := tuning.NewSweep(tuning.Alpha, "10,20")
 	tpb, _ := tuning.NewSweep(tuning.ThreadsPerBlock, "128,256")
 	var progress []int
-	start := decider.DefaultThresholds()
-	start.DeltaFactor = 0 // a fixed delta, so the delta sweep runs
+	start := tuning.DefaultSetting().With(tuning.DeltaFactor, 0) // a fixed delta, so the delta sweep runs
 	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
-		Start:  tuning.Setting{Thresholds: start},
+		Start:  start,
 		Sweeps: []tuning.Sweep{t3, delta, alpha, tpb}, Backend: runtime.NewCPU(2), Verify: true, CSV: &csvBuf,
 		Progress: func(done, total int) { progress = append(progress, done, total) },
 	})
@@ -351,7 +350,7 @@ func TestTuneAndReadBack(t *testing.T) {
 			t.Errorf("%s swept on %s, which it does not affect", s.Param, s.Algorithm)
 		}
 	}
-	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Delta != 1 && b.Delta != 8) || (b.Alpha != 10 && b.Alpha != 20) {
+	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Get(tuning.Delta) != 1 && b.Get(tuning.Delta) != 8) || (b.Alpha != 10 && b.Alpha != 20) {
 		t.Errorf("best %+v outside the swept values", b)
 	}
 	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta, res.Score)
@@ -378,7 +377,7 @@ func TestTuneAndReadBack(t *testing.T) {
 	for i := range back {
 		w := res.Rows[i]
 		g := back[i]
-		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || g.Setting != inCSV(w.Setting) || g.Runs != w.Runs || g.Device != 0 {
+		if g.Param != w.Param || g.Value != w.Value || g.Graph != w.Graph || !g.Setting.Equal(inCSV(w.Setting)) || g.Runs != w.Runs || g.Device != 0 {
 			t.Errorf("row %d read back as %+v, want %+v", i, g, w)
 		}
 	}
@@ -391,11 +390,15 @@ func TestTuneAndReadBack(t *testing.T) {
 	}
 }
 
-// inCSV is s as the tune CSV records it: without the keys no sweep varies
-// (the order rule, CC's variant floors).
+// inCSV is s as the tune CSV records it: the knobs tune sweeps (Params),
+// without the others (CC's variant floors, bucket_min_skew).
 func inCSV(s tuning.Setting) tuning.Setting {
-	s.OrderedMinVertices, s.OrderedMinDegree = 0, 0
-	s.AfforestMinDegree, s.AfforestMinArcs, s.AfforestMinSkew = 0, 0, 0
+	s.Knobs = maps.Clone(s.Knobs)
+	for k := range s.Knobs {
+		if !slices.Contains(tuning.Params(), tuning.Param(k)) {
+			delete(s.Knobs, k)
+		}
+	}
 	return s
 }
 
@@ -407,7 +410,7 @@ func TestTuneCancelledKeepsRows(t *testing.T) {
 	n := 0
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS},
-		Start: tuning.Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []tuning.Sweep{t3}, CSV: &csvBuf,
+		Start: tuning.DefaultSetting(), Sweeps: []tuning.Sweep{t3}, CSV: &csvBuf,
 		OnRow: func(tuning.TuneRow) {
 			if n++; n == 2 {
 				cancel()
@@ -454,7 +457,7 @@ func TestThreadsPerBlockSweptWhereSupported(t *testing.T) {
 	tpb, _ := tuning.NewSweep(tuning.ThreadsPerBlock, "128,256")
 	_, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t)[:1], Algorithms: []tuning.Algorithm{tuning.BFS},
-		Start: tuning.Setting{Thresholds: decider.DefaultThresholds()}, Sweeps: []tuning.Sweep{tpb}, Backend: b,
+		Start: tuning.DefaultSetting(), Sweeps: []tuning.Sweep{tpb}, Backend: b,
 	})
 	if !errors.Is(err, runtime.ErrUnsupported) || !reflect.DeepEqual(b.tpb, []int{128}) {
 		t.Errorf("err %v, block sizes set %v; want ErrUnsupported after setting 128", err, b.tpb)
@@ -579,14 +582,11 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := decider.DefaultThresholds()
-	a.T3 = 0.07
-	a.PullMinEdges, a.BitmapMinVertices = 1<<19, 1<<17 // written only when set, read back
+	a := tuning.DefaultSetting().With(tuning.T3, 0.07).With(tuning.PullMinEdges, 1<<19).With(tuning.BitmapMinVertices, 1<<17)
 	if err := tuning.WriteSection(path, "A100", a); err != nil {
 		t.Fatal(err)
 	}
-	cpu := decider.DefaultThresholds()
-	cpu.T2 = 99
+	cpu := tuning.DefaultSetting().With(tuning.T2, 99)
 	if err := tuning.WriteSection(path, "", cpu); err != nil {
 		t.Fatal(err)
 	}
@@ -594,7 +594,7 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if set.GPU["A100"] != a || set.CPU != cpu || set.GPU["B"].Delta != 3 || len(set.GPU) != 2 {
+	if set.GPU["A100"] != a.Thresholds || set.CPU != cpu.Thresholds || set.Knobs[`[gpu."B"]`]["delta"] != int64(3) || len(set.GPU) != 2 {
 		t.Errorf("got %+v", set)
 	}
 	text, _ := os.ReadFile(path)
@@ -616,10 +616,14 @@ func TestWriteSectionHeaderForms(t *testing.T) {
 // width), the others with Thresholds.
 func TestBenchPerAlgorithm(t *testing.T) {
 	base := decider.DefaultThresholds()
-	base.DeltaFactor, base.Delta = 0, 3
 	sssp := base
-	sssp.Delta = 5
-	cfg := tuning.BenchConfig{Thresholds: base, PerAlgorithm: map[tuning.Algorithm]decider.Thresholds{tuning.SSSP: sssp}}
+	sssp.T2 = 5
+	// SSSP's own keys come from the set: [cpu.sssp]'s delta over [cpu]'s.
+	set, err := algorithms.ParseThresholds("[cpu]\ndelta = 3\ndelta_factor = 0.0\n[cpu.sssp]\ndelta = 5\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := tuning.BenchConfig{Thresholds: base, PerAlgorithm: map[tuning.Algorithm]decider.Thresholds{tuning.SSSP: sssp}, Set: set}
 	if cfg.ThresholdsFor(tuning.SSSP) != sssp || cfg.ThresholdsFor(tuning.BFS) != base {
 		t.Fatalf("ThresholdsFor: sssp %+v, bfs %+v", cfg.ThresholdsFor(tuning.SSSP), cfg.ThresholdsFor(tuning.BFS))
 	}
@@ -670,7 +674,7 @@ T3 = 0.2
 	cpu, gpu := base.CPU, base.GPU[dev]
 	gpuBFS, _ := base.LookupFor(dev, "bfs")
 	gpuSSSP := gpu
-	gpuSSSP.Delta, gpuSSSP.PullMinEdges, gpuSSSP.BitmapMinVertices = 128, 0, 0
+	gpuSSSP.PullMinEdges, gpuSSSP.BitmapMinVertices = 0, 0
 	cpuBFS := cpu
 	cpuBFS.Alpha = 30
 	newGPU := gpu
@@ -681,6 +685,15 @@ T3 = 0.2
 	type write struct {
 		device, alg string
 		t           decider.Thresholds
+	}
+	// SSSP's own keys: delta 128 in its section.
+	setting := func(w write) tuning.Setting {
+		s := tuning.DefaultSetting()
+		s.Thresholds = w.t
+		if w.alg == "sssp" {
+			s = s.With(tuning.Delta, 128)
+		}
+		return s
 	}
 	tests := []struct {
 		name   string
@@ -711,7 +724,7 @@ T3 = 0.2
 			t.Fatal(err)
 		}
 		for _, w := range tc.writes {
-			if err := tuning.WriteSectionFor(path, w.device, w.alg, w.t, "tuned by gearbox tune "+tc.name); err != nil {
+			if err := tuning.WriteSectionFor(path, w.device, w.alg, setting(w), "tuned by gearbox tune "+tc.name); err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
 		}
@@ -742,7 +755,7 @@ T3 = 0.2
 			}
 			at = i
 		}
-		if got, err := tuning.LoadSectionFor(path, tc.writes[0].device, tc.writes[0].alg); err != nil || got != tc.want[[2]string{lookup(tc.writes[0].device), tc.writes[0].alg}] {
+		if got, err := tuning.LoadSectionFor(path, tc.writes[0].device, tc.writes[0].alg); err != nil || got.Thresholds != tc.want[[2]string{lookup(tc.writes[0].device), tc.writes[0].alg}] {
 			t.Errorf("%s: LoadSectionFor = %+v, %v", tc.name, got, err)
 		}
 	}
@@ -764,7 +777,7 @@ func TestWriteAlgSectionErrors(t *testing.T) {
 	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	th := decider.DefaultThresholds()
+	th := tuning.DefaultSetting()
 	tests := []struct {
 		name, path, device, alg string
 		want                    error
@@ -788,8 +801,7 @@ func TestWriteAlgSectionErrors(t *testing.T) {
 		t.Error("new.toml written")
 	}
 	// The CPU's needs no [cpu]: its keys default to the built-in values.
-	cpuBFS := th
-	cpuBFS.T1 = 4
+	cpuBFS := th.With(tuning.T1, 4)
 	if err := tuning.WriteSectionFor(filepath.Join(dir, "cpu.toml"), "cpu", "bfs", cpuBFS); err != nil {
 		t.Fatal(err)
 	}
@@ -877,7 +889,7 @@ func TestTuneDeltaFactor(t *testing.T) {
 	delta, _ := tuning.NewSweep(tuning.Delta, "1,16")
 	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
-		Start:  tuning.Setting{Thresholds: decider.DefaultThresholds()},
+		Start:  tuning.DefaultSetting(),
 		Sweeps: []tuning.Sweep{factor, delta}, Backend: runtime.NewCPU(2), Verify: true, CSV: &csvBuf,
 	})
 	if err != nil {
@@ -887,7 +899,7 @@ func TestTuneDeltaFactor(t *testing.T) {
 	if len(res.Rows) != 4 {
 		t.Fatalf("%d rows, want 4", len(res.Rows))
 	}
-	if b := res.Best.DeltaFactor; b != 4 && b != 8 {
+	if b := res.Best.Get(tuning.DeltaFactor); b != 4 && b != 8 {
 		t.Errorf("best delta_factor %v outside the swept values", b)
 	}
 	if st := res.Steps[1]; st.Param != tuning.Delta || !st.Skipped {
@@ -898,7 +910,7 @@ func TestTuneDeltaFactor(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range back {
-		if r.Algorithm != tuning.SSSP || r.Setting.DeltaFactor != r.Value || r.Setting != inCSV(res.Rows[i].Setting) {
+		if r.Algorithm != tuning.SSSP || r.Setting.Get(tuning.DeltaFactor) != r.Value || !r.Setting.Equal(inCSV(res.Rows[i].Setting)) {
 			t.Errorf("row %d read back as %+v, want SSSP with delta_factor = value = %v", i, r, res.Rows[i].Value)
 		}
 	}
@@ -906,7 +918,7 @@ func TestTuneDeltaFactor(t *testing.T) {
 	old := "pass,param,value,algorithm,graph,T1,T2,T3,sample_every,alpha,beta,delta,threads_per_block,sources,median_ms,min_ms,max_ms,repeats,pull_min_edges,bitmap_min_vertices\n" +
 		"1,delta,16,sssp,kron:7,64,16,0.005,6,15,18,16,0,2,0.0100,0.0090,0.0110,1,0,0\n"
 	rows, err := tuning.ReadTuneCSV(strings.NewReader(old))
-	if err != nil || len(rows) != 1 || rows[0].Setting.DeltaFactor != 0 || rows[0].Setting.Delta != 16 {
+	if err != nil || len(rows) != 1 || rows[0].Setting.Get(tuning.DeltaFactor) != 0 || rows[0].Setting.Get(tuning.Delta) != 16 {
 		t.Errorf("old CSV: %+v, %v", rows, err)
 	}
 }
@@ -919,11 +931,10 @@ func TestTuneOrderRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := decider.DefaultThresholds()
-	start.OrderedMinDegree = 0
+	start := tuning.DefaultSetting().With(tuning.Param("ordered_min_degree"), 0)
 	res, err := tuning.Tune(context.Background(), tuning.TuneConfig{
 		Inputs: tinyInputs(t), Algorithms: []tuning.Algorithm{tuning.BFS, tuning.SSSP},
-		Start: tuning.Setting{Thresholds: start}, Sweeps: []tuning.Sweep{sw}, Backend: runtime.NewCPU(2), Verify: true,
+		Start: start, Sweeps: []tuning.Sweep{sw}, Backend: runtime.NewCPU(2), Verify: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -936,7 +947,7 @@ func TestTuneOrderRule(t *testing.T) {
 		if r.Value > 0 {
 			want = "U_"
 		}
-		if r.Algorithm != tuning.SSSP || r.Setting.OrderedMinVertices != int64(r.Value) || len(r.Variants) == 0 {
+		if r.Algorithm != tuning.SSSP || r.Setting.Get(tuning.Param("ordered_min_vertices")) != r.Value || len(r.Variants) == 0 {
 			t.Errorf("row %+v", r)
 		}
 		for v := range r.Variants {

@@ -143,8 +143,8 @@ type Result struct {
 // Run computes every pair's distance and hands the rows to rows. The
 // graph must be unweighted (hop counts) or have integer weights.
 func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Result, error) {
-	if g == nil {
-		return nil, errors.New("apsp: nil graph")
+	if err := runtime.CheckArgs("apsp", ctx, g); err != nil {
+		return nil, err
 	}
 	if rows == nil {
 		return nil, errors.New("apsp: nil RowFunc")

@@ -16,6 +16,9 @@ var ErrMismatch = errors.New("apsp result is wrong")
 // the serial BFS of package bfs on unweighted graphs, the binary-heap
 // Dijkstra of package sssp otherwise.
 func VerifyRow(g *graph.Graph, src uint32, row []uint32) error {
+	if g == nil {
+		return fmt.Errorf("apsp: verify: %w: nil graph", graph.ErrNil)
+	}
 	n := g.NumVertices()
 	if len(row) != n {
 		return fmt.Errorf("apsp: %w: row %d has %d entries, graph has %d vertices", ErrMismatch, src, len(row), n)

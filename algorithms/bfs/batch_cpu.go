@@ -39,8 +39,8 @@ const BatchUnreached = unreached
 // set the backend and workers. A row error stops the batch and is
 // returned.
 func RunBatch(ctx context.Context, g *graph.Graph, sources []uint32, row func(i int, depth []uint32) error, opts ...runtime.Option) error {
-	if g == nil {
-		return errors.New("bfs: nil graph")
+	if err := runtime.CheckArgs("bfs", ctx, g); err != nil {
+		return err
 	}
 	if len(sources) == 0 || len(sources) > BatchWidth {
 		return fmt.Errorf("bfs: %w: %d sources (1 to %d)", ErrBatch, len(sources), BatchWidth)
@@ -55,6 +55,9 @@ func RunBatch(ctx context.Context, g *graph.Graph, sources []uint32, row func(i 
 	cpu, ok := cfg.Backend().(*runtime.CPU)
 	if !ok {
 		return fmt.Errorf("bfs: batch on backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
+	if err := cpu.Configure(decider.KnobLayers{}); err != nil { // a negative worker count
+		return fmt.Errorf("bfs: %w", err)
 	}
 	b := NewBatcher(cpu, g)
 	defer b.Close()

@@ -154,8 +154,8 @@ func RunMulti(ctx context.Context, g *graph.Graph, sources []uint32, opts ...run
 }
 
 func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (*Result, error) {
-	if g == nil {
-		return nil, errors.New("bfs: nil graph")
+	if err := runtime.CheckArgs("bfs", ctx, g); err != nil {
+		return nil, err
 	}
 	src := srcs[0]
 	keep := []uint32(nil)

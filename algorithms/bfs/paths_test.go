@@ -198,7 +198,7 @@ type otherBackend struct{}
 
 func (otherBackend) Name() string                       { return "other" }
 func (otherBackend) Device() string                     { return "other" }
-func (otherBackend) Configure(decider.Thresholds) error { return nil }
+func (otherBackend) Configure(decider.KnobLayers) error { return nil }
 
 func TestParentsUnsupportedElsewhere(t *testing.T) {
 	g := testgraphs.Grid(3, 3)

@@ -13,6 +13,9 @@ var ErrMismatch = errors.New("bfs result is wrong")
 // Reference computes BFS depths serially with a FIFO queue: -1 for
 // unreached vertices.
 func Reference(g *graph.Graph, src uint32) ([]int64, error) {
+	if g == nil {
+		return nil, fmt.Errorf("bfs: reference: %w: nil graph", graph.ErrNil)
+	}
 	n := g.NumVertices()
 	if n == 0 {
 		return nil, nil
@@ -43,6 +46,9 @@ func Reference(g *graph.Graph, src uint32) ([]int64, error) {
 // u->v from a reached u reaches v with depth[v] <= depth[u]+1; every reached
 // v != src has an in-arc from depth[v]-1) and equality with Reference.
 func Verify(g *graph.Graph, r *Result) error {
+	if g == nil || r == nil {
+		return fmt.Errorf("bfs: verify: %w: nil graph or result", graph.ErrNil)
+	}
 	n := g.NumVertices()
 	if r.NumVertices() != n {
 		return fmt.Errorf("%w: %d depths for %d vertices", ErrMismatch, r.NumVertices(), n)

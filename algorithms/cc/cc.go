@@ -95,9 +95,9 @@ func WithNeighborRounds(r int) runtime.Option { return runtime.WithValue(roundsK
 func WithSeed(s uint64) runtime.Option { return runtime.WithValue(seedKey{}, s) }
 
 // WithVariantPolicy replaces the thresholds of the algorithm choice (by
-// default VariantPolicyFrom the run's thresholds: the afforest_* keys of
-// the backend's device section of thresholds.toml, or of
-// runtime.WithThresholds or WithThresholdSet).
+// default VariantPolicyFrom the run's knobs: the afforest_* keys of the
+// backend's device sections of thresholds.toml, or of WithThresholdSet's,
+// or runtime.WithKnobs').
 func WithVariantPolicy(p VariantPolicy) runtime.Option { return runtime.WithValue(vpolKey{}, p) }
 
 // WithWorkset fixes SV's working-set representation for the whole run
@@ -220,6 +220,9 @@ func (f *ForestResult) Edges() []Edge { return f.edges }
 // Run labels the connected components (weakly connected for directed
 // graphs) of g.
 func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, error) {
+	if ctx == nil {
+		return nil, runtime.CheckArgs("cc", ctx, g)
+	}
 	op, m, err := run(ctx, g, false, opts)
 	if err != nil {
 		return nil, err
@@ -233,6 +236,9 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 // chosen may differ between runs (whichever hook wins a race); the labels
 // and the number of edges never do.
 func Forest(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*ForestResult, error) {
+	if ctx == nil {
+		return nil, runtime.CheckArgs("forest", ctx, g)
+	}
 	op, m, err := run(ctx, g, true, opts)
 	if err != nil {
 		return nil, err
@@ -281,7 +287,7 @@ type meta struct {
 
 func run(ctx context.Context, g *graph.Graph, forest bool, opts []runtime.Option) (operator, meta, error) {
 	if g == nil {
-		return nil, meta{}, ErrNilGraph
+		return nil, meta{}, fmt.Errorf("%w (%w, %w)", ErrNilGraph, runtime.ErrBadArgument, graph.ErrNil)
 	}
 	// CC's default working-set policy decides every iteration from the
 	// exact active-edge count; the user's policy or variant, later in the
@@ -300,7 +306,10 @@ func run(ctx context.Context, g *graph.Graph, forest bool, opts []runtime.Option
 	if v == Auto {
 		vp := o.vpol
 		if !o.vpolSet {
-			vp = VariantPolicyFrom(cfg.Thresholds())
+			var err error
+			if vp, err = VariantPolicyFrom(cfg.Knobs()); err != nil {
+				return nil, meta{}, fmt.Errorf("%w: cc: %w", decider.ErrThresholds, err)
+			}
 		}
 		v, reason = vp.Choose(StatsOf(g))
 	}

@@ -62,8 +62,7 @@ func newCUDAOp(b runtime.Backend, g *graph.Graph, v Variant, o options) (operato
 	default:
 		return nil, false
 	}
-	bb := op.base()
-	bb.InitErr = c.Do(op.setup)
+	op.base().Setup(op.setup)
 	return op, true
 }
 
@@ -81,9 +80,6 @@ type svGPU struct {
 
 func (o *svGPU) base() *gpuBase { return &o.CUDAForest }
 
-// DeviceTimes is nil: CC's GPU operators do not split their time.
-func (o *svGPU) DeviceTimes() *runtime.GPUTimes { return nil }
-
 func (o *svGPU) setup(d *gpu.Dev) error {
 	if err := o.Acquire(d, o.CUDAEdges.Bytes()+4*int64(o.N)); err != nil {
 		return err
@@ -99,7 +95,7 @@ func (o *svGPU) Start(v decider.Variant) error {
 	if o.InitErr != nil {
 		return o.InitErr
 	}
-	return o.C.Do(func(d *gpu.Dev) error {
+	return o.Do(func(d *gpu.Dev) error {
 		o.Rep = v.Rep
 		if o.Universe == 0 {
 			return o.finish(d)
@@ -110,7 +106,7 @@ func (o *svGPU) Start(v decider.Variant) error {
 
 func (o *svGPU) compute(v decider.Variant) (int64, error) {
 	var read int64
-	err := o.C.Do(func(d *gpu.Dev) error {
+	err := o.Do(func(d *gpu.Dev) error {
 		if v.Rep != o.Rep {
 			if err := o.ToRep(d, v.Rep); err != nil {
 				return err
@@ -185,7 +181,7 @@ func (o *svGPU) Convert(r decider.Rep) error {
 	if o.Done() {
 		return nil
 	}
-	return o.C.Do(func(d *gpu.Dev) error { return o.ToRep(d, r) })
+	return o.Do(func(d *gpu.Dev) error { return o.ToRep(d, r) })
 }
 
 // Step runs one hook pass and reports the active-edge count it (or the
@@ -222,7 +218,7 @@ func (o *affGPU) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 
 func (o *affGPU) compute(decider.Variant) (int64, error) {
 	var edges int64
-	err := o.C.Do(func(d *gpu.Dev) error {
+	err := o.Do(func(d *gpu.Dev) error {
 		if err := o.ClearCtrl(d); err != nil {
 			return err
 		}
@@ -306,7 +302,7 @@ func (o *ufGPU) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 
 func (o *ufGPU) compute(decider.Variant) (int64, error) {
 	var edges int64
-	err := o.C.Do(func(d *gpu.Dev) error {
+	err := o.Do(func(d *gpu.Dev) error {
 		if err := o.ClearCtrl(d); err != nil {
 			return err
 		}
@@ -334,9 +330,6 @@ type vertexGPU struct {
 }
 
 func (o *vertexGPU) base() *gpuBase { return &o.CUDAForest }
-
-// DeviceTimes is nil: CC's GPU operators do not split their time.
-func (o *vertexGPU) DeviceTimes() *runtime.GPUTimes { return nil }
 
 func (o *vertexGPU) setup(d *gpu.Dev) error {
 	if err := o.Acquire(d, 4*int64(o.N)); err != nil {

@@ -120,11 +120,11 @@ func TestCUDAVariants(t *testing.T) {
 func TestCUDAVariantPolicy(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
 	want := VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}
-	if got := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(cuda)).Thresholds()); got != want {
-		t.Errorf("%s: policy %+v, want %+v", cuda.Device(), got, want)
+	if got, err := VariantPolicyFrom(runtime.NewConfigFor("cc", runtime.WithBackend(cuda)).Knobs()); err != nil || got != want {
+		t.Errorf("%s: policy %+v, %v; want %+v", cuda.Device(), got, err, want)
 	}
-	if got := VariantPolicyFrom(cuda.DeviceThresholds()); got != want {
-		t.Errorf("DeviceThresholds: policy %+v, want %+v", got, want)
+	if got := DeviceVariantPolicy(); got != want {
+		t.Errorf("DeviceVariantPolicy: %+v, want %+v", got, want)
 	}
 	g, err := graph.Generate("kron:12", graph.GenOptions{})
 	if err != nil {
@@ -137,7 +137,7 @@ func TestCUDAVariantPolicy(t *testing.T) {
 	if r.Variant() != UnionFind || !strings.Contains(r.Reason(), "arcs below 4194304") {
 		t.Errorf("kron:12 on %s: %v (%s), want unionfind", cuda.Device(), r.Variant(), r.Reason())
 	}
-	r, err = Run(t.Context(), g, withAll(runtime.WithBackend(cuda), runtime.WithThresholds(decider.DefaultThresholds())))
+	r, err = Run(t.Context(), g, withAll(runtime.WithBackend(cuda), runtime.WithKnobs(decider.KnobsOf(DefaultVariantPolicy()))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,10 +31,11 @@
 // own (WithVariant, WithNeighborRounds, WithSeed, WithVariantPolicy,
 // WithWorkset) beside runtime's (backend, logger, trace, thresholds).
 // Spec and ForestSpec register cc and forest with the algorithms registry.
-// The policy's thresholds are the run's (the afforest_* keys of
-// thresholds.toml, per device and in a [cpu.cc] or [gpu."<device>".cc]
-// section): on the CPU Afforest wins on every graph that is not too sparse,
-// on a GPU only on large graphs with hubs.
+// The policy's floors are CC's keys of the run's thresholds (the
+// afforest_* keys of [cpu.cc] or [gpu."<device>".cc], decoded by
+// VariantPolicyFrom from runtime.Config.Knobs; DeviceVariantPolicy on a
+// GPU without a section): on the CPU Afforest wins on every graph that is
+// not too sparse, on a GPU only on large graphs with hubs.
 //
 // It may import algorithms, graph, runtime, decider, mapping and
 // internal/par; only cmd, tuning and algorithms/all import it.

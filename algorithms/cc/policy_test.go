@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -45,20 +46,31 @@ func TestVariantPolicyChoose(t *testing.T) {
 }
 
 func TestVariantPolicyFrom(t *testing.T) {
+	layer := func(k decider.Knobs) decider.KnobLayers { return decider.KnobLayers{CPU: []decider.Knobs{k}} }
 	for _, tc := range []struct {
-		name string
-		t    decider.Thresholds
-		want VariantPolicy
+		name   string
+		layers decider.KnobLayers
+		found  bool
+		want   VariantPolicy
 	}{
-		{"cpu defaults", decider.DefaultThresholds(), VariantPolicy{MinAfforestDegree: 2}},
-		{"zero", decider.Thresholds{}, VariantPolicy{}},
-		{"gpu floors", decider.Thresholds{AfforestMinDegree: 2, AfforestMinArcs: 1 << 22, AfforestMinSkew: 64},
+		{"cpu defaults", decider.KnobLayers{}, true, VariantPolicy{MinAfforestDegree: 2}},
+		{"zero", layer(decider.Knobs{"afforest_min_degree": 0.0}), true, VariantPolicy{}},
+		{"gpu floors", layer(decider.Knobs{"afforest_min_arcs": int64(1 << 22), "afforest_min_skew": int64(64)}), true,
 			VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}},
-		{"each key its field", decider.Thresholds{T1: 7, AfforestMinDegree: 1.5, AfforestMinArcs: 3, AfforestMinSkew: 4.5},
+		{"each key its field", layer(decider.Knobs{"delta": int64(7), "afforest_min_degree": 1.5, "afforest_min_arcs": int64(3), "afforest_min_skew": 4.5}), true,
 			VariantPolicy{MinAfforestDegree: 1.5, MinAfforestArcs: 3, MinAfforestSkew: 4.5}},
+		{"a GPU without a section", decider.KnobLayers{OnGPU: true}, false, DeviceVariantPolicy()},
+		{"a GPU's layers over [cpu]'s", decider.KnobLayers{CPU: []decider.Knobs{{"afforest_min_degree": 3.0}}, GPU: []decider.Knobs{{"afforest_min_arcs": int64(100)}}, OnGPU: true}, true,
+			VariantPolicy{MinAfforestDegree: 3, MinAfforestArcs: 100}},
 	} {
-		if got := VariantPolicyFrom(tc.t); got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		if got, err := VariantPolicyFrom(tc.layers, tc.found); err != nil || got != tc.want {
+			t.Errorf("%s: %+v, %v; want %+v", tc.name, got, err, tc.want)
+		}
+	}
+	for _, bad := range []decider.Knobs{{"afforest_min_degree": -1.0}, {"afforest_min_degree": math.NaN()}, {"afforest_min_arcs": int64(-1)},
+		{"afforest_min_skew": -0.5}, {"afforest_min_skew": math.Inf(1)}, {"afforest_min_arcs": 1.5}} {
+		if _, err := VariantPolicyFrom(layer(bad), true); err == nil || !strings.Contains(err.Error(), "afforest_min_") {
+			t.Errorf("%v: err = %v, want one naming the key", bad, err)
 		}
 	}
 	if DefaultVariantPolicy() != (VariantPolicy{MinAfforestDegree: 2}) {
@@ -74,9 +86,9 @@ func TestVariantPolicyFrom(t *testing.T) {
 		{"NVIDIA H100 80GB HBM3", VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64}},
 		{"", DefaultVariantPolicy()},
 	} {
-		th, ok := set.LookupFor(tc.device, "cc")
-		if got := VariantPolicyFrom(th); !ok || got != tc.want {
-			t.Errorf("thresholds.toml for %q: %+v (found %v), want %+v", tc.device, got, ok, tc.want)
+		l, ok := set.KnobsFor(tc.device, "cc")
+		if got, err := VariantPolicyFrom(l, ok); err != nil || !ok || got != tc.want {
+			t.Errorf("thresholds.toml for %q: %+v (found %v, %v), want %+v", tc.device, got, ok, err, tc.want)
 		}
 	}
 }
@@ -91,8 +103,7 @@ func TestRunChoosesByThresholds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	huge := decider.DefaultThresholds()
-	huge.AfforestMinArcs = 1 << 40
+	huge := runtime.WithKnobs(decider.Knobs{"afforest_min_arcs": int64(1 << 40)})
 	set := func(text string) *decider.ThresholdSet {
 		s, err := decider.ParseThresholds(text)
 		if err != nil {
@@ -107,12 +118,12 @@ func TestRunChoosesByThresholds(t *testing.T) {
 		reason string
 	}{
 		{"cpu default", nil, Afforest, "sample"},
-		{"WithThresholds", []runtime.Option{withAll(runtime.WithThresholds(huge))}, UnionFind, "arcs below 1099511627776"},
+		{"WithKnobs", []runtime.Option{withAll(huge)}, UnionFind, "arcs below 1099511627776"},
 		{"[cpu.cc]", []runtime.Option{withAll(runtime.WithThresholdSet(set("[cpu.cc]\nafforest_min_skew = 1e6\n")))}, UnionFind, "degree skew"},
 		{"[cpu]", []runtime.Option{withAll(runtime.WithThresholdSet(set("[cpu]\nafforest_min_degree = 1000.0\n")))}, UnionFind, "average degree"},
 		{"[cpu.bfs] is not cc's", []runtime.Option{withAll(runtime.WithThresholdSet(set("[cpu.bfs]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
 		{"a GPU's section is not the cpu's", []runtime.Option{withAll(runtime.WithThresholdSet(set("[gpu.\"X\"]\nafforest_min_arcs = 1099511627776\n")))}, Afforest, "sample"},
-		{"WithVariantPolicy wins", []runtime.Option{withAll(runtime.WithThresholds(huge)), WithVariantPolicy(DefaultVariantPolicy())}, Afforest, "sample"},
+		{"WithVariantPolicy wins", []runtime.Option{withAll(huge), WithVariantPolicy(DefaultVariantPolicy())}, Afforest, "sample"},
 		{"gpu floors on the cpu", []runtime.Option{WithVariantPolicy(VariantPolicy{MinAfforestDegree: 2, MinAfforestArcs: 1 << 22, MinAfforestSkew: 64})}, UnionFind, "arcs below 4194304"},
 	} {
 		r, err := Run(t.Context(), g, tc.opts...)

@@ -23,6 +23,10 @@ var (
 			{Key: "afforest_min_arcs", Doc: "fewest arcs on which connected components run Afforest"},
 			{Key: "afforest_min_skew", Doc: "smallest degree skew on which connected components run Afforest"},
 		},
+		ParamValues: func(l decider.KnobLayers, found bool) (decider.Knobs, error) {
+			p, err := VariantPolicyFrom(l, found)
+			return decider.KnobsOf(p), err
+		},
 		// EdgePolicy reads T1 (average degree) and T3 (bitmap or queue of
 		// active edges) alone.
 		Reads:   []string{"T1", "T3"},

@@ -64,6 +64,9 @@ func Reference(g *graph.Graph) []uint32 {
 // every arc share a label, every label is the smallest vertex of its
 // component, and the labels equal those of a serial union-find.
 func Verify(g *graph.Graph, labels []uint32) error {
+	if g == nil {
+		return fmt.Errorf("cc: verify: %w: nil graph", graph.ErrNil)
+	}
 	n := g.NumVertices()
 	if len(labels) != n {
 		return fmt.Errorf("%w: %d labels for %d vertices", ErrVerify, len(labels), n)

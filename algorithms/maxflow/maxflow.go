@@ -207,6 +207,9 @@ func cutCapacity(g *graph.Residual, side []bool) int64 {
 // minimum cut. The flow is a valid flow (phase 2 returns the excess a
 // preflow strands to the source), identical for every worker count.
 func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*Result, error) {
+	if ctx == nil || r == nil {
+		return nil, fmt.Errorf("maxflow: %w: nil context or residual graph", runtime.ErrBadArgument)
+	}
 	st := settings{knobs: DefaultKnobs()}
 	for _, o := range opts {
 		if o != nil {

@@ -20,6 +20,9 @@ var ErrVerify = errors.New("max-flow check failed")
 // equals the value, and that no s-t path is left in the residual network
 // the flows imply (a BFS).
 func Verify(r *graph.Residual, s, t uint32, flows []int64, value int64, sourceSide []bool) error {
+	if r == nil {
+		return fmt.Errorf("%w: nil residual graph", ErrVerify)
+	}
 	n := r.NumVertices()
 	if len(flows) != len(r.Head) || len(sourceSide) != n {
 		return fmt.Errorf("%w: %d flows for %d arcs, %d cut entries for %d vertices", ErrVerify, len(flows), len(r.Head), len(sourceSide), n)

@@ -273,6 +273,12 @@ var cudaOperator func(b runtime.Backend, in *input, v Variant) (operator, bool)
 // Borůvka's working set: Rep picks bitmap or queue of active edges,
 // Mapping thread or block distribution of the adjacency-list pass).
 func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, error) {
+	if g == nil {
+		return nil, fmt.Errorf("%w (%w, %w)", ErrNilGraph, runtime.ErrBadArgument, graph.ErrNil)
+	}
+	if err := runtime.CheckArgs("mst", ctx, g); err != nil {
+		return nil, err
+	}
 	base := runtime.NewConfigFor(section, opts...)
 	o := optionsOf(base)
 	if o.variant > Kruskal {

@@ -21,9 +21,13 @@
 // runtime.ErrUnsupported for now).
 //
 // WithDelta is SSSP's own runtime.Option (the engine's Config holds no
-// bucket width). Spec registers it with the algorithms registry, with its
-// knobs (delta, delta_factor, the bucket and order keys) as Params; the
-// operator for a backend comes from the package's backend table.
+// bucket width). Params are SSSP's keys of a thresholds file (delta,
+// delta_factor, the bucket and order keys; [cpu.sssp],
+// [gpu."<device>".sssp]), decoded from the run's knobs (ParamsFrom of
+// runtime.Config.Knobs) or given whole with WithParams; DefaultParams are
+// the CPU's, DeviceParams those of a GPU without a section. Spec registers
+// SSSP with the algorithms registry, its Params listing the same keys;
+// the operator for a backend comes from the package's backend table.
 //
 // It may import algorithms, graph, runtime, decider, workset, mapping and
 // inspector.

@@ -34,6 +34,21 @@ var Spec = &algorithms.Spec{
 		{Key: "bucket_min_skew", Doc: "degree skew from which the adaptive SSSP's buckets are work-targeted, and its order rule's skewed floor applies"},
 		{Key: "ordered_min_vertices_skewed", Tunable: true, Doc: "smallest graph (vertices) of degree skew at least bucket_min_skew on which the adaptive SSSP runs ordered"},
 	},
+	ParamValues: func(l decider.KnobLayers, found bool) (decider.Knobs, error) {
+		p, err := ParamsFrom(l, found)
+		return decider.KnobsOf(p), err
+	},
+	ValueFor: func(key string, g *graph.Graph, opts ...runtime.Option) (uint64, error) {
+		if key != "delta" {
+			return 0, fmt.Errorf("sssp: no value for %q", key)
+		}
+		cfg := runtime.NewConfigFor("sssp", opts...)
+		p, err := paramsFor(cfg)
+		if err != nil {
+			return 0, err
+		}
+		return deltaFor(cfg, p, g), nil
+	},
 	// alpha, beta and pull_min_edges steer pulls, which SSSP has none of.
 	Reads:      []string{"T1", "T2", "T3", "sample_every", "bitmap_min_vertices", "jump_factor", "threads_per_block"},
 	Benched:    true,

@@ -40,22 +40,22 @@ func deltaSet(cfg *runtime.Config) uint64 {
 }
 
 // deltaFor returns the bucket width of a run on g: WithDelta's, else the
-// thresholds' (derived from g's mean weight and degree where their
-// delta_factor is set: decider.Thresholds.DeltaFor).
-func deltaFor(cfg *runtime.Config, g *graph.Graph) uint64 {
+// parameters' (derived from g's mean weight and degree where their
+// delta_factor is set: Params.DeltaFor).
+func deltaFor(cfg *runtime.Config, p Params, g *graph.Graph) uint64 {
 	if d := deltaSet(cfg); d > 0 {
 		return d
 	}
-	return cfg.Thresholds().DeltaForGraph(g)
+	return p.DeltaForGraph(g)
 }
 
-// bucketDeltaFor is deltaFor for work-targeted buckets (the thresholds'
+// bucketDeltaFor is deltaFor for work-targeted buckets (the parameters'
 // bucket_delta_factor; WithDelta still overrides).
-func bucketDeltaFor(cfg *runtime.Config, g *graph.Graph) uint64 {
+func bucketDeltaFor(cfg *runtime.Config, p Params, g *graph.Graph) uint64 {
 	if d := deltaSet(cfg); d > 0 {
 		return d
 	}
-	return cfg.Thresholds().BucketDeltaForGraph(g)
+	return p.BucketDeltaForGraph(g)
 }
 
 // Result holds the distances of one SSSP run.
@@ -192,7 +192,7 @@ func CheckGraph(g *graph.Graph) error {
 // orderedFits applies the thresholds' order rule for the adaptive policy:
 // ordered buckets on graphs large and dense enough (skewed graphs, larger
 // still), unordered otherwise.
-func orderedFits(g *graph.Graph, t decider.Thresholds) bool {
+func orderedFits(g *graph.Graph, t Params) bool {
 	n := int64(g.NumVertices())
 	if n < t.OrderedMinVertices || float64(g.NumEdges()) < t.OrderedMinDegree*float64(n) {
 		return false
@@ -229,22 +229,29 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if multi {
 		keep = slices.Clone(srcs)
 	}
+	if err := runtime.CheckArgs("sssp", ctx, g); err != nil {
+		return nil, err
+	}
 	if err := CheckGraph(g); err != nil {
 		return nil, err
 	}
 	n := g.NumVertices()
 	cfg := runtime.NewConfigFor("sssp", opts...)
-	if !cfg.Forced() && !orderedFits(g, cfg.Thresholds()) {
+	par, err := paramsFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.Forced() && !orderedFits(g, par) {
 		cfg = runtime.NewConfigFor("sssp", append(slices.Clip(opts), runtime.WithOrder(decider.Unordered))...)
 	}
-	delta := deltaFor(cfg, g)
+	delta := deltaFor(cfg, par, g)
 	// Work-targeted buckets are the adaptive policy's; a static variant
 	// keeps fixed ones.
 	var target int64
 	merge := uint64(1)
-	if th := cfg.Thresholds(); cfg.Adaptive() && th.BucketEdges > 0 && g.DegreeSkew() >= th.BucketMinSkew {
-		bd := bucketDeltaFor(cfg, g)
-		target, merge, delta = th.BucketEdges, mergedBins(delta, bd), bd
+	if cfg.Adaptive() && par.BucketEdges > 0 && g.DegreeSkew() >= par.BucketMinSkew {
+		bd := bucketDeltaFor(cfg, par, g)
+		target, merge, delta = par.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
 		return &Result{src: src, srcs: keep, delta: delta, ids: g.IDs()}, nil
@@ -264,7 +271,7 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	launchDelta := delta // static variants keep their delta
 	if cfg.Adaptive() && deltaSet(cfg) == 0 {
-		launchDelta = cfg.Thresholds().LaunchDelta(delta, float64(g.NumEdges())/float64(n))
+		launchDelta = par.LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 	}
 	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
 	if !ok {

@@ -431,10 +431,13 @@ func TestCUDABucketedLaunch(t *testing.T) {
 	// levels than with none.
 	levels := map[float64]int64{}
 	for _, f := range []float64{0, 32, 1 << 20} {
-		th := runtime.DefaultThresholdsFor(cuda, "sssp")
+		th, err := sssp.ParamsFor(runtime.WithBackend(cuda))
+		if err != nil {
+			t.Fatal(err)
+		}
 		th.DeltaFactor, th.Delta, th.BucketEdges, th.LaunchDeltaFactor = 0, 1, 0, f
 		label := fmt.Sprintf("grid/adaptive-ordered/launch_delta_factor=%g", f)
-		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), runtime.WithThresholds(th)})
+		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), sssp.WithParams(th)})
 		if levels[f] = got.Stats().GPU.Levels; levels[f] == 0 {
 			t.Errorf("%s: no level ran in a persistent launch", label)
 		}

@@ -21,10 +21,10 @@ func eager() decider.Thresholds {
 	return t
 }
 
-// bucketed returns t with work-targeted buckets of target out-edges.
-func bucketed(t decider.Thresholds, target int64) decider.Thresholds {
-	t.BucketEdges = target
-	return t
+// bucketed returns p with work-targeted buckets of target out-edges.
+func bucketed(p sssp.Params, target int64) sssp.Params {
+	p.BucketEdges = target
+	return p
 }
 
 func configs() map[string][]runtime.Option {
@@ -39,9 +39,9 @@ func configs() map[string][]runtime.Option {
 		"cycle-delta1":    {runtime.WithPolicy(testgraphs.Cycle(decider.PushVariants()[3:]...)), sssp.WithDelta(1)},
 		// Work-targeted buckets: the narrowest (one edge), a few thousand
 		// edges over width-1 bins, and every pending vertex at once.
-		"auto-bucket=1":           {runtime.WithThresholds(bucketed(eager(), 1))},
-		"auto-bucket=4096/delta1": {runtime.WithThresholds(bucketed(eager(), 4096)), sssp.WithDelta(1)},
-		"auto-bucket=2^40":        {runtime.WithThresholds(bucketed(decider.DefaultThresholds(), 1<<40))},
+		"auto-bucket=1":           {runtime.WithThresholds(eager()), sssp.WithParams(bucketed(sssp.DefaultParams(), 1))},
+		"auto-bucket=4096/delta1": {runtime.WithThresholds(eager()), sssp.WithParams(bucketed(sssp.DefaultParams(), 4096)), sssp.WithDelta(1)},
+		"auto-bucket=2^40":        {sssp.WithParams(bucketed(sssp.DefaultParams(), 1<<40))},
 	}
 	deltas := []uint64{1, 2, 7, 1000, 1 << 40}
 	if raceEnabled {
@@ -182,10 +182,10 @@ func TestOrderRule(t *testing.T) {
 		{"forced order", 1000, 0, 0, 0, []runtime.Option{runtime.WithOrder(decider.Ordered)}, "O_"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			th := decider.DefaultThresholds()
-			th.OrderedMinVertices, th.OrderedMinDegree = tc.minV, tc.minDeg
-			th.OrderedMinVerticesSkewed, th.BucketMinSkew = tc.minSkewed, tc.skew
-			res, err := sssp.Run(context.Background(), g, 0, append([]runtime.Option{runtime.WithThresholds(th)}, tc.extra...)...)
+			p := sssp.DefaultParams()
+			p.OrderedMinVertices, p.OrderedMinDegree = tc.minV, tc.minDeg
+			p.OrderedMinVerticesSkewed, p.BucketMinSkew = tc.minSkewed, tc.skew
+			res, err := sssp.Run(context.Background(), g, 0, append([]runtime.Option{sssp.WithParams(p)}, tc.extra...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,7 +242,7 @@ func TestDerivedDelta(t *testing.T) {
 	}
 	meanDeg := float64(g.NumEdges()) / float64(g.NumVertices())
 	derived := uint64(1) << uint(math.Round(math.Log2(8*g.MeanWeight()/meanDeg)))
-	th := decider.DefaultThresholds()
+	th := sssp.DefaultParams()
 	th.Delta, th.DeltaFactor = 32, 8
 	fixed := th
 	fixed.DeltaFactor = 0
@@ -251,9 +251,9 @@ func TestDerivedDelta(t *testing.T) {
 		opts []runtime.Option
 		want uint64
 	}{
-		{"derived", []runtime.Option{runtime.WithThresholds(th)}, derived},
-		{"WithDelta wins", []runtime.Option{runtime.WithThresholds(th), sssp.WithDelta(4)}, 4},
-		{"factor 0: fixed", []runtime.Option{runtime.WithThresholds(fixed)}, 32},
+		{"derived", []runtime.Option{sssp.WithParams(th)}, derived},
+		{"WithDelta wins", []runtime.Option{sssp.WithParams(th), sssp.WithDelta(4)}, 4},
+		{"factor 0: fixed", []runtime.Option{sssp.WithParams(fixed)}, 32},
 	} {
 		res, err := sssp.Run(context.Background(), g, 0, tc.opts...)
 		if err != nil {
@@ -297,16 +297,16 @@ func TestBucketEdges(t *testing.T) {
 		}
 		return res.Stats().Iterations
 	}
-	th := bucketed(decider.DefaultThresholds(), 0) // the [cpu] section merges buckets
-	fixed := run("fixed", runtime.WithThresholds(th))
-	wide := run("bucket_edges=256", runtime.WithThresholds(bucketed(th, 256)))
+	th := bucketed(sssp.DefaultParams(), 0) // the [cpu.sssp] section merges buckets
+	fixed := run("fixed", sssp.WithParams(th))
+	wide := run("bucket_edges=256", sssp.WithParams(bucketed(th, 256)))
 	if wide >= fixed {
 		t.Errorf("bucket_edges 256: %d iterations, fixed delta-1 buckets %d: want fewer", wide, fixed)
 	}
 	// The grid's degree skew is about 1: a floor of 2 keeps buckets fixed.
 	floor := bucketed(th, 256)
 	floor.BucketMinSkew = 2
-	if got := run("bucket_min_skew=2", runtime.WithThresholds(floor)); got != fixed {
+	if got := run("bucket_min_skew=2", sssp.WithParams(floor)); got != fixed {
 		t.Errorf("bucket_min_skew above the grid's skew: %d iterations, want the fixed buckets' %d", got, fixed)
 	}
 	v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue}
@@ -321,7 +321,7 @@ func TestBucketEdges(t *testing.T) {
 	dfMinSkew.BucketDeltaMinSkew = 2
 	for _, c := range []struct {
 		name string
-		th   decider.Thresholds
+		th   sssp.Params
 		v    []runtime.Option
 		want uint64
 	}{
@@ -330,7 +330,7 @@ func TestBucketEdges(t *testing.T) {
 		{"bucket_delta_factor=1, bucket_delta_min_skew above the skew", dfMinSkew, nil, df.DeltaForGraph(g)},
 		{"bucket_delta_factor=1, static", df, []runtime.Option{runtime.WithVariant(v)}, df.DeltaForGraph(g)},
 	} {
-		res, err := sssp.Run(context.Background(), g, 0, append(c.v, runtime.WithWorkers(1), runtime.WithThresholds(c.th))...)
+		res, err := sssp.Run(context.Background(), g, 0, append(c.v, runtime.WithWorkers(1), sssp.WithParams(c.th))...)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -346,8 +346,8 @@ func TestBucketEdges(t *testing.T) {
 	if df.BucketDeltaForGraph(g) >= df.DeltaForGraph(g) {
 		t.Fatalf("factors 1 and 64 give deltas %d and %d: the test cannot tell them apart", df.BucketDeltaForGraph(g), df.DeltaForGraph(g))
 	}
-	st := run("static", runtime.WithThresholds(bucketed(th, 256)), runtime.WithVariant(v))
-	stFixed := run("static fixed", runtime.WithThresholds(th), runtime.WithVariant(v))
+	st := run("static", sssp.WithParams(bucketed(th, 256)), runtime.WithVariant(v))
+	stFixed := run("static fixed", sssp.WithParams(th), runtime.WithVariant(v))
 	if st != stFixed {
 		t.Errorf("static variant: %d iterations with bucket_edges, %d without: want the same", st, stFixed)
 	}
@@ -374,7 +374,7 @@ func TestMergedBucketsCPU(t *testing.T) {
 		iters := map[int64]int{}
 		for _, target := range []int64{0, 64, 1 << 20} {
 			res, err := sssp.Run(context.Background(), g, 0, runtime.WithWorkers(w), sssp.WithDelta(1),
-				runtime.WithThresholds(bucketed(decider.DefaultThresholds(), target)))
+				sssp.WithParams(bucketed(sssp.DefaultParams(), target)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -431,7 +431,7 @@ func TestFusionBound(t *testing.T) {
 			target, first int64
 		}{{0, 32 + 256 + 2048}, {16, 32 + 256}} {
 			res, err := sssp.Run(context.Background(), g, 0, runtime.WithWorkers(w), sssp.WithDelta(1<<20),
-				runtime.WithThresholds(bucketed(decider.DefaultThresholds(), c.target)), runtime.WithTrace(true))
+				sssp.WithParams(bucketed(sssp.DefaultParams(), c.target)), runtime.WithTrace(true))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -69,6 +69,9 @@ func Reference(g *graph.Graph, src uint32) ([]uint64, []bool, error) {
 // reaches v with d[v] <= d[u]+w; every reached v != src has a tight in-arc
 // (d[v] = d[u]+w); and equality with Reference.
 func Verify(g *graph.Graph, r *Result) error {
+	if g == nil || r == nil {
+		return fmt.Errorf("sssp: verify: %w: nil graph or result", graph.ErrNil)
+	}
 	n := g.NumVertices()
 	if r.NumVertices() != n {
 		return fmt.Errorf("%w: %d distances for %d vertices", ErrMismatch, r.NumVertices(), n)

@@ -76,8 +76,8 @@ func (r *Result) Stats() runtime.Stats { return r.stats }
 // and WithMapping to force a mapping. Runs reuse the buffers of
 // earlier runs on the same graph, touching only what they visited.
 func Run(ctx context.Context, g *graph.Graph, s, t uint32, opts ...runtime.Option) (*Result, error) {
-	if g == nil {
-		return nil, errors.New("stcon: nil graph")
+	if err := runtime.CheckArgs("stcon", ctx, g); err != nil {
+		return nil, err
 	}
 	n := g.NumVertices()
 	for _, v := range []struct {
@@ -92,6 +92,9 @@ func Run(ctx context.Context, g *graph.Graph, s, t uint32, opts ...runtime.Optio
 	cpu, ok := cfg.Backend().(*runtime.CPU)
 	if !ok {
 		return nil, fmt.Errorf("stcon: backend %s: %w (the CPU backend runs it)", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
+	if err := cpu.Configure(decider.KnobLayers{}); err != nil { // a negative worker count
+		return nil, fmt.Errorf("stcon: %w", err)
 	}
 	var forced *decider.Mapping
 	if v, ok := cfg.Value(mappingKey{}); ok {

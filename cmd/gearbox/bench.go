@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -84,36 +85,53 @@ flags:
 	defer closeBackend()
 	// Each algorithm's adaptive policy runs with its own thresholds (its
 	// per-algorithm section where there is one).
-	th, err := f.startThresholds(backend, "")
+	start, err := f.startThresholds(backend, "")
 	if err != nil {
 		return err
 	}
+	th := start.Thresholds
 	perAlg := map[tuning.Algorithm]decider.Thresholds{}
 	for _, a := range algs {
 		t, err := f.startThresholds(backend, string(a))
 		if err != nil {
 			return err
 		}
-		if t != th {
-			perAlg[a] = t
+		if t.Thresholds != th {
+			perAlg[a] = t.Thresholds
+		}
+	}
+	// The algorithms' own keys (SSSP's delta) come from --thresholds'
+	// file where given, else from the shipped set (runtime's default).
+	var set *decider.ThresholdSet
+	if f.thresholds != "" {
+		if set, err = algorithms.LoadThresholds(f.thresholds); err != nil {
+			return err
 		}
 	}
 	var defaults *decider.Thresholds
+	var defaultKnobs decider.Knobs
 	if compareDefaults {
 		t := decider.DefaultThresholds()
 		if d, ok := backend.(runtime.DeviceThresholder); ok {
 			t = d.DeviceThresholds()
 		}
 		defaults = &t
+		// The owners' device-derived defaults: a set without sections.
+		if defaultKnobs, err = algorithms.Values(&decider.ThresholdSet{}, backend.Device(), ""); err != nil {
+			return err
+		}
 	}
 	if deltas == "" {
 		ds = []uint64{1, 16, 256}
-		st, ok := perAlg[tuning.SSSP]
-		if !ok {
-			st = th
-		}
-		if st.DeltaFactor == 0 && !slices.Contains(ds, st.Delta) {
-			ds = append(ds, st.Delta) // a derived delta is added per graph
+		if _, ok := algorithms.Lookup(string(tuning.SSSP)); ok {
+			st, err := f.startThresholds(backend, string(tuning.SSSP))
+			if err != nil {
+				return err
+			}
+			d := uint64(st.Get(tuning.Delta))
+			if st.Get(tuning.DeltaFactor) == 0 && !slices.Contains(ds, d) {
+				ds = append(ds, d) // a derived delta is added per graph
+			}
 		}
 	}
 	slices.Sort(ds)
@@ -136,7 +154,7 @@ flags:
 	defer csvFile.Abort()
 	bar, finish := progress(e, "bench")
 	res, err := tuning.Bench(ctx, tuning.BenchConfig{
-		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Defaults: defaults, Backend: backend,
+		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
 		Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
 	})
 	finish()

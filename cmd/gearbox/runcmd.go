@@ -415,8 +415,12 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			if st.Counters["pull_levels"] > 0 {
 				pulled = fmt.Sprintf(", %d pulled", st.Counters["pull_levels"])
 			}
-			fmt.Fprintf(sum, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)  %d launches, %d device-side levels (%d in one block%s)\n",
-				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), g.Launches, g.Levels, g.LocalLevels, pulled)
+			launches := "" // counted by the vertex-frontier operators only
+			if g.Launches > 0 {
+				launches = fmt.Sprintf("  %d launches, %d device-side levels (%d in one block%s)", g.Launches, g.Levels, g.LocalLevels, pulled)
+			}
+			fmt.Fprintf(sum, "gpu: kernels %.3f ms  transfers %.3f ms%s  (setup %.3f ms, graph upload %.3f ms: one-time, not in the time)%s\n",
+				ms(g.Kernels), ms(g.Transfers), width, ms(g.Setup), ms(g.Upload), launches)
 		}
 		if st.Wall > 0 {
 			fmt.Fprintf(sum, "inspection %.3f ms (%.2f%%)  conversion %.3f ms (%.2f%%)\n",

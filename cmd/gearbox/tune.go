@@ -257,9 +257,13 @@ func sourcesDesc(inputs []*tuning.Input, k int) string {
 // --thresholds (alg's own section of it if any), or without it by default
 // (the shipped section for its device, likewise, else the device-derived
 // defaults).
-func (f *sweepFlags) startThresholds(b runtime.Backend, alg string) (decider.Thresholds, error) {
+func (f *sweepFlags) startThresholds(b runtime.Backend, alg string) (tuning.Setting, error) {
 	if f.thresholds == "" {
-		return runtime.DefaultThresholdsFor(b, alg), nil
+		k, err := algorithms.Values(decider.DefaultThresholdSet(), b.Device(), alg)
+		if err != nil {
+			return tuning.Setting{}, err
+		}
+		return tuning.Setting{Thresholds: runtime.DefaultThresholdsFor(b, alg), Knobs: k}, nil
 	}
 	return tuning.LoadSectionFor(f.thresholds, b.Device(), alg)
 }
@@ -444,7 +448,7 @@ flags:
 	defer csvFile.Abort()
 	bar, finish := progress(e, "tune")
 	res, err := tuning.Tune(ctx, tuning.TuneConfig{
-		Inputs: inputs, Algorithms: algs, Start: tuning.Setting{Thresholds: start}, Sweeps: sweeps,
+		Inputs: inputs, Algorithms: algs, Start: start, Sweeps: sweeps,
 		Passes: f.passes, Score: score, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile,
 		Progress: bar, OnRow: tuneRowHook,
 	})
@@ -466,12 +470,12 @@ flags:
 		env.Device, backend.Name(), len(inputs), sourcesDesc(inputs, f.sources), f.repeats, f.algorithms, f.passes, res.Score)
 	writeSteps(&report, res)
 	best := res.Best
-	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionNameFor(device, f.section), tuning.RenderSectionFor(device, f.section, best.Thresholds))
+	fmt.Fprintf(&report, "\nbest setting (%s):\n%s", tuning.SectionNameFor(device, f.section), tuning.RenderSettingFor(device, f.section, best))
 	io.WriteString(e.stdout, report.String())
 
 	comments := []string{fmt.Sprintf("tuned by gearbox tune on %s, %s, commit %s, %s", env.Device, env.Date, env.Commit, env.Backend),
 		fmt.Sprintf("graphs %s; algorithms %s; %s sources; scored by %s time", f.graphs, f.algorithms, sourcesDesc(inputs, f.sources), res.Score)}
-	if err := tuning.WriteSectionFor(f.thresholdsOut, device, f.section, best.Thresholds, comments...); err != nil {
+	if err := tuning.WriteSectionFor(f.thresholdsOut, device, f.section, best, comments...); err != nil {
 		return err
 	}
 	written := []string{csvPath, f.thresholdsOut}
@@ -516,7 +520,7 @@ flags:
 // the adaptive policy uses by default (the shipped section), not kept
 // from the file, which an earlier tune may have written (T1 = 32 became
 // 64 without a word).
-func noteReplacedKeys(e *env, out, device, section string, start decider.Thresholds, sweeps []tuning.Sweep) error {
+func noteReplacedKeys(e *env, out, device, section string, start tuning.Setting, sweeps []tuning.Sweep) error {
 	old, ok, err := tuning.ExistingSection(out, device, section)
 	if err != nil {
 		return fmt.Errorf("--thresholds-out: %w", err)

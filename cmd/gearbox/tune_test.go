@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/tuning"
@@ -125,7 +126,7 @@ func TestTuneTiny(t *testing.T) {
 	in("T2", float64(c.T2), 16, 64)
 	in("alpha", c.Alpha, 10, 15)
 	in("beta", c.Beta, 12, 18)
-	in("delta", float64(c.Delta), 1, 16)
+	in("delta", knob(t, set, "", "delta"), 1, 16)
 	in("T1", c.T1, decider.DefaultThresholds().T1) // not swept: the start value
 	re := t.TempDir()
 	if out, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--out-dir", re); err != nil || !strings.Contains(out, "tune-T3-sssp.png") {
@@ -190,7 +191,7 @@ func TestTuneMergesThresholds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := set.GPU["NVIDIA H100 80GB HBM3"]; g.T3 != 0.07 || g.Delta != 8 {
+	if g := set.GPU["NVIDIA H100 80GB HBM3"]; g.T3 != 0.07 || knob(t, set, "NVIDIA H100 80GB HBM3", "delta") != 8 {
 		t.Errorf("GPU section changed: %+v", g)
 	}
 	if set.CPU.T1 != 4 || (set.CPU.T3 != 0.01 && set.CPU.T3 != 0.05) {
@@ -295,8 +296,8 @@ func TestTuneSection(t *testing.T) {
 	if !ok || bfs.T1 != 6 || (bfs.T3 != 0.01 && bfs.T3 != 0.05) {
 		t.Errorf("[cpu.bfs] %+v (present %v): want T1 kept from [cpu.bfs] (6) and T3 from the sweep", bfs, ok)
 	}
-	if set.CPU.T1 != 4 || set.CPU.T3 != 0.2 || set.CPUAlg["sssp"].Delta != 8 {
-		t.Errorf("other sections changed: [cpu] %+v, [cpu.sssp] %+v", set.CPU, set.CPUAlg["sssp"])
+	if set.CPU.T1 != 4 || set.CPU.T3 != 0.2 || knob(t, set, "", "delta") != 8 {
+		t.Errorf("other sections changed: [cpu] %+v, [cpu.sssp] %+v", set.CPU, set.Knobs["[cpu.sssp]"])
 	}
 	text, _ := os.ReadFile(th)
 	if strings.Count(string(text), "[cpu.bfs]") != 1 || !strings.Contains(string(text), "# my thresholds") {
@@ -828,7 +829,25 @@ func TestTuneDeltaFactorSkipsDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := set.CPU.DeltaFactor; f != 4 && f != 8 {
+	if f := knob(t, set, "", "delta_factor"); f != 4 && f != 8 {
 		t.Errorf("written delta_factor %v, want 4 or 8", f)
 	}
+}
+
+// knob returns the value of an algorithm's or the backend's key that runs
+// on device read from set (algorithms.Values).
+func knob(t *testing.T, set *decider.ThresholdSet, device, key string) float64 {
+	t.Helper()
+	k, err := algorithms.Values(set, device, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch v := k[key].(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	}
+	t.Fatalf("no value of %s", key)
+	return 0
 }

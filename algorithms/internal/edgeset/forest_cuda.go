@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // CUDACtrl is the control block, struct CCCtrl in kernels/cc.cu (the
@@ -59,6 +61,11 @@ type CUDAForest[E Arc] struct {
 	Host   []CUDACtrl // one element, its own allocation: cgo refuses a pointer into memory holding Go pointers
 
 	InitErr error
+	// Times splits the run's device time (the operators' DeviceTimes):
+	// Setup is creating the state, Kernels the passes (each ends with the
+	// control block's read, which waits for its kernels), Transfers the
+	// copy of the labels and forest.
+	Times runtime.GPUTimes
 	// Finished is set when the run's last pass is done.
 	Finished bool
 	closed   bool
@@ -129,6 +136,25 @@ func (b *CUDAForest[E]) Compress(d *gpu.Dev) error {
 	return kernels.LaunchCCCompress(d, b.Grid(d, b.N), CUDABlock, b.P.Ptr(), uint32(b.N))
 }
 
+// Setup runs f, the operator's allocation and initialisation, on the
+// device and records its time and any error in InitErr.
+func (b *CUDAForest[E]) Setup(f func(d *gpu.Dev) error) {
+	t := time.Now()
+	b.InitErr = b.C.Do(f)
+	b.Times.Setup += time.Since(t)
+}
+
+// Do runs one pass f on the device, counted as kernel time.
+func (b *CUDAForest[E]) Do(f func(d *gpu.Dev) error) error {
+	t := time.Now()
+	err := b.C.Do(f)
+	b.Times.Kernels += time.Since(t)
+	return err
+}
+
+// DeviceTimes implements runtime.Operator.
+func (b *CUDAForest[E]) DeviceTimes() *runtime.GPUTimes { return &b.Times }
+
 // Done implements runtime.Operator.
 func (b *CUDAForest[E]) Done() bool { return b.Finished || b.InitErr != nil }
 
@@ -155,6 +181,8 @@ func (b *CUDAForest[E]) ForestEdges() []E {
 // readResults copies the labels (the parent array, which every variant
 // leaves holding them) and the forest's arcs, ordered by hooked vertex.
 func (b *CUDAForest[E]) readResults(d *gpu.Dev) error {
+	t := time.Now()
+	defer func() { b.Times.Transfers += time.Since(t) }()
 	b.labels = b.out()
 	if err := gpu.ReadStaged(d, b.P, b.labels); err != nil {
 		b.labels = nil
