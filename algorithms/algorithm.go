@@ -28,6 +28,13 @@ type Spec struct {
 	Doc string
 	// Sourced reports whether a run starts from a source vertex.
 	Sourced bool
+	// Targeted reports whether a run needs a target vertex too (stcon),
+	// given to Run as WithTarget.
+	Targeted bool
+	// Parents, if set, returns the option that makes a run record parents,
+	// so that its Outcome has a Path and its Write a parent column (bfs,
+	// sssp: their WithParents). Drivers add it for --target and --parents.
+	Parents func() runtime.Option
 	// Weighted reports whether the algorithm needs integer arc weights:
 	// drivers give an unweighted graph weights derived from their seed,
 	// and CheckGraph refuses the rest.
@@ -143,6 +150,24 @@ type Outcome struct {
 	// Release gives the result's memory back for the next run; the
 	// outcome must not be used afterwards.
 	Release func()
+	// Path, where the run recorded parents (Spec.Parents) or searched for
+	// a target (Spec.Targeted), returns a shortest path from the source
+	// to t in internal ids, and false when there is none.
+	Path func(t uint32) ([]uint32, bool)
+}
+
+// WithTarget gives a Targeted algorithm's run its target vertex (an
+// internal id).
+func WithTarget(t uint32) runtime.Option { return runtime.WithValue(targetKey{}, t) }
+
+type targetKey struct{}
+
+// TargetOf returns WithTarget's vertex among opts, and whether one was
+// given.
+func TargetOf(opts ...runtime.Option) (uint32, bool) {
+	v, ok := runtime.NewConfig(opts...).Value(targetKey{})
+	t, _ := v.(uint32)
+	return t, ok
 }
 
 var registry struct {

@@ -60,6 +60,34 @@ func WriteValues(w io.Writer, g *graph.Graph, value func(uint32) (uint64, bool))
 	return bw.Flush()
 }
 
+// WriteValuesParents is WriteValues with a third column: each vertex's
+// parent in the file's ids, "-" for a source or an unreached vertex.
+func WriteValuesParents(w io.Writer, g *graph.Graph, value func(uint32) (uint64, bool), parent func(uint32) (uint32, bool)) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var buf []byte
+	ids := g.IDs()
+	for v := 0; v < g.NumVertices(); v++ {
+		buf = strconv.AppendUint(buf[:0], ids.External(uint32(v)), 10)
+		buf = append(buf, ' ')
+		if x, ok := value(uint32(v)); ok {
+			buf = strconv.AppendUint(buf, x, 10)
+		} else {
+			buf = append(buf, "inf"...)
+		}
+		buf = append(buf, ' ')
+		if p, ok := parent(uint32(v)); ok {
+			buf = strconv.AppendUint(buf, ids.External(p), 10)
+		} else {
+			buf = append(buf, '-')
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
 // WritePairs writes one "u v" line per pair (internal ids), in g's file
 // ids.
 func WritePairs(w io.Writer, g *graph.Graph, n int, pair func(i int) (u, v uint32)) error {

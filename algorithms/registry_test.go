@@ -16,11 +16,11 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	if got, want := algorithms.Names(), []string{"apsp", "bfs", "cc", "forest", "mst", "sssp"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Names(), []string{"apsp", "bfs", "cc", "forest", "mst", "sssp", "stcon"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 	if got, want := algorithms.Sections(), []string{"apsp", "bfs", "cc", "mst", "sssp"}; !slices.Equal(got, want) {
-		t.Errorf("Sections() = %v, want %v (forest reads cc's)", got, want)
+		t.Errorf("Sections() = %v, want %v (forest reads cc's, stcon bfs's)", got, want)
 	}
 	if _, ok := algorithms.Lookup("pagerank"); ok {
 		t.Error("Lookup found an algorithm nobody registered")
@@ -55,7 +55,8 @@ func TestEverySpecRuns(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Options(%s): %v", variant, err)
 				}
-				out, err := s.Run(context.Background(), in, 3, append(opts, runtime.WithWorkers(2))...)
+				// A Targeted spec's target: the grid's far corner, 8 hops from 3.
+				out, err := s.Run(context.Background(), in, 3, append(opts, runtime.WithWorkers(2), algorithms.WithTarget(41))...)
 				if err != nil {
 					t.Fatalf("%s: %v", variant, err)
 				}
@@ -70,7 +71,11 @@ func TestEverySpecRuns(t *testing.T) {
 					t.Fatal(err)
 				}
 				lines := strings.Count(b.String(), "\n")
-				if n := in.NumVertices(); s.Name == "apsp" {
+				if n := in.NumVertices(); s.Targeted {
+					if lines != 9 {
+						t.Errorf("%s: %d path lines, want 9", variant, lines)
+					}
+				} else if s.Name == "apsp" {
 					// The binary n x n matrix of uint32.
 					if b.Len() != 4*n*n {
 						t.Errorf("%s: %d bytes, want %d", variant, b.Len(), 4*n*n)

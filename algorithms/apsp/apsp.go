@@ -73,11 +73,24 @@ type config struct {
 	// is the bound otherwise.
 	limitSet bool
 	block    int
+	// oneByOne and batched force the unweighted sources method's rows
+	// (default: batchPays decides).
+	oneByOne, batched bool
 }
 
 // gpuRun runs apsp on a GPU backend (apsp_cuda.go, build tag cuda); ok is
 // false when the backend is not one it knows.
 var gpuRun func(ctx context.Context, g *graph.Graph, rows RowFunc, c *config) (res *Result, ok bool, err error)
+
+// WithOneByOne makes the sources method run one search per source on
+// unweighted graphs too, instead of batches of 64 sources per traversal
+// (bfs.RunBatch): for comparisons.
+func WithOneByOne() Option { return func(c *config) { c.oneByOne, c.batched = true, false } }
+
+// WithBatched makes the sources method run batches of 64 sources per
+// traversal on unweighted graphs whatever their diameter: for
+// comparisons.
+func WithBatched() Option { return func(c *config) { c.oneByOne, c.batched = false, true } }
 
 // WithMethod forces a method (default Auto).
 func WithMethod(m Method) Option { return func(c *config) { c.method = m } }
@@ -177,7 +190,20 @@ func Run(ctx context.Context, g *graph.Graph, rows RowFunc, opts ...Option) (*Re
 		case FW:
 			err = runFW(ctx, g, cpu, c.block, rows)
 		default:
-			err = runSources(ctx, g, cpu, rows)
+			batch := false
+			if g.WeightKind() != graph.IntWeights && !c.oneByOne {
+				var why string
+				batch, why = batchPays(g)
+				if c.batched {
+					batch, why = true, "rows by batched BFS (forced)"
+				}
+				res.Reason += "; " + why
+			}
+			if batch {
+				err = runBatched(ctx, g, cpu, rows)
+			} else {
+				err = runSources(ctx, g, cpu, rows)
+			}
 		}
 	}
 	res.Wall = time.Since(t0)

@@ -51,10 +51,19 @@ func TestMethodsAgreeWithFloydWarshall(t *testing.T) {
 	for _, c := range small(t) {
 		for _, g := range []*graph.Graph{c.G, c.Weighted()} {
 			want := apsp.Reference(g)
-			for _, m := range []apsp.Method{apsp.FW, apsp.Sources, apsp.Auto} {
+			for _, m := range []apsp.Method{apsp.FW, apsp.Sources, apsp.Auto, "sources-one-by-one", "sources-batched"} {
 				for _, w := range []int{1, 3} {
 					t.Run(fmt.Sprintf("%s/%v/%s/w%d", c.Name, g.WeightKind(), m, w), func(t *testing.T) {
-						got, res := collect(t, g, apsp.WithMethod(m), apsp.WithWorkers(w))
+						opts := []apsp.Option{apsp.WithMethod(m), apsp.WithWorkers(w)}
+						switch m {
+						case "sources-one-by-one":
+							m = apsp.Sources
+							opts = append(opts[:0], apsp.WithMethod(m), apsp.WithWorkers(w), apsp.WithOneByOne())
+						case "sources-batched":
+							m = apsp.Sources
+							opts = append(opts[:0], apsp.WithMethod(m), apsp.WithWorkers(w), apsp.WithBatched())
+						}
+						got, res := collect(t, g, opts...)
 						if m != apsp.Auto && res.Method != m {
 							t.Fatalf("ran %s, forced %s", res.Method, m)
 						}

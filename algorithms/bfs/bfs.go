@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -22,7 +24,10 @@ const unreached = math.MaxUint32
 
 // Result holds the depths of one BFS.
 type Result struct {
-	src uint32
+	src  uint32
+	srcs []uint32 // RunMulti's sources (nil: src alone)
+	// parent is WithParents' tree (nil without it).
+	parent []uint32
 	// depth is held at the width the run produced (8 bits from a GPU run
 	// of fewer than 255 levels; hostmem.Values).
 	depth hostmem.Values
@@ -33,8 +38,16 @@ type Result struct {
 	released bool
 }
 
-// Source returns the source vertex.
+// Source returns the source vertex (RunMulti's first).
 func (r *Result) Source() uint32 { return r.src }
+
+// Sources returns the run's sources: RunMulti's, or Run's one.
+func (r *Result) Sources() []uint32 {
+	if r.srcs != nil {
+		return r.srcs
+	}
+	return []uint32{r.src}
+}
 
 // NumVertices returns the number of vertices of the graph searched.
 func (r *Result) NumVertices() int {
@@ -95,9 +108,10 @@ func (r *Result) Stats() runtime.Stats { return r.stats }
 
 // request is what a BFS operator is built from, on any backend.
 type request struct {
-	g   *graph.Graph
-	src uint32
-	cfg *runtime.Config
+	g    *graph.Graph
+	src  uint32
+	srcs []uint32 // every source (src is the first)
+	cfg  *runtime.Config
 }
 
 // backends builds the operator for a run's backend: the CPU's here,
@@ -110,7 +124,7 @@ func init() {
 		if !ok {
 			return nil, false
 		}
-		return newCPU(c, r.g, r.src), true
+		return newCPU(c, r.g, r.srcs), true
 	})
 }
 
@@ -122,21 +136,51 @@ type operator interface {
 }
 
 // Run computes BFS depths from src. Options choose the policy (default
-// adaptive), thresholds, backend, logger and trace. An empty graph gives
-// an empty result; a source outside the graph is an error.
+// adaptive), thresholds, backend, logger and trace, and WithParents a
+// parent tree. An empty graph gives an empty result; a source outside the
+// graph is an error.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
+	return run(ctx, g, []uint32{src}, false, opts)
+}
+
+// RunMulti computes every vertex's hop distance to the nearest of sources
+// (a multi-source BFS: one traversal that starts from all of them at
+// depth 0). Duplicated sources count once; there must be at least one.
+func RunMulti(ctx context.Context, g *graph.Graph, sources []uint32, opts ...runtime.Option) (*Result, error) {
+	if len(sources) == 0 {
+		return nil, fmt.Errorf("bfs: %w: no sources", ErrSource)
+	}
+	return run(ctx, g, sources, true, opts)
+}
+
+func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (*Result, error) {
 	if err := runtime.CheckArgs("bfs", ctx, g); err != nil {
 		return nil, err
 	}
+	src := srcs[0]
+	keep := []uint32(nil)
+	if multi {
+		keep = slices.Clone(srcs)
+	}
 	n := g.NumVertices()
 	if n == 0 {
-		return &Result{src: src, ids: g.IDs()}, nil
+		return &Result{src: src, srcs: keep, ids: g.IDs()}, nil
 	}
-	if int64(src) >= int64(n) {
-		return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
+	for _, s := range srcs {
+		if int64(s) >= int64(n) {
+			return nil, fmt.Errorf("bfs: %w: source %d, graph has %d vertices (0..%d)", ErrSource, s, n, n-1)
+		}
 	}
 	cfg := runtime.NewConfigFor("bfs", opts...)
-	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, cfg: cfg})
+	parents := parentsSet(cfg)
+	cpu, isCPU := cfg.Backend().(*runtime.CPU)
+	if multi && len(srcs) > 1 && !isCPU {
+		return nil, fmt.Errorf("bfs: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
+	if parents && !isCPU {
+		return nil, fmt.Errorf("bfs: parents (WithParents) on backend %s: %w (the CPU backend records them)", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, cfg: cfg})
 	if !ok {
 		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
@@ -144,7 +188,13 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	return &Result{src: src, depth: op.Depths(), stats: st, ids: g.IDs()}, nil
+	r := &Result{src: src, srcs: keep, depth: op.Depths(), stats: st, ids: g.IDs()}
+	if parents {
+		t0 := time.Now()
+		r.parent = parentsOf(cpu, g, op.(*cpuOp).depth)
+		addParentPass(&r.stats, time.Since(t0))
+	}
+	return r, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's
@@ -159,6 +209,7 @@ func (r *Result) Release() {
 	r.released = true
 	r.depth.Release()
 	r.depth = hostmem.Values{}
+	r.parent = nil
 }
 
 func (r *Result) live() {

@@ -30,7 +30,7 @@ type cpuOp struct {
 	off   []int64
 	adj   []uint32
 	depth []uint32
-	src   uint32
+	srcs  []uint32
 	level uint32 // depth of the current frontier
 
 	rep         decider.Rep
@@ -48,11 +48,11 @@ type cpuOp struct {
 	deg int64
 }
 
-func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
+func newCPU(b *runtime.CPU, g *graph.Graph, srcs []uint32) *cpuOp {
 	n := g.NumVertices()
 	pool := b.NewPool()
 	o := &cpuOp{
-		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), src: src,
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), srcs: srcs,
 		depth: hostmem.Slice[uint32](n)(), // reuses a released result's memory
 		curQ:  workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
@@ -70,7 +70,7 @@ func newCPU(b *runtime.CPU, g *graph.Graph, src uint32) *cpuOp {
 
 func (o *cpuOp) Info() runtime.OperatorInfo {
 	n := o.g.NumVertices()
-	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1, CanPull: true,
+	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: int64(len(o.srcs)), CanPull: true,
 		InDegrees: o.g.InDegreeProfile}}
 }
 
@@ -89,13 +89,19 @@ func (o *cpuOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 }
 
 func (o *cpuOp) Start(v decider.Variant) error {
-	o.depth[o.src] = 0
 	o.rep = v.Rep
-	o.deg = o.off[o.src+1] - o.off[o.src]
-	if v.Rep == decider.Queue {
-		o.curQ.Push(o.src)
-	} else {
-		o.curB.Set(o.src)
+	o.deg = 0
+	for _, s := range o.srcs {
+		if o.depth[s] == 0 {
+			continue // a repeated source
+		}
+		o.depth[s] = 0
+		o.deg += o.off[s+1] - o.off[s]
+		if v.Rep == decider.Queue {
+			o.curQ.Push(s)
+		} else {
+			o.curB.Set(s)
+		}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ var Spec = &algorithms.Spec{
 	Name:     "bfs",
 	Doc:      "breadth-first search: hop depths from a source",
 	Sourced:  true,
+	Parents:  WithParents,
 	Variants: decider.ValidNames(),
 	// Every decider key: BFS is the one traversal with a pull direction.
 	Reads:   []string{"T1", "T2", "T3", "sample_every", "alpha", "beta", "pull_min_edges", "bitmap_min_vertices", "jump_factor", "threads_per_block"},
@@ -37,9 +38,15 @@ var Spec = &algorithms.Spec{
 			Summary: func() string {
 				return fmt.Sprintf("source %d: reached %d vertices, max depth %d", g.IDs().External(src), r.NumReached(), r.MaxDepth())
 			},
-			Verify:  func() error { return Verify(g, r) },
-			Write:   func(w io.Writer) error { return algorithms.WriteValues(w, g, value) },
+			Verify: func() error { return Verify(g, r) },
+			Write: func(w io.Writer) error {
+				if r.HasParents() {
+					return algorithms.WriteValuesParents(w, g, value, r.Parent)
+				}
+				return algorithms.WriteValues(w, g, value)
+			},
 			Release: r.Release,
+			Path:    r.Path,
 		}, nil
 	},
 	Reference: func(g *graph.Graph, src uint32) error {

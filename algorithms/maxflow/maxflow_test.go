@@ -345,3 +345,37 @@ func TestParallelPasses(t *testing.T) {
 		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, ref.Value()) })
 	}
 }
+
+// TestKitRelabel runs the random cases with the other global relabel of
+// the Sync solver (useKitBFS: the frontier kit's BFS or backwardBFS).
+func TestKitRelabel(t *testing.T) {
+	useKitBFS = !useKitBFS
+	defer func() { useKitBFS = !useKitBFS }()
+	rng := rand.New(rand.NewPCG(7, 12))
+	for i := 0; i < 30; i++ {
+		n := 2 + rng.IntN(40)
+		m := rng.IntN(6 * n)
+		src, dst, caps := randomArcs(rng, n, m, []int64{1, 10, 1000}[i%3])
+		r, err := graph.NewResidualArcs(n, src, dst, caps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, tt := uint32(0), uint32(n-1)
+		want := edmondsKarp(n, src, dst, caps, s, tt)
+		t.Run(fmt.Sprint(i), func(t *testing.T) { check(t, r, s, tt, want) })
+	}
+	if g, err := graph.Generate("rlg:16:16", graph.GenOptions{}); err == nil {
+		s, tt, _ := g.Terminals()
+		r, err := graph.NewResidual(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, r, s, tt, ref.Value())
+	} else {
+		t.Fatal(err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -56,6 +57,8 @@ type syncOp struct {
 	size, degSum int64
 	done         bool
 	scratch      [2][]uint32
+	kit          *frontier.BFS // kitRelabel's, made on first use
+	levels       []uint32
 	ctx          context.Context
 	serialTails  int
 }
@@ -138,15 +141,18 @@ func (o *syncOp) global() {
 	f := o.f
 	n := uint32(o.n)
 	d := f.d
-	o.pool.Thread(o.n, 1<<14, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d[i] = n
-		}
-	})
-	d[o.blocked] = n - 1 // not unset: the BFS never enters it
-	res := f.res
-	o.maxL = backwardBFS(o.pool, f.r, o.sink, d, n, res, nil, &o.scratch)
-	d[o.blocked] = n
+	if useKitBFS {
+		o.maxL = o.kitRelabel()
+	} else {
+		o.pool.Thread(o.n, 1<<14, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d[i] = n
+			}
+		})
+		d[o.blocked] = n - 1 // not unset: the BFS never enters it
+		o.maxL = backwardBFS(o.pool, f.r, o.sink, d, n, f.res, nil, &o.scratch)
+		d[o.blocked] = n
+	}
 	f.globals++
 	o.work, o.gapSeen = 0, false
 	clear(o.count)

@@ -15,6 +15,11 @@
 //	res, err := sssp.Run(ctx, g, src, sssp.WithDelta(16))
 //	d, ok := res.Distance(v)
 //
+// WithParents records a shortest-path tree (Result.Parent, Path, PathIDs)
+// and RunMulti gives each vertex its distance to the nearest of several
+// sources; both on the CPU backend (the GPU's refuses them with
+// runtime.ErrUnsupported for now).
+//
 // WithDelta is SSSP's own runtime.Option (the engine's Config holds no
 // bucket width). Params are SSSP's keys of a thresholds file (delta,
 // delta_factor, the bucket and order keys; [cpu.sssp],

@@ -18,6 +18,7 @@ var Spec = &algorithms.Spec{
 	Name:     "sssp",
 	Doc:      "single-source shortest paths (delta-stepping): distances from a source over integer weights",
 	Sourced:  true,
+	Parents:  WithParents,
 	Weighted: true,
 	Variants: pushVariantNames(), // pull is BFS only
 	Params: []algorithms.Param{
@@ -74,9 +75,15 @@ var Spec = &algorithms.Spec{
 				max, _ := r.MaxDistance()
 				return fmt.Sprintf("source %d: reached %d vertices, max distance %d, delta %d", g.IDs().External(src), r.NumReached(), max, r.Delta())
 			},
-			Verify:  func() error { return Verify(g, r) },
-			Write:   func(w io.Writer) error { return algorithms.WriteValues(w, g, r.Distance) },
+			Verify: func() error { return Verify(g, r) },
+			Write: func(w io.Writer) error {
+				if r.HasParents() {
+					return algorithms.WriteValuesParents(w, g, r.Distance, r.Parent)
+				}
+				return algorithms.WriteValues(w, g, r.Distance)
+			},
 			Release: r.Release,
+			Path:    r.Path,
 		}, nil
 	},
 	Reference: func(g *graph.Graph, src uint32) error {

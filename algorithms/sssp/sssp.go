@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -59,7 +60,10 @@ func bucketDeltaFor(cfg *runtime.Config, p Params, g *graph.Graph) uint64 {
 
 // Result holds the distances of one SSSP run.
 type Result struct {
-	src uint32
+	src  uint32
+	srcs []uint32 // RunMulti's sources (nil: src alone)
+	// parent is WithParents' tree (nil without it).
+	parent []uint32
 	// dist is held at the width the run produced: 64 or 32 bits as it
 	// computed them, or narrower where a GPU run's largest distance allowed
 	// (hostmem.Values), so the result is never widened.
@@ -72,8 +76,16 @@ type Result struct {
 	released bool
 }
 
-// Source returns the source vertex.
+// Source returns the source vertex (RunMulti's first).
 func (r *Result) Source() uint32 { return r.src }
+
+// Sources returns the run's sources: RunMulti's, or Run's one.
+func (r *Result) Sources() []uint32 {
+	if r.srcs != nil {
+		return r.srcs
+	}
+	return []uint32{r.src}
+}
 
 // NumVertices returns the number of vertices of the graph.
 func (r *Result) NumVertices() int {
@@ -140,6 +152,7 @@ type operator interface {
 type request struct {
 	g      *graph.Graph
 	src    uint32
+	srcs   []uint32 // every source (src is the first)
 	delta  uint64
 	target int64 // bucket_edges: work-targeted buckets (0: fixed)
 	merge  uint64
@@ -157,7 +170,7 @@ func init() {
 		if !ok {
 			return nil, false
 		}
-		return newCPU(c, r.g, r.src, r.delta, r.target, r.merge), true
+		return newCPU(c, r.g, r.srcs, r.delta, r.target, r.merge), true
 	})
 }
 
@@ -197,6 +210,25 @@ func orderedFits(g *graph.Graph, t Params) bool {
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
+	return run(ctx, g, []uint32{src}, false, opts)
+}
+
+// RunMulti computes every vertex's distance to the nearest of sources (a
+// multi-source SSSP: one run that starts from all of them at distance 0).
+// Duplicated sources count once; there must be at least one.
+func RunMulti(ctx context.Context, g *graph.Graph, sources []uint32, opts ...runtime.Option) (*Result, error) {
+	if len(sources) == 0 {
+		return nil, fmt.Errorf("sssp: %w: no sources", ErrSource)
+	}
+	return run(ctx, g, sources, true, opts)
+}
+
+func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (*Result, error) {
+	src := srcs[0]
+	var keep []uint32
+	if multi {
+		keep = slices.Clone(srcs)
+	}
 	if err := runtime.CheckArgs("sssp", ctx, g); err != nil {
 		return nil, err
 	}
@@ -222,16 +254,26 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 		target, merge, delta = par.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
-		return &Result{src: src, delta: delta, ids: g.IDs()}, nil
+		return &Result{src: src, srcs: keep, delta: delta, ids: g.IDs()}, nil
 	}
-	if int64(src) >= int64(n) {
-		return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, src, n, n-1)
+	for _, s := range srcs {
+		if int64(s) >= int64(n) {
+			return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, s, n, n-1)
+		}
+	}
+	parents := parentsSet(cfg)
+	cpu, isCPU := cfg.Backend().(*runtime.CPU)
+	if multi && len(srcs) > 1 && !isCPU {
+		return nil, fmt.Errorf("sssp: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
+	if parents && !isCPU {
+		return nil, fmt.Errorf("sssp: parents (WithParents) on backend %s: %w (the CPU backend records them)", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
 	launchDelta := delta // static variants keep their delta
 	if cfg.Adaptive() && deltaSet(cfg) == 0 {
 		launchDelta = par.LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 	}
-	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
 	if !ok {
 		return nil, fmt.Errorf("sssp: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
@@ -239,7 +281,15 @@ func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option
 	if err != nil {
 		return nil, err
 	}
-	return &Result{src: src, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}, nil
+	r := &Result{src: src, srcs: keep, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}
+	if parents {
+		t0 := time.Now()
+		if r.parent, err = parentsOf(cpu, g, srcs, op); err != nil {
+			return nil, err
+		}
+		addParentPass(&r.stats, time.Since(t0))
+	}
+	return r, nil
 }
 
 // Release gives the result's host memory back for reuse by a later run's
@@ -254,6 +304,7 @@ func (r *Result) Release() {
 	r.released = true
 	r.dist.Release()
 	r.dist = hostmem.Values{}
+	r.parent = nil
 }
 
 func (r *Result) live() {

@@ -80,7 +80,7 @@ type cpuOp[D distance] struct {
 	adj   []uint32
 	wts   []uint32
 	dist  []D
-	src   uint32
+	srcs  []uint32
 	delta uint64
 	shift int // log2(delta) when delta is a power of two, else -1
 	// target is the adaptive policy's bucket_edges times the workers
@@ -117,18 +117,18 @@ func fits32(n int, maxW uint32) bool {
 // traffic of the random distance accesses), else 64-bit ones. Ordered
 // iterations take buckets of width delta; with a bucket target they take
 // consecutive ones until their out-edges reach it, up to merge of them.
-func newCPU(b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64, merge uint64) operator {
+func newCPU(b *runtime.CPU, g *graph.Graph, srcs []uint32, delta uint64, target int64, merge uint64) operator {
 	if fits32(g.NumVertices(), g.MaxWeight()) {
-		return newCPUOp[uint32](b, g, src, delta, target, merge)
+		return newCPUOp[uint32](b, g, srcs, delta, target, merge)
 	}
-	return newCPUOp[uint64](b, g, src, delta, target, merge)
+	return newCPUOp[uint64](b, g, srcs, delta, target, merge)
 }
 
-func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint64, target int64, merge uint64) *cpuOp[D] {
+func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, srcs []uint32, delta uint64, target int64, merge uint64) *cpuOp[D] {
 	n := g.NumVertices()
 	pool := b.NewPool()
 	o := &cpuOp[D]{
-		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), src: src, delta: max(delta, 1), target: target * int64(pool.Workers()), merge: max(merge, 1),
+		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), srcs: srcs, delta: max(delta, 1), target: target * int64(pool.Workers()), merge: max(merge, 1),
 		dist: hostmem.Slice[D](n)(), // reuses a released result's memory
 		curQ: workset.NewQueue(n), nextQ: workset.NewQueue(n),
 		curB: workset.NewBitmap(n), nextB: workset.NewBitmap(n), upd: workset.NewBitmap(n),
@@ -149,7 +149,7 @@ func newCPUOp[D distance](b *runtime.CPU, g *graph.Graph, src uint32, delta uint
 
 func (o *cpuOp[D]) Info() runtime.OperatorInfo {
 	n := o.g.NumVertices()
-	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: 1}}
+	return runtime.OperatorInfo{Info: decider.Info{N: n, M: o.g.NumEdges(), Universe: int64(n), InitialSize: int64(len(o.srcs))}}
 }
 
 // DeviceTimes is nil: the operator runs on the host.
@@ -167,12 +167,17 @@ func (o *cpuOp[D]) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 }
 
 func (o *cpuOp[D]) Start(v decider.Variant) error {
-	o.dist[o.src] = 0
 	o.rep = v.Rep
-	if v.Rep == decider.Queue {
-		o.curQ.Push(o.src)
-	} else {
-		o.curB.Set(o.src)
+	for _, s := range o.srcs {
+		if o.dist[s] == 0 {
+			continue // a repeated source
+		}
+		o.dist[s] = 0
+		if v.Rep == decider.Queue {
+			o.curQ.Push(s)
+		} else {
+			o.curB.Set(s)
+		}
 	}
 	o.cur, o.last, o.bucketed = 0, 0, true
 	return nil

@@ -66,7 +66,7 @@ func TestFiledCount(t *testing.T) {
 		if g.WeightKind() != graph.IntWeights {
 			g = g.WithDerivedWeights(1)
 		}
-		o := newCPUOp[uint32](runtime.NewCPU(c.workers), g, 0, c.delta, c.target, c.merge)
+		o := newCPUOp[uint32](runtime.NewCPU(c.workers), g, []uint32{0}, c.delta, c.target, c.merge)
 		v := decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: c.rep}
 		if err := o.Start(v); err != nil {
 			t.Fatal(err)

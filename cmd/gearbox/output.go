@@ -73,7 +73,7 @@ func createOutput(e *env, path string) (w io.Writer, commit func() error, abort 
 
 // inputFiles returns what run reads: the graph's files and --thresholds.
 func (f *runFlags) inputFiles() []string {
-	return append(f.in.files(), f.thresholds)
+	return append(f.in.files(), f.thresholds, f.pairs)
 }
 
 // inputFiles returns what bench or tune reads: the graphs' files, and

@@ -29,6 +29,9 @@ type runFlags struct {
 	in      inputFlags
 	source  string
 	sources int
+	target  string
+	parents bool
+	pairs   string
 	repeat  int
 	variant string
 	// params holds the algorithms' knob flags (--delta) by key; 0 keeps
@@ -47,6 +50,9 @@ type runFlags struct {
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.in.register(fs)
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
+	fs.StringVar(&f.target, "target", "", "target vertex `ID` in the input file's ids: bfs and sssp print a shortest path to it, stcon searches for it")
+	fs.BoolVar(&f.parents, "parents", false, "record a parent per vertex (bfs, sssp); --out gains a third column, the parent's id ('-' for the source and unreached vertices)")
+	fs.StringVar(&f.pairs, "pairs", "", "answer the stcon queries of `FILE` (one 's t' a line in the file's ids; # comments) in one process; one line per query to stdout or --out: 's t hops v0 .. vk', or 's t none'")
 	fs.IntVar(&f.sources, "sources", 1, "benchmark mode: run from `K` seeded random sources and report medians")
 	fs.IntVar(&f.repeat, "repeat", 1, "benchmark mode: run each source (or, without a source, the algorithm) `R` times and report medians")
 	fs.StringVar(&f.variant, "variant", "auto", variantHelp())
@@ -202,6 +208,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 	if f.sources > 1 && (f.source != "" || f.out != "") {
 		return fmt.Errorf("%w: --sources K picks its own sources; it cannot be combined with --source or --out", errUsage)
 	}
+	if err := checkTargetFlags(alg, &f); err != nil {
+		return err
+	}
 	if !alg.Sourced && (f.source != "" || f.sources > 1) {
 		return fmt.Errorf("%w: %s has no source; --source and --sources apply to %s", errUsage, pos[0], sourcedNames())
 	}
@@ -242,8 +251,11 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		}
 	}
 	ropts = append(ropts, algOpts...)
-	runAlg := func(ctx context.Context, g *graph.Graph, src uint32) (*algorithms.Outcome, error) {
-		return alg.Run(ctx, g, src, append(slices.Clip(ropts), runtime.WithBackend(backend))...)
+	if alg.Parents != nil && (f.parents || f.target != "") {
+		ropts = append(ropts, alg.Parents())
+	}
+	runAlg := func(ctx context.Context, g *graph.Graph, src uint32, more ...runtime.Option) (*algorithms.Outcome, error) {
+		return alg.Run(ctx, g, src, append(append(slices.Clip(ropts), runtime.WithBackend(backend)), more...)...)
 	}
 
 	// With --out - the values go to stdout, so the summary goes to stderr
@@ -277,6 +289,18 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 			}
 		}
 		return nil
+	}
+	if f.pairs != "" {
+		return runPairs(ctx, e, alg, g, f.pairs, f.out, func(ctx context.Context, s, t uint32) (*algorithms.Outcome, error) {
+			return runAlg(ctx, g, s, algorithms.WithTarget(t))
+		})
+	}
+	var target uint32
+	if f.target != "" {
+		if target, err = parseVertex(g, "--target", f.target); err != nil {
+			return err
+		}
+		ropts = append(ropts, algorithms.WithTarget(target))
 	}
 	if alg.Sourced {
 		if srcs, err = pickSources(e, g, f.source, f.sources, f.in.seed); err != nil {
@@ -373,6 +397,9 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		pos[0], f.in.name(), g.NumVertices(), g.NumEdges(), directedness(g), st.Backend, st.Policy)
 	if len(srcs) == 1 {
 		fmt.Fprintln(sum, last.Summary())
+		if f.target != "" {
+			fmt.Fprintln(sum, pathLine(g, alg.Weighted, srcs[0], target, last))
+		}
 		fmt.Fprintf(sum, "time %.3f ms  %.1f MTEPS  %d iterations  %d switches\n", times[0]*1e3, mteps[0], st.Iterations, st.Switches)
 		fmt.Fprintf(sum, "variants: %s\n", variantSummary(st))
 		if g := st.GPU; g != nil {
@@ -457,6 +484,106 @@ func variantSummary(st runtime.Stats) string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s x%d", n, st.Variants[n])
+	}
+	return b.String()
+}
+
+// checkTargetFlags checks --target, --parents and --pairs against the
+// algorithm and the other flags, before anything is loaded.
+func checkTargetFlags(alg *algorithms.Spec, f *runFlags) error {
+	name := alg.Name
+	switch {
+	case f.target != "" && !alg.Targeted && alg.Parents == nil:
+		return fmt.Errorf("%w: --target applies to %s, not %s", errUsage, pathNames(), name)
+	case f.parents && alg.Parents == nil:
+		return fmt.Errorf("%w: --parents applies to %s, not %s", errUsage, parentNames(), name)
+	case f.pairs != "" && !alg.Targeted:
+		return fmt.Errorf("%w: --pairs applies to %s, not %s", errUsage, targetedNames(), name)
+	case f.pairs != "" && (f.source != "" || f.target != "" || f.sources > 1 || f.trace != "" || f.verify):
+		return fmt.Errorf("%w: --pairs FILE gives the sources and targets; it cannot be combined with --source, --target, --sources, --trace or --verify", errUsage)
+	case alg.Targeted && f.target == "" && f.pairs == "":
+		return fmt.Errorf("%w: %s needs --target ID (and --source ID), or --pairs FILE", errUsage, name)
+	case f.sources > 1 && (f.target != "" || f.parents):
+		return fmt.Errorf("%w: --sources K is a benchmark mode; it cannot be combined with --target or --parents", errUsage)
+	}
+	return nil
+}
+
+func pathNames() string {
+	var names []string
+	for _, s := range algorithms.All() {
+		if s.Targeted || s.Parents != nil {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func parentNames() string {
+	var names []string
+	for _, s := range algorithms.All() {
+		if s.Parents != nil {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func targetedNames() string {
+	var names []string
+	for _, s := range algorithms.All() {
+		if s.Targeted {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseVertex resolves a vertex id of the input file (flag names it for
+// the error).
+func parseVertex(g *graph.Graph, flag, id string) (uint32, error) {
+	x, err := strconv.ParseUint(id, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s %q is not a vertex id", errUsage, flag, id)
+	}
+	v, ok := g.IDs().Internal(x)
+	if !ok {
+		return 0, fmt.Errorf("%s %d is not a vertex of the graph (%d vertices, %s)", flag, x, g.NumVertices(), idRange(g))
+	}
+	return v, nil
+}
+
+// pathLine says the run's shortest path from s to t in the file's ids:
+// its arcs and, for a weighted algorithm, its length (each step's lightest
+// parallel arc, the one a shortest path takes).
+func pathLine(g *graph.Graph, weighted bool, s, t uint32, o *algorithms.Outcome) string {
+	ids := g.IDs()
+	if o.Path == nil {
+		return "no path: the run recorded none"
+	}
+	p, ok := o.Path(t)
+	if !ok {
+		return fmt.Sprintf("no path from %d to %d", ids.External(s), ids.External(t))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "path %d -> %d: %d arcs", ids.External(p[0]), ids.External(t), len(p)-1)
+	if weighted && g.WeightKind() == graph.IntWeights {
+		var sum uint64
+		for i := 0; i+1 < len(p); i++ {
+			w, first := uint32(0), true
+			ws := g.EdgeWeights(p[i])
+			for j, x := range g.Neighbors(p[i]) {
+				if x == p[i+1] && (first || ws[j] < w) {
+					w, first = ws[j], false
+				}
+			}
+			sum += uint64(w)
+		}
+		fmt.Fprintf(&b, ", length %d", sum)
+	}
+	b.WriteString(":")
+	for _, v := range p {
+		fmt.Fprintf(&b, " %d", ids.External(v))
 	}
 	return b.String()
 }

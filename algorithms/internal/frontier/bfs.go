@@ -75,7 +75,9 @@ type BFSResult struct {
 // use.
 type BFS struct {
 	pool      *mapping.Pool
-	g         *graph.Graph
+	n         int
+	off       []int64
+	adj       []uint32
 	out, in   *Advance
 	inSrc     []uint32 // In: the tail of each in-arc
 	inArc     []int64  // In: each in-arc's position in the graph's CSR
@@ -85,8 +87,16 @@ type BFS struct {
 
 // NewBFS returns a BFS over g on pool's workers.
 func NewBFS(pool *mapping.Pool, g *graph.Graph) *BFS {
-	n := g.NumVertices()
-	return &BFS{pool: pool, g: g, out: New(pool, g.Offsets(), DefaultGrains),
+	return NewCSRBFS(pool, g.Offsets(), g.Adj())
+}
+
+// NewCSRBFS returns a BFS over the CSR arrays off (n+1 offsets) and heads
+// (each arc's head), on pool's workers: for arc arrays that are not a
+// graph.Graph, such as a residual graph's (graph.Residual: Off, Head),
+// whose arc lists need not be sorted.
+func NewCSRBFS(pool *mapping.Pool, off []int64, heads []uint32) *BFS {
+	n := len(off) - 1
+	return &BFS{pool: pool, n: n, off: off, adj: heads, out: New(pool, off, DefaultGrains),
 		cur: workset.NewQueue(n), next: workset.NewQueue(n), bufs: make([]workset.Buffer, pool.Workers())}
 }
 
@@ -104,7 +114,7 @@ func BFSLevels(pool *mapping.Pool, g *graph.Graph, sources []uint32, filter ArcF
 // source to v along t's arcs (Unreached where there is none) and returns
 // what it ran. levels must hold one value per vertex.
 func (b *BFS) Run(sources []uint32, t Traversal, levels []uint32) (BFSResult, error) {
-	n := b.g.NumVertices()
+	n := b.n
 	if len(levels) != n {
 		return BFSResult{}, fmt.Errorf("%w: %d levels for a graph of %d vertices", ErrBadInput, len(levels), n)
 	}
@@ -118,7 +128,7 @@ func (b *BFS) Run(sources []uint32, t Traversal, levels []uint32) (BFSResult, er
 			levels[i] = Unreached
 		}
 	})
-	adv, heads, arcs := b.out, b.g.Adj(), []int64(nil)
+	adv, heads, arcs := b.out, b.adj, []int64(nil)
 	if t.Dir == In {
 		b.buildIn()
 		adv, heads, arcs = b.in, b.inSrc, b.inArc
@@ -177,8 +187,8 @@ func (b *BFS) buildIn() {
 	if b.in != nil {
 		return
 	}
-	off, adj := b.g.Offsets(), b.g.Adj()
-	n := b.g.NumVertices()
+	off, adj := b.off, b.adj
+	n := b.n
 	inOff := make([]int64, n+1)
 	for _, x := range adj {
 		inOff[x+1]++
