@@ -54,10 +54,7 @@ func (r *Result) HasParents() bool {
 // vertex outside the graph, and a run without WithParents.
 func (r *Result) Parent(v uint32) (uint32, bool) {
 	r.live()
-	if int64(v) >= int64(len(r.parent)) || r.parent[v] == frontier.NoParent {
-		return 0, false
-	}
-	return r.parent[v], true
+	return frontier.ParentOf(r.parent, v)
 }
 
 // Path returns a shortest path from a source to t as internal vertex ids,
@@ -77,9 +74,5 @@ func (r *Result) PathIDs(t uint32) ([]uint64, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]uint64, len(p))
-	for i, v := range p {
-		out[i] = r.ids.External(v)
-	}
-	return out, true
+	return frontier.PathIDs(p, r.ids), true
 }

@@ -52,11 +52,7 @@ func (r *Result) PathIDs() ([]uint64, bool) {
 	if !r.reachable {
 		return nil, false
 	}
-	out := make([]uint64, len(r.path))
-	for i, v := range r.path {
-		out[i] = r.ids.External(v)
-	}
-	return out, true
+	return frontier.PathIDs(r.path, r.ids), true
 }
 
 // Stats returns the query's statistics: Iterations is the levels the two

@@ -81,3 +81,21 @@ func Path(parent []uint32, t uint32) ([]uint32, bool) {
 	}
 	return rev, true
 }
+
+// ParentOf returns parent[v], and false when v is outside parent or has no
+// parent (a root, an unreached vertex, or no parents recorded).
+func ParentOf(parent []uint32, v uint32) (uint32, bool) {
+	if int64(v) >= int64(len(parent)) || parent[v] == NoParent {
+		return 0, false
+	}
+	return parent[v], true
+}
+
+// PathIDs maps a path of internal vertex ids to the graph file's ids.
+func PathIDs(p []uint32, ids graph.IDMap) []uint64 {
+	out := make([]uint64, len(p))
+	for i, v := range p {
+		out[i] = ids.External(v)
+	}
+	return out
+}
