@@ -272,6 +272,19 @@ func (t *Backends[R, Op]) Register(kind string, f func(b runtime.Backend, r R) (
 	t.news = append(t.news, f)
 }
 
+// RegisterCPU adds the "cpu" constructor: f gets the CPU backend, and
+// other backends are refused without calling it.
+func (t *Backends[R, Op]) RegisterCPU(f func(c *runtime.CPU, r R) Op) {
+	t.Register("cpu", func(b runtime.Backend, r R) (Op, bool) {
+		c, ok := b.(*runtime.CPU)
+		if !ok {
+			var zero Op
+			return zero, false
+		}
+		return f(c, r), true
+	})
+}
+
 // New builds the operator for b: the first constructor that takes it.
 func (t *Backends[R, Op]) New(b runtime.Backend, r R) (Op, bool) {
 	for _, f := range t.news {

@@ -270,13 +270,7 @@ type request struct {
 var backends algorithms.Backends[request, operator]
 
 func init() {
-	backends.Register("cpu", func(b runtime.Backend, r request) (operator, bool) {
-		c, ok := b.(*runtime.CPU)
-		if !ok {
-			return nil, false
-		}
-		return newCPU(c, r.g, r.v, r.o), true
-	})
+	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c, r.g, r.v, r.o) })
 }
 
 type meta struct {
