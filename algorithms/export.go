@@ -12,23 +12,12 @@ import (
 // 0..n-1, ids in the graph's file ids; a vertex value reports none of gets
 // an empty value. Rows are streamed, never held.
 func WriteCSV(w io.Writer, ids graph.IDMap, n int, name string, value func(uint32) (uint64, bool)) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if _, err := bw.WriteString("id," + name + "\n"); err != nil {
-		return err
-	}
-	var buf []byte
-	for v := 0; v < n; v++ {
-		buf = strconv.AppendUint(buf[:0], ids.External(uint32(v)), 10)
+	return writeLines(w, "id,"+name+"\n", n, func(buf []byte, i int) []byte {
+		v := uint32(i)
+		buf = strconv.AppendUint(buf, ids.External(v), 10)
 		buf = append(buf, ',')
-		if x, ok := value(uint32(v)); ok {
-			buf = strconv.AppendUint(buf, x, 10)
-		}
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
+		return appendValue(buf, value, v, "")
+	})
 }
 
 // WriteJSON writes a JSON array with one object {"id": ..., "<name>":
@@ -51,11 +40,7 @@ func WriteJSON(w io.Writer, ids graph.IDMap, n int, name string, value func(uint
 		buf = append(buf, ',')
 		buf = append(buf, key...)
 		buf = append(buf, ':')
-		if x, ok := value(uint32(v)); ok {
-			buf = strconv.AppendUint(buf, x, 10)
-		} else {
-			buf = append(buf, "null"...)
-		}
+		buf = appendValue(buf, value, uint32(v), "null")
 		buf = append(buf, '}')
 		if _, err := bw.Write(buf); err != nil {
 			return err

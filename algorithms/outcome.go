@@ -41,46 +41,54 @@ func ReachedArcs(g *graph.Graph, value func(uint32) (uint64, bool)) int64 {
 // WriteValues writes one "id value" line per vertex in g's file ids, "inf"
 // where value reports none.
 func WriteValues(w io.Writer, g *graph.Graph, value func(uint32) (uint64, bool)) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var buf []byte
 	ids := g.IDs()
-	for v := 0; v < g.NumVertices(); v++ {
-		buf = strconv.AppendUint(buf[:0], ids.External(uint32(v)), 10)
+	return writeLines(w, "", g.NumVertices(), func(buf []byte, i int) []byte {
+		v := uint32(i)
+		buf = strconv.AppendUint(buf, ids.External(v), 10)
 		buf = append(buf, ' ')
-		if x, ok := value(uint32(v)); ok {
-			buf = strconv.AppendUint(buf, x, 10)
-		} else {
-			buf = append(buf, "inf"...)
-		}
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
+		return appendValue(buf, value, v, "inf")
+	})
 }
 
 // WriteValuesParents is WriteValues with a third column: each vertex's
 // parent in the file's ids, "-" for a source or an unreached vertex.
 func WriteValuesParents(w io.Writer, g *graph.Graph, value func(uint32) (uint64, bool), parent func(uint32) (uint32, bool)) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var buf []byte
 	ids := g.IDs()
-	for v := 0; v < g.NumVertices(); v++ {
-		buf = strconv.AppendUint(buf[:0], ids.External(uint32(v)), 10)
+	return writeLines(w, "", g.NumVertices(), func(buf []byte, i int) []byte {
+		v := uint32(i)
+		buf = strconv.AppendUint(buf, ids.External(v), 10)
 		buf = append(buf, ' ')
-		if x, ok := value(uint32(v)); ok {
-			buf = strconv.AppendUint(buf, x, 10)
-		} else {
-			buf = append(buf, "inf"...)
-		}
+		buf = appendValue(buf, value, v, "inf")
 		buf = append(buf, ' ')
-		if p, ok := parent(uint32(v)); ok {
-			buf = strconv.AppendUint(buf, ids.External(p), 10)
-		} else {
-			buf = append(buf, '-')
+		if p, ok := parent(v); ok {
+			return strconv.AppendUint(buf, ids.External(p), 10)
 		}
-		buf = append(buf, '\n')
+		return append(buf, '-')
+	})
+}
+
+// WritePairs writes one "u v" line per pair (internal ids), in g's file
+// ids.
+func WritePairs(w io.Writer, g *graph.Graph, n int, pair func(i int) (u, v uint32)) error {
+	ids := g.IDs()
+	return writeLines(w, "", n, func(buf []byte, i int) []byte {
+		u, v := pair(i)
+		buf = strconv.AppendUint(buf, ids.External(u), 10)
+		buf = append(buf, ' ')
+		return strconv.AppendUint(buf, ids.External(v), 10)
+	})
+}
+
+// writeLines writes header, then n lines, line appending the i-th (without
+// its newline) to buf; buffered, so a line is never held past its write.
+func writeLines(w io.Writer, header string, n int, line func(buf []byte, i int) []byte) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if _, err := bw.WriteString(header); err != nil {
+		return err
+	}
+	var buf []byte
+	for i := range n {
+		buf = append(line(buf[:0], i), '\n')
 		if _, err := bw.Write(buf); err != nil {
 			return err
 		}
@@ -88,21 +96,10 @@ func WriteValuesParents(w io.Writer, g *graph.Graph, value func(uint32) (uint64,
 	return bw.Flush()
 }
 
-// WritePairs writes one "u v" line per pair (internal ids), in g's file
-// ids.
-func WritePairs(w io.Writer, g *graph.Graph, n int, pair func(i int) (u, v uint32)) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var buf []byte
-	ids := g.IDs()
-	for i := range n {
-		u, v := pair(i)
-		buf = strconv.AppendUint(buf[:0], ids.External(u), 10)
-		buf = append(buf, ' ')
-		buf = strconv.AppendUint(buf, ids.External(v), 10)
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
+// appendValue appends value(v) to buf, or none where value reports none.
+func appendValue(buf []byte, value func(uint32) (uint64, bool), v uint32, none string) []byte {
+	if x, ok := value(v); ok {
+		return strconv.AppendUint(buf, x, 10)
 	}
-	return bw.Flush()
+	return append(buf, none...)
 }
