@@ -310,21 +310,9 @@ func (o *eaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 }
 
 func (o *eaOp) Convert(r decider.Rep) error {
-	if r == o.ws.Rep {
-		return nil
-	}
-	if r == decider.Queue {
-		o.ws.Queue = o.gather(o.ws.Hidden, true)
-		o.ws.Hidden = nil
-		o.ws.Active = int64(len(o.ws.Queue))
-	} else {
-		h := edgeset.AllHidden(o.pool, int64(len(o.cur)))
-		for _, x := range o.ws.Queue {
-			h.Show(o.slot(uint32(x.key)))
-		}
-		o.ws.Hidden, o.ws.Queue = h, nil
-	}
-	o.ws.Rep = r
+	o.ws.Convert(o.pool, r, int64(len(o.cur)),
+		func(h edgeset.Bitmap) []rec { return o.gather(h, true) },
+		func(x rec) int64 { return o.slot(uint32(x.key)) })
 	return nil
 }
 
@@ -522,21 +510,8 @@ func (o *alOp) collect(hidden edgeset.Bitmap) []uint64 {
 }
 
 func (o *alOp) Convert(r decider.Rep) error {
-	if r == o.ws.Rep {
-		return nil
-	}
-	if r == decider.Queue {
-		o.ws.Queue = o.collect(o.ws.Hidden)
-		o.ws.Hidden = nil
-		o.ws.Active = int64(len(o.ws.Queue))
-	} else {
-		h := edgeset.AllHidden(o.pool, int64(len(o.adj)))
-		for _, x := range o.ws.Queue {
-			h.Show(int64(uint32(x)))
-		}
-		o.ws.Hidden, o.ws.Queue = h, nil
-	}
-	o.ws.Rep = r
+	o.ws.Convert(o.pool, r, int64(len(o.adj)), o.collect,
+		func(x uint64) int64 { return int64(uint32(x)) })
 	return nil
 }
 

@@ -29,6 +29,28 @@ func (s *Set[T]) Inspect() (size, degree int64) {
 	return s.Active, -1
 }
 
+// Convert switches the set to representation r (nothing when it is r
+// already): to a queue, gather(Hidden) builds it from the bitmap and Active
+// becomes its length; to a bitmap of slots slots, every slot starts hidden
+// and each queued element's slot(x) is shown.
+func (s *Set[T]) Convert(p *mapping.Pool, r decider.Rep, slots int64, gather func(Bitmap) []T, slot func(T) int64) {
+	if r == s.Rep {
+		return
+	}
+	if r == decider.Queue {
+		s.Queue = gather(s.Hidden)
+		s.Hidden = nil
+		s.Active = int64(len(s.Queue))
+	} else {
+		h := AllHidden(p, slots)
+		for _, x := range s.Queue {
+			h.Show(slot(x))
+		}
+		s.Hidden, s.Queue = h, nil
+	}
+	s.Rep = r
+}
+
 // Bitmap is a bitmap over edge slots: bit e set means slot e is hidden
 // (inactive). Passes set bits concurrently, so writes go through atomic OR
 // (Marker batches them a word at a time).
