@@ -253,6 +253,20 @@ func (s *Spec) ReadsKey(key string) bool {
 	return own || slices.Contains(s.Reads, key)
 }
 
+// ParseVariantName returns the index of s (spaces trimmed, case ignored)
+// in names, an algorithm's variant names in the order of its Variant
+// values; an unknown name is an error wrapping errUnknown that lists the
+// valid ones.
+func ParseVariantName[V ~uint8](s string, names []string, errUnknown error) (V, error) {
+	t := strings.TrimSpace(s)
+	for i, name := range names {
+		if strings.EqualFold(t, name) {
+			return V(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q (valid: %s)", errUnknown, s, strings.Join(names, ", "))
+}
+
 // Backends is one algorithm's table of operator constructors, one per
 // backend kind ("cpu", "cuda"), all with one signature: R is what the
 // algorithm's operators are built from. Each backend's file registers its

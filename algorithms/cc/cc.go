@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
@@ -55,13 +54,7 @@ var ErrOption = errors.New("cc: invalid option")
 // ParseVariant maps a name ("auto", "sv", "afforest", "unionfind"; case
 // ignored) to its Variant.
 func ParseVariant(s string) (Variant, error) {
-	t := strings.TrimSpace(s)
-	for i, name := range variantNames {
-		if strings.EqualFold(t, name) {
-			return Variant(i), nil
-		}
-	}
-	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
+	return algorithms.ParseVariantName[Variant](s, variantNames[:], ErrUnknownVariant)
 }
 
 // options are a run's CC-specific settings, from the runtime.Options

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,13 +52,7 @@ func Variants() []Variant { return []Variant{EA, AL, ECL, Kruskal} }
 // ParseVariant maps a name ("auto", "ea", "al", "ecl", "kruskal"; case
 // ignored) to its Variant.
 func ParseVariant(s string) (Variant, error) {
-	t := strings.TrimSpace(s)
-	for i, name := range variantNames {
-		if strings.EqualFold(t, name) {
-			return Variant(i), nil
-		}
-	}
-	return Auto, fmt.Errorf("%w %q (valid: %s)", ErrUnknownVariant, s, strings.Join(variantNames[:], ", "))
+	return algorithms.ParseVariantName[Variant](s, variantNames[:], ErrUnknownVariant)
 }
 
 var (
