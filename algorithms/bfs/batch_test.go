@@ -76,12 +76,7 @@ func TestRunBatchRealDatasets(t *testing.T) {
 		t.Skip("real datasets: not under -race or -short")
 	}
 	cases, err := testgraphs.Datasets()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	for _, c := range cases {
 		srcs := append([]uint32{}, c.Sources...)
 		for v := uint32(0); len(srcs) < 16; v++ {

@@ -2,7 +2,6 @@ package bfs_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
@@ -18,12 +17,7 @@ func TestRealDatasets(t *testing.T) {
 		t.Skip("real datasets are checked without the race detector (too slow under it)")
 	}
 	cases, err := testgraphs.Datasets()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	opts := [][]runtime.Option{nil}
 	if !testing.Short() && !raceEnabled {
 		for _, v := range decider.AllVariants() {
@@ -52,12 +46,7 @@ func TestP2P31KnownDepths(t *testing.T) {
 		t.Skip("checked without the race detector")
 	}
 	g, src, want, _, err := testgraphs.P2P31()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	for _, o := range testgraphs.EveryConfig(decider.AllVariants()) {
 		res, err := bfs.Run(context.Background(), g, src, o...)
 		if err != nil {
@@ -80,12 +69,7 @@ func TestP2P31KnownDepths(t *testing.T) {
 // validation answers.
 func TestLDBCKnownDepths(t *testing.T) {
 	cases, err := testgraphs.LDBC("BFS")
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	if len(cases) != 4 {
 		t.Fatalf("%d LDBC BFS graphs, want 4", len(cases))
 	}

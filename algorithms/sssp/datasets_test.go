@@ -2,7 +2,6 @@ package sssp_test
 
 import (
 	"context"
-	"errors"
 	"math"
 	"testing"
 
@@ -19,12 +18,7 @@ func TestRealDatasets(t *testing.T) {
 		t.Skip("real datasets are checked without the race detector (too slow under it)")
 	}
 	cases, err := testgraphs.Datasets()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	opts := [][]runtime.Option{nil, {sssp.WithDelta(1)}, {sssp.WithDelta(1000)}}
 	if !testing.Short() && !raceEnabled {
 		for _, v := range decider.PushVariants() {
@@ -55,12 +49,7 @@ func TestP2P31KnownDistances(t *testing.T) {
 		t.Skip("checked without the race detector")
 	}
 	g, src, _, want, err := testgraphs.P2P31()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	configs := testgraphs.EveryConfig(decider.PushVariants())
 	for _, d := range []uint64{1, 2, 50} {
 		configs = append(configs, []runtime.Option{sssp.WithDelta(d)})
@@ -90,12 +79,7 @@ func TestP2P31KnownDistances(t *testing.T) {
 // validation answers (weights scaled by testgraphs.LDBCScale, exactly).
 func TestLDBCKnownDistances(t *testing.T) {
 	cases, err := testgraphs.LDBC("SSSP")
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	if len(cases) != 4 {
 		t.Fatalf("%d LDBC SSSP graphs, want 4", len(cases))
 	}

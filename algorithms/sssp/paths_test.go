@@ -168,12 +168,7 @@ func TestParentsRealDatasets(t *testing.T) {
 		t.Skip("real datasets: not under -race or -short")
 	}
 	cases, err := testgraphs.Datasets()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	for _, c := range cases {
 		g := c.Weighted()
 		for _, w := range []int{1, 4} {

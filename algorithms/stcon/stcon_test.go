@@ -127,12 +127,7 @@ func TestRealDatasets(t *testing.T) {
 		t.Skip("real datasets: not under -short")
 	}
 	cases, err := testgraphs.Datasets()
-	if errors.Is(err, testgraphs.ErrNoDatasets) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testgraphs.SkipNoDatasets(t, err)
 	for _, c := range cases {
 		ps := pairs(c.G.NumVertices(), 12)
 		for _, s := range c.Sources {

@@ -2,6 +2,7 @@ package testgraphs
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,18 @@ import (
 
 	"github.com/gearbox-graph/gearbox/graph"
 )
+
+// SkipNoDatasets ends the test: skipped when err is ErrNoDatasets (no
+// datasets folder here), failed on any other error from loading them.
+func SkipNoDatasets(tb testing.TB, err error) {
+	tb.Helper()
+	if errors.Is(err, ErrNoDatasets) {
+		tb.Skip(err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
 
 // LoadDatasetMinimal reads a SNAP edge list (.txt) or a DIMACS .gr file
 // (weights kept) from DatasetsDir with a parser of its own, independent of
