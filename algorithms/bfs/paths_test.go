@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
-	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -187,23 +186,15 @@ func TestParentsRealDatasets(t *testing.T) {
 	}
 }
 
-// otherBackend stands for a non-CPU backend (the GPU's, in the cuda
-// build), which refuses parents and several sources for now.
-type otherBackend struct{}
-
-func (otherBackend) Name() string                       { return "other" }
-func (otherBackend) Device() string                     { return "other" }
-func (otherBackend) Configure(decider.KnobLayers) error { return nil }
-
 func TestParentsUnsupportedElsewhere(t *testing.T) {
 	g := testgraphs.Grid(3, 3)
-	if _, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(otherBackend{}), bfs.WithParents()); !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "WithParents") {
+	if _, err := bfs.Run(context.Background(), g, 0, runtime.WithBackend(testgraphs.OtherBackend{}), bfs.WithParents()); !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "WithParents") {
 		t.Fatalf("parents on another backend: %v, want ErrUnsupported naming WithParents", err)
 	}
-	if _, err := bfs.RunMulti(context.Background(), g, []uint32{0, 1}, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+	if _, err := bfs.RunMulti(context.Background(), g, []uint32{0, 1}, runtime.WithBackend(testgraphs.OtherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
 		t.Fatalf("several sources on another backend: %v, want ErrUnsupported", err)
 	}
-	if err := bfs.RunBatch(context.Background(), g, []uint32{0, 1}, func(int, []uint32) error { return nil }, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+	if err := bfs.RunBatch(context.Background(), g, []uint32{0, 1}, func(int, []uint32) error { return nil }, runtime.WithBackend(testgraphs.OtherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
 		t.Fatalf("a batch on another backend: %v, want ErrUnsupported", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
-	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -183,18 +182,12 @@ func TestParentsRealDatasets(t *testing.T) {
 	}
 }
 
-type otherBackend struct{}
-
-func (otherBackend) Name() string                       { return "other" }
-func (otherBackend) Device() string                     { return "other" }
-func (otherBackend) Configure(decider.KnobLayers) error { return nil }
-
 func TestParentsUnsupportedElsewhere(t *testing.T) {
 	g := testgraphs.Grid(3, 3).WithDerivedWeights(1)
-	if _, err := sssp.Run(context.Background(), g, 0, runtime.WithBackend(otherBackend{}), sssp.WithParents()); !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "WithParents") {
+	if _, err := sssp.Run(context.Background(), g, 0, runtime.WithBackend(testgraphs.OtherBackend{}), sssp.WithParents()); !errors.Is(err, runtime.ErrUnsupported) || !strings.Contains(err.Error(), "WithParents") {
 		t.Fatalf("parents on another backend: %v, want ErrUnsupported naming WithParents", err)
 	}
-	if _, err := sssp.RunMulti(context.Background(), g, []uint32{0, 1}, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+	if _, err := sssp.RunMulti(context.Background(), g, []uint32{0, 1}, runtime.WithBackend(testgraphs.OtherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
 		t.Fatalf("several sources on another backend: %v, want ErrUnsupported", err)
 	}
 }

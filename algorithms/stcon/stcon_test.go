@@ -139,14 +139,8 @@ func TestRealDatasets(t *testing.T) {
 	}
 }
 
-type otherBackend struct{}
-
-func (otherBackend) Name() string                       { return "other" }
-func (otherBackend) Device() string                     { return "other" }
-func (otherBackend) Configure(decider.KnobLayers) error { return nil }
-
 func TestUnsupportedElsewhere(t *testing.T) {
-	if _, err := stcon.Run(context.Background(), testgraphs.Grid(2, 2), 0, 3, runtime.WithBackend(otherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
+	if _, err := stcon.Run(context.Background(), testgraphs.Grid(2, 2), 0, 3, runtime.WithBackend(testgraphs.OtherBackend{})); !errors.Is(err, runtime.ErrUnsupported) {
 		t.Fatalf("another backend: %v, want ErrUnsupported", err)
 	}
 }

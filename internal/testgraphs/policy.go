@@ -22,3 +22,12 @@ func (c *cycleRun) Next(decider.Observation) decider.Variant {
 	c.i++
 	return c.vs[c.i%len(c.vs)]
 }
+
+// OtherBackend is a runtime.Backend that no algorithm has an operator for:
+// it stands for a non-CPU backend (the GPU's, in the cuda build) in tests
+// of what only the CPU backend supports.
+type OtherBackend struct{}
+
+func (OtherBackend) Name() string                       { return "other" }
+func (OtherBackend) Device() string                     { return "other" }
+func (OtherBackend) Configure(decider.KnobLayers) error { return nil }
