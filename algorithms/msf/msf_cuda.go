@@ -5,7 +5,6 @@ package msf
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
@@ -294,24 +293,7 @@ func (o *cudaOp) readForest(d *gpu.Dev) error {
 	if err := o.chosen.Read(d, 0, h); err != nil {
 		return err
 	}
-	off, adj, w := o.in.g.Offsets(), o.in.g.Adj(), o.in.g.Weights()
-	k := 0
-	for _, x := range h {
-		k += bits.OnesCount32(x)
-	}
-	out := make([]Edge, 0, k)
-	u := 0
-	for i, x := range h {
-		for x != 0 {
-			e := int64(i)*32 + int64(bits.TrailingZeros32(x))
-			x &= x - 1
-			for off[u+1] <= e {
-				u++
-			}
-			out = append(out, Edge{U: uint32(u), V: adj[e], Weight: w[e]})
-		}
-	}
-	o.edges = out
+	o.edges = listChosen(h, o.in.g.Offsets(), o.in.g.Adj(), o.in.g.Weights())
 	return nil
 }
 
