@@ -10,6 +10,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 // sparse is 10 - 20 - 30 and an isolated 40, in file ids.
@@ -58,14 +59,7 @@ func TestExports(t *testing.T) {
 	if len(rows) != 4 || rows[3].ID != 40 || rows[3].Depth != nil || *rows[0].Depth != 1 {
 		t.Errorf("JSON rows %s", js.String())
 	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s map[string]any
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
+	s, b := testgraphs.JSONObject(t, r)
 	if s["source"] != 20.0 || s["reached"] != 3.0 || s["max_depth"] != 1.0 || s["vertices"] != 4.0 || s["stats"] == nil {
 		t.Errorf("json.Marshal(result) = %s", b)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/cc"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 func TestComponentsAndExports(t *testing.T) {
@@ -56,14 +57,7 @@ func TestComponentsAndExports(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &rows); err != nil || len(rows) != 6 || rows[4]["component"] != 400 {
 		t.Errorf("JSON %s: %v", js.String(), err)
 	}
-	sum, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s map[string]any
-	if err := json.Unmarshal(sum, &s); err != nil {
-		t.Fatal(err)
-	}
+	s, sum := testgraphs.JSONObject(t, r)
 	if s["components"] != 3.0 || s["largest"] != 100.0 || s["largest_size"] != 3.0 || s["variant"] == "" {
 		t.Errorf("json.Marshal(result) = %s", sum)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 func TestExports(t *testing.T) {
@@ -42,14 +43,7 @@ func TestExports(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &rows); err != nil || len(rows) != 3 || rows[0]["distance"] != nil || rows[2]["distance"] != 4.0 {
 		t.Errorf("JSON %s: %v", js.String(), err)
 	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s map[string]any
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
+	s, b := testgraphs.JSONObject(t, r)
 	if s["source"] != 8.0 || s["reached"] != 2.0 || s["max_distance"] != 4.0 {
 		t.Errorf("json.Marshal(result) = %s", b)
 	}

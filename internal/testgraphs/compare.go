@@ -1,6 +1,9 @@
 package testgraphs
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 // CompareValues fails t when two results' per-vertex values differ for any
 // of n vertices (a value and whether the vertex was reached, as
@@ -22,4 +25,19 @@ func CompareValues[V comparable](t testing.TB, label, what string, n int, want, 
 	if bad > 0 {
 		t.Fatalf("%s: %d of %d %ss differ", label, bad, n, what)
 	}
+}
+
+// JSONObject marshals v and decodes the result back as a JSON object, so a
+// test can check its fields; it returns the encoding too, for messages.
+func JSONObject(tb testing.TB, v any) (map[string]any, []byte) {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		tb.Fatal(err)
+	}
+	return m, b
 }
