@@ -62,6 +62,10 @@ type Spec struct {
 	// that change its runs: tune sweeps a key only on the algorithms that
 	// read it.
 	Reads []string
+	// OwnFlags reports that `gearbox run NAME` parses flags of its own
+	// (max-flow's several terminals and its cut file); the registry's
+	// other readers use the Spec as any other.
+	OwnFlags bool
 	// Benched reports whether gearbox bench and tune run it.
 	Benched bool
 	// Statics are the static configurations bench compares the adaptive

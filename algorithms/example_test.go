@@ -36,6 +36,7 @@ func Example() {
 	// bfs: verified true
 	// cc: verified true
 	// forest: verified true
+	// maxflow: verified true
 	// mst: verified true
 	// sssp: verified true
 	// stcon: verified true

@@ -6,10 +6,11 @@
 package all
 
 import (
-	_ "github.com/gearbox-graph/gearbox/algorithms/apsp"  // apsp
-	_ "github.com/gearbox-graph/gearbox/algorithms/bfs"   // bfs
-	_ "github.com/gearbox-graph/gearbox/algorithms/cc"    // cc, forest
-	_ "github.com/gearbox-graph/gearbox/algorithms/msf"   // mst
-	_ "github.com/gearbox-graph/gearbox/algorithms/sssp"  // sssp
-	_ "github.com/gearbox-graph/gearbox/algorithms/stcon" // stcon
+	_ "github.com/gearbox-graph/gearbox/algorithms/apsp"    // apsp
+	_ "github.com/gearbox-graph/gearbox/algorithms/bfs"     // bfs
+	_ "github.com/gearbox-graph/gearbox/algorithms/cc"      // cc, forest
+	_ "github.com/gearbox-graph/gearbox/algorithms/maxflow" // maxflow
+	_ "github.com/gearbox-graph/gearbox/algorithms/msf"     // mst
+	_ "github.com/gearbox-graph/gearbox/algorithms/sssp"    // sssp
+	_ "github.com/gearbox-graph/gearbox/algorithms/stcon"   // stcon
 )

@@ -17,6 +17,12 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
+// ownFlagCommands runs the registry's algorithms whose `gearbox run`
+// parses flags of its own (algorithms.Spec.OwnFlags).
+var ownFlagCommands = map[string]func(ctx context.Context, e *env, args []string) error{
+	"maxflow": cmdMaxflow,
+}
+
 // maxflowFlags are the flags of `gearbox run maxflow`.
 type maxflowFlags struct {
 	in         inputFlags

@@ -168,10 +168,14 @@ func sourcedNames() string {
 }
 
 func cmdRun(ctx context.Context, e *env, args []string) (err error) {
-	// maxflow has its own flags (two terminals, per-arc output); the lead
-	// moves it into the algorithm registry.
-	if len(args) > 0 && args[0] == "maxflow" {
-		return cmdMaxflow(ctx, e, args[1:])
+	if len(args) > 0 {
+		if s, ok := algorithms.Lookup(args[0]); ok && s.OwnFlags {
+			cmd, ok := ownFlagCommands[s.Name]
+			if !ok {
+				return fmt.Errorf("gearbox run %s: no command for its own flags", s.Name)
+			}
+			return cmd(ctx, e, args[1:])
+		}
 	}
 	var f runFlags
 	fs := newFlagSet(e, "run", "ALGORITHM")
@@ -180,7 +184,6 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		for _, s := range algorithms.All() {
 			fmt.Fprintf(e.stderr, "  %-8s %s\n", s.Name, s.Doc)
 		}
-		fmt.Fprintf(e.stderr, "  %-8s %s\n", "maxflow", "maximum flow and minimum cut by push-relabel (its own flags: gearbox run maxflow -h)")
 		fmt.Fprintf(e.stderr, "\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -190,7 +193,7 @@ func cmdRun(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: run needs one algorithm (%s, maxflow), got %q", errUsage, algorithmNames(), pos)
+		return fmt.Errorf("%w: run needs one algorithm (%s), got %q", errUsage, algorithmNames(), pos)
 	}
 	alg, ok := algorithms.Lookup(pos[0])
 	if !ok {
@@ -512,7 +515,7 @@ func checkTargetFlags(alg *algorithms.Spec, f *runFlags) error {
 func pathNames() string {
 	var names []string
 	for _, s := range algorithms.All() {
-		if s.Targeted || s.Parents != nil {
+		if (s.Targeted || s.Parents != nil) && !s.OwnFlags {
 			names = append(names, s.Name)
 		}
 	}
@@ -532,7 +535,7 @@ func parentNames() string {
 func targetedNames() string {
 	var names []string
 	for _, s := range algorithms.All() {
-		if s.Targeted {
+		if s.Targeted && !s.OwnFlags {
 			names = append(names, s.Name)
 		}
 	}
