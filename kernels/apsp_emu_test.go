@@ -15,19 +15,7 @@ import (
 // It takes a minute or two (a thread per CUDA thread), so it runs only
 // with GEARBOX_KERNEL_EMU=1, and skips where g++ (C++20) is missing.
 func TestAPSPKernelOnCPU(t *testing.T) {
-	if os.Getenv("GEARBOX_KERNEL_EMU") != "1" {
-		t.Skip("set GEARBOX_KERNEL_EMU=1 to run apsp.cu on CPU threads")
-	}
-	gxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++")
-	}
-	bin := filepath.Join(t.TempDir(), "apsp_run")
-	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-w", "-pthread", "-I.", "-Itestdata/cpuemu",
-		"-o", bin, "testdata/cpuemu/apsp_run.cpp").CombinedOutput()
-	if err != nil {
-		t.Skipf("g++ cannot build the shim here: %v\n%s", err, out)
-	}
+	bin := buildEmu(t, "apsp_run", "apsp.cu")
 	for _, args := range [][]string{
 		{"60", "200", "1", "1", "1"},     // one tile, 16-bit
 		{"130", "400", "1", "0", "3"},    // three tiles, 32-bit
@@ -41,4 +29,33 @@ func TestAPSPKernelOnCPU(t *testing.T) {
 		}
 		t.Logf("%s", out)
 	}
+}
+
+// buildEmu compiles testdata/cpuemu/<name>.cpp, which includes kernel, with
+// g++ against the thread-per-CUDA-thread shim and returns the binary's
+// path; it skips unless GEARBOX_KERNEL_EMU=1 and g++ (C++20) builds it.
+// The sources are read here so that the test cache sees them change (g++
+// reads them in another process).
+func buildEmu(t *testing.T, name, kernel string) string {
+	t.Helper()
+	if os.Getenv("GEARBOX_KERNEL_EMU") != "1" {
+		t.Skipf("set GEARBOX_KERNEL_EMU=1 to run %s on CPU threads", kernel)
+	}
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++")
+	}
+	src := "testdata/cpuemu/" + name + ".cpp"
+	for _, f := range []string{kernel, "common.cuh", "testdata/cpuemu/shim.h", src} {
+		if _, err := os.ReadFile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), name)
+	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-w", "-pthread", "-I.", "-Itestdata/cpuemu",
+		"-o", bin, src).CombinedOutput()
+	if err != nil {
+		t.Skipf("g++ cannot build the shim here: %v\n%s", err, out)
+	}
+	return bin
 }

@@ -1,9 +1,7 @@
 package kernels
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -15,26 +13,7 @@ import (
 // and switches between them, with and without the light-edge phase. Runs
 // only with GEARBOX_KERNEL_EMU=1; skips where g++ (C++20) is missing.
 func TestMSFKernelOnCPU(t *testing.T) {
-	if os.Getenv("GEARBOX_KERNEL_EMU") != "1" {
-		t.Skip("set GEARBOX_KERNEL_EMU=1 to run msf.cu on CPU threads")
-	}
-	gxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++")
-	}
-	// Read the sources here so the test cache sees them change (g++ reads
-	// them in another process).
-	for _, f := range []string{"msf.cu", "common.cuh", "testdata/cpuemu/shim.h", "testdata/cpuemu/msf_run.cpp"} {
-		if _, err := os.ReadFile(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "msf_run")
-	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-w", "-pthread", "-I.", "-Itestdata/cpuemu",
-		"-o", bin, "testdata/cpuemu/msf_run.cpp").CombinedOutput()
-	if err != nil {
-		t.Skipf("g++ cannot build the shim here: %v\n%s", err, out)
-	}
+	bin := buildEmu(t, "msf_run", "msf.cu")
 	// n m maxweight directed seed schedule thresh-weight
 	for _, args := range [][]string{
 		{"200", "600", "5", "0", "1", "t", "0"},
