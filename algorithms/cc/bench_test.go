@@ -2,10 +2,6 @@ package cc
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
@@ -14,33 +10,8 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-var benchGraphs sync.Map // spec -> *graph.Graph
-
-// benchGraph generates (once) a graph from a generator spec, or loads a
-// real graph named "file:NAME" from the shared datasets, skipping the
-// benchmark when it is absent.
-func benchGraph(b *testing.B, spec string) *graph.Graph {
-	b.Helper()
-	if g, ok := benchGraphs.Load(spec); ok {
-		return g.(*graph.Graph)
-	}
-	var g *graph.Graph
-	var err error
-	if name, ok := strings.CutPrefix(spec, "file:"); ok {
-		path := filepath.Join(datasetsDir, name)
-		if _, serr := os.Stat(path); datasetsDir == "" || serr != nil {
-			b.Skipf("dataset %s absent (%v)", path, serr)
-		}
-		g, err = graph.Load(path, graph.LoadOptions{})
-	} else {
-		g, err = graph.Generate(spec, graph.GenOptions{})
-	}
-	if err != nil {
-		b.Fatalf("%s: %v", spec, err)
-	}
-	benchGraphs.Store(spec, g)
-	return g
-}
+// benchGraph is the graph of a generator spec or "file:NAME" dataset.
+func benchGraph(b *testing.B, spec string) *graph.Graph { return testgraphs.BenchSpec(b, spec) }
 
 // datasetsDir is the shared datasets folder ($GEARBOX_DATASETS or
 // ../shared/datasets beside the repository), "" when absent: the tests and

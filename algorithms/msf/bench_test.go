@@ -2,9 +2,6 @@ package msf
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
@@ -14,33 +11,17 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-var benchGraphs sync.Map // spec -> *graph.Graph
+var derived sync.Map // spec -> *graph.Graph with Run's derived weights
 
-// benchGraph generates (once) a graph from a generator spec, or loads a
-// real graph named "file:NAME" from the shared datasets (skipping when
-// absent); unweighted graphs get the derived weights Run would give them.
+// benchGraph is the graph of a generator spec or "file:NAME" dataset, with
+// the derived weights Run would give an unweighted one (made once).
 func benchGraph(b *testing.B, spec string) *graph.Graph {
 	b.Helper()
-	if g, ok := benchGraphs.Load(spec); ok {
+	if g, ok := derived.Load(spec); ok {
 		return g.(*graph.Graph)
 	}
-	var g *graph.Graph
-	var err error
-	if name, ok := strings.CutPrefix(spec, "file:"); ok {
-		dir, derr := testgraphs.DatasetsDir()
-		path := filepath.Join(dir, name)
-		if _, serr := os.Stat(path); derr != nil || serr != nil {
-			b.Skipf("dataset %s absent", path)
-		}
-		g, err = graph.Load(path, graph.LoadOptions{})
-	} else {
-		g, err = graph.Generate(spec, graph.GenOptions{})
-	}
-	if err != nil {
-		b.Fatalf("%s: %v", spec, err)
-	}
-	g = g.WithDerivedWeights(DefaultSeed)
-	benchGraphs.Store(spec, g)
+	g := testgraphs.BenchSpec(b, spec).WithDerivedWeights(DefaultSeed)
+	derived.Store(spec, g)
 	return g
 }
 

@@ -1,8 +1,12 @@
 package testgraphs
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -66,4 +70,33 @@ func CPUTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+var specGraphs sync.Map // spec -> *graph.Graph
+
+// BenchSpec returns (built once per process) the graph of a generator
+// spec such as "kron:20", or the real graph "file:NAME" of the shared
+// datasets, skipping the benchmark when the datasets are absent.
+func BenchSpec(b testing.TB, spec string) *graph.Graph {
+	b.Helper()
+	if g, ok := specGraphs.Load(spec); ok {
+		return g.(*graph.Graph)
+	}
+	var g *graph.Graph
+	var err error
+	if name, ok := strings.CutPrefix(spec, "file:"); ok {
+		dir, derr := DatasetsDir()
+		path := filepath.Join(dir, name)
+		if _, serr := os.Stat(path); derr != nil || serr != nil {
+			b.Skipf("dataset %s absent", path)
+		}
+		g, err = graph.Load(path, graph.LoadOptions{})
+	} else {
+		g, err = graph.Generate(spec, graph.GenOptions{})
+	}
+	if err != nil {
+		b.Fatalf("%s: %v", spec, err)
+	}
+	specGraphs.Store(spec, g)
+	return g
 }
