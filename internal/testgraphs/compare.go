@@ -35,9 +35,15 @@ func JSONObject(tb testing.TB, v any) (map[string]any, []byte) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return DecodeJSONObject(tb, b), b
+}
+
+// DecodeJSONObject decodes b, which must hold one JSON object.
+func DecodeJSONObject(tb testing.TB, b []byte) map[string]any {
+	tb.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("not one JSON object: %v\n%s", err, b)
 	}
-	return m, b
+	return m
 }
