@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -65,6 +63,18 @@ func parseIDs(g *graph.Graph, flagName, s string) ([]uint32, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// terminalIDs resolves --source or --sink (flag names which): the ids the
+// flag gives, else the terminal the graph names (fileT, when hasT).
+func terminalIDs(g *graph.Graph, which, ids string, fileT uint32, hasT bool, input string) ([]uint32, error) {
+	switch {
+	case ids != "":
+		return parseIDs(g, "--"+which, ids)
+	case hasT:
+		return []uint32{fileT}, nil
+	}
+	return nil, fmt.Errorf("%w: %s names no %s: give --%s", errUsage, input, which, which)
 }
 
 // flowNetwork builds the residual network with one source and one sink;
@@ -164,27 +174,14 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var srcs, sinks []uint32
 	fs0, ft0, hasT := g.Terminals()
-	switch {
-	case f.source != "":
-		if srcs, err = parseIDs(g, "--source", f.source); err != nil {
-			return err
-		}
-	case hasT:
-		srcs = []uint32{fs0}
-	default:
-		return fmt.Errorf("%w: %s names no source: give --source", errUsage, f.in.name())
+	srcs, err := terminalIDs(g, "source", f.source, fs0, hasT, f.in.name())
+	if err != nil {
+		return err
 	}
-	switch {
-	case f.sink != "":
-		if sinks, err = parseIDs(g, "--sink", f.sink); err != nil {
-			return err
-		}
-	case hasT:
-		sinks = []uint32{ft0}
-	default:
-		return fmt.Errorf("%w: %s names no sink: give --sink", errUsage, f.in.name())
+	sinks, err := terminalIDs(g, "sink", f.sink, ft0, hasT, f.in.name())
+	if err != nil {
+		return err
 	}
 	for _, s := range srcs {
 		for _, t := range sinks {
@@ -241,51 +238,33 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(sum, "verified: capacities, conservation, cut capacity = flow value, no augmenting path")
 	}
 	ids := g.IDs()
-	if f.out != "" {
-		err := writeOutput(e, f.out, func(w io.Writer) error {
-			bw := bufio.NewWriterSize(w, 1<<20)
-			var b []byte
-			for u := 0; u < n; u++ {
-				for a := r.Off[u]; a < r.Off[u+1]; a++ {
-					if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
-						b = strconv.AppendUint(b[:0], ids.External(uint32(u)), 10)
-						b = append(b, ' ')
-						b = strconv.AppendUint(b, ids.External(v), 10)
-						b = append(b, ' ')
-						b = strconv.AppendInt(b, res.Flow(a), 10)
-						b = append(b, '\n')
-						if _, err := bw.Write(b); err != nil {
-							return err
-						}
-					}
-				}
-			}
-			return bw.Flush()
-		})
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-	}
-	if f.cut != "" {
-		err := writeOutput(e, f.cut, func(w io.Writer) error {
-			bw := bufio.NewWriterSize(w, 1<<20)
-			var b []byte
-			for _, v := range side {
-				if int(v) < n {
-					b = strconv.AppendUint(b[:0], ids.External(v), 10)
-					b = append(b, '\n')
-					if _, err := bw.Write(b); err != nil {
+	err = writeLines(e, output{"--out", f.out}, func(lw *lineWriter) error {
+		for u := 0; u < n; u++ {
+			for a := r.Off[u]; a < r.Off[u+1]; a++ {
+				if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
+					b := strconv.AppendUint(lw.start(), ids.External(uint32(u)), 10)
+					b = strconv.AppendUint(append(b, ' '), ids.External(v), 10)
+					if err := lw.end(strconv.AppendInt(append(b, ' '), res.Flow(a), 10)); err != nil {
 						return err
 					}
 				}
 			}
-			return bw.Flush()
-		})
-		if err != nil {
-			return fmt.Errorf("--cut: %w", err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return nil
+	return writeLines(e, output{"--cut", f.cut}, func(lw *lineWriter) error {
+		for _, v := range side {
+			if int(v) < n {
+				if err := lw.end(strconv.AppendUint(lw.start(), ids.External(v), 10)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // maxflowVariantNames lists the eight push variants (Sync has no pull).

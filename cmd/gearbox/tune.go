@@ -46,7 +46,7 @@ type sweepFlags struct {
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
 	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
-	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(benchedNames(), ", "))
+	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(tuning.AlgorithmNames(), ", "))
 	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
@@ -619,15 +619,4 @@ func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
 	return nil
-}
-
-// benchedNames lists the algorithms bench and tune run (Spec.Benched).
-func benchedNames() []string {
-	var names []string
-	for _, s := range algorithms.All() {
-		if s.Benched {
-			names = append(names, s.Name)
-		}
-	}
-	return names
 }
