@@ -110,25 +110,25 @@ func flowNetwork(g *graph.Graph, srcs, sinks []uint32) (*graph.Residual, uint32,
 			in[v] += c
 		}
 	}
-	s, t := uint32(n), uint32(n)
-	if len(srcs) > 1 {
-		s = uint32(n)
-		for _, v := range srcs {
-			src, dst, caps = append(src, s), append(dst, v), append(caps, out[v])
+	// join returns ts[0] for one terminal, else a new vertex with an arc
+	// to each of ts (from each, for sinks) of the capacity it can pass.
+	join := func(ts []uint32, sink bool, capOf []int64) uint32 {
+		if len(ts) == 1 {
+			return ts[0]
 		}
+		x := uint32(n)
 		n++
-	} else {
-		s = srcs[0]
-	}
-	if len(sinks) > 1 {
-		t = uint32(n)
-		for _, v := range sinks {
-			src, dst, caps = append(src, v), append(dst, t), append(caps, in[v])
+		for _, v := range ts {
+			from, to := x, v
+			if sink {
+				from, to = v, x
+			}
+			src, dst, caps = append(src, from), append(dst, to), append(caps, capOf[v])
 		}
-		n++
-	} else {
-		t = sinks[0]
+		return x
 	}
+	s := join(srcs, false, out)
+	t := join(sinks, true, in)
 	r, err := graph.NewResidualArcs(n, src, dst, caps)
 	return r, s, t, err
 }
