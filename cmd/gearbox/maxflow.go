@@ -42,7 +42,7 @@ func (f *maxflowFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.algorithm, "algorithm", "auto", "push-relabel solver: auto, hl (highest label, serial), fifo (serial) or sync (parallel passes on the engine)")
 	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	registerWorkers(fs, &f.workers)
 	fs.StringVar(&f.out, "out", "", "write the flow of every arc as 'u v flow' lines (file ids; parallel arcs merged) to `FILE` ('-' for stdout)")
 	fs.StringVar(&f.cut, "cut", "", "write the source side of a minimum cut, one file id a line, to `FILE` ('-' for stdout)")
 	fs.BoolVar(&f.verify, "verify", false, "check the flow and cut by their properties (capacities, conservation, cut = value, no augmenting path)")

@@ -8,10 +8,13 @@ import (
 	"testing"
 )
 
+// twoPaths is a .max network of flow value 5 with s=1, t=4: two paths,
+// parallel arcs 1->2 (3+4) and anti-parallel 2->3/3->2.
+const twoPaths = "p max 4 6\nn 1 s\nn 4 t\na 1 2 3\na 1 2 4\na 2 4 5\na 1 3 2\na 3 2 9\na 2 3 1\n"
+
 func TestRunMaxflow(t *testing.T) {
 	dir := t.TempDir()
-	// s=1, t=4; two paths, parallel arcs 1->2 (3+4) and anti-parallel 2->3/3->2.
-	max := writeFile(t, dir, "p.max", "p max 4 6\nn 1 s\nn 4 t\na 1 2 3\na 1 2 4\na 2 4 5\na 1 3 2\na 3 2 9\na 2 3 1\n")
+	max := writeFile(t, dir, "p.max", twoPaths)
 	flow, cut := filepath.Join(dir, "flow"), filepath.Join(dir, "cut")
 	out, _ := mustGearbox(t, "run", "maxflow", "--graph", max, "--verify", "--out", flow, "--cut", cut)
 	for _, want := range []string{"flow value: 5\n", "minimum cut: capacity 5, source side 3 vertices", "verified"} {

@@ -52,7 +52,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	registerWorkers(fs, &f.workers)
 	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
 	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
 	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
