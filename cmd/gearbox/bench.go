@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/gearbox-graph/gearbox/internal/atomicfile"
 	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
@@ -147,25 +146,19 @@ flags:
 	}
 
 	csvPath := filepath.Join(f.outDir, "bench.csv")
-	csvFile, err := atomicfile.Create(csvPath) // committed also when interrupted: the finished rows are kept
-	if err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
-	}
-	defer csvFile.Abort()
-	bar, finish := progress(e, "bench")
-	res, err := tuning.Bench(ctx, tuning.BenchConfig{
-		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
-		Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
-	})
-	finish()
-	if cerr := csvFile.Commit(); cerr != nil && err == nil {
-		err = fmt.Errorf("%s: %w", csvPath, cerr)
-	}
-	if err != nil {
-		if res != nil && !res.Complete {
-			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; markdown and plots not written\n", len(res.Rows), csvPath)
-			return fmt.Errorf("bench stopped after %d rows: %w", len(res.Rows), err)
+	var res *tuning.BenchResult
+	err = runSweep(e, "bench", csvPath, "markdown and plots", func(csv io.Writer, bar func(done, total int)) (sweepState, error) {
+		var err error
+		res, err = tuning.Bench(ctx, tuning.BenchConfig{
+			Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
+			Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csv, Progress: bar, OnRow: benchRowHook,
+		})
+		if res == nil {
+			return sweepState{}, err
 		}
+		return sweepState{started: true, complete: res.Complete, rows: len(res.Rows)}, err
+	})
+	if err != nil {
 		return err
 	}
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
