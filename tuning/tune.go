@@ -90,6 +90,10 @@ type TuneResult struct {
 	Complete bool
 }
 
+// Kept returns how many rows the sweep finished and whether it ran to
+// its end (false: interrupted).
+func (r *TuneResult) Kept() (rows int, complete bool) { return len(r.Rows), r.Complete }
+
 // keepMargin is how much better (relative) another value's score must be
 // than the current value's to replace it: timing noise on a busy machine
 // is about this size, and moving on noise would make the descent wander.

@@ -146,17 +146,11 @@ flags:
 	}
 
 	csvPath := filepath.Join(f.outDir, "bench.csv")
-	var res *tuning.BenchResult
-	err = runSweep(e, "bench", csvPath, "markdown and plots", func(csv io.Writer, bar func(done, total int)) (sweepState, error) {
-		var err error
-		res, err = tuning.Bench(ctx, tuning.BenchConfig{
+	res, err := runSweep(e, "bench", csvPath, "markdown and plots", func(csv io.Writer, bar func(done, total int)) (*tuning.BenchResult, error) {
+		return tuning.Bench(ctx, tuning.BenchConfig{
 			Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
 			Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csv, Progress: bar, OnRow: benchRowHook,
 		})
-		if res == nil {
-			return sweepState{}, err
-		}
-		return sweepState{started: true, complete: res.Complete, rows: len(res.Rows)}, err
 	})
 	if err != nil {
 		return err

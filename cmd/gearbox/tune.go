@@ -270,32 +270,35 @@ func (f *sweepFlags) startThresholds(b runtime.Backend, alg string) (tuning.Sett
 
 // progress returns a progress callback drawing a bar on stderr when it is
 // a terminal, and a function finishing it.
-// sweepState is how far a bench or tune sweep got.
-type sweepState struct {
-	started, complete bool
-	rows              int
+// sweepResult is what a bench or tune sweep returns.
+type sweepResult interface {
+	comparable
+	Kept() (rows int, complete bool)
 }
 
 // runSweep runs the sweep of command cmd, which writes its rows to the CSV
 // file csvPath. The file is committed also when the sweep is interrupted,
 // so the finished rows are kept; rest names what is then not written.
-func runSweep(e *env, cmd, csvPath, rest string, sweep func(csv io.Writer, bar func(done, total int)) (sweepState, error)) error {
+func runSweep[R sweepResult](e *env, cmd, csvPath, rest string, sweep func(csv io.Writer, bar func(done, total int)) (R, error)) (R, error) {
+	var none R
 	csvFile, err := atomicfile.Create(csvPath)
 	if err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+		return none, fmt.Errorf("--out-dir: %w", err)
 	}
 	defer csvFile.Abort()
 	bar, finish := progress(e, cmd)
-	st, err := sweep(csvFile, bar)
+	res, err := sweep(csvFile, bar)
 	finish()
 	if cerr := csvFile.Commit(); cerr != nil && err == nil {
 		err = fmt.Errorf("%s: %w", csvPath, cerr)
 	}
-	if err != nil && st.started && !st.complete {
-		fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; %s not written\n", st.rows, csvPath, rest)
-		return fmt.Errorf("%s stopped after %d rows: %w", cmd, st.rows, err)
+	if err != nil && res != none {
+		if rows, complete := res.Kept(); !complete {
+			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; %s not written\n", rows, csvPath, rest)
+			return res, fmt.Errorf("%s stopped after %d rows: %w", cmd, rows, err)
+		}
 	}
-	return err
+	return res, err
 }
 
 func progress(e *env, what string) (func(done, total int), func()) {
@@ -469,18 +472,12 @@ flags:
 			*f.ranges[tuning.ThreadsPerBlock], backend.Name())
 	}
 
-	var res *tuning.TuneResult
-	err = runSweep(e, "tune", csvPath, "thresholds and plots", func(csv io.Writer, bar func(done, total int)) (sweepState, error) {
-		var err error
-		res, err = tuning.Tune(ctx, tuning.TuneConfig{
+	res, err := runSweep(e, "tune", csvPath, "thresholds and plots", func(csv io.Writer, bar func(done, total int)) (*tuning.TuneResult, error) {
+		return tuning.Tune(ctx, tuning.TuneConfig{
 			Inputs: inputs, Algorithms: algs, Start: start, Sweeps: sweeps,
 			Passes: f.passes, Score: score, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csv,
 			Progress: bar, OnRow: tuneRowHook,
 		})
-		if res == nil {
-			return sweepState{}, err
-		}
-		return sweepState{started: true, complete: res.Complete, rows: len(res.Rows)}, err
 	})
 	if err != nil {
 		return err
