@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -206,21 +204,9 @@ func describeThresholds(th decider.Thresholds, perAlg map[tuning.Algorithm]decid
 // replotBench redraws the plots of a saved bench.csv, and its markdown
 // tables (without the environment, which the CSV does not hold).
 func replotBench(e *env, csvPath, outDir string) error {
-	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a bench CSV")
+	res, err := readSaved(csvPath, "a bench CSV", outDir, tuning.ReadBenchCSV, func(r *tuning.BenchResult) int { return len(r.Rows) })
 	if err != nil {
-		return fmt.Errorf("--plot-only: %w", err)
-	}
-	res, err := tuning.ReadBenchCSV(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("%s: %w", csvPath, err)
-	}
-	// A header alone (a run interrupted before its first row) would give
-	// an empty report and exit 0.
-	if len(res.Rows) == 0 {
-		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+		return err
 	}
 	var written []string
 	seen := map[tuning.Algorithm]bool{}

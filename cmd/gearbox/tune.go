@@ -270,6 +270,28 @@ func (f *sweepFlags) startThresholds(b runtime.Backend, alg string) (tuning.Sett
 
 // progress returns a progress callback drawing a bar on stderr when it is
 // a terminal, and a function finishing it.
+// readSaved reads the CSV (what, for messages) that --plot-only redraws,
+// with read, and creates outDir. A CSV without rows (a sweep interrupted
+// before its first) is refused: it would give an empty report and exit 0.
+func readSaved[T any](csvPath, what, outDir string, read func(io.Reader) (T, error), rows func(T) int) (T, error) {
+	var none T
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, what)
+	if err != nil {
+		return none, fmt.Errorf("--plot-only: %w", err)
+	}
+	res, err := read(bytes.NewReader(b))
+	if err != nil {
+		return none, fmt.Errorf("%s: %w", csvPath, err)
+	}
+	if rows(res) == 0 {
+		return none, fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return none, fmt.Errorf("--out-dir: %w", err)
+	}
+	return res, nil
+}
+
 // sweepResult is what a bench or tune sweep returns.
 type sweepResult interface {
 	comparable
@@ -603,20 +625,9 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 // replot redraws the plots of a saved tune.csv, by score (the CSV does not
 // record the one its sweep used).
 func replot(e *env, csvPath, outDir string, score tuning.Score) error {
-	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a tune CSV")
+	rows, err := readSaved(csvPath, "a tune CSV", outDir, tuning.ReadTuneCSV, func(rows []tuning.TuneRow) int { return len(rows) })
 	if err != nil {
-		return fmt.Errorf("--plot-only: %w", err)
-	}
-	rows, err := tuning.ReadTuneCSV(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("%s: %w", csvPath, err)
-	}
-	// A header alone would plot nothing and print "wrote " with no file.
-	if len(rows) == 0 {
-		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+		return err
 	}
 	type key struct {
 		p tuning.Param
