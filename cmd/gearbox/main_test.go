@@ -262,12 +262,7 @@ func TestRunInterrupted(t *testing.T) {
 func TestCPUProfile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "p.out")
 	mustGearbox(t, "run", "sssp", "--gen", "kron:10", "--sources", "4", "--cpuprofile", p)
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	zr, err := gzip.NewReader(strings.NewReader(readFile(t, p)))
 	if err != nil {
 		t.Fatalf("the profile is not gzip data: %v", err)
 	}

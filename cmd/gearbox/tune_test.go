@@ -22,12 +22,7 @@ import (
 // readCSV reads a report CSV: its header and data rows.
 func readCSV(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(readFile(t, path))).ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -40,12 +35,7 @@ func readCSV(t *testing.T, path string) ([]string, [][]string) {
 // checkPNG decodes a PNG and checks it has a plausible size.
 func checkPNG(t *testing.T, path string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := png.Decode(strings.NewReader(readFile(t, path)))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
