@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,8 +131,8 @@ flags:
 		}
 	}
 	slices.Sort(ds)
-	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+	if err := makeOutDir(f.outDir); err != nil {
+		return err
 	}
 	if err := checkOutputs(f.inputFiles(items, true), output{"--out-dir", filepath.Join(f.outDir, "bench.csv")}, output{"--out-dir", filepath.Join(f.outDir, "bench.md")}); err != nil {
 		return err

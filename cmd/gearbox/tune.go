@@ -286,10 +286,18 @@ func readSaved[T any](csvPath, what, outDir string, read func(io.Reader) (T, err
 	if rows(res) == 0 {
 		return none, fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return none, fmt.Errorf("--out-dir: %w", err)
+	if err := makeOutDir(outDir); err != nil {
+		return none, err
 	}
 	return res, nil
+}
+
+// makeOutDir creates --out-dir (and its parents) if needed.
+func makeOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	return nil
 }
 
 // sweepResult is what a bench or tune sweep returns.
@@ -473,8 +481,8 @@ flags:
 			return err
 		}
 	}
-	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+	if err := makeOutDir(f.outDir); err != nil {
+		return err
 	}
 	if st, err := os.Stat(filepath.Dir(f.thresholdsOut)); err != nil || !st.IsDir() {
 		return fmt.Errorf("--thresholds-out %s: its directory does not exist", f.thresholdsOut)
