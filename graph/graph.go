@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"sync"
+
+	"github.com/gearbox-graph/gearbox/internal/splitmix64"
 )
 
 // MaxVertices is the largest vertex count a graph may have: ids are uint32
@@ -447,15 +449,8 @@ func (g *Graph) WithDerivedWeights(seed uint64) *Graph {
 	return &Graph{offsets: g.offsets, adj: g.adj, weights: w, wkind: IntWeights, directed: g.directed, ids: g.ids, derived: true}
 }
 
-// mix64 is the splitmix64 finaliser: a cheap, well-spread hash.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+// mix64 is the splitmix64 finaliser.
+func mix64(x uint64) uint64 { return splitmix64.Mix(x) }
 
 // IDMap maps internal vertex ids (0..n-1) to the ids of the input file and
 // back. The zero value with base 0 is the identity; files with 1-based ids
