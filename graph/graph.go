@@ -1,9 +1,11 @@
 package graph
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -130,12 +132,7 @@ func (g *Graph) MaxWeight() uint32 {
 		if len(g.weights) == 0 {
 			return
 		}
-		g.maxW = chunkReduce(len(g.weights), func(lo, hi int) (m uint32) {
-			for _, w := range g.weights[lo:hi] {
-				m = max(m, w)
-			}
-			return m
-		}, func(a, b uint32) uint32 { return max(a, b) })
+		g.maxW = chunkReduce(len(g.weights), func(lo, hi int) uint32 { return slices.Max(g.weights[lo:hi]) }, max2)
 	})
 	return g.maxW
 }
@@ -153,7 +150,7 @@ func (g *Graph) MaxDegree() int64 {
 				m = max(m, g.offsets[v+1]-g.offsets[v])
 			}
 			return m
-		}, func(a, b int64) int64 { return max(a, b) })
+		}, max2)
 	})
 	return g.maxDeg
 }
@@ -170,6 +167,9 @@ func (g *Graph) DegreeSkew() float64 {
 	}
 	return float64(g.MaxDegree()) * float64(g.NumVertices()) / float64(g.NumEdges())
 }
+
+// max2 is max as a function value (chunkReduce's combine).
+func max2[T cmp.Ordered](a, b T) T { return max(a, b) }
 
 // chunkReduce reduces [0, n) in parallel: part over fixed chunks of 2^16,
 // then combine over the chunks in order, so the result (a float sum too)
