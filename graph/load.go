@@ -242,15 +242,21 @@ func (t *textLoad) optionalWeights() (bool, error) {
 	return mode == 1, nil
 }
 
+// allocEdges makes el's endpoint arrays for m edges, and returns the
+// weights' array (nil unless weighted).
+func allocEdges(el *EdgeList, m int, weighted bool) []float64 {
+	el.Src = make([]uint32, m)
+	el.Dst = make([]uint32, m)
+	if !weighted {
+		return nil
+	}
+	return make([]float64, m)
+}
+
 // concat joins the chunks' mapped endpoints and weights.
 func (t *textLoad) concat(el *EdgeList, weighted bool) []float64 {
 	off, m := edgeOffsets(t.outs)
-	el.Src = make([]uint32, m)
-	el.Dst = make([]uint32, m)
-	var w []float64
-	if weighted {
-		w = make([]float64, m)
-	}
+	w := allocEdges(el, m, weighted)
 	par.For(len(t.outs), 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o := t.outs[i]
@@ -355,12 +361,7 @@ func (t *textLoad) relabelEdges(el *EdgeList) error {
 		idx.ids = append([]uint64(nil), idx.ids...) // release the rest of all
 	}
 	t.n = uint64(len(idx.ids))
-	el.Src = make([]uint32, m)
-	el.Dst = make([]uint32, m)
-	var w []float64
-	if weighted {
-		w = make([]float64, m)
-	}
+	w := allocEdges(el, m, weighted)
 	par.For(len(t.outs), 1, func(a, b int) {
 		for i := a; i < b; i++ {
 			o := t.outs[i]
