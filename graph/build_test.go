@@ -182,10 +182,7 @@ func TestMaxDegree(t *testing.T) {
 		t.Errorf("empty graph: %d, skew %v, want 0 and 0", got, sk)
 	}
 	// Several chunks of vertices (the scan's grain is 2^16).
-	k, err := Generate("kron:17", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := mustGen(t, "kron:17", 0)
 	var want int64
 	for v := range k.NumVertices() {
 		want = max(want, k.Degree(uint32(v)))
@@ -218,11 +215,7 @@ func TestMaxWeight(t *testing.T) {
 	if got := buildWeighted(t, 2, nil, nil, nil, Unweighted).MaxWeight(); got != 1 {
 		t.Errorf("0 arcs, unweighted: %d, want 1", got)
 	}
-	k, err := Generate("kron:14", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k = k.WithDerivedWeights(7)
+	k := mustGen(t, "kron:14", 0).WithDerivedWeights(7)
 	var want uint32
 	for _, w := range k.Weights() {
 		want = max(want, w)
@@ -248,11 +241,7 @@ func TestMeanWeight(t *testing.T) {
 	if got := buildWeighted(t, 3, nil, nil, nil, Unweighted).MeanWeight(); got != 0 {
 		t.Errorf("no arcs: %v, want 0", got)
 	}
-	g, err := Generate("kron:12", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g = g.WithDerivedWeights(1)
+	g := mustGen(t, "kron:12", 0).WithDerivedWeights(1)
 	var sum float64
 	for _, w := range g.Weights() {
 		sum += float64(w)
