@@ -21,16 +21,17 @@ func TestWalkthroughRuns(t *testing.T) {
 
 // The README shows this program, from `package main` on, to the letter.
 func TestREADMEShowsWalkthrough(t *testing.T) {
-	src, err := os.ReadFile("main.go")
-	if err != nil {
-		t.Fatal(err)
+	var text [2]string // the program, the README
+	for i, name := range []string{"main.go", "../../README.md"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text[i] = string(b)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := string(src[strings.Index(string(src), "package main"):])
-	if !strings.Contains(string(readme), "```go\n"+prog+"```\n") {
+	src, readme := text[0], text[1]
+	prog := src[strings.Index(src, "package main"):]
+	if !strings.Contains(readme, "```go\n"+prog+"```\n") {
 		t.Errorf("README.md does not show internal/walkthrough/main.go from `package main` on in a ```go block; copy it there")
 	}
 }
