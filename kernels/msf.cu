@@ -25,15 +25,35 @@
 //                           mutual pair marks its edge twice.
 // Finds use path halving with plain loads and stores (a store only ever
 // shortens a path to an ancestor), so no compression launch is needed.
-// The counters (cnt, the first words of the cc control block): cnt[0]
-// active edges seen by a bitmap pass, cnt[1] edges pushed into a queue,
-// cnt[2] arcs examined.
+// The counters (cnt, the cc control block's words): cnt[0] active edges
+// seen by a bitmap pass, cnt[1] edges pushed into a queue, cnt[2] arcs
+// examined, cnt[MSF_LISTED] and cnt[MSF_WEIGHT] the listing's.
+//
+// After the last round the forest is listed on the device, so that only
+// its n - c edges cross to the host rather than a bitmap over every arc:
+// the chosen arcs in arc order as the host's Edge {u, v, w} (three u32),
+// by a block per tile of MSF_LIST_BLOCK bitmap words, a thread per word:
+//   msf_list_count  each tile's number of chosen arcs;
+//   msf_list_scan   (one block) the tiles' exclusive prefix, in place, and
+//                   the total (cnt[MSF_LISTED]);
+//   msf_list_write  each chosen arc's record at its tile's offset plus its
+//                   rank in the tile; the weights' sum (exact as integers)
+//                   goes to cnt[MSF_WEIGHT].
 //
 // thresh admits only keys below it (ECL-MST's filter: a sampled weight<<32
 // lets about 3n light edges in first; INF64 admits every edge). A bitmap
 // pass hides the arcs above it too, so later passes of the light phase
 // skip them; the host clears the bitmap when every edge joins.
 #include "common.cuh"
+
+// CCCtrl's listed and weight words (cc.cu), as cnt's indices.
+#define MSF_LISTED 5
+#define MSF_WEIGHT 6
+// Bitmap words (threads) per tile of the listing kernels (kernels.MSFListBlock;
+// the CPU emulation's test lists smaller tiles).
+#ifndef MSF_LIST_BLOCK
+#define MSF_LIST_BLOCK 256
+#endif
 
 __device__ __forceinline__ u32 msf_ld(const u32* p, u32 i) { return __ldcg(p + i); }
 
@@ -68,19 +88,6 @@ __device__ __forceinline__ void msf_unite(u32* p, u32 a, u32 b) {
 // win (values only fall during a launch, so a stale load is never lower).
 __device__ __forceinline__ void msf_lower(u64* best, u32 r, u64 key) {
     if (key < __ldcg(best + r)) atomicMin(best + r, key);
-}
-
-// Warp-aggregated push of one 64-bit element per lane (all 32 lanes call);
-// positions at or past cap are counted but not written.
-__device__ __forceinline__ void msf_push(bool pred, u64 x, u64* queue, u64* count, u64 cap) {
-    u32 m = __ballot_sync(FULL_MASK, pred);
-    if (m == 0) return;
-    u32 leader = __ffs(m) - 1;
-    u64 base = 0;
-    if (lane_id() == leader) base = atomicAdd(count, (u64)__popc(m));
-    base = __shfl_sync(FULL_MASK, base, leader);
-    u64 pos = base + __popc(m & lanemask_lt());
-    if (pred && pos < cap) queue[pos] = x;
 }
 
 // Bitmap pass, one thread per vertex (thread mapping): the source's root is
@@ -196,7 +203,7 @@ extern "C" __global__ void __launch_bounds__(1024)
                 msf_lower(best, rv, key);
             }
         }
-        msf_push(keep, x, qout, cnt + 1, cap);
+        warp_push_cap(keep, x, qout, cnt + 1, cap);
     }
 }
 
@@ -228,7 +235,7 @@ extern "C" __global__ void __launch_bounds__(1024)
             x = ((u64)u << 32) | e;
             keep = msf_canonical(u, v, directed) && (((u64)w[e] << 32) | e) < thresh && msf_find(p, u) != msf_find(p, v);
         }
-        msf_push(keep, x, qout, cnt + 1, cap);
+        warp_push_cap(keep, x, qout, cnt + 1, cap);
     }
 }
 
@@ -238,4 +245,57 @@ extern "C" __global__ void __launch_bounds__(1024) msf_qu_to_bm(const u64* __res
         u32 e = (u32)q[i];
         atomicAnd(hidden + (e >> 5), ~(1u << (e & 31u)));
     }
+}
+
+// Chosen arcs of each tile of bitmap words.
+extern "C" __global__ void __launch_bounds__(MSF_LIST_BLOCK)
+    msf_list_count(const u32* __restrict__ chosen, u64 words, u32* tiles) {
+    const u64 ntiles = (words + MSF_LIST_BLOCK - 1) / MSF_LIST_BLOCK;
+    for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        u64 i = t * MSF_LIST_BLOCK + threadIdx.x;
+        u32 total;
+        block_scan(i < words ? __popc(chosen[i]) : 0, &total);
+        if (threadIdx.x == 0) tiles[t] = total;
+        __syncthreads();  // block_scan's shared words serve the next tile
+    }
+}
+
+// One block: the tiles' counts become their exclusive prefix; the total
+// (fewer than n edges) goes to cnt[MSF_LISTED].
+extern "C" __global__ void __launch_bounds__(1024) msf_list_scan(u32* tiles, u64 ntiles, u64* cnt) {
+    u32 carry = 0;
+    for (u64 base = 0; base < ntiles; base += blockDim.x) {
+        u64 i = base + threadIdx.x;
+        u32 total;
+        u32 before = block_scan(i < ntiles ? tiles[i] : 0, &total);
+        if (i < ntiles) tiles[i] = carry + before;
+        carry += total;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) cnt[MSF_LISTED] = carry;
+}
+
+// Each chosen arc e as {src[e], adj[e], w[e]} at out[3*k] for its rank k
+// among the chosen arcs; the weights summed into cnt[MSF_WEIGHT].
+extern "C" __global__ void __launch_bounds__(MSF_LIST_BLOCK)
+    msf_list_write(const u32* __restrict__ chosen, u64 words, const u32* __restrict__ tiles, const u32* __restrict__ src,
+                   const u32* __restrict__ adj, const u32* __restrict__ w, u32* out, u64* cnt) {
+    const u64 ntiles = (words + MSF_LIST_BLOCK - 1) / MSF_LIST_BLOCK;
+    u64 sum = 0;
+    for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        u64 i = t * MSF_LIST_BLOCK + threadIdx.x;
+        u32 x = i < words ? chosen[i] : 0;
+        u32 total;
+        u64 k = (u64)tiles[t] + block_scan(__popc(x), &total);
+        for (; x != 0; x &= x - 1, k++) {
+            u64 e = i * 32 + (u32)(__ffs(x) - 1);
+            u32 we = w[e];
+            out[3 * k] = src[e];
+            out[3 * k + 1] = adj[e];
+            out[3 * k + 2] = we;
+            sum += we;
+        }
+        __syncthreads();
+    }
+    block_sum64(sum, cnt + MSF_WEIGHT);
 }

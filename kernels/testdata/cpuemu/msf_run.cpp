@@ -30,6 +30,7 @@ inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned v) {
 inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline unsigned atomicAnd(unsigned* p, unsigned v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
 
+#define MSF_LIST_BLOCK 64  // several tiles on small graphs
 #include "msf.cu"
 
 thread_local dim3v threadIdx;
@@ -56,6 +57,10 @@ unsigned int __ballot_sync(unsigned int, bool pred) {
     return m;
 }
 unsigned int __shfl_sync(unsigned int, unsigned int v, int src) { return (unsigned)exch(v, src, false); }
+unsigned int __shfl_up_sync(unsigned int, unsigned int v, int d) {
+    int lane = threadIdx.x % 32;
+    return (unsigned)exch(v, lane >= d ? lane - d : lane, false);
+}
 unsigned long long __shfl_sync(unsigned int, unsigned long long v, int src) { return exch(v, src, false); }
 unsigned int __shfl_down_sync(unsigned int, unsigned int v, int d) { return (unsigned)exch(v, threadIdx.x % 32 + d, true); }
 unsigned long long __shfl_down_sync(unsigned int, unsigned long long v, int d) { return exch(v, threadIdx.x % 32 + d, true); }
@@ -184,7 +189,22 @@ int main(int argc, char** argv) {
     for (u32 i = 0; i < words; i++) bad += __builtin_popcount(want[i] ^ chosen[i]);
     for (u32 v = 0; v < n; v++)  // one tree per component
         if (find(v) != find(p[v]) ) bad++;
-    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges, %ld differences\n", n,
-           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, bad);
+    // The listing: the chosen arcs as {u, v, w} in arc order, their count
+    // and summed weight (the scan a warp wide: large graphs loop over tiles).
+    u64 ntiles = (words + MSF_LIST_BLOCK - 1) / MSF_LIST_BLOCK;
+    std::vector<u32> tiles(ntiles), out(3 * (size_t)picked + 3, 0xDEADBEEFu);
+    std::fill(cnt.begin(), cnt.end(), 0);
+    launch(G, MSF_LIST_BLOCK, [&] { msf_list_count(chosen.data(), words, tiles.data()); });
+    launch(1, 32, [&] { msf_list_scan(tiles.data(), ntiles, cnt.data()); });
+    launch(G, MSF_LIST_BLOCK, [&] { msf_list_write(chosen.data(), words, tiles.data(), src.data(), adj.data(), wt.data(), out.data(), cnt.data()); });
+    u64 k = 0, sum = 0;
+    for (u64 e = 0; e < M; e++) {
+        if (!((want[e >> 5] >> (e & 31)) & 1)) continue;
+        if (out[3 * k] != src[e] || out[3 * k + 1] != adj[e] || out[3 * k + 2] != wt[e]) bad++;
+        sum += wt[e], k++;
+    }
+    if (cnt[MSF_LISTED] != (u64)picked || cnt[MSF_WEIGHT] != sum || out[3 * k] != 0xDEADBEEFu) bad++;
+    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges (%llu tiles, weight %llu), %ld differences\n", n,
+           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, (unsigned long long)ntiles, (unsigned long long)sum, bad);
     return bad != 0;
 }
