@@ -611,6 +611,12 @@ func (s DeviceSlice[T]) Len() int { return s.n }
 // Bytes returns the size in bytes.
 func (s DeviceSlice[T]) Bytes() int64 { return int64(s.n) * elemSize[T]() }
 
+// Head returns a view of the first n elements (clamped to [0, Len]), for
+// copies of the part a kernel filled; never Free a view.
+func (s DeviceSlice[T]) Head(n int) DeviceSlice[T] {
+	return DeviceSlice[T]{ptr: s.ptr, n: min(max(n, 0), s.n)}
+}
+
 func elemSize[T any]() int64 {
 	var z T
 	return int64(unsafe.Sizeof(z))

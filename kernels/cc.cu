@@ -50,9 +50,9 @@ struct CCCtrl {
     u32 root;    // cc_aff_mode's answer
     u32 heavy;   // vertices queued for the block kernels
     u64 hooks;   // successful hooks
-    u64 listed;  // msf_list_scan: forest edges listed
+    u64 listed;  // msf_list_count: forest edges listed
     u64 weight;  // msf_list_write: their summed weight
-    u64 pad;
+    u64 done;    // msf_list_count: blocks finished (zero between launches)
 };
 
 __device__ __forceinline__ u32 ldp(const u32* p, u32 i) { return __ldcg(p + i); }
