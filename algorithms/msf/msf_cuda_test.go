@@ -123,7 +123,7 @@ func TestCUDACancel(t *testing.T) {
 // TestCUDARelease: runs into the host memory of released results (the
 // CLI's repeats: reused, registered with the driver from the second run)
 // give Kruskal's forest and weight every time, for integer and real
-// weights.
+// weights, and leave no device memory behind but the cached graphs.
 func TestCUDARelease(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	ctx := context.Background()
@@ -134,8 +134,8 @@ func TestCUDARelease(t *testing.T) {
 		arcs = append(arcs, [2]uint32{rng.Uint32N(500), rng.Uint32N(500)})
 		ws = append(ws, rng.Float32()*100)
 	}
-	real := build(t, 500, true, arcs, f32(ws...), graph.RealWeights)
-	for _, g := range []*graph.Graph{testgraphs.RMAT(12, 8, 1), real} {
+	graphs := []*graph.Graph{testgraphs.RMAT(12, 8, 1), build(t, 500, true, arcs, f32(ws...), graph.RealWeights)}
+	for _, g := range graphs {
 		want, err := Run(ctx, g, WithVariant(Kruskal))
 		if err != nil {
 			t.Fatal(err)
@@ -154,6 +154,7 @@ func TestCUDARelease(t *testing.T) {
 			}
 		}
 	}
+	testgraphs.CheckNoDeviceMemory(t, c, graphs...)
 }
 
 // TestCUDADeviceTimes: a GPU run reports its device split and launches.

@@ -21,7 +21,7 @@ type CUDAEdges[E Arc] struct {
 	// Universe is the edges the working set ranges over (canonical arcs).
 	Universe int64
 	Rep      decider.Rep
-	Src      gpu.DeviceSlice[uint32] // source of every arc
+	Src      gpu.DeviceSlice[uint32] // source of every arc (the graph's, on the device)
 	Hidden   gpu.DeviceSlice[uint32] // bitmap over arcs, 1 = hidden
 	Q        [2]gpu.DeviceSlice[uint64]
 	// Cur indexes the current queue, QLen its length.
@@ -73,21 +73,16 @@ func (e *CUDAEdges[E]) Words() int { return int((e.f.M + 31) / 32) }
 // Bytes is the device memory Alloc takes.
 func (e *CUDAEdges[E]) Bytes() int64 { return 4*e.f.M + 4*int64(e.Words()) }
 
-// Alloc allocates the arcs' sources and the bitmap (the forest acquired)
-// and fills the sources.
+// Alloc takes the arcs' sources, kept with the graph on the device
+// (gpu.Dev.AcquireSources: built once per graph, not per run), and
+// allocates the bitmap (the forest acquired).
 func (e *CUDAEdges[E]) Alloc(d *gpu.Dev) error {
-	f := e.f
 	var err error
-	if e.Src, err = gpu.AllocSlice[uint32](d, int(f.M)); err != nil {
+	if e.Src, err = d.AcquireSources(e.f.G); err != nil {
 		return err
 	}
-	if e.Hidden, err = gpu.AllocSlice[uint32](d, max(e.Words(), 1)); err != nil {
-		return err
-	}
-	if f.M > 0 {
-		return kernels.LaunchCCFillSrc(d, d.Grid((f.M+63)/64, CUDABlock), CUDABlock, f.DG.Off.Ptr(), uint32(f.N), uint64(f.M), e.Src.Ptr())
-	}
-	return nil
+	e.Hidden, err = gpu.AllocSlice[uint32](d, max(e.Words(), 1))
+	return err
 }
 
 // Start makes every edge active in representation rep.
@@ -221,7 +216,7 @@ func (e *CUDAEdges[E]) ToRep(d *gpu.Dev, r decider.Rep) error {
 
 // Free releases the working set's device memory.
 func (e *CUDAEdges[E]) Free(d *gpu.Dev) {
-	e.Src.Free(d)
+	e.Src = gpu.DeviceSlice[uint32]{} // the graph's: not freed
 	e.Hidden.Free(d)
 	e.Q[0].Free(d)
 	e.Q[1].Free(d)
