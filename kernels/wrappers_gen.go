@@ -16,7 +16,9 @@ type CCCtrl struct {
 	Root   uint32 // cc_aff_mode's answer
 	Heavy  uint32 // vertices queued for the block kernels
 	Hooks  uint64 // successful hooks
-	_      [3]uint64
+	Listed uint64 // msf_list_count: forest edges listed
+	Weight uint64 // msf_list_write: their summed weight
+	Done   uint64 // msf_list_count: blocks finished (zero between launches)
 }
 
 // Ctrl mirrors struct Ctrl in common.cuh: the element type of the device
@@ -527,6 +529,32 @@ func LaunchMsfQuToBm(
 	return l.LaunchKernel("msf_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(hidden.addr)})
 }
 
+// LaunchMsfListCount launches msf_list_count (msf.cu). The comments give the C parameters.
+func LaunchMsfListCount(
+	l Launcher, grid, block int,
+	chosen DevPtr[uint32], // const u32* __restrict__ chosen
+	words uint64, // u64 words
+	tiles DevPtr[uint32], // u32* __restrict__ tiles
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("msf_list_count", grid, block, []uint64{uint64(chosen.addr), uint64(words), uint64(tiles.addr), uint64(cnt.addr)})
+}
+
+// LaunchMsfListWrite launches msf_list_write (msf.cu). The comments give the C parameters.
+func LaunchMsfListWrite(
+	l Launcher, grid, block int,
+	out DevPtr[uint32], // u32* out
+	cnt DevPtr[uint64], // u64* cnt
+	src DevPtr[uint32], // const u32* __restrict__ src
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	w DevPtr[uint32], // const u32* __restrict__ w
+	chosen DevPtr[uint32], // const u32* __restrict__ chosen
+	words uint64, // u64 words
+	tiles DevPtr[uint32], // const u32* __restrict__ tiles
+) error {
+	return l.LaunchKernel("msf_list_write", grid, block, []uint64{uint64(out.addr), uint64(cnt.addr), uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(chosen.addr), uint64(words), uint64(tiles.addr)})
+}
+
 // LaunchMaxBelowU32 launches max_below_u32 (narrow.cu). The comments give the C parameters.
 func LaunchMaxBelowU32(
 	l Launcher, grid, block int,
@@ -969,6 +997,8 @@ var wrapped = [...]string{
 	"msf_hook",
 	"msf_build_qu",
 	"msf_qu_to_bm",
+	"msf_list_count",
+	"msf_list_write",
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",
