@@ -170,10 +170,7 @@ func (o *cudaOp) Info() runtime.OperatorInfo {
 	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: o.m, Universe: int64(o.n), InitialSize: initial, MaxDegree: maxDeg}}
 }
 
-func (o *cudaOp) DeviceTimes() *runtime.GPUTimes {
-	t := o.times
-	return &t
-}
+func (o *cudaOp) DeviceTimes() *runtime.GPUTimes { return new(o.times) }
 
 // Start runs the first global relabel, which builds the active set.
 func (o *cudaOp) Start(v decider.Variant) error {

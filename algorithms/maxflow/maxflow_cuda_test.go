@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -28,7 +27,7 @@ var deviceOnly = Knobs{GlobalFreq: DefaultKnobs().GlobalFreq}
 // gpuVariants are the device runs: the policy, the four static variants
 // and a cycle through them, on the device alone; withTail adds the policy
 // and the queue with the default knobs (the tail on the host).
-func gpuVariants(c *gpu.CUDA, withTail bool) []variant {
+func gpuVariants(c runtime.Backend, withTail bool) []variant {
 	var vs []variant
 	for _, f := range syncForced {
 		name := "gpu-" + f
@@ -80,38 +79,14 @@ func TestCUDADatasets(t *testing.T) {
 // TestCUDALarger runs generated networks large enough for many blocks and
 // long BFS levels on the device, against the serial solver's value.
 func TestCUDALarger(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	for _, spec := range []string{"vision:150:150", "rmf:16:32", "rlg:128:128"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(spec, func(t *testing.T) { checkSome(t, gpuVariants(c, true), r, s, tt, ref.Value()) })
-	}
+	checkAgainstSerial(t, gpuVariants(testgraphs.OpenCUDA(t), true), []string{"vision:150:150", "rmf:16:32", "rlg:128:128"}, 5)
 }
 
 // TestCUDAPlacement: the result says where the phases ran, and the host
 // takes the tail only when the knobs let it.
 func TestCUDAPlacement(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
-	g, err := graph.Generate("rlg:64:64", graph.GenOptions{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, tt, _ := g.Terminals()
-	r, err := graph.NewResidual(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, s, tt := genNetwork(t, "rlg:64:64", 2)
 	for _, k := range []struct {
 		knobs Knobs
 		tail  bool
@@ -155,15 +130,7 @@ func TestCUDARefusals(t *testing.T) {
 // device state is released (OpenCUDA's Close reports leaks).
 func TestCUDACancel(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
-	g, err := graph.Generate("rlg:32:32", graph.GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, tt, _ := g.Terminals()
-	r, err := graph.NewResidual(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, s, tt := genNetwork(t, "rlg:32:32", 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Run(ctx, r, s, tt, WithRuntime(runtime.WithBackend(c))); !errors.Is(err, context.Canceled) {

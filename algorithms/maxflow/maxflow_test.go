@@ -323,23 +323,15 @@ func TestGeneratedAgainstReference(t *testing.T) { checkGenerated(t, variants(tr
 // solvers vs against Edmonds-Karp.
 func checkGenerated(t *testing.T, vs []variant) {
 	for _, spec := range []string{"rmf:3:5", "rlg:6:7", "vision:9:7"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, s, tt := genNetwork(t, spec, 3)
 		var src, dst []uint32
 		var caps []int64
-		for u := 0; u < g.NumVertices(); u++ {
-			for i, v := range g.Neighbors(uint32(u)) {
-				src, dst, caps = append(src, uint32(u)), append(dst, v), append(caps, int64(g.EdgeWeights(uint32(u))[i]))
+		for u := 0; u < r.NumVertices(); u++ {
+			for e := r.Off[u]; e < r.Off[u+1]; e++ {
+				src, dst, caps = append(src, uint32(u)), append(dst, r.Head[e]), append(caps, r.Cap[e])
 			}
 		}
-		want := edmondsKarp(g.NumVertices(), src, dst, caps, s, tt)
+		want := edmondsKarp(r.NumVertices(), src, dst, caps, s, tt)
 		if want == 0 {
 			t.Fatalf("%s: zero flow makes a weak test", spec)
 		}
@@ -365,21 +357,36 @@ func Example() {
 // large enough for the workers to share passes (small ones run inline),
 // the values checked against the serial solver and by Verify.
 func TestParallelPasses(t *testing.T) {
-	for _, spec := range []string{"vision:70:60", "rlg:600:4"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+	checkAgainstSerial(t, variants(true), []string{"vision:70:60", "rlg:600:4"}, 9)
+}
+
+// genNetwork returns the residual network of a generator spec and its
+// terminals.
+func genNetwork(t *testing.T, spec string, seed uint64) (*graph.Residual, uint32, uint32) {
+	t.Helper()
+	g, err := graph.Generate(spec, graph.GenOptions{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, tt, _ := g.Terminals()
+	r, err := graph.NewResidual(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, s, tt
+}
+
+// checkAgainstSerial runs the generated networks of specs through the
+// solvers vs against the serial highest-label solver's value.
+func checkAgainstSerial(t *testing.T, vs []variant, specs []string, seed uint64) {
+	t.Helper()
+	for _, spec := range specs {
+		r, s, tt := genNetwork(t, spec, seed)
 		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, ref.Value()) })
+		t.Run(spec, func(t *testing.T) { checkSome(t, vs, r, s, tt, ref.Value()) })
 	}
 }
 
@@ -389,18 +396,5 @@ func TestKitRelabel(t *testing.T) {
 	useKitBFS = !useKitBFS
 	defer func() { useKitBFS = !useKitBFS }()
 	checkRandom(t, 12, 30, variants(true))
-	if g, err := graph.Generate("rlg:16:16", graph.GenOptions{}); err == nil {
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, r, s, tt, ref.Value())
-	} else {
-		t.Fatal(err)
-	}
+	checkAgainstSerial(t, variants(true), []string{"rlg:16:16"}, 0)
 }
