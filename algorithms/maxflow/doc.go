@@ -24,7 +24,8 @@
 //     a GPU thread or block per active vertex unchanged.
 //
 // On the cuda backend (runtime.WithBackend with a *gpu.CUDA; builds with
-// the cuda tag; Auto and Sync only) phase 1 runs on the GPU
+// the cuda tag) Auto and Sync run phase 1 on the GPU (the serial solvers
+// run on the host whatever the backend)
 // (kernels/maxflow.cu): the same synchronous pass as three launches (push,
 // relabel, generation of the next active set) over a bitmap or a queue of
 // active vertices, a thread or a warp per vertex as the decider picks,

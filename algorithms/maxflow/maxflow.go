@@ -256,20 +256,37 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 		f.exc[r.Head[e]] += c
 	}
 	cfg := runtime.NewConfigFor("maxflow", st.rt...)
+	cpu, isCPU := cfg.Backend().(*runtime.CPU)
 	alg := st.alg
-	if alg == Auto {
+	if alg == Auto && isCPU {
 		alg = HighestLabel
+	} else if alg == Auto {
+		alg = Sync
 	}
 	res := &Result{r: r, s: s, t: t, alg: alg, where: "host"}
-	switch b := cfg.Backend().(type) {
-	case *runtime.CPU:
-		if err := runCPU(ctx, f, b, alg, st.knobs, cfg, res); err != nil {
+	switch {
+	case alg == HighestLabel || alg == FIFO:
+		// Serial: on the host whatever the backend.
+		q := newSeq(f, alg == FIFO, st.knobs)
+		if err := q.run(ctx, t, s); err != nil {
 			return nil, err
 		}
-	default:
-		if st.alg != Auto && st.alg != Sync {
-			return nil, fmt.Errorf("maxflow: backend %s runs the synchronous passes (sync) only, not %v: %w", b.Name(), st.alg, runtime.ErrUnsupported)
+		// Phase 2: what could not reach t goes back to s.
+		if err := q.run(ctx, s, t); err != nil {
+			return nil, err
 		}
+	case alg != Sync:
+		return nil, fmt.Errorf("maxflow: unknown algorithm %v", alg)
+	case isCPU:
+		op := newSyncOp(f, cpu.NewPool(), st.knobs)
+		op.ctx = ctx
+		stats, err := runtime.Run(ctx, "maxflow", op, cfg)
+		if err != nil {
+			return nil, err
+		}
+		res.stats = stats
+	default:
+		b := cfg.Backend()
 		op, ok := backends.New(b, request{f: f, k: st.knobs, ctx: ctx})
 		if !ok {
 			return nil, fmt.Errorf("maxflow: backend %s: %w", b.Name(), runtime.ErrUnsupported)
@@ -282,7 +299,7 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 		if err := newSeq(f, false, st.knobs).run(ctx, s, t); err != nil {
 			return nil, err
 		}
-		res.alg, res.stats, res.where = Sync, stats, op.placement()+"; phase 2 on the host"
+		res.stats, res.where = stats, op.placement()+"; phase 2 on the host"
 	}
 	for v := 0; v < n; v++ {
 		if f.exc[v] != 0 && uint32(v) != s && uint32(v) != t {
@@ -293,26 +310,6 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 	res.side = reachable(r, f.res, s)
 	res.Counts = Counts{Pushes: f.pushes, Relabels: f.relabels, GlobalRelabels: f.globals, Gaps: f.gaps, Passes: f.passes}
 	return res, nil
-}
-
-// runCPU runs solver alg, both phases, on the host.
-func runCPU(ctx context.Context, f *flow, cpu *runtime.CPU, alg Algorithm, k Knobs, cfg *runtime.Config, res *Result) error {
-	switch alg {
-	case HighestLabel, FIFO:
-		q := newSeq(f, alg == FIFO, k)
-		if err := q.run(ctx, f.t, f.s); err != nil {
-			return err
-		}
-		// Phase 2: what could not reach t goes back to s.
-		return q.run(ctx, f.s, f.t)
-	case Sync:
-		op := newSyncOp(f, cpu.NewPool(), k)
-		op.ctx = ctx
-		stats, err := runtime.Run(ctx, "maxflow", op, cfg)
-		res.stats = stats
-		return err
-	}
-	return fmt.Errorf("maxflow: unknown algorithm %v", alg)
 }
 
 // deviceOp is the phase-1 operator of a backend other than the CPU: when

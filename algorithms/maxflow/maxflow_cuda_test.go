@@ -106,17 +106,22 @@ func TestCUDAPlacement(t *testing.T) {
 	}
 }
 
-// TestCUDARefusals: the serial solvers do not run on the device, and bad
-// terminals are refused before anything is uploaded.
-func TestCUDARefusals(t *testing.T) {
+// TestCUDASerialOnHost: the serial solvers run on the host whatever the
+// backend (bench's statics), and bad terminals are refused before anything
+// is uploaded.
+func TestCUDASerialOnHost(t *testing.T) {
 	c := testgraphs.OpenCUDA(t)
 	r, err := graph.NewResidualArcs(3, []uint32{0, 1}, []uint32{1, 2}, []int64{4, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []Algorithm{HighestLabel, FIFO} {
-		if _, err := Run(context.Background(), r, 0, 2, WithAlgorithm(a), WithRuntime(runtime.WithBackend(c))); !errors.Is(err, runtime.ErrUnsupported) {
-			t.Errorf("%v on the GPU: got %v, want ErrUnsupported", a, err)
+		res, err := Run(context.Background(), r, 0, 2, WithAlgorithm(a), WithRuntime(runtime.WithBackend(c)))
+		if err != nil {
+			t.Fatalf("%v with the GPU backend: %v", a, err)
+		}
+		if res.Value() != 3 || res.Placement() != "host" || res.Algorithm() != a {
+			t.Errorf("%v with the GPU backend: value %d, placement %q, algorithm %v", a, res.Value(), res.Placement(), res.Algorithm())
 		}
 	}
 	for _, st := range [][2]uint32{{1, 1}, {0, 3}} {
