@@ -33,6 +33,8 @@ type maxflowFlags struct {
 	globalFreq float64
 	workers    int
 	device     string
+	tailBelow  int
+	tailAfter  int
 	out        string
 	cut        string
 	verify     bool
@@ -47,6 +49,9 @@ func (f *maxflowFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
+	def := maxflow.DefaultKnobs()
+	fs.IntVar(&f.tailBelow, "tail-below", def.SerialBelow, "sync and cuda: a tail of at most `N` active vertices is finished by the serial solver (on the host; 0: never)")
+	fs.IntVar(&f.tailAfter, "tail-after", def.HostAfter, "cuda: the tail moves to the host after `P` passes in a row at most --tail-below active (0: never)")
 	fs.StringVar(&f.out, "out", "", "write the flow of every arc as 'u v flow' lines (file ids; parallel arcs merged) to `FILE` ('-' for stdout)")
 	fs.StringVar(&f.cut, "cut", "", "write the source side of a minimum cut, one file id a line, to `FILE` ('-' for stdout)")
 	fs.BoolVar(&f.verify, "verify", false, "check the flow and cut by their properties (capacities, conservation, cut = value, no augmenting path)")
@@ -208,8 +213,10 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 	if f.out == "-" || f.cut == "-" {
 		sum = e.stderr
 	}
-	knobs := maxflow.DefaultKnobs()
-	knobs.GlobalFreq = f.globalFreq
+	if f.tailBelow < 0 || f.tailAfter < 0 {
+		return fmt.Errorf("%w: --tail-below %d, --tail-after %d: want values >= 0", errUsage, f.tailBelow, f.tailAfter)
+	}
+	knobs := maxflow.Knobs{GlobalFreq: f.globalFreq, SerialBelow: f.tailBelow, HostAfter: f.tailAfter}
 	t0 := time.Now()
 	res, err := maxflow.Run(ctx, r, s, t, maxflow.WithAlgorithm(alg), maxflow.WithKnobs(knobs), maxflow.WithRuntime(ropts...))
 	if err != nil {
