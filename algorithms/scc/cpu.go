@@ -6,14 +6,9 @@ import (
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/mapping"
-	"github.com/gearbox-graph/gearbox/runtime"
 	"github.com/gearbox-graph/gearbox/workset"
 )
-
-// none is the label of a vertex whose SCC is not known yet.
-const none = graph.NoVertex
 
 // grain is the vertices per chunk of the full passes.
 const grain = 1 << 13
@@ -59,10 +54,10 @@ type tally struct {
 	_ [56]byte
 }
 
-func newCPU(c *runtime.CPU, r request) *cpuOp {
+func newCPU(pool *mapping.Pool, r request) *cpuOp {
 	g, gt := r.g, r.g.Transpose()
 	n := g.NumVertices()
-	o := &cpuOp{pool: c.NewPool(), n: n, off: g.Offsets(), adj: g.Adj(), toff: gt.Offsets(), tadj: gt.Adj()}
+	o := &cpuOp{pool: pool, n: n, off: g.Offsets(), adj: g.Adj(), toff: gt.Offsets(), tadj: gt.Adj()}
 	o.driver = newDriver(o, r)
 	o.label, o.part = make([]uint32, n), make([]uint32, n)
 	o.pool.Thread(n, grain, func(_, lo, hi int) {
@@ -81,10 +76,6 @@ func newCPU(c *runtime.CPU, r request) *cpuOp {
 	}
 	return o
 }
-
-func (o *cpuOp) Start(decider.Variant) error { return nil }
-
-func (o *cpuOp) DeviceTimes() *runtime.GPUTimes { return nil }
 
 func (o *cpuOp) Close() error {
 	o.pool.Release()

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -56,19 +57,15 @@ func (p PhasePolicy) Validate() error {
 // was left.
 var errStuck = errors.New("scc: internal error")
 
-// phase is one kind of step.
-type phase uint8
+// phase is one kind of step, named as its count in Stats.Counters.
+type phase string
 
 const (
-	trim phase = iota
-	fwbw
-	colour
-	finished
+	trim     phase = "trimmed"
+	fwbw     phase = "fwbw"
+	colour   phase = "colored"
+	finished phase = "finished"
 )
-
-var phaseNames = [...]string{trim: "trimmed", fwbw: "fwbw", colour: "colored", finished: "finished"}
-
-func (p phase) String() string { return phaseNames[p] }
 
 // progress is what the choice of the next phase looks at.
 type progress struct {
@@ -110,6 +107,7 @@ type phases interface {
 // driver is the runtime.Operator side every backend shares: one step per
 // phase, the next chosen by the policy from the vertices left.
 type driver struct {
+	g    *graph.Graph
 	impl phases
 	v    Variant
 	pol  PhasePolicy
@@ -120,7 +118,7 @@ type driver struct {
 }
 
 func newDriver(impl phases, r request) driver {
-	d := driver{impl: impl, v: r.v, pol: r.pol, n: r.g.NumVertices(), m: r.g.NumEdges()}
+	d := driver{g: r.g, impl: impl, v: r.v, pol: r.pol, n: r.g.NumVertices(), m: r.g.NumEdges()}
 	d.p = progress{done: colour, last: trim, live: int64(d.n)}
 	d.ph = d.pol.next(d.v, d.p) // a trim first, or finished
 	return d
@@ -131,6 +129,12 @@ func (d *driver) Info() runtime.OperatorInfo {
 }
 
 func (d *driver) Done() bool { return d.ph == finished }
+
+// Start does nothing: the operator was made ready when built.
+func (d *driver) Start(decider.Variant) error { return nil }
+
+// DeviceTimes is nil: a host operator.
+func (d *driver) DeviceTimes() *runtime.GPUTimes { return nil }
 
 // Inspect returns the vertices without a label.
 func (d *driver) Inspect(bool) (int64, int64) { return d.p.live, -1 }
@@ -161,5 +165,5 @@ func (d *driver) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 	d.p.done = ph
 	d.ph = d.pol.next(d.v, d.p)
 	return runtime.StepResult{Edges: arcs, Size: d.p.live, Degree: -1,
-		Counts: map[string]int64{ph.String(): lab, ph.String() + "_steps": 1}}, nil
+		Counts: map[string]int64{string(ph): lab, string(ph) + "_steps": 1}}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
 	"sync"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
@@ -12,6 +14,9 @@ import (
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
+
+// none is the label of a vertex whose SCC is not known yet.
+const none = graph.NoVertex
 
 // section is the thresholds section (and runtime.NewConfigFor name) of
 // SCC's runs.
@@ -41,10 +46,10 @@ const (
 var variantNames = [...]string{Auto: "auto", FWBW: "fwbw", Coloring: "coloring", Multistep: "multistep"}
 
 func (v Variant) String() string {
-	if int(v) < len(variantNames) {
-		return variantNames[v]
+	if v > Multistep {
+		return "Variant(" + strconv.Itoa(int(v)) + ")"
 	}
-	return fmt.Sprintf("Variant(%d)", uint8(v))
+	return variantNames[v]
 }
 
 // Variants lists the concrete variants (every one but Auto).
@@ -83,10 +88,10 @@ func WithPhasePolicy(p PhasePolicy) runtime.Option { return runtime.WithValue(po
 // worker count.
 type Result struct {
 	labels  []uint32
+	ids     graph.IDMap // the graph file's, for the exports
+	stats   runtime.Stats
 	variant Variant
 	reason  string
-	stats   runtime.Stats
-	ids     graph.IDMap
 
 	once    sync.Once
 	ncomp   int
@@ -170,7 +175,7 @@ type operator interface {
 var backends algorithms.Backends[request, operator]
 
 func init() {
-	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c, r) })
+	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c.NewPool(), r) })
 }
 
 // Run labels the strongly connected components of g. An undirected graph
@@ -209,29 +214,93 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 
 // policyOf returns WithPhasePolicy's policy, or the thresholds'.
 func policyOf(cfg *runtime.Config) (PhasePolicy, error) {
-	if x, ok := cfg.Value(policyKey{}); ok {
+	x, given := cfg.Value(policyKey{})
+	if given {
 		p := x.(PhasePolicy)
 		return p, p.Validate()
 	}
 	p, err := PhasePolicyFrom(cfg.Knobs())
-	if err != nil {
-		return p, fmt.Errorf("%w: scc: %w", decider.ErrThresholds, err)
+	if err != nil && !errors.Is(err, decider.ErrThresholds) {
+		err = fmt.Errorf("%w: scc: %w", decider.ErrThresholds, err)
 	}
-	return p, nil
+	return p, err
 }
 
 // Summary is what encoding/json gives for a Result: never the n labels.
 type Summary struct {
-	Vertices    int           `json:"vertices"`
-	Components  int           `json:"components"`
-	LargestSize int           `json:"largest_size"`
-	Variant     string        `json:"variant"`
-	Reason      string        `json:"reason"`
-	Stats       runtime.Stats `json:"stats"`
+	Vertices int `json:"vertices"`
+	// Components counts the SCCs, LargestSize the vertices of the largest.
+	Components  int `json:"components"`
+	LargestSize int `json:"largest_size"`
+	// Variant and Reason are what ran and why.
+	Variant string        `json:"variant"`
+	Reason  string        `json:"reason"`
+	Stats   runtime.Stats `json:"stats"`
 }
 
 // MarshalJSON encodes the result's Summary.
 func (r *Result) MarshalJSON() ([]byte, error) {
 	return json.Marshal(Summary{Vertices: len(r.labels), Components: r.NumComponents(), LargestSize: r.LargestSize(),
 		Variant: r.variant.String(), Reason: r.reason, Stats: r.stats})
+}
+
+// Spec describes strongly connected components to gearbox's drivers (see
+// algorithms.Spec).
+var Spec = &algorithms.Spec{
+	Name:     section,
+	Doc:      "strongly connected components (connected components of undirected graphs): each vertex labelled with its SCC's smallest id",
+	Variants: variantNames[1:],
+	Params: []algorithms.Param{
+		{Key: "scc_fwbw_min_live", Doc: "fewest vertices left after the first trim on which strongly connected components run FW-BW before colouring"},
+		{Key: "scc_fwbw_share", Doc: "share of the vertices left that a FW-BW round must label for another to follow (else colouring)"},
+	},
+	ParamValues: func(l decider.KnobLayers, found bool) (decider.Knobs, error) {
+		p, err := PhasePolicyFrom(l, found)
+		return decider.KnobsOf(p), err
+	},
+	Benched: true,
+	Options: func(variant string, _ map[string]uint64) ([]runtime.Option, error) {
+		v, err := ParseVariant(variant)
+		opts := []runtime.Option{WithVariant(v)}
+		if err != nil {
+			return nil, fmt.Errorf("--variant: %w", err)
+		}
+		return opts, nil
+	},
+	Run: func(ctx context.Context, g *graph.Graph, _ uint32, opts ...runtime.Option) (*algorithms.Outcome, error) {
+		r, err := Run(ctx, g, opts...)
+		return outcome(g, r), err
+	},
+	Reference: func(g *graph.Graph, _ uint32) error { Reference(g); return nil },
+}
+
+func init() { algorithms.Register(Spec) }
+
+// outcome is r as the drivers report it (nil for no result).
+func outcome(g *graph.Graph, r *Result) *algorithms.Outcome {
+	if r == nil {
+		return nil
+	}
+	return &algorithms.Outcome{Stats: r.Stats(), Result: r, Release: func() {},
+		Edges:   func() int64 { return max(g.NumEdges(), 1) },
+		Summary: func() string { return summary(g, r) },
+		Verify:  func() error { return Verify(g, r.Labels()) },
+		Write:   func(w io.Writer) error { return WriteLabels(w, g, r) },
+	}
+}
+
+func summary(g *graph.Graph, r *Result) string {
+	note := ""
+	if !g.Directed() {
+		note = " (undirected: the connected components)"
+	}
+	c := r.Stats().Counters
+	return fmt.Sprintf("%d SCCs%s, largest %d vertices; labelled by trim %d, FW-BW %d, colouring %d (variant %s: %s)",
+		r.NumComponents(), note, r.LargestSize(), c["trimmed"], c["fwbw"], c["colored"], r.Variant(), r.Reason())
+}
+
+// WriteLabels writes one "id label" line per vertex in g's file ids, the
+// label the file id of the SCC's smallest vertex.
+func WriteLabels(w io.Writer, g *graph.Graph, r *Result) error {
+	return algorithms.WriteValues(w, g, func(v uint32) (uint64, bool) { return r.LabelID(v), true })
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -31,7 +30,6 @@ const sccBlock = 256
 type cudaOp struct {
 	driver
 	c      *gpu.CUDA
-	g      *graph.Graph
 	n      int
 	dg, dt *gpu.DeviceGraph
 	// label, partition, the searches' levels, colours, the split's class
@@ -51,7 +49,7 @@ func newCUDAOp(b runtime.Backend, r request) (operator, bool) {
 	if !ok {
 		return nil, false
 	}
-	o := &cudaOp{c: c, g: r.g, n: r.g.NumVertices(), host: make([]uint64, 3)}
+	o := &cudaOp{c: c, n: r.g.NumVertices(), host: make([]uint64, 3)}
 	o.driver = newDriver(o, r)
 	t0 := time.Now()
 	o.initErr = c.Do(o.setup)
@@ -233,24 +231,32 @@ func (o *cudaOp) Close() error {
 	}
 	o.closed = true
 	return o.c.Do(func(d *gpu.Dev) error {
-		var err error
-		if o.initErr == nil && o.Done() {
-			t := time.Now()
-			o.labels = make([]uint32, o.n)
-			if o.n > 0 {
-				err = gpu.ReadStaged(d, o.label, o.labels)
-			}
-			o.times.Transfers += time.Since(t)
-		}
-		for _, s := range []*gpu.DeviceSlice[uint32]{&o.label, &o.part, &o.fw, &o.bw, &o.col, &o.low} {
-			s.Free(d)
-		}
-		o.pivot.Free(d)
-		o.cnt.Free(d)
-		if o.pinned {
-			d.ReleaseGraph(o.g)
-			o.pinned = false
-		}
+		err := o.readLabels(d)
+		o.free(d)
 		return err
 	})
+}
+
+func (o *cudaOp) readLabels(d *gpu.Dev) error {
+	if o.initErr != nil || !o.Done() {
+		return nil
+	}
+	defer func(t time.Time) { o.times.Transfers += time.Since(t) }(time.Now())
+	o.labels = make([]uint32, o.n)
+	if o.n == 0 {
+		return nil
+	}
+	return gpu.ReadStaged(d, o.label, o.labels)
+}
+
+func (o *cudaOp) free(d *gpu.Dev) {
+	for _, s := range []*gpu.DeviceSlice[uint32]{&o.label, &o.part, &o.fw, &o.bw, &o.col, &o.low} {
+		s.Free(d)
+	}
+	o.pivot.Free(d)
+	o.cnt.Free(d)
+	if o.pinned {
+		d.ReleaseGraph(o.g)
+		o.pinned = false
+	}
 }

@@ -77,23 +77,26 @@ func Reference(g *graph.Graph) []uint32 {
 // vertex of its SCC (a vertex labelled l is at least l, and l is labelled
 // l), and the partition Tarjan's algorithm finds.
 func Verify(g *graph.Graph, labels []uint32) error {
-	if g == nil {
+	switch {
+	case g == nil:
 		return fmt.Errorf("scc: verify: %w: nil graph", graph.ErrNil)
+	case len(labels) != g.NumVertices():
+		return fmt.Errorf("%w: %d labels for %d vertices", ErrVerify, len(labels), g.NumVertices())
 	}
-	n := g.NumVertices()
-	if len(labels) != n {
-		return fmt.Errorf("%w: %d labels for %d vertices", ErrVerify, len(labels), n)
-	}
-	ref := Reference(g)
+	n, ref := len(labels), Reference(g)
 	for v, l := range labels {
+		var why string
 		switch {
 		case int64(l) >= int64(n):
-			return fmt.Errorf("%w: vertex %d has label %d, not a vertex of the %d", ErrVerify, v, l, n)
+			why = fmt.Sprintf("not a vertex of the %d", n)
 		case labels[l] != l || l > uint32(v):
-			return fmt.Errorf("%w: vertex %d has label %d, which is not the smallest vertex of an SCC (labelled %d)", ErrVerify, v, l, labels[l])
+			why = fmt.Sprintf("not the smallest vertex of an SCC (labelled %d)", labels[l])
 		case ref[v] != l:
-			return fmt.Errorf("%w: vertex %d has label %d, Tarjan's SCC has smallest vertex %d", ErrVerify, v, l, ref[v])
+			why = fmt.Sprintf("but Tarjan's SCC has smallest vertex %d", ref[v])
+		default:
+			continue
 		}
+		return fmt.Errorf("%w: vertex %d has label %d, %s", ErrVerify, v, l, why)
 	}
 	return nil
 }
