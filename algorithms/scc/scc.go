@@ -258,6 +258,10 @@ var Spec = &algorithms.Spec{
 		p, err := PhasePolicyFrom(l, found)
 		return decider.KnobsOf(p), err
 	},
+	// The engine's policy picks the searches' mapping from the average
+	// degree (T1) and the vertices left (T2); the representation it picks
+	// is not used.
+	Reads:   []string{"T1", "T2"},
 	Benched: true,
 	Options: func(variant string, _ map[string]uint64) ([]runtime.Option, error) {
 		v, err := ParseVariant(variant)

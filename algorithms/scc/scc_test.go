@@ -18,11 +18,16 @@ import (
 )
 
 // configs are the runs every graph gets: each variant and auto, on one
-// worker and four, and multistep under each mapping.
+// worker and four (four only under the race detector or -short), and
+// multistep under each mapping.
 func configs() [][]runtime.Option {
 	var out [][]runtime.Option
+	workers := []int{1, 4}
+	if raceEnabled || testing.Short() {
+		workers = workers[1:]
+	}
 	for _, v := range append(scc.Variants(), scc.Auto) {
-		for _, w := range []int{1, 4} {
+		for _, w := range workers {
 			out = append(out, []runtime.Option{scc.WithVariant(v), runtime.WithWorkers(w)})
 		}
 	}
@@ -38,6 +43,9 @@ func configs() [][]runtime.Option {
 // graph exactly as the serial Tarjan does; undirected graphs as cc does.
 func TestMatchesTarjan(t *testing.T) {
 	for _, c := range cases(t) {
+		if (raceEnabled || testing.Short()) && c.G.NumVertices() > 20000 {
+			continue // the real datasets and the largest generated graphs
+		}
 		ref := scc.Reference(c.G)
 		if !c.G.Directed() {
 			if want := cc.Reference(c.G); !equal(ref, want) {
