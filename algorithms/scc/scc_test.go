@@ -43,8 +43,8 @@ func configs() [][]runtime.Option {
 // graph exactly as the serial Tarjan does; undirected graphs as cc does.
 func TestMatchesTarjan(t *testing.T) {
 	for _, c := range cases(t) {
-		if (raceEnabled || testing.Short()) && c.G.NumVertices() > 20000 {
-			continue // the real datasets and the largest generated graphs
+		if (raceEnabled || testing.Short()) && c.G.NumVertices() > 5000 {
+			continue // the real datasets and the larger generated graphs
 		}
 		ref := scc.Reference(c.G)
 		if !c.G.Directed() {
@@ -112,7 +112,10 @@ func TestKnownAnswers(t *testing.T) {
 // TestTarjanDeep: the reference keeps its stacks on the heap: a ring and
 // a path of a million vertices.
 func TestTarjanDeep(t *testing.T) {
-	const n = 1 << 20
+	n := uint32(1 << 20)
+	if raceEnabled || testing.Short() {
+		n = 1 << 16
+	}
 	for _, ring := range []bool{true, false} {
 		arcs := make([][2]uint32, 0, n)
 		for v := uint32(0); v+1 < n; v++ {
