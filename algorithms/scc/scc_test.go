@@ -124,7 +124,7 @@ func TestTarjanDeep(t *testing.T) {
 		if ring {
 			arcs = append(arcs, [2]uint32{n - 1, 0})
 		}
-		l := scc.Reference(testgraphs.MustBuild(n, false, arcs, nil))
+		l := scc.Reference(testgraphs.MustBuild(int(n), false, arcs, nil))
 		for v, x := range l {
 			if want := uint32(v); ring {
 				want = 0
