@@ -42,6 +42,12 @@ func PhasePolicyFrom(layers decider.KnobLayers, _ bool) (PhasePolicy, error) {
 	return p, p.Validate()
 }
 
+// paramValues is Spec.ParamValues: the policy's keys and their values.
+func paramValues(l decider.KnobLayers, found bool) (decider.Knobs, error) {
+	p, err := PhasePolicyFrom(l, found)
+	return decider.KnobsOf(p), err
+}
+
 // Validate checks the policy; the error names the key.
 func (p PhasePolicy) Validate() error {
 	switch {

@@ -250,19 +250,16 @@ var Spec = &algorithms.Spec{
 	Name:     section,
 	Doc:      "strongly connected components (connected components of undirected graphs): each vertex labelled with its SCC's smallest id",
 	Variants: variantNames[1:],
+	// The engine's policy picks the searches' mapping from the average
+	// degree (T1) and the vertices left (T2); the representation it picks
+	// is not used.
+	Reads: []string{"T1", "T2"},
 	Params: []algorithms.Param{
 		{Key: "scc_fwbw_min_live", Doc: "fewest vertices left after the first trim on which strongly connected components run FW-BW before colouring"},
 		{Key: "scc_fwbw_share", Doc: "share of the vertices left that a FW-BW round must label for another to follow (else colouring)"},
 	},
-	ParamValues: func(l decider.KnobLayers, found bool) (decider.Knobs, error) {
-		p, err := PhasePolicyFrom(l, found)
-		return decider.KnobsOf(p), err
-	},
-	// The engine's policy picks the searches' mapping from the average
-	// degree (T1) and the vertices left (T2); the representation it picks
-	// is not used.
-	Reads:   []string{"T1", "T2"},
-	Benched: true,
+	ParamValues: paramValues,
+	Benched:     true,
 	Options: func(variant string, _ map[string]uint64) ([]runtime.Option, error) {
 		v, err := ParseVariant(variant)
 		opts := []runtime.Option{WithVariant(v)}
