@@ -250,6 +250,7 @@ var Spec = &algorithms.Spec{
 	Name:     section,
 	Doc:      "strongly connected components (connected components of undirected graphs): each vertex labelled with its SCC's smallest id",
 	Variants: variantNames[1:],
+	InArcs:   true, // the trim and the backward searches read the transpose
 	// The engine's policy picks the searches' mapping from the average
 	// degree (T1) and the vertices left (T2); the representation it picks
 	// is not used.
