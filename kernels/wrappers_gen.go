@@ -700,6 +700,136 @@ func LaunchNarrowU16(
 	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
 }
 
+// LaunchSccTrim launches scc_trim (scc.cu). The comments give the C parameters.
+func LaunchSccTrim(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	adj DevPtr[uint32], // const u32* adj
+	toff DevPtr[int64], // const i64* toff
+	tadj DevPtr[uint32], // const u32* tadj
+	n uint32, // u32 n
+	label DevPtr[uint32], // u32* label
+	part DevPtr[uint32], // const u32* part
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_trim", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccPivot launches scc_pivot (scc.cu). The comments give the C parameters.
+func LaunchSccPivot(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	toff DevPtr[int64], // const i64* toff
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	pivot DevPtr[uint64], // u64* pivot
+) error {
+	return l.LaunchKernel("scc_pivot", grid, block, []uint64{uint64(off.addr), uint64(toff.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr)})
+}
+
+// LaunchSccSeed launches scc_seed (scc.cu). The comments give the C parameters.
+func LaunchSccSeed(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	pivot DevPtr[uint64], // const u64* pivot
+	fw DevPtr[uint32], // u32* fw
+	bw DevPtr[uint32], // u32* bw
+) error {
+	return l.LaunchKernel("scc_seed", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr), uint64(fw.addr), uint64(bw.addr)})
+}
+
+// LaunchSccReach launches scc_reach (scc.cu). The comments give the C parameters.
+func LaunchSccReach(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	heads DevPtr[uint32], // const u32* heads
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	key DevPtr[uint32], // const u32* key
+	lv DevPtr[uint32], // u32* lv
+	level uint32, // u32 level
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_reach", grid, block, []uint64{uint64(off.addr), uint64(heads.addr), uint64(n), uint64(label.addr), uint64(key.addr), uint64(lv.addr), uint64(level), uint64(cnt.addr)})
+}
+
+// LaunchSccSplitMin launches scc_split_min (scc.cu). The comments give the C parameters.
+func LaunchSccSplitMin(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	fw DevPtr[uint32], // const u32* fw
+	bw DevPtr[uint32], // const u32* bw
+	low DevPtr[uint32], // u32* low
+) error {
+	return l.LaunchKernel("scc_split_min", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr)})
+}
+
+// LaunchSccSplitApply launches scc_split_apply (scc.cu). The comments give the C parameters.
+func LaunchSccSplitApply(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // u32* label
+	part DevPtr[uint32], // u32* part
+	fw DevPtr[uint32], // const u32* fw
+	bw DevPtr[uint32], // const u32* bw
+	low DevPtr[uint32], // const u32* low
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_split_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccColourInit launches scc_colour_init (scc.cu). The comments give the C parameters.
+func LaunchSccColourInit(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	col DevPtr[uint32], // u32* col
+) error {
+	return l.LaunchKernel("scc_colour_init", grid, block, []uint64{uint64(n), uint64(col.addr)})
+}
+
+// LaunchSccColourProp launches scc_colour_prop (scc.cu). The comments give the C parameters.
+func LaunchSccColourProp(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	adj DevPtr[uint32], // const u32* adj
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	col DevPtr[uint32], // u32* col
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_colour_prop", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccRoots launches scc_roots (scc.cu). The comments give the C parameters.
+func LaunchSccRoots(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	col DevPtr[uint32], // const u32* col
+	lv DevPtr[uint32], // u32* lv
+) error {
+	return l.LaunchKernel("scc_roots", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(col.addr), uint64(lv.addr)})
+}
+
+// LaunchSccColourApply launches scc_colour_apply (scc.cu). The comments give the C parameters.
+func LaunchSccColourApply(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // u32* label
+	part DevPtr[uint32], // u32* part
+	col DevPtr[uint32], // const u32* col
+	lv DevPtr[uint32], // const u32* lv
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_colour_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(lv.addr), uint64(cnt.addr)})
+}
+
 // SSSPPushU64Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose members share
 // one signature. Other values, the zero value included, are not members:
 // LaunchSSSPPushU64 refuses them.
@@ -1129,6 +1259,16 @@ var wrapped = [...]string{
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",
+	"scc_trim",
+	"scc_pivot",
+	"scc_seed",
+	"scc_reach",
+	"scc_split_min",
+	"scc_split_apply",
+	"scc_colour_init",
+	"scc_colour_prop",
+	"scc_roots",
+	"scc_colour_apply",
 	"sssp_d64_t_bm",
 	"sssp_d64_t_qu",
 	"sssp_d64_b_bm",
