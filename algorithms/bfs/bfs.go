@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -14,8 +13,9 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
-// ErrSource is wrapped when the source vertex is out of range.
-var ErrSource = errors.New("source vertex out of range")
+// ErrSource is wrapped when a run has no source or one out of range (one
+// error for BFS and SSSP).
+var ErrSource = search.ErrSource
 
 // unreached is the internal depth of a vertex not (yet) reached; it never
 // leaves the package (Depth reports ok=false instead).
@@ -85,29 +85,26 @@ type operator interface {
 // parent tree. An empty graph gives an empty result; a source outside the
 // graph is an error.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
-	return run(ctx, g, []uint32{src}, false, opts)
+	return entry.One(ctx, g, src, opts)
 }
 
 // RunMulti computes every vertex's hop distance to the nearest of sources
 // (a multi-source BFS: one traversal that starts from all of them at
 // depth 0). Duplicated sources count once; there must be at least one.
 func RunMulti(ctx context.Context, g *graph.Graph, sources []uint32, opts ...runtime.Option) (*Result, error) {
-	if len(sources) == 0 {
-		return nil, fmt.Errorf("bfs: %w: no sources", ErrSource)
-	}
-	return run(ctx, g, sources, true, opts)
+	return entry.Multi(ctx, g, sources, opts)
 }
 
+// entry checks Run's and RunMulti's arguments before run.
+var entry = search.Entry[*Result]{Name: "bfs", Run: run}
+
 func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (*Result, error) {
-	if err := runtime.CheckArgs("bfs", ctx, g); err != nil {
-		return nil, err
-	}
 	n := g.NumVertices()
 	if n == 0 {
 		return &Result{search.New("bfs", "depth", g, srcs, multi, hostmem.Values{}, runtime.Stats{})}, nil
 	}
 	cfg := runtime.NewConfigFor("bfs", opts...)
-	cpu, parents, err := search.Start("bfs", ErrSource, cfg, n, srcs, multi)
+	cpu, parents, err := search.Start("bfs", cfg, n, srcs, multi)
 	if err != nil {
 		return nil, err
 	}

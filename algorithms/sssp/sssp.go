@@ -15,9 +15,11 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
+// ErrSource is wrapped when a run has no source or one out of range (one
+// error for BFS and SSSP).
+var ErrSource = search.ErrSource
+
 var (
-	// ErrSource is wrapped when the source vertex is out of range.
-	ErrSource = errors.New("source vertex out of range")
 	// ErrUnweighted is wrapped when the graph has no weights.
 	ErrUnweighted = errors.New("graph is unweighted")
 	// ErrRealWeights is wrapped when the graph has float weights.
@@ -144,26 +146,20 @@ func orderedFits(g *graph.Graph, t Params) bool {
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
-	return run(ctx, g, []uint32{src}, false, opts)
+	return entry.One(ctx, g, src, opts)
 }
 
 // RunMulti computes every vertex's distance to the nearest of sources (a
 // multi-source SSSP: one run that starts from all of them at distance 0).
 // Duplicated sources count once; there must be at least one.
 func RunMulti(ctx context.Context, g *graph.Graph, sources []uint32, opts ...runtime.Option) (*Result, error) {
-	if len(sources) == 0 {
-		return nil, fmt.Errorf("sssp: %w: no sources", ErrSource)
-	}
-	return run(ctx, g, sources, true, opts)
+	return entry.Multi(ctx, g, sources, opts)
 }
 
+// entry checks Run's and RunMulti's arguments and the graph before run.
+var entry = search.Entry[*Result]{Name: "sssp", Check: CheckGraph, Run: run}
+
 func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (*Result, error) {
-	if err := runtime.CheckArgs("sssp", ctx, g); err != nil {
-		return nil, err
-	}
-	if err := CheckGraph(g); err != nil {
-		return nil, err
-	}
 	n := g.NumVertices()
 	cfg := runtime.NewConfigFor("sssp", opts...)
 	par, err := paramsFor(cfg)
@@ -185,7 +181,7 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if n == 0 {
 		return &Result{search.New("sssp", "distance", g, srcs, multi, hostmem.Values{}, runtime.Stats{}), delta}, nil
 	}
-	cpu, parents, err := search.Start("sssp", ErrSource, cfg, n, srcs, multi)
+	cpu, parents, err := search.Start("sssp", cfg, n, srcs, multi)
 	if err != nil {
 		return nil, err
 	}

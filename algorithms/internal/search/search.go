@@ -9,6 +9,8 @@
 package search
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -21,6 +23,10 @@ import (
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
+
+// ErrSource is wrapped when a run has no source or one out of range: the
+// packages' ErrSource.
+var ErrSource = errors.New("source vertex out of range")
 
 // Result is one search's result. The packages' Results embed it, so its
 // methods are theirs (with their own docs for the value: Depth, Distance);
@@ -235,14 +241,14 @@ func WithParents() runtime.Option { return runtime.WithValue(parentsKey{}, true)
 
 // Start checks a run of the algorithm name from srcs on a graph of n > 0
 // vertices before it starts: a source out of range is an error wrapping
-// errSource, and several sources (multi) or parents (WithParents) on a
+// ErrSource, and several sources (multi) or parents (WithParents) on a
 // backend other than the CPU's, which alone runs them, one wrapping
 // runtime.ErrUnsupported. It returns the CPU backend (nil for another) and
 // whether the run records parents.
-func Start(name string, errSource error, cfg *runtime.Config, n int, srcs []uint32, multi bool) (cpu *runtime.CPU, parents bool, err error) {
+func Start(name string, cfg *runtime.Config, n int, srcs []uint32, multi bool) (cpu *runtime.CPU, parents bool, err error) {
 	for _, s := range srcs {
 		if int64(s) >= int64(n) {
-			return nil, false, fmt.Errorf("%s: %w: source %d, graph has %d vertices (0..%d)", name, errSource, s, n, n-1)
+			return nil, false, fmt.Errorf("%s: %w: source %d, graph has %d vertices (0..%d)", name, ErrSource, s, n, n-1)
 		}
 	}
 	v, _ := cfg.Value(parentsKey{})
@@ -274,4 +280,43 @@ func AddParents(r *Result, build func() ([]uint32, error)) error {
 	}
 	r.stats.Counters["parent_pass_ns"] += d.Nanoseconds()
 	return nil
+}
+
+// Entry is a search's Run and RunMulti: the packages' delegate to One and
+// Multi, which check the arguments before the search's own run.
+type Entry[R any] struct {
+	// Name is the algorithm's, for errors.
+	Name string
+	// Check, where set, returns the error for a graph the search cannot
+	// use (sssp: one without integer weights), after runtime.CheckArgs.
+	Check func(g *graph.Graph) error
+	// Run runs from srcs, one at least (multi: RunMulti's).
+	Run func(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (R, error)
+}
+
+// One runs from src.
+func (e Entry[R]) One(ctx context.Context, g *graph.Graph, src uint32, opts []runtime.Option) (R, error) {
+	return e.run(ctx, g, []uint32{src}, false, opts)
+}
+
+// Multi runs from sources at once; there must be one at least.
+func (e Entry[R]) Multi(ctx context.Context, g *graph.Graph, sources []uint32, opts []runtime.Option) (R, error) {
+	if len(sources) == 0 {
+		var zero R
+		return zero, fmt.Errorf("%s: %w: no sources", e.Name, ErrSource)
+	}
+	return e.run(ctx, g, sources, true, opts)
+}
+
+func (e Entry[R]) run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (R, error) {
+	var zero R
+	if err := runtime.CheckArgs(e.Name, ctx, g); err != nil {
+		return zero, err
+	}
+	if e.Check != nil {
+		if err := e.Check(g); err != nil {
+			return zero, err
+		}
+	}
+	return e.Run(ctx, g, srcs, multi, opts)
 }
