@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
@@ -26,6 +27,11 @@ func bucketed(p sssp.Params, target int64) sssp.Params {
 	p.BucketEdges = target
 	return p
 }
+
+// kit runs the tests SSSP shares with BFS on the weighted graphs: parent
+// edges must be tight arcs (dist[p] + w == dist[v], some parallel arc of
+// that weight) and paths must weigh their vertex's distance.
+var kit = searchtest.Search[*sssp.Result]{Weighted: true, Run: sssp.Run, RunMulti: sssp.RunMulti, WithParents: sssp.WithParents, Configs: configs}
 
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{
@@ -55,23 +61,7 @@ func configs() map[string][]runtime.Option {
 	return m
 }
 
-func TestAllVariantsMatchDijkstra(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range testgraphs.Cases() {
-		g := c.Weighted()
-		for name, opts := range configs() {
-			for _, src := range c.Sources {
-				res, err := sssp.Run(ctx, g, src, opts...)
-				if err != nil {
-					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
-				}
-				if err := sssp.Verify(g, res); err != nil {
-					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
-				}
-			}
-		}
-	}
-}
+func TestAllVariantsMatchDijkstra(t *testing.T) { kit.EveryConfig(t, nil, sssp.Verify) }
 
 func TestKnownDistances(t *testing.T) {
 	want := map[string][]int64{
