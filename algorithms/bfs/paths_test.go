@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -32,16 +31,7 @@ func TestNoParentsByDefault(t *testing.T) {
 
 func TestPathIDs(t *testing.T) {
 	// Vertex ids 10, 20, 30 in the file: a path 10 -> 20 -> 30.
-	el := &graph.EdgeList{Src: []uint32{0, 1}, Dst: []uint32{1, 2}, NumVertices: 3}
-	ids, err := graph.SortedIDs([]uint64{10, 20, 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	el.IDs = ids
-	g, err := graph.Build(el, graph.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := fileIDGraph(t, []uint64{10, 20, 30}, []uint32{0, 1}, []uint32{1, 2}, false)
 	r, err := bfs.Run(context.Background(), g, 0, bfs.WithParents())
 	if err != nil {
 		t.Fatal(err)

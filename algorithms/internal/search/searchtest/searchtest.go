@@ -5,9 +5,12 @@
 package searchtest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"slices"
 	"strings"
@@ -247,4 +250,31 @@ func (s Search[R]) UnsupportedElsewhere(t *testing.T) {
 	if _, err := s.RunMulti(context.Background(), g, []uint32{0, 1}, other); !errors.Is(err, runtime.ErrUnsupported) {
 		t.Fatalf("several sources on another backend: %v, want ErrUnsupported", err)
 	}
+}
+
+// Exported is a result's file exports.
+type Exported interface {
+	WriteCSV(w io.Writer) error
+	WriteJSON(w io.Writer) error
+}
+
+// Exports checks that r's CSV is wantCSV, and returns its JSON rows,
+// decoded, and its JSON summary (testgraphs.JSONObject) with the encoding.
+func Exports(t *testing.T, r Exported, wantCSV string) (rows []map[string]any, summary map[string]any, js []byte) {
+	t.Helper()
+	var csv, rowsJS bytes.Buffer
+	if err := r.WriteCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	if csv.String() != wantCSV {
+		t.Errorf("CSV %q, want %q", csv.String(), wantCSV)
+	}
+	if err := r.WriteJSON(&rowsJS); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(rowsJS.Bytes(), &rows); err != nil {
+		t.Fatalf("%v in %s", err, rowsJS.String())
+	}
+	summary, js = testgraphs.JSONObject(t, r)
+	return rows, summary, js
 }
