@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ import (
 
 // Result is what the tests read of a search's result.
 type Result interface {
+	Stats() runtime.Stats
 	Sources() []uint32
 	Value(v uint32) (uint64, bool)
 	Values() iter.Seq2[uint32, uint64]
@@ -277,4 +279,89 @@ func Exports(t *testing.T, r Exported, wantCSV string) (rows []map[string]any, s
 	}
 	summary, js = testgraphs.JSONObject(t, r)
 	return rows, summary, js
+}
+
+// RealDatasets runs the search under each of opts from every source of the
+// real graphs and checks each result with verify; skipped where skip is
+// set (the race detector: too slow under it).
+func (s Search[R]) RealDatasets(t *testing.T, skip bool, opts [][]runtime.Option, verify func(*graph.Graph, R) error) {
+	if skip {
+		t.Skip("real datasets are checked without the race detector (too slow under it)")
+	}
+	cases, err := testgraphs.Datasets()
+	testgraphs.SkipNoDatasets(t, err)
+	for _, c := range cases {
+		g := s.graph(c)
+		for _, o := range opts {
+			for _, src := range c.Sources {
+				res, err := s.Run(context.Background(), g, src, o...)
+				if err != nil {
+					t.Fatalf("%s: %v", c.Name, err)
+				}
+				if err := verify(g, res); err != nil {
+					t.Fatalf("%s src %d %s: %v", c.Name, src, res.Stats().Policy, err)
+				}
+			}
+		}
+	}
+}
+
+// P2P31 compares runs under each of configs with gstest's published answer
+// on p2p-31 (testgraphs.P2P31; answer picks the search's of its depths and
+// distances). A vertex without an answer (-2) is skipped, or fails the
+// test where complete is set; skip skips the test (the race detector).
+func (s Search[R]) P2P31(t *testing.T, skip bool, configs [][]runtime.Option, answer func(depth, dist []int64) []int64, complete bool) {
+	if skip {
+		t.Skip("checked without the race detector")
+	}
+	g, src, depth, dist, err := testgraphs.P2P31()
+	testgraphs.SkipNoDatasets(t, err)
+	want := answer(depth, dist)
+	for _, o := range configs {
+		res, err := s.Run(context.Background(), g, src, o...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v, w := range want {
+			if w < -1 {
+				if complete {
+					t.Fatalf("vertex %d: published answer %d is neither a value nor unreachable (-1)", v, w)
+				}
+				continue
+			}
+			checkAnswer(t, "p2p-31", g, res, uint32(v), w >= 0, float64(w), "gstest")
+		}
+	}
+}
+
+// LDBC compares runs under each of configs with the LDBC Graphalytics
+// validation answers of alg ("BFS", "SSSP"; its four graphs), scaled by
+// scale (the weights' testgraphs.LDBCScale, exactly; 1 for hops).
+func (s Search[R]) LDBC(t *testing.T, alg string, configs [][]runtime.Option, scale float64) {
+	cases, err := testgraphs.LDBC(alg)
+	testgraphs.SkipNoDatasets(t, err)
+	if len(cases) != 4 {
+		t.Fatalf("%d LDBC %s graphs, want 4", len(cases), alg)
+	}
+	for _, c := range cases {
+		for _, o := range configs {
+			res, err := s.Run(context.Background(), c.G, c.Source, o...)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			for v, w := range c.Want {
+				checkAnswer(t, c.Name, c.G, res, uint32(v), w >= 0, math.Round(w*scale), fmt.Sprintf("LDBC (x%v)", scale))
+			}
+		}
+	}
+}
+
+// checkAnswer fails the test where r's value of v is not want, or r does
+// not reach v exactly where reachable.
+func checkAnswer[R Result](t *testing.T, name string, g *graph.Graph, r R, v uint32, reachable bool, want float64, who string) {
+	t.Helper()
+	got, ok := r.Value(v)
+	if reachable != ok || (ok && float64(got) != want) {
+		t.Fatalf("%s %s: vertex %d (external %d): %d ok=%v, %s says %v", name, r.Stats().Policy, v, g.IDs().External(v), got, ok, who, want)
+	}
 }
