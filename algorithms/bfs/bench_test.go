@@ -1,10 +1,8 @@
 package bfs_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/gearbox-graph/gearbox/algorithms/bfs"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -26,23 +24,7 @@ func BenchmarkBFS(b *testing.B) {
 					b.Skip("static pull scans every unvisited vertex on each of grid2048's ~4000 levels: measured 54-90 s/op")
 				}
 				g := testgraphs.Bench(gname)
-				srcs := testgraphs.Sources(g, 8)
-				var insp, conv, wall float64
-				b.ResetTimer()
-				cpu0 := testgraphs.CPUTime()
-				for i := 0; i < b.N; i++ {
-					res, err := bfs.Run(context.Background(), g, srcs[i%len(srcs)], opts...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					st := res.Stats()
-					insp += st.Inspection.Seconds()
-					conv += st.Conversion.Seconds()
-					wall += st.Wall.Seconds()
-				}
-				b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
-				b.ReportMetric(100*insp/wall, "%inspect")
-				b.ReportMetric(100*conv/wall, "%convert")
+				kit.Bench(b, g, testgraphs.Sources(g, 8), opts)
 			})
 		}
 	}

@@ -1,7 +1,6 @@
 package sssp_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -34,23 +33,7 @@ func BenchmarkSSSP(b *testing.B) {
 					b.Skip("unordered (Bellman-Ford) on grid2048: already 7.6-8 s/op CPU on grid1024; not a candidate for the best static variant")
 				}
 				g := testgraphs.Bench(gname).WithDerivedWeights(1)
-				srcs := testgraphs.Sources(g, 8)
-				var insp, conv, wall float64
-				b.ResetTimer()
-				cpu0 := testgraphs.CPUTime()
-				for i := 0; i < b.N; i++ {
-					res, err := sssp.Run(context.Background(), g, srcs[i%len(srcs)], c.opts...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					st := res.Stats()
-					insp += st.Inspection.Seconds()
-					conv += st.Conversion.Seconds()
-					wall += st.Wall.Seconds()
-				}
-				b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
-				b.ReportMetric(100*insp/wall, "%inspect")
-				b.ReportMetric(100*conv/wall, "%convert")
+				kit.Bench(b, g, testgraphs.Sources(g, 8), c.opts)
 			})
 		}
 	}

@@ -365,3 +365,25 @@ func checkAnswer[R Result](t *testing.T, name string, g *graph.Graph, r R, v uin
 		t.Fatalf("%s %s: vertex %d (external %d): %d ok=%v, %s says %v", name, r.Stats().Policy, v, g.IDs().External(v), got, ok, who, want)
 	}
 }
+
+// Bench runs the search b.N times on g, cycling over srcs, and reports the
+// CPU time per run and the inspection and conversion times as
+// percentages of the runs' wall time.
+func (s Search[R]) Bench(b *testing.B, g *graph.Graph, srcs []uint32, opts []runtime.Option) {
+	var insp, conv, wall float64
+	b.ResetTimer()
+	cpu0 := testgraphs.CPUTime()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Run(context.Background(), g, srcs[i%len(srcs)], opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st := res.Stats()
+		insp += st.Inspection.Seconds()
+		conv += st.Conversion.Seconds()
+		wall += st.Wall.Seconds()
+	}
+	b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(100*insp/wall, "%inspect")
+	b.ReportMetric(100*conv/wall, "%convert")
+}
