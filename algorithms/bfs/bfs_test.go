@@ -144,26 +144,5 @@ func TestAllIteratesReached(t *testing.T) {
 func TestRelease(t *testing.T) { checkRelease(t) }
 
 func checkRelease(t *testing.T, opts ...runtime.Option) {
-	t.Helper()
-	g := testgraphs.RMAT(10, 8, 3)
-	srcs := testgraphs.Sources(g, 3)
-	for i, src := range srcs {
-		res, err := bfs.Run(context.Background(), g, src, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := bfs.Verify(g, res); err != nil {
-			t.Fatalf("run %d (after %d releases): %v", i, i, err)
-		}
-		res.Release()
-		res.Release() // idempotent
-		func() {
-			defer func() {
-				if r := recover(); r == nil {
-					t.Error("Depth after Release did not panic")
-				}
-			}()
-			res.Depth(src)
-		}()
-	}
+	kit.CheckRelease(t, testgraphs.RMAT(10, 8, 3), bfs.Verify, "Depth", func(r *bfs.Result, v uint32) { r.Depth(v) }, opts...)
 }

@@ -198,27 +198,7 @@ func TestOrderRule(t *testing.T) {
 func TestRelease(t *testing.T) { checkRelease(t) }
 
 func checkRelease(t *testing.T, opts ...runtime.Option) {
-	t.Helper()
-	g := testgraphs.RMAT(10, 8, 3).WithDerivedWeights(5)
-	srcs := testgraphs.Sources(g, 3)
-	for i, src := range srcs {
-		res, err := sssp.Run(context.Background(), g, src, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sssp.Verify(g, res); err != nil {
-			t.Fatalf("run %d (after %d releases): %v", i, i, err)
-		}
-		res.Release()
-		func() {
-			defer func() {
-				if r := recover(); r == nil {
-					t.Error("Distance after Release did not panic")
-				}
-			}()
-			res.Distance(src)
-		}()
-	}
+	kit.CheckRelease(t, testgraphs.RMAT(10, 8, 3).WithDerivedWeights(5), sssp.Verify, "Distance", func(r *sssp.Result, v uint32) { r.Distance(v) }, opts...)
 }
 
 // TestDerivedDelta: with delta_factor set, the run's delta is factor x mean

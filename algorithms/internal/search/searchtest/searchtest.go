@@ -32,6 +32,7 @@ type Result interface {
 	HasParents() bool
 	Parent(v uint32) (uint32, bool)
 	Path(t uint32) ([]uint32, bool)
+	Release()
 }
 
 // Search describes a search to the tests.
@@ -386,4 +387,31 @@ func (s Search[R]) Bench(b *testing.B, g *graph.Graph, srcs []uint32, opts []run
 	b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(100*insp/wall, "%inspect")
 	b.ReportMetric(100*conv/wall, "%convert")
+}
+
+// CheckRelease runs the search with opts from three sources of g in turn,
+// releasing each result: every run, reusing the memory of the one before,
+// must pass verify, Release must be idempotent, and use (the accessor
+// named what) must panic on a released result.
+func (s Search[R]) CheckRelease(t *testing.T, g *graph.Graph, verify func(*graph.Graph, R) error, what string, use func(r R, v uint32), opts ...runtime.Option) {
+	t.Helper()
+	for i, src := range testgraphs.Sources(g, 3) {
+		res, err := s.Run(context.Background(), g, src, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verify(g, res); err != nil {
+			t.Fatalf("run %d (after %d releases): %v", i, i, err)
+		}
+		res.Release()
+		res.Release() // idempotent
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Error(what + " after Release did not panic")
+				}
+			}()
+			use(res, src)
+		}()
+	}
 }
