@@ -367,26 +367,46 @@ func checkAnswer[R Result](t *testing.T, name string, g *graph.Graph, r R, v uin
 	}
 }
 
-// Bench runs the search b.N times on g, cycling over srcs, and reports the
-// CPU time per run and the inspection and conversion times as
-// percentages of the runs' wall time.
-func (s Search[R]) Bench(b *testing.B, g *graph.Graph, srcs []uint32, opts []runtime.Option) {
-	var insp, conv, wall float64
-	b.ResetTimer()
-	cpu0 := testgraphs.CPUTime()
-	for i := 0; i < b.N; i++ {
-		res, err := s.Run(context.Background(), g, srcs[i%len(srcs)], opts...)
-		if err != nil {
-			b.Fatal(err)
+// BenchConfig is one configuration of Benchmark.
+type BenchConfig struct {
+	Name string
+	Opts []runtime.Option
+}
+
+// Benchmark runs the search under each of configs on the benchmark graphs
+// (weighted where the search is: derived weights, seed 1), as
+// sub-benchmarks graph=<graph>/<config>, cycling over 8 fixed sources. It
+// reports the CPU time per run and the inspection and conversion times as
+// percentages of the runs' wall time. skip returns why a graph and
+// configuration are not run ("": they are).
+func (s Search[R]) Benchmark(b *testing.B, configs []BenchConfig, skip func(gname, config string) string) {
+	for _, gname := range []string{"kron20", "urand20", "grid2048"} {
+		for _, c := range configs {
+			b.Run("graph="+gname+"/"+c.Name, func(b *testing.B) {
+				if why := skip(gname, c.Name); why != "" {
+					b.Skip(why)
+				}
+				g := s.graph(testgraphs.Case{G: testgraphs.Bench(gname)})
+				srcs := testgraphs.Sources(g, 8)
+				var insp, conv, wall float64
+				b.ResetTimer()
+				cpu0 := testgraphs.CPUTime()
+				for i := 0; i < b.N; i++ {
+					res, err := s.Run(context.Background(), g, srcs[i%len(srcs)], c.Opts...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					st := res.Stats()
+					insp += st.Inspection.Seconds()
+					conv += st.Conversion.Seconds()
+					wall += st.Wall.Seconds()
+				}
+				b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(100*insp/wall, "%inspect")
+				b.ReportMetric(100*conv/wall, "%convert")
+			})
 		}
-		st := res.Stats()
-		insp += st.Inspection.Seconds()
-		conv += st.Conversion.Seconds()
-		wall += st.Wall.Seconds()
 	}
-	b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
-	b.ReportMetric(100*insp/wall, "%inspect")
-	b.ReportMetric(100*conv/wall, "%convert")
 }
 
 // CheckRelease runs the search with opts from three sources of g in turn,
