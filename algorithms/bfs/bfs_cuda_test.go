@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -520,35 +521,20 @@ func BenchmarkCUDATargets(b *testing.B) {
 						lv = append(lv, int(st.GPU.Levels))
 					}
 				}
-				med := medianDur(walls)
+				med := searchtest.MedianDur(walls)
 				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
-				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
+				b.ReportMetric(float64(searchtest.MedianDur(kern).Microseconds())/1000, "kernels_ms")
 				b.ReportMetric(float64(slices.Max(levels)), "max_levels")
 				b.Logf("TARGET bfs %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) levels %v iterations %v device-levels %v",
-					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), levels, iters, lv)
+					spec, cfg.name, searchtest.MS(med), searchtest.MS(searchtest.MedianDur(kern)), searchtest.MS(slices.Min(walls)), searchtest.MS(slices.Max(walls)), levels, iters, lv)
 			})
 		}
 	}
 }
 
-func medianDur(x []time.Duration) time.Duration {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
-
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
-func TestCUDARelease(t *testing.T) {
-	cuda := testgraphs.OpenCUDA(t)
-	checkRelease(t, runtime.WithBackend(cuda))
-	// Results narrowed to bytes are recycled as bytes.
-	defer func(m int) { narrowMin = m }(narrowMin)
-	narrowMin = 1
-	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
-}
+func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease, &narrowMin) }
 
 // BenchmarkCUDACallSplit splits the time of a whole bfs.Run call on the
 // GPU (graph cached, result released before the next call, as a caller
@@ -615,7 +601,7 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 						rest = append(rest, el-st.Wall-st.GPU.Setup)
 					}
 				}
-				us := func(x []time.Duration) float64 { return float64(medianDur(x).Nanoseconds()) / 1e3 }
+				us := func(x []time.Duration) float64 { return float64(searchtest.MedianDur(x).Nanoseconds()) / 1e3 }
 				b.ReportMetric(us(call), "call_us")
 				b.ReportMetric(us(setup), "setup_us")
 				b.ReportMetric(us(wall), "wall_us")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
@@ -342,34 +343,19 @@ func BenchmarkCUDATargets(b *testing.B) {
 						lv = append(lv, int(st.GPU.Levels))
 					}
 				}
-				med := medianDur(walls)
+				med := searchtest.MedianDur(walls)
 				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
-				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
+				b.ReportMetric(float64(searchtest.MedianDur(kern).Microseconds())/1000, "kernels_ms")
 				b.Logf("TARGET sssp %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) iterations %v device-levels %v",
-					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), iters, lv)
+					spec, cfg.name, searchtest.MS(med), searchtest.MS(searchtest.MedianDur(kern)), searchtest.MS(slices.Min(walls)), searchtest.MS(slices.Max(walls)), iters, lv)
 			})
 		}
 	}
 }
 
-func medianDur(x []time.Duration) time.Duration {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
-
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
-func TestCUDARelease(t *testing.T) {
-	cuda := testgraphs.OpenCUDA(t)
-	checkRelease(t, runtime.WithBackend(cuda))
-	// Results narrowed to 16 bits are recycled as such.
-	defer func(m int) { narrowMin = m }(narrowMin)
-	narrowMin = 1
-	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
-}
+func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease, &narrowMin) }
 
 // TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the
 // first level, through frontiers of hubs (their blocks expand hubs of up
