@@ -41,57 +41,6 @@ func gpuConfigs(cuda, fused *gpu.CUDA) map[string][]runtime.Option {
 	return m
 }
 
-// cpuBFS is the reference: the CPU backend.
-func cpuBFS(t *testing.T, g *graph.Graph, src uint32) *bfs.Result {
-	t.Helper()
-	want, err := bfs.Run(context.Background(), g, src, runtime.WithWorkers(2))
-	if err != nil {
-		t.Fatalf("cpu: %v", err)
-	}
-	return want
-}
-
-func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bfs.Result, opts []runtime.Option) *bfs.Result {
-	t.Helper()
-	got, err := bfs.Run(context.Background(), g, src, opts...)
-	if err != nil {
-		t.Fatalf("%s: gpu: %v", label, err)
-	}
-	if got.NumVertices() != want.NumVertices() {
-		t.Fatalf("%s: %d depths on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
-	}
-	testgraphs.CompareValues(t, label, "depth", want.NumVertices(), want.Depth, got.Depth)
-	if err := bfs.Verify(g, got); err != nil {
-		t.Fatalf("%s: %v", label, err)
-	}
-	if gt := got.Stats().GPU; gt != nil {
-		checkResultBits(t, label, got.NumVertices(), got.MaxDepth(), gt.ResultBits)
-	}
-	return got
-}
-
-// narrowMin is the backend option WithNarrowMin of the runs checked
-// (tests that lower it set it while they run).
-var narrowMin = gpu.DefaultNarrowMin
-
-// checkResultBits checks the width of a GPU run's depth copy: the fewest
-// of 8, 16 and 32 bits whose all-ones (unreached) lies above the deepest
-// level, and 32 below narrowMin vertices.
-func checkResultBits(t *testing.T, label string, n, maxDepth, bits int) {
-	t.Helper()
-	want := 32
-	switch {
-	case n < narrowMin:
-	case maxDepth < 0xFF:
-		want = 8
-	case maxDepth < 0xFFFF:
-		want = 16
-	}
-	if bits != want {
-		t.Fatalf("%s: depths copied as %d bits (%d vertices, deepest level %d), want %d", label, bits, n, maxDepth, want)
-	}
-}
-
 func TestCUDASharedTable(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(64))
@@ -99,9 +48,9 @@ func TestCUDASharedTable(t *testing.T) {
 	runs := 0
 	for _, c := range testgraphs.Cases() {
 		for _, src := range c.Sources {
-			want := cpuBFS(t, c.G, src)
+			want := kit.CPURun(t, c.G, src)
 			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
 				runs++
 			}
 		}
@@ -124,9 +73,9 @@ func TestCUDAGenerated(t *testing.T) {
 	cfgs := gpuConfigs(cuda, fused)
 	for _, tg := range graphs {
 		for _, src := range testgraphs.Sources(tg.g, 2) {
-			want := cpuBFS(t, tg.g, src)
+			want := kit.CPURun(t, tg.g, src)
 			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
 			}
 		}
 	}
@@ -145,9 +94,9 @@ func TestCUDADatasets(t *testing.T) {
 			continue
 		}
 		for _, src := range testgraphs.Sources(g, 2) {
-			want := cpuBFS(t, g, src)
+			want := kit.CPURun(t, g, src)
 			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
 			}
 		}
 	}
@@ -160,8 +109,8 @@ func TestCUDADatasets(t *testing.T) {
 func TestCUDADeepLevels(t *testing.T) {
 	// Narrow these small results too, so the copy's 8- and 16-bit
 	// boundaries are crossed (compareBFS checks the width).
-	defer func(m int) { narrowMin = m }(narrowMin)
-	narrowMin = 1
+	defer func(m int) { searchtest.NarrowMin = m }(searchtest.NarrowMin)
+	searchtest.NarrowMin = 1
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0), gpu.WithNarrowMin(1))
 	fused := testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))
 	for _, length := range []int{251, 252, 253, 254, 255, 256, 65533, 65534, 65535, 65536} {
@@ -172,13 +121,13 @@ func TestCUDADeepLevels(t *testing.T) {
 		}
 		arcs = append(arcs, [2]uint32{uint32(n - 2), uint32(n - 1)})
 		g := testgraphs.MustBuild(n, false, arcs, nil)
-		want := cpuBFS(t, g, 0)
+		want := kit.CPURun(t, g, 0)
 		cfgs := map[string]*gpu.CUDA{"fused": fused}
 		if length < 1000 { // 65K levels without persistent launches take seconds
 			cfgs["plain"] = cuda
 		}
 		for name, be := range cfgs {
-			got := compareBFS(t, fmt.Sprintf("path%d/%s", length, name), g, 0, want, []runtime.Option{runtime.WithBackend(be)})
+			got := kit.CompareGPU(t, fmt.Sprintf("path%d/%s", length, name), g, 0, want, []runtime.Option{runtime.WithBackend(be)})
 			if d := got.MaxDepth(); d != length {
 				t.Fatalf("path%d/%s: deepest level %d", length, name, d)
 			}
@@ -212,7 +161,7 @@ func TestCUDACancel(t *testing.T) {
 	if cached := gpu.GraphBytes(g); after != before+cached {
 		t.Fatalf("live device bytes %d -> %d after a cancelled run, want +%d (the cached graph)", before, after, cached)
 	}
-	compareBFS(t, "after-cancel", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(cuda)})
+	kit.CompareGPU(t, "after-cancel", g, 0, kit.CPURun(t, g, 0), []runtime.Option{runtime.WithBackend(cuda)})
 }
 
 // cancelAfter is a policy that cancels the run's context after n
@@ -426,9 +375,9 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	}
 	for _, c := range append(cases, real...) {
 		for _, src := range c.Sources {
-			want := cpuBFS(t, c.G, src)
+			want := kit.CPURun(t, c.G, src)
 			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
 			}
 		}
 	}
@@ -534,7 +483,7 @@ func BenchmarkCUDATargets(b *testing.B) {
 
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
-func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease, &narrowMin) }
+func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease) }
 
 // BenchmarkCUDACallSplit splits the time of a whole bfs.Run call on the
 // GPU (graph cached, result released before the next call, as a caller
@@ -626,11 +575,11 @@ func TestCUDAFusedHubs(t *testing.T) {
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		want := cpuBFS(t, c.G, 0)
+		want := kit.CPURun(t, c.G, 0)
 		if d := want.MaxDepth(); d != c.Levels-1 {
 			t.Fatalf("%s: the CPU's deepest level is %d, want %d", c.Name, d, c.Levels-1)
 		}
-		got := compareBFS(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backend(c)), oq})
+		got := kit.CompareGPU(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backend(c)), oq})
 		if levels, want := got.Stats().GPU.Levels, map[bool]int{true: c.Levels, false: c.Levels - 1}[c.All]; levels != int64(want) {
 			t.Errorf("%s: %d levels ran in persistent launches, want %d of %d", c.Name, levels, want, c.Levels)
 		}
@@ -673,11 +622,11 @@ func TestCUDALocalLevels(t *testing.T) {
 		all  bool // every level local
 	}{{"path300", path, true}, {"grid30x30", testgraphs.Grid(30, 30), true}, {"beads", beads, false},
 		{"grid300x300", testgraphs.Grid(300, 300), false}, {"rmat12", testgraphs.RMAT(12, 8, 3), false}} {
-		want := cpuBFS(t, c.g, 0)
+		want := kit.CPURun(t, c.g, 0)
 		levels := int64(want.MaxDepth() + 1)
 		for name, be := range map[string]*gpu.CUDA{"local": on, "no-local": off} {
 			label := c.name + "/" + name
-			gt := compareBFS(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
+			gt := kit.CompareGPU(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
 			if gt.Levels != levels {
 				t.Errorf("%s: %d levels in persistent launches, want all %d", label, gt.Levels, levels)
 			}
@@ -697,7 +646,7 @@ func TestCUDALocalLevels(t *testing.T) {
 	// local, and the rest on the ordinary kernels.
 	g := testgraphs.Grid(30, 30)
 	capped := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(8))
-	gt := compareBFS(t, "grid30x30/limit8", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
+	gt := kit.CompareGPU(t, "grid30x30/limit8", g, 0, kit.CPURun(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
 	if gt.Levels != 16 || gt.LocalLevels != 16 {
 		t.Errorf("grid30x30/limit8: %d levels in launches, %d local, want 16 and 16", gt.Levels, gt.LocalLevels)
 	}
@@ -740,9 +689,9 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
 		{"path100/no-launches", pathOf(100), none, false},
 	} {
-		want := cpuBFS(t, c.g, 0)
+		want := kit.CPURun(t, c.g, 0)
 		for rep := range 2 { // the second run reuses the first's released memory
-			got := compareBFS(t, c.name, c.g, 0, want, []runtime.Option{runtime.WithBackend(c.be), oq})
+			got := kit.CompareGPU(t, c.name, c.g, 0, want, []runtime.Option{runtime.WithBackend(c.be), oq})
 			gt := got.Stats().GPU
 			if gt.ResultBehindLaunch != c.behind {
 				t.Errorf("%s/run%d: result copied behind the launch: %v, want %v (%d levels in launches)",
@@ -784,17 +733,17 @@ func TestCUDAPullLaunch(t *testing.T) {
 		for c.g.Degree(src) == 0 {
 			src++
 		}
-		want := cpuBFS(t, c.g, src)
+		want := kit.CPURun(t, c.g, src)
 		levels := int64(want.MaxDepth() + 1)
 
 		for name, be := range map[string]*gpu.CUDA{"pull": on, "pull-no-launch": off} {
-			st := compareBFS(t, c.name+"/"+name, c.g, src, want, []runtime.Option{runtime.WithBackend(be), pull}).Stats()
+			st := kit.CompareGPU(t, c.name+"/"+name, c.g, src, want, []runtime.Option{runtime.WithBackend(be), pull}).Stats()
 			if st.Counters["pull_levels"] != 0 || int64(st.Iterations) != levels {
 				t.Errorf("%s/%s: %d iterations, %d pulled in launches; want %d single pulls", c.name, name, st.Iterations, st.Counters["pull_levels"], levels)
 			}
 		}
 
-		st := compareBFS(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(c.be), auto, runtime.WithTrace(true)}).Stats()
+		st := kit.CompareGPU(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(c.be), auto, runtime.WithTrace(true)}).Stats()
 		var inPulls, pulled int64 // levels of the iterations that pulled; levels pulled in launches
 		for _, it := range st.Trace {
 			if it.Variant.Direction == decider.Pull {
@@ -815,7 +764,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 			t.Errorf("%s/auto: %d levels in pull launches, %d of them pulled; want 30 or more of the tail's 40 pushed in them",
 				c.name, inPulls, st.Counters["pull_levels"])
 		}
-		st = compareBFS(t, c.name+"/auto-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), auto}).Stats()
+		st = kit.CompareGPU(t, c.name+"/auto-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), auto}).Stats()
 		if st.Counters["pull_levels"] != 0 {
 			t.Errorf("%s/auto-no-launch: %d levels pulled in launches with launches off", c.name, st.Counters["pull_levels"])
 		}
@@ -834,7 +783,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 	lthr := eager()
 	lthr.PullMinEdges, lthr.Alpha, lthr.Beta = 1000, 1e9, 1e9
 	small := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(32))
-	st := compareBFS(t, "layered/auto", layered, 0, cpuBFS(t, layered, 0), []runtime.Option{runtime.WithBackend(small), runtime.WithThresholds(lthr), runtime.WithTrace(true)}).Stats()
+	st := kit.CompareGPU(t, "layered/auto", layered, 0, kit.CPURun(t, layered, 0), []runtime.Option{runtime.WithBackend(small), runtime.WithThresholds(lthr), runtime.WithTrace(true)}).Stats()
 	if st.Counters["pull_levels"] != 5 || st.Variants[decider.PullVariant.String()] != 1 {
 		t.Errorf("layered/auto: %d levels pulled in %d pull iterations; want 5 in 1", st.Counters["pull_levels"], st.Variants[decider.PullVariant.String()])
 	}

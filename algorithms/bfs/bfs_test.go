@@ -22,7 +22,7 @@ func eager() decider.Thresholds {
 
 // kit runs the tests BFS shares with SSSP: a BFS is a search whose arcs
 // all weigh 1, so its parent trees are checked with depths for values.
-var kit = searchtest.Search[*bfs.Result]{Run: bfs.Run, RunMulti: bfs.RunMulti, WithParents: bfs.WithParents, Configs: configs}
+var kit = searchtest.Search[*bfs.Result]{Run: bfs.Run, RunMulti: bfs.RunMulti, WithParents: bfs.WithParents, Verify: bfs.Verify, What: "depth", Configs: configs}
 
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{

@@ -39,62 +39,6 @@ func gpuConfigs(cuda *gpu.CUDA, plain ...*gpu.CUDA) map[string][]runtime.Option 
 	return m
 }
 
-// cpuSSSP is the reference: the CPU backend.
-func cpuSSSP(t *testing.T, g *graph.Graph, src uint32) *sssp.Result {
-	t.Helper()
-	want, err := sssp.Run(context.Background(), g, src, runtime.WithWorkers(2))
-	if err != nil {
-		t.Fatalf("cpu: %v", err)
-	}
-	return want
-}
-
-func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *sssp.Result, opts []runtime.Option) *sssp.Result {
-	t.Helper()
-	got, err := sssp.Run(context.Background(), g, src, opts...)
-	if err != nil {
-		t.Fatalf("%s: gpu: %v", label, err)
-	}
-	if got.NumVertices() != want.NumVertices() {
-		t.Fatalf("%s: %d distances on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
-	}
-	testgraphs.CompareValues(t, label, "distance", want.NumVertices(), want.Distance, got.Distance)
-	if err := sssp.Verify(g, got); err != nil {
-		t.Fatalf("%s: %v", label, err)
-	}
-	if gt := got.Stats().GPU; gt != nil {
-		checkResultBits(t, label, got, gt.ResultBits)
-	}
-	return got
-}
-
-// narrowMin is the backend option WithNarrowMin of the runs checked
-// (tests that lower it set it while they run).
-var narrowMin = gpu.DefaultNarrowMin
-
-// checkResultBits checks the width of a GPU run's distance copy: 64 bits
-// as computed, or the fewest of 8, 16 and 32 whose all-ones (unreached)
-// lies above the largest distance, and 32 below narrowMin
-// vertices.
-func checkResultBits(t *testing.T, label string, r *sssp.Result, bits int) {
-	t.Helper()
-	if bits == 64 {
-		return // 64-bit distances are copied as they are
-	}
-	m, _ := r.MaxDistance()
-	want := 32
-	switch {
-	case r.NumVertices() < narrowMin:
-	case m < 0xFF:
-		want = 8
-	case m < 0xFFFF:
-		want = 16
-	}
-	if bits != want {
-		t.Fatalf("%s: distances copied as %d bits (%d vertices, largest distance %d), want %d", label, bits, r.NumVertices(), m, want)
-	}
-}
-
 func TestCUDASharedTable(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
 	cfgs := gpuConfigs(cuda, testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0)))
@@ -102,9 +46,9 @@ func TestCUDASharedTable(t *testing.T) {
 	for _, c := range testgraphs.Cases() {
 		g := c.Weighted()
 		for _, src := range c.Sources {
-			want := cpuSSSP(t, g, src)
+			want := kit.CPURun(t, g, src)
 			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
 				runs++
 			}
 		}
@@ -137,9 +81,9 @@ func TestCUDAGenerated(t *testing.T) {
 		{"grid150x150", testgraphs.Grid(150, 150).WithDerivedWeights(5)},
 	} {
 		for _, src := range testgraphs.Sources(tg.g, 2) {
-			want := cpuSSSP(t, tg.g, src)
+			want := kit.CPURun(t, tg.g, src)
 			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
 			}
 		}
 	}
@@ -160,9 +104,9 @@ func TestCUDADatasets(t *testing.T) {
 			g = g.WithDerivedWeights(1)
 		}
 		for _, src := range testgraphs.Sources(g, 2) {
-			want := cpuSSSP(t, g, src)
+			want := kit.CPURun(t, g, src)
 			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
 			}
 		}
 	}
@@ -246,9 +190,9 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	for _, c := range append(cases, real...) {
 		g := c.Weighted()
 		for _, src := range c.Sources {
-			want := cpuSSSP(t, g, src)
+			want := kit.CPURun(t, g, src)
 			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
+				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
 			}
 		}
 	}
@@ -355,7 +299,7 @@ func BenchmarkCUDATargets(b *testing.B) {
 
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
-func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease, &narrowMin) }
+func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease) }
 
 // TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the
 // first level, through frontiers of hubs (their blocks expand hubs of up
@@ -366,7 +310,7 @@ func TestCUDAFusedHubs(t *testing.T) {
 	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		got := compareSSSP(t, c.Name, c.G, 0, cpuSSSP(t, c.G, 0), []runtime.Option{runtime.WithBackend(backend(c)), uq})
+		got := kit.CompareGPU(t, c.Name, c.G, 0, kit.CPURun(t, c.G, 0), []runtime.Option{runtime.WithBackend(backend(c)), uq})
 		// A vertex may improve over several levels, so unordered SSSP runs
 		// at least the BFS's levels.
 		levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations
@@ -392,12 +336,12 @@ func TestCUDABucketedLaunch(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(120, 90).WithDerivedWeights(7)
 	src := uint32(4321)
-	want := cpuSSSP(t, g, src)
+	want := kit.CPURun(t, g, src)
 	for _, m := range []decider.Mapping{decider.Thread, decider.Block} {
 		for _, delta := range []uint64{1, 16, 256, 1 << 40} {
 			v := decider.Variant{Order: decider.Ordered, Mapping: m, Rep: decider.Queue}
 			label := fmt.Sprintf("grid/%s/delta=%d", v, delta)
-			got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithVariant(v), sssp.WithDelta(delta)})
+			got := kit.CompareGPU(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithVariant(v), sssp.WithDelta(delta)})
 			buckets := map[uint64]bool{}
 			for u := range g.NumVertices() {
 				if d, ok := got.Distance(uint32(u)); ok {
@@ -423,7 +367,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 		}
 		th.DeltaFactor, th.Delta, th.BucketEdges, th.LaunchDeltaFactor = 0, 1, 0, f
 		label := fmt.Sprintf("grid/adaptive-ordered/launch_delta_factor=%g", f)
-		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), sssp.WithParams(th)})
+		got := kit.CompareGPU(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), sssp.WithParams(th)})
 		if levels[f] = got.Stats().GPU.Levels; levels[f] == 0 {
 			t.Errorf("%s: no level ran in a persistent launch", label)
 		}
@@ -435,7 +379,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
 		for _, delta := range []uint64{1, 8} {
-			got := compareSSSP(t, fmt.Sprintf("%s/delta=%d", c.Name, delta), c.G, 0, cpuSSSP(t, c.G, 0),
+			got := kit.CompareGPU(t, fmt.Sprintf("%s/delta=%d", c.Name, delta), c.G, 0, kit.CPURun(t, c.G, 0),
 				[]runtime.Option{runtime.WithBackend(backend(c)), oq, sssp.WithDelta(delta)})
 			if got.Stats().GPU.Levels == 0 {
 				t.Errorf("%s/delta=%d: no level ran in a persistent launch", c.Name, delta)
@@ -469,12 +413,12 @@ func TestCUDALocalLevels(t *testing.T) {
 		g    *graph.Graph
 	}{{"beads", beads}, {"grid40x40", testgraphs.Grid(40, 40).WithDerivedWeights(3)},
 		{"grid300x300", testgraphs.Grid(300, 300).WithDerivedWeights(3)}} {
-		want := cpuSSSP(t, c.g, 0)
+		want := kit.CPURun(t, c.g, 0)
 		for _, order := range []decider.Order{decider.Unordered, decider.Ordered} {
 			v := runtime.WithVariant(decider.Variant{Order: order, Mapping: decider.Thread, Rep: decider.Queue})
 			for name, be := range map[string]*gpu.CUDA{"local": on, "no-local": off} {
 				label := fmt.Sprintf("%s/%s/%s", c.name, order, name)
-				gt := compareSSSP(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
+				gt := kit.CompareGPU(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
 				if gt.Levels == 0 {
 					t.Errorf("%s: no level ran in a persistent launch", label)
 				}

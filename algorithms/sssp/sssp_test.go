@@ -32,7 +32,7 @@ func bucketed(p sssp.Params, target int64) sssp.Params {
 // kit runs the tests SSSP shares with BFS on the weighted graphs: parent
 // edges must be tight arcs (dist[p] + w == dist[v], some parallel arc of
 // that weight) and paths must weigh their vertex's distance.
-var kit = searchtest.Search[*sssp.Result]{Weighted: true, Run: sssp.Run, RunMulti: sssp.RunMulti, WithParents: sssp.WithParents, Configs: configs}
+var kit = searchtest.Search[*sssp.Result]{Weighted: true, Run: sssp.Run, RunMulti: sssp.RunMulti, WithParents: sssp.WithParents, Verify: sssp.Verify, What: "distance", Configs: configs}
 
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{

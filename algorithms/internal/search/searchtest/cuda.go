@@ -3,11 +3,13 @@
 package searchtest
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/gearbox-graph/gearbox/gpu"
+	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -22,14 +24,66 @@ func MedianDur(x []time.Duration) time.Duration {
 // MS is d in milliseconds.
 func MS(d time.Duration) float64 { return d.Seconds() * 1e3 }
 
+// NarrowMin is the backend option WithNarrowMin of the runs CompareGPU
+// checks (tests that lower it set it while they run).
+var NarrowMin = gpu.DefaultNarrowMin
+
 // CUDARelease runs check, the package's release test, on the GPU, then on a
 // backend that narrows every result (gpu.WithNarrowMin(1): results
-// narrowed are recycled at their width) with *narrowMin, the floor the
-// package's checks expect, set to 1 meanwhile. Runs into the memory of
-// released results, reused without clearing, must stay correct.
-func CUDARelease(t *testing.T, check func(t *testing.T, opts ...runtime.Option), narrowMin *int) {
+// narrowed are recycled at their width) with NarrowMin set to 1
+// meanwhile. Runs into the memory of released results, reused without
+// clearing, must stay correct.
+func CUDARelease(t *testing.T, check func(t *testing.T, opts ...runtime.Option)) {
 	check(t, runtime.WithBackend(testgraphs.OpenCUDA(t)))
-	defer func(m int) { *narrowMin = m }(*narrowMin)
-	*narrowMin = 1
+	defer func(m int) { NarrowMin = m }(NarrowMin)
+	NarrowMin = 1
 	check(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
+}
+
+// CPURun is the GPU tests' reference: the run from src on the CPU backend.
+func (s Search[R]) CPURun(t *testing.T, g *graph.Graph, src uint32) R {
+	t.Helper()
+	want, err := s.Run(context.Background(), g, src, runtime.WithWorkers(2))
+	if err != nil {
+		t.Fatalf("cpu: %v", err)
+	}
+	return want
+}
+
+// CompareGPU runs the search from src with opts (a GPU backend) and fails
+// the test where the result differs from want (the CPU's) in a value,
+// does not pass Verify, or was copied to the host at another width than
+// the fewest of 8, 16 and 32 bits whose all-ones (unreached) lies above
+// its largest value (32 below NarrowMin vertices; 64-bit values are
+// copied as they are).
+func (s Search[R]) CompareGPU(t *testing.T, label string, g *graph.Graph, src uint32, want R, opts []runtime.Option) R {
+	t.Helper()
+	got, err := s.Run(context.Background(), g, src, opts...)
+	if err != nil {
+		t.Fatalf("%s: gpu: %v", label, err)
+	}
+	if got.NumVertices() != want.NumVertices() {
+		t.Fatalf("%s: %d %ss on the GPU, %d on the CPU", label, got.NumVertices(), s.What, want.NumVertices())
+	}
+	testgraphs.CompareValues(t, label, s.What, want.NumVertices(), want.Value, got.Value)
+	if err := s.Verify(g, got); err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	gt := got.Stats().GPU
+	if gt == nil || gt.ResultBits == 64 {
+		return got
+	}
+	m, _ := got.MaxValue()
+	bits := 32
+	switch {
+	case got.NumVertices() < NarrowMin:
+	case m < 0xFF:
+		bits = 8
+	case m < 0xFFFF:
+		bits = 16
+	}
+	if gt.ResultBits != bits {
+		t.Fatalf("%s: %ss copied as %d bits (%d vertices, largest %d), want %d", label, s.What, gt.ResultBits, got.NumVertices(), m, bits)
+	}
+	return got
 }

@@ -26,6 +26,8 @@ import (
 // Result is what the tests read of a search's result.
 type Result interface {
 	Stats() runtime.Stats
+	NumVertices() int
+	MaxValue() (uint64, bool)
 	Sources() []uint32
 	Value(v uint32) (uint64, bool)
 	Values() iter.Seq2[uint32, uint64]
@@ -44,6 +46,11 @@ type Search[R Result] struct {
 	Run         func(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (R, error)
 	RunMulti    func(ctx context.Context, g *graph.Graph, sources []uint32, opts ...runtime.Option) (R, error)
 	WithParents func() runtime.Option
+	// Verify checks a result against the search's properties and serial
+	// reference.
+	Verify func(*graph.Graph, R) error
+	// What names the value ("depth", "distance") in messages.
+	What string
 	// Configs are the option sets the shared graphs are run under.
 	Configs func() map[string][]runtime.Option
 }
