@@ -381,26 +381,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 			}
 		}
 	}
-	g, src, depth, _, err := testgraphs.P2P31()
-	if err != nil {
-		t.Skipf("p2p-31 answers: %v", err)
-	}
-	res, err := bfs.Run(context.Background(), g, src, runtime.WithBackend(cuda))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, want := range depth {
-		if want == -2 {
-			continue // no published answer
-		}
-		d, ok := res.Depth(uint32(v))
-		if !ok {
-			d = -1
-		}
-		if int64(d) != want {
-			t.Fatalf("p2p-31: vertex %d: gpu depth %d, published %d", v, d, want)
-		}
-	}
+	kit.P2P31(t, false, [][]runtime.Option{{runtime.WithBackend(cuda)}}, func(depth, _ []int64) []int64 { return depth }, false)
 }
 
 // BenchmarkCUDATargets times BFS on the graphs of the speed targets
@@ -450,32 +431,7 @@ func BenchmarkCUDATargets(b *testing.B) {
 				if cfg.v != nil {
 					opts = append(opts, runtime.WithVariant(*cfg.v))
 				}
-				if _, err := bfs.Run(context.Background(), g, srcs[0], opts...); err != nil {
-					b.Fatal(err)
-				}
-				var walls, kern []time.Duration
-				var levels, iters, lv []int
-				for i := 0; i < b.N; i++ {
-					walls, kern, levels, iters, lv = walls[:0], kern[:0], levels[:0], iters[:0], lv[:0]
-					for _, src := range srcs {
-						res, err := bfs.Run(context.Background(), g, src, opts...)
-						if err != nil {
-							b.Fatal(err)
-						}
-						st := res.Stats()
-						walls = append(walls, st.Wall)
-						kern = append(kern, st.GPU.Kernels)
-						levels = append(levels, res.MaxDepth()+1)
-						iters = append(iters, st.Iterations)
-						lv = append(lv, int(st.GPU.Levels))
-					}
-				}
-				med := searchtest.MedianDur(walls)
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
-				b.ReportMetric(float64(searchtest.MedianDur(kern).Microseconds())/1000, "kernels_ms")
-				b.ReportMetric(float64(slices.Max(levels)), "max_levels")
-				b.Logf("TARGET bfs %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) levels %v iterations %v device-levels %v",
-					spec, cfg.name, searchtest.MS(med), searchtest.MS(searchtest.MedianDur(kern)), searchtest.MS(slices.Min(walls)), searchtest.MS(slices.Max(walls)), levels, iters, lv)
+				kit.GPUTargets(b, "bfs", spec, cfg.name, g, srcs, opts, true)
 			})
 		}
 	}

@@ -196,27 +196,7 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 			}
 		}
 	}
-	g, src, _, dist, err := testgraphs.P2P31()
-	if err != nil {
-		t.Skipf("p2p-31 answers: %v", err)
-	}
-	res, err := sssp.Run(context.Background(), g, src, runtime.WithBackend(cuda))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, want := range dist {
-		if want == -2 {
-			continue // no published answer
-		}
-		d, ok := res.Distance(uint32(v))
-		got := int64(d)
-		if !ok {
-			got = -1
-		}
-		if got != want {
-			t.Fatalf("p2p-31: vertex %d: gpu distance %d, published %d", v, got, want)
-		}
-	}
+	kit.P2P31(t, false, [][]runtime.Option{{runtime.WithBackend(cuda)}}, func(_, dist []int64) []int64 { return dist }, true)
 }
 
 // BenchmarkCUDATargets times SSSP on the graphs of the speed targets
@@ -268,30 +248,7 @@ func BenchmarkCUDATargets(b *testing.B) {
 				if cfg.delta > 0 {
 					opts = append(opts, sssp.WithDelta(cfg.delta))
 				}
-				if _, err := sssp.Run(context.Background(), g, srcs[0], opts...); err != nil {
-					b.Fatal(err)
-				}
-				var walls, kern []time.Duration
-				var iters, lv []int
-				for i := 0; i < b.N; i++ {
-					walls, kern, iters, lv = walls[:0], kern[:0], iters[:0], lv[:0]
-					for _, src := range srcs {
-						res, err := sssp.Run(context.Background(), g, src, opts...)
-						if err != nil {
-							b.Fatal(err)
-						}
-						st := res.Stats()
-						walls = append(walls, st.Wall)
-						kern = append(kern, st.GPU.Kernels)
-						iters = append(iters, st.Iterations)
-						lv = append(lv, int(st.GPU.Levels))
-					}
-				}
-				med := searchtest.MedianDur(walls)
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
-				b.ReportMetric(float64(searchtest.MedianDur(kern).Microseconds())/1000, "kernels_ms")
-				b.Logf("TARGET sssp %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) iterations %v device-levels %v",
-					spec, cfg.name, searchtest.MS(med), searchtest.MS(searchtest.MedianDur(kern)), searchtest.MS(slices.Min(walls)), searchtest.MS(slices.Max(walls)), iters, lv)
+				kit.GPUTargets(b, "sssp", spec, cfg.name, g, srcs, opts, false)
 			})
 		}
 	}

@@ -4,6 +4,7 @@ package searchtest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -86,4 +87,47 @@ func (s Search[R]) CompareGPU(t *testing.T, label string, g *graph.Graph, src ui
 		t.Fatalf("%s: %ss copied as %d bits (%d vertices, largest %d), want %d", label, s.What, gt.ResultBits, got.NumVertices(), m, bits)
 	}
 	return got
+}
+
+// GPUTargets times the search with opts (a GPU backend) on g, the graph
+// of spec: a warm-up run from srcs[0], then b.N rounds of one run per
+// source. It reports the median run time (Stats.Wall) and kernel time, and
+// logs them as "TARGET <name> <spec> <config> ..." with the iterations
+// and device levels of the last round; levels adds the runs' levels
+// (BFS's depths + 1) to both.
+func (s Search[R]) GPUTargets(b *testing.B, name, spec, config string, g *graph.Graph, srcs []uint32, opts []runtime.Option, levels bool) {
+	if _, err := s.Run(context.Background(), g, srcs[0], opts...); err != nil {
+		b.Fatal(err)
+	}
+	var walls, kern []time.Duration
+	var lvls, iters, lv []int
+	for i := 0; i < b.N; i++ {
+		walls, kern, lvls, iters, lv = walls[:0], kern[:0], lvls[:0], iters[:0], lv[:0]
+		for _, src := range srcs {
+			res, err := s.Run(context.Background(), g, src, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st := res.Stats()
+			walls = append(walls, st.Wall)
+			kern = append(kern, st.GPU.Kernels)
+			if m, ok := res.MaxValue(); ok {
+				lvls = append(lvls, int(m)+1)
+			} else {
+				lvls = append(lvls, 0)
+			}
+			iters = append(iters, st.Iterations)
+			lv = append(lv, int(st.GPU.Levels))
+		}
+	}
+	med := MedianDur(walls)
+	b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+	b.ReportMetric(float64(MedianDur(kern).Microseconds())/1000, "kernels_ms")
+	levelsNote := ""
+	if levels {
+		b.ReportMetric(float64(slices.Max(lvls)), "max_levels")
+		levelsNote = fmt.Sprintf(" levels %v", lvls)
+	}
+	b.Logf("TARGET %s %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f)%s iterations %v device-levels %v",
+		name, spec, config, MS(med), MS(MedianDur(kern)), MS(slices.Min(walls)), MS(slices.Max(walls)), levelsNote, iters, lv)
 }
