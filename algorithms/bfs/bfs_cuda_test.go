@@ -393,48 +393,21 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 // per-run set-up excluded, results copied back included) is reported and
 // logged with the kernel time and levels.
 func BenchmarkCUDATargets(b *testing.B) {
-	specs := os.Getenv("GEARBOX_BENCH_SPECS")
-	if specs == "" {
-		specs = "kron:20:16,grid:1024:1024"
-	}
-	cuda := testgraphs.OpenCUDA(b)
-	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
-	for _, spec := range strings.Split(specs, ",") {
-		g, err := graph.Generate(spec, graph.GenOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		srcs := testgraphs.Sources(g, 8)
-		type config struct {
-			name string
-			be   *gpu.CUDA
-			v    *decider.Variant
-		}
-		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
-			return &decider.Variant{Order: o, Mapping: m, Rep: r}
-		}
-		cfgs := []config{
-			{"auto", cuda, nil}, {"auto-nofused", plain, nil},
-			{"O_T_QU", cuda, vr(decider.Ordered, decider.Thread, decider.Queue)},
-			{"O_T_QU-nofused", plain, vr(decider.Ordered, decider.Thread, decider.Queue)},
-			{"O_B_QU", cuda, vr(decider.Ordered, decider.Block, decider.Queue)},
-			{"U_B_QU-nofused", plain, vr(decider.Unordered, decider.Block, decider.Queue)},
+	kit.CUDATargets(b, "bfs", func(spec string) []searchtest.GPUConfig {
+		cfgs := []searchtest.GPUConfig{
+			{Name: "auto"}, {Name: "auto-nofused", Plain: true},
+			{Name: "O_T_QU", Variant: searchtest.V(decider.Ordered, decider.Thread, decider.Queue)},
+			{Name: "O_T_QU-nofused", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Thread, decider.Queue)},
+			{Name: "O_B_QU", Variant: searchtest.V(decider.Ordered, decider.Block, decider.Queue)},
+			{Name: "U_B_QU-nofused", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Block, decider.Queue)},
 		}
 		if !strings.HasPrefix(spec, "grid") {
-			cfgs = append(cfgs, config{"O_B_BM", plain, vr(decider.Ordered, decider.Block, decider.Bitmap)},
-				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap)},
-				config{"pull", plain, &decider.PullVariant})
+			cfgs = append(cfgs, searchtest.GPUConfig{Name: "O_B_BM", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Block, decider.Bitmap)},
+				searchtest.GPUConfig{Name: "U_B_BM", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Block, decider.Bitmap)},
+				searchtest.GPUConfig{Name: "pull", Plain: true, Variant: &decider.PullVariant})
 		}
-		for _, cfg := range cfgs {
-			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
-				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
-				if cfg.v != nil {
-					opts = append(opts, runtime.WithVariant(*cfg.v))
-				}
-				kit.GPUTargets(b, "bfs", spec, cfg.name, g, srcs, opts, true)
-			})
-		}
-	}
+		return cfgs
+	}, true)
 }
 
 // TestCUDARelease: GPU runs into the memory of released results (reused

@@ -9,7 +9,6 @@ package sssp_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -205,53 +204,22 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 // kron:20:16,grid:1024:1024). For each variant: one warm-up run, then one
 // run from each of 8 sources; the median Stats.Wall is reported and logged.
 func BenchmarkCUDATargets(b *testing.B) {
-	specs := os.Getenv("GEARBOX_BENCH_SPECS")
-	if specs == "" {
-		specs = "kron:20:16,grid:1024:1024"
-	}
-	cuda := testgraphs.OpenCUDA(b)
-	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
-	for _, spec := range strings.Split(specs, ",") {
-		g0, err := graph.Generate(spec, graph.GenOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		g := g0.WithDerivedWeights(1)
-		srcs := testgraphs.Sources(g, 8)
-		type config struct {
-			name  string
-			be    *gpu.CUDA
-			v     *decider.Variant
-			delta uint64
-		}
-		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
-			return &decider.Variant{Order: o, Mapping: m, Rep: r}
-		}
-		cfgs := []config{
-			{"auto-delta256", cuda, nil, 256},
-			{"U_T_QU", cuda, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
-			{"U_T_QU-nofused", plain, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
-			{"U_B_QU", cuda, vr(decider.Unordered, decider.Block, decider.Queue), 0},
-			{"O_T_QU-delta256", plain, vr(decider.Ordered, decider.Thread, decider.Queue), 256},
+	delta := func(d uint64) []runtime.Option { return []runtime.Option{sssp.WithDelta(d)} }
+	kit.CUDATargets(b, "sssp", func(spec string) []searchtest.GPUConfig {
+		cfgs := []searchtest.GPUConfig{
+			{Name: "auto-delta256", Opts: delta(256)},
+			{Name: "U_T_QU", Variant: searchtest.V(decider.Unordered, decider.Thread, decider.Queue)},
+			{Name: "U_T_QU-nofused", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Thread, decider.Queue)},
+			{Name: "U_B_QU", Variant: searchtest.V(decider.Unordered, decider.Block, decider.Queue)},
+			{Name: "O_T_QU-delta256", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Thread, decider.Queue), Opts: delta(256)},
 		}
 		if !strings.HasPrefix(spec, "grid") { // small deltas: thousands of buckets on the grid
-			cfgs = append(cfgs, config{"auto-delta32", cuda, nil, 32},
-				config{"O_B_QU-delta32", plain, vr(decider.Ordered, decider.Block, decider.Queue), 32},
-				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap), 0})
+			cfgs = append(cfgs, searchtest.GPUConfig{Name: "auto-delta32", Opts: delta(32)},
+				searchtest.GPUConfig{Name: "O_B_QU-delta32", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Block, decider.Queue), Opts: delta(32)},
+				searchtest.GPUConfig{Name: "U_B_BM", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Block, decider.Bitmap)})
 		}
-		for _, cfg := range cfgs {
-			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
-				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
-				if cfg.v != nil {
-					opts = append(opts, runtime.WithVariant(*cfg.v))
-				}
-				if cfg.delta > 0 {
-					opts = append(opts, sssp.WithDelta(cfg.delta))
-				}
-				kit.GPUTargets(b, "sssp", spec, cfg.name, g, srcs, opts, false)
-			})
-		}
-	}
+		return cfgs
+	}, false)
 }
 
 // TestCUDARelease: GPU runs into the memory of released results (reused

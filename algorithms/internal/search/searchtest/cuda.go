@@ -5,10 +5,13 @@ package searchtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
@@ -87,6 +90,56 @@ func (s Search[R]) CompareGPU(t *testing.T, label string, g *graph.Graph, src ui
 		t.Fatalf("%s: %ss copied as %d bits (%d vertices, largest %d), want %d", label, s.What, gt.ResultBits, got.NumVertices(), m, bits)
 	}
 	return got
+}
+
+// GPUConfig is one configuration of CUDATargets: on the backend with
+// persistent launches off where Plain is set, else at their default; the
+// static Variant where set, else the adaptive policy; plus Opts.
+type GPUConfig struct {
+	Name    string
+	Plain   bool
+	Variant *decider.Variant
+	Opts    []runtime.Option
+}
+
+// V is the push variant o_m_r, for GPUConfig.Variant.
+func V(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
+	return &decider.Variant{Order: o, Mapping: m, Rep: r}
+}
+
+// CUDATargets times the search (name: "bfs", "sssp") on the graphs of the
+// speed targets, GEARBOX_BENCH_SPECS (graph.Generate specs, default
+// kron:20:16,grid:1024:1024; weighted where the search is: derived
+// weights, seed 1), under the configurations configs gives for each spec,
+// as sub-benchmarks graph=<spec>/variant=<config> (GPUTargets).
+func (s Search[R]) CUDATargets(b *testing.B, name string, configs func(spec string) []GPUConfig, levels bool) {
+	specs := os.Getenv("GEARBOX_BENCH_SPECS")
+	if specs == "" {
+		specs = "kron:20:16,grid:1024:1024"
+	}
+	cuda := testgraphs.OpenCUDA(b)
+	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
+	for _, spec := range strings.Split(specs, ",") {
+		g0, err := graph.Generate(spec, graph.GenOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := s.graph(testgraphs.Case{G: g0})
+		srcs := testgraphs.Sources(g, 8)
+		for _, cfg := range configs(spec) {
+			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.Name), func(b *testing.B) {
+				be := cuda
+				if cfg.Plain {
+					be = plain
+				}
+				opts := []runtime.Option{runtime.WithBackend(be)}
+				if cfg.Variant != nil {
+					opts = append(opts, runtime.WithVariant(*cfg.Variant))
+				}
+				s.GPUTargets(b, name, spec, cfg.Name, g, srcs, append(opts, cfg.Opts...), levels)
+			})
+		}
+	}
 }
 
 // GPUTargets times the search with opts (a GPU backend) on g, the graph
