@@ -288,27 +288,8 @@ func BenchmarkCUDABFS(b *testing.B) {
 				cuda := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(cfg.fused))
 				defer cuda.Close()
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(cuda))
-				res, err := bfs.Run(context.Background(), g, src, opts...) // warm-up: uploads the graph
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := bfs.Verify(g, res); err != nil {
-					b.Fatal(err)
-				}
+				res, med := kit.TimeRuns(b, g, src, opts)
 				levels := res.MaxDepth() + 1
-				var times []time.Duration
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					t0 := time.Now()
-					if _, err := bfs.Run(context.Background(), g, src, opts...); err != nil {
-						b.Fatal(err)
-					}
-					times = append(times, time.Since(t0))
-				}
-				b.StopTimer()
-				slices.Sort(times)
-				med := times[len(times)/2]
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
 				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(levels), "us/level")
 				b.ReportMetric(float64(g.NumEdges())/med.Seconds()/1e9, "GTEPS")
 				b.ReportMetric(float64(levels), "levels")

@@ -7,7 +7,6 @@ package sssp_test
 // They skip when no CUDA driver or GPU is present.
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -143,26 +142,7 @@ func BenchmarkCUDASSSP(b *testing.B) {
 					cuda = testgraphs.OpenCUDA(b)
 				}
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(cuda))
-				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := sssp.Verify(g, res); err != nil {
-					b.Fatal(err)
-				}
-				var times []time.Duration
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					t0 := time.Now()
-					if _, err := sssp.Run(context.Background(), g, src, opts...); err != nil {
-						b.Fatal(err)
-					}
-					times = append(times, time.Since(t0))
-				}
-				b.StopTimer()
-				slices.Sort(times)
-				med := times[len(times)/2]
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				res, med := kit.TimeRuns(b, g, src, opts)
 				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
 				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(max(res.Stats().Iterations, 1)), "us/iter")
 				if gt := res.Stats().GPU; gt != nil {

@@ -94,3 +94,30 @@ type durations []time.Duration
 func (d durations) median() time.Duration { return MedianDur(d) }
 func (d durations) min() time.Duration    { return slices.Min(d) }
 func (d durations) max() time.Duration    { return slices.Max(d) }
+
+// TimeRuns runs the search from src with opts once (the warm-up, which
+// uploads the graph) and checks that run with Verify, then times b.N runs.
+// It reports the median run as median_ms and returns the warm-up's result
+// and the median.
+func (s Search[R]) TimeRuns(b *testing.B, g *graph.Graph, src uint32, opts []runtime.Option) (R, time.Duration) {
+	res, err := s.Run(context.Background(), g, src, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Verify(g, res); err != nil {
+		b.Fatal(err)
+	}
+	var times durations
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := s.Run(context.Background(), g, src, opts...); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	b.StopTimer()
+	med := times.median()
+	b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+	return res, med
+}
