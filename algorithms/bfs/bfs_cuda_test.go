@@ -44,62 +44,26 @@ func gpuConfigs(cuda, fused *gpu.CUDA) map[string][]runtime.Option {
 func TestCUDASharedTable(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(64))
-	cfgs := gpuConfigs(cuda, fused)
-	runs := 0
-	for _, c := range testgraphs.Cases() {
-		for _, src := range c.Sources {
-			want := kit.CPURun(t, c.G, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
-				runs++
-			}
-		}
-	}
+	runs := kit.CompareCases(t, testgraphs.Cases(), gpuConfigs(cuda, fused))
 	t.Logf("%d GPU runs matched the CPU", runs)
 }
 
 func TestCUDAGenerated(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
-	graphs := []struct {
-		name string
-		g    *graph.Graph
-	}{
-		{"rmat16", testgraphs.RMAT(16, 16, 1)},
-		{"rmat14-directed", testgraphs.RMATDirected(14, 8, 2)},
-		{"grid300x300", testgraphs.Grid(300, 300)},
-		{"random-20k", testgraphs.Random(20000, 60000, false, 3)},
-	}
-	cfgs := gpuConfigs(cuda, fused)
-	for _, tg := range graphs {
-		for _, src := range testgraphs.Sources(tg.g, 2) {
-			want := kit.CPURun(t, tg.g, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
-			}
-		}
-	}
+	kit.CompareCases(t, []testgraphs.Case{
+		{Name: "rmat16", G: testgraphs.RMAT(16, 16, 1)},
+		{Name: "rmat14-directed", G: testgraphs.RMATDirected(14, 8, 2)},
+		{Name: "grid300x300", G: testgraphs.Grid(300, 300)},
+		{Name: "random-20k", G: testgraphs.Random(20000, 60000, false, 3)},
+	}, gpuConfigs(cuda, fused))
 }
 
 func TestCUDADatasets(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
-	cfgs := gpuConfigs(cuda, fused)
-	for _, ds := range []struct {
-		file     string
-		directed bool
-	}{{"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}, {"rome99.gr", true}} {
-		g := testgraphs.LoadDatasetMinimal(t, ds.file, ds.directed)
-		if g == nil {
-			continue
-		}
-		for _, src := range testgraphs.Sources(g, 2) {
-			want := kit.CPURun(t, g, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
-			}
-		}
-	}
+	cases := searchtest.MinimalDatasets(t, []string{"p2p-Gnutella31.txt", "email-Enron.txt", "rome99.gr"}, "email-Enron.txt")
+	kit.CompareCases(t, cases, gpuConfigs(cuda, fused))
 }
 
 // TestCUDADeepLevels runs directed paths of up to 65536 levels (depths
@@ -348,20 +312,12 @@ func TestCUDAStatsSplit(t *testing.T) {
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
-	cfgs := gpuConfigs(cuda, fused)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
 	if err != nil {
 		t.Logf("real datasets skipped: %v", err)
 	}
-	for _, c := range append(cases, real...) {
-		for _, src := range c.Sources {
-			want := kit.CPURun(t, c.G, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
-			}
-		}
-	}
+	kit.CompareCases(t, append(cases, real...), gpuConfigs(cuda, fused))
 	kit.P2P31(t, false, [][]runtime.Option{{runtime.WithBackend(cuda)}}, func(depth, _ []int64) []int64 { return depth }, false)
 }
 

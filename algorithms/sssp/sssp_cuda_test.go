@@ -38,18 +38,7 @@ func gpuConfigs(cuda *gpu.CUDA, plain ...*gpu.CUDA) map[string][]runtime.Option 
 
 func TestCUDASharedTable(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(cuda, testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0)))
-	runs := 0
-	for _, c := range testgraphs.Cases() {
-		g := c.Weighted()
-		for _, src := range c.Sources {
-			want := kit.CPURun(t, g, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
-				runs++
-			}
-		}
-	}
+	runs := kit.CompareCases(t, testgraphs.Cases(), gpuConfigs(cuda, testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))))
 	t.Logf("%d GPU runs matched the CPU", runs)
 }
 
@@ -68,45 +57,18 @@ func largeConfigs(cuda *gpu.CUDA) map[string][]runtime.Option {
 
 func TestCUDAGenerated(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(cuda)
-	for _, tg := range []struct {
-		name string
-		g    *graph.Graph
-	}{
-		{"rmat15", testgraphs.RMAT(15, 16, 1).WithDerivedWeights(3)},
-		{"rmat13-directed", testgraphs.RMATDirected(13, 8, 2).WithDerivedWeights(4)},
-		{"grid150x150", testgraphs.Grid(150, 150).WithDerivedWeights(5)},
-	} {
-		for _, src := range testgraphs.Sources(tg.g, 2) {
-			want := kit.CPURun(t, tg.g, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
-			}
-		}
-	}
+	kit.CompareCases(t, []testgraphs.Case{
+		{Name: "rmat15", G: testgraphs.RMAT(15, 16, 1).WithDerivedWeights(3)},
+		{Name: "rmat13-directed", G: testgraphs.RMATDirected(13, 8, 2).WithDerivedWeights(4)},
+		{Name: "grid150x150", G: testgraphs.Grid(150, 150).WithDerivedWeights(5)},
+	}, largeConfigs(cuda))
 }
 
 func TestCUDADatasets(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(cuda)
-	for _, ds := range []struct {
-		file     string
-		directed bool
-	}{{"rome99.gr", true}, {"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}} {
-		g := testgraphs.LoadDatasetMinimal(t, ds.file, ds.directed)
-		if g == nil {
-			continue
-		}
-		if g.WeightKind() != graph.IntWeights {
-			g = g.WithDerivedWeights(1)
-		}
-		for _, src := range testgraphs.Sources(g, 2) {
-			want := kit.CPURun(t, g, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
-			}
-		}
-	}
+	// Unweighted ones get derived weights (testgraphs.Case.Weighted).
+	cases := searchtest.MinimalDatasets(t, []string{"rome99.gr", "p2p-Gnutella31.txt", "email-Enron.txt"}, "email-Enron.txt")
+	kit.CompareCases(t, cases, largeConfigs(cuda))
 }
 
 // BenchmarkCUDASSSP times whole SSSP runs on the GPU (graph cached, one
@@ -159,21 +121,12 @@ func BenchmarkCUDASSSP(b *testing.B) {
 // distances on gstest's p2p-31 against its published answers.
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(cuda)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
 	if err != nil {
 		t.Logf("real datasets skipped: %v", err)
 	}
-	for _, c := range append(cases, real...) {
-		g := c.Weighted()
-		for _, src := range c.Sources {
-			want := kit.CPURun(t, g, src)
-			for name, opts := range cfgs {
-				kit.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
-			}
-		}
-	}
+	kit.CompareCases(t, append(cases, real...), largeConfigs(cuda))
 	kit.P2P31(t, false, [][]runtime.Option{{runtime.WithBackend(cuda)}}, func(_, dist []int64) []int64 { return dist }, true)
 }
 

@@ -4,6 +4,7 @@ package searchtest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -120,4 +121,41 @@ func (s Search[R]) TimeRuns(b *testing.B, g *graph.Graph, src uint32, opts []run
 	med := times.median()
 	b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
 	return res, med
+}
+
+// CompareCases compares GPU runs under every configuration of cfgs with
+// the CPU's (CompareGPU) from each case's sources (two, testgraphs.Sources,
+// where it lists none), on the case's graph the search runs on; it returns
+// the number of GPU runs.
+func (s Search[R]) CompareCases(t *testing.T, cases []testgraphs.Case, cfgs map[string][]runtime.Option) int {
+	t.Helper()
+	runs := 0
+	for _, c := range cases {
+		g := s.graph(c)
+		srcs := c.Sources
+		if srcs == nil {
+			srcs = testgraphs.Sources(g, 2)
+		}
+		for _, src := range srcs {
+			want := s.CPURun(t, g, src)
+			for name, opts := range cfgs {
+				s.CompareGPU(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
+				runs++
+			}
+		}
+	}
+	return runs
+}
+
+// MinimalDatasets returns the cases of the named datasets that are present
+// (testgraphs.LoadDatasetMinimal: directed unless listed as undirected),
+// without sources.
+func MinimalDatasets(t *testing.T, files []string, undirected ...string) []testgraphs.Case {
+	var cases []testgraphs.Case
+	for _, f := range files {
+		if g := testgraphs.LoadDatasetMinimal(t, f, !slices.Contains(undirected, f)); g != nil {
+			cases = append(cases, testgraphs.Case{Name: f, G: g})
+		}
+	}
+	return cases
 }
