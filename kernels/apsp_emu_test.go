@@ -46,7 +46,7 @@ func buildEmu(t *testing.T, name, kernel string) string {
 		t.Skip("no g++")
 	}
 	src := "testdata/cpuemu/" + name + ".cpp"
-	for _, f := range []string{kernel, "common.cuh", "testdata/cpuemu/shim.h", src} {
+	for _, f := range []string{kernel, "common.cuh", "testdata/cpuemu/shim.h", "testdata/cpuemu/emu.h", src} {
 		if _, err := os.ReadFile(f); err != nil {
 			t.Fatal(err)
 		}
