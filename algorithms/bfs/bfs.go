@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -171,9 +172,6 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if multi && len(srcs) > 1 && !isCPU {
 		return nil, fmt.Errorf("bfs: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
-	if parents && !isCPU {
-		return nil, fmt.Errorf("bfs: parents (WithParents) on backend %s: %w (the CPU backend records them)", cfg.Backend().Name(), runtime.ErrUnsupported)
-	}
 	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, cfg: cfg})
 	if !ok {
 		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
@@ -183,10 +181,19 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 		return nil, err
 	}
 	r := &Result{src: src, srcs: keep, depth: op.Depths(), stats: st, ids: g.IDs()}
-	if parents {
+	switch dp, dev := op.(frontier.DeviceParents); {
+	case !parents:
+	case dev: // built on the device, inside the run's time already
+		var d time.Duration
+		r.parent, d = dp.Parents()
+		addParentPass(&r.stats, d)
+		r.stats.Wall -= d
+	case isCPU:
 		t0 := time.Now()
 		r.parent = parentsOf(cpu, g, op.(*cpuOp).depth)
 		addParentPass(&r.stats, time.Since(t0))
+	default:
+		return nil, fmt.Errorf("bfs: parents (WithParents) on backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
 	return r, nil
 }
@@ -203,6 +210,7 @@ func (r *Result) Release() {
 	r.released = true
 	r.depth.Release()
 	r.depth = hostmem.Values{}
+	hostmem.Recycle(r.parent)
 	r.parent = nil
 }
 

@@ -12,8 +12,9 @@ import (
 // Result.Parent, Path, PathIDs). Runs without it pay nothing. On the CPU
 // backend the tree is built after the traversal, whatever variants ran
 // (pull included), by a pass in which every reached vertex takes an
-// in-neighbour one level closer; the GPU backend refuses it for now
-// (runtime.ErrUnsupported).
+// in-neighbour one level closer; the GPU backend runs the same pass as a
+// kernel (the first such in-arc of each vertex on both, so both give the
+// same tree) and copies the tree back with the depths.
 func WithParents() runtime.Option { return runtime.WithValue(parentsKey{}, true) }
 
 type parentsKey struct{}

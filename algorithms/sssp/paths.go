@@ -17,8 +17,10 @@ import (
 // nothing. On the CPU backend the tree is built after the run, whatever
 // variants ran: each reached vertex takes an in-neighbour over a tight arc
 // (dist[u] + w(u,v) == dist[v]), or, where zero-weight arcs could make
-// tight cycles, a BFS from the sources over tight arcs picks them; the GPU
-// backend refuses it for now (runtime.ErrUnsupported).
+// tight cycles, a BFS from the sources over tight arcs picks them. The GPU
+// backend runs the scan as a kernel (the first tight in-arc of each vertex
+// on both, so both give the same tree) and, on zero weights, the BFS on
+// the host from the distances it copied back.
 func WithParents() runtime.Option { return runtime.WithValue(parentsKey{}, true) }
 
 type parentsKey struct{}

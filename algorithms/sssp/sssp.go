@@ -158,6 +158,9 @@ type request struct {
 	merge  uint64
 	// launchDelta is the bucket width inside persistent launches.
 	launchDelta uint64
+	// parents: WithParents (a GPU operator then builds the tree where
+	// the weights allow: deviceParents).
+	parents bool
 }
 
 // backends builds the operator for a run's backend: the CPU's here,
@@ -260,14 +263,11 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if multi && len(srcs) > 1 && !isCPU {
 		return nil, fmt.Errorf("sssp: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
-	if parents && !isCPU {
-		return nil, fmt.Errorf("sssp: parents (WithParents) on backend %s: %w (the CPU backend records them)", cfg.Backend().Name(), runtime.ErrUnsupported)
-	}
 	launchDelta := delta // static variants keep their delta
 	if cfg.Adaptive() && deltaSet(cfg) == 0 {
 		launchDelta = par.LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 	}
-	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta, parents: parents})
 	if !ok {
 		return nil, fmt.Errorf("sssp: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
@@ -276,12 +276,18 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 		return nil, err
 	}
 	r := &Result{src: src, srcs: keep, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}
-	if parents {
+	switch {
+	case !parents:
+	case isCPU:
 		t0 := time.Now()
 		if r.parent, err = parentsOf(cpu, g, srcs, op); err != nil {
 			return nil, err
 		}
 		addParentPass(&r.stats, time.Since(t0))
+	default:
+		if err := r.deviceParents(g, op); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
@@ -298,6 +304,7 @@ func (r *Result) Release() {
 	r.released = true
 	r.dist.Release()
 	r.dist = hostmem.Values{}
+	hostmem.Recycle(r.parent)
 	r.parent = nil
 }
 
