@@ -173,6 +173,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 		return nil, fmt.Errorf("bfs: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
 	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, cfg: cfg})
+	if !ok && parents {
+		return nil, fmt.Errorf("bfs: parents (WithParents) on backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
 	if !ok {
 		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}

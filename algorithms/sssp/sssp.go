@@ -268,6 +268,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 		launchDelta = par.LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 	}
 	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta, parents: parents})
+	if !ok && parents {
+		return nil, fmt.Errorf("sssp: parents (WithParents) on backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+	}
 	if !ok {
 		return nil, fmt.Errorf("sssp: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
