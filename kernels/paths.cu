@@ -258,7 +258,7 @@ extern "C" __global__ void __launch_bounds__(PERSIST_THREADS)
             u32 u = 0, d = 0;
             i64 e0 = 0;
             if (j < count[i]) {
-                u = cur[j];
+                u = __ldcg(cur + j);  // other blocks queued it: past L1
                 e0 = sd.off[u];
                 d = (u32)(sd.off[u + 1] - e0);
                 if (d > STCON_GROUP_MAXDEG) {

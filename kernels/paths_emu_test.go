@@ -18,7 +18,8 @@ func TestPathsKernelsOnCPU(t *testing.T) {
 	for _, args := range [][]string{
 		{"300", "500", "1", "2", "1", "30", "1000"},
 		{"300", "500", "0", "2", "2", "30", "1000"},
-		{"400", "350", "1", "0", "3", "30", "1"}, // sparse: many unreachable pairs, one level a launch
+		{"400", "700", "1", "0", "3", "30", "1"}, // sparse: long paths and unreachable pairs, one level a launch
+		{"400", "500", "0", "1", "6", "30", "1"},
 		{"200", "900", "0", "3", "4", "20", "2"},
 		{"120", "0", "1", "1", "5", "10", "1000"}, // only the hub's arcs
 	} {

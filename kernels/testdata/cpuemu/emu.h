@@ -2,10 +2,10 @@
 // that use warp votes and atomics (msf_run.cpp, paths_run.cpp): the
 // device functions below, the warps' meeting places, and launch. The 32
 // lanes of a warp exchange values at a barrier of their own. With
-// CPUEMU_GRID defined (before shim.h) launch runs a grid's blocks at once,
-// each thread knowing its block, and the grid barrier (common.cuh's
-// barrier_wait) is a std::barrier of the blocks' first threads; without
-// it blocks run one after another.
+// CPUEMU_GRID defined (before shim.h) launch starts a grid's blocks at
+// once, each thread knowing its block, and they take turns between grid
+// barriers (common.cuh's barrier_wait); without it blocks run one after
+// another.
 #pragma once
 #include <thread>
 #include <vector>
@@ -38,15 +38,37 @@ int __popc(unsigned int x) { return __builtin_popcount(x); }
 thread_local dim3v threadIdx;
 dim3v blockDim, gridDim;
 #ifdef CPUEMU_GRID
+#include <condition_variable>
+#include <mutex>
 thread_local dim3v blockIdx;
 thread_local std::barrier<>* g_bar;
-static std::barrier<>* g_grid;
+// Blocks take turns: one block runs at a time, from one grid barrier to
+// the next (or to its end), then hands the turn to the next block; the
+// last one to arrive opens the next phase. So __shared__ variables (static
+// here, shared by every block) serve one block at a time, as long as a
+// block's use of one does not span a grid barrier.
+static std::mutex g_turn_m;
+static std::condition_variable g_turn_cv;
+static unsigned g_turn, g_phase;
+static void pass_turn() {  // the running block's turn ends
+    std::lock_guard<std::mutex> l(g_turn_m);
+    if (++g_turn == gridDim.x) g_turn = 0, g_phase++;
+    g_turn_cv.notify_all();
+}
+static void wait_turn(unsigned phase) {
+    std::unique_lock<std::mutex> l(g_turn_m);
+    g_turn_cv.wait(l, [&] { return g_phase == phase && g_turn == blockIdx.x; });
+}
 unsigned long long barrier_wait(unsigned long long* word, unsigned hi) {
     __atomic_fetch_add(word, (unsigned long long)hi << 32, __ATOMIC_SEQ_CST);
-    g_grid->arrive_and_wait();
-    const unsigned long long now = __atomic_load_n(word, __ATOMIC_SEQ_CST);
-    g_grid->arrive_and_wait();  // every block read it before any adds again
-    return now;
+    unsigned phase;
+    {
+        std::lock_guard<std::mutex> l(g_turn_m);
+        phase = g_phase + 1;
+    }
+    pass_turn();
+    wait_turn(phase);
+    return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 #else
 dim3v blockIdx;
@@ -92,8 +114,7 @@ void launch(int grid, int block, F f) {
     for (auto& b : g_wbar) b = new std::barrier<>(32);
     g_slot.assign((size_t)warps * 32, 0);
 #ifdef CPUEMU_GRID
-    std::barrier<> gb(grid);
-    g_grid = &gb;
+    g_turn = g_phase = 0;
     std::vector<std::barrier<>*> bars;
     for (int b = 0; b < grid; b++) bars.push_back(new std::barrier<>(block));
     std::vector<std::thread> ts;
@@ -103,7 +124,10 @@ void launch(int grid, int block, F f) {
                 blockIdx.x = b;
                 g_bar = bars[b];
                 threadIdx.x = t;
+                wait_turn(0);
                 f();
+                g_bar->arrive_and_wait();  // the whole block is done
+                if (t == 0) pass_turn();
             });
     for (auto& t : ts) t.join();
     for (auto* b : bars) delete b;

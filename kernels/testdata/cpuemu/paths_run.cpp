@@ -6,7 +6,8 @@
 //     same rule (each vertex's first tight in-arc), vertex for vertex;
 //   - stcon_persist on many (s, t) queries, one label array for all of
 //     them (stamps), each query in launches of max_levels levels: reachable
-//     and hops as a serial BFS says, and the path is one of g from s to t.
+//     and hops as a serial BFS says, the path one of g from s to t, and
+//     as many levels as a serial search by the same rule.
 // Arguments: n m directed(0|1) hubs seed queries max_levels.
 // Built and run by TestPathsKernelsOnCPU (paths_emu_test.go).
 #define CPUEMU_GRID
@@ -80,6 +81,34 @@ static long check_parents(const char* what, const CSR& in, u32 n, const std::vec
     return bad;
 }
 
+// The levels a two-sided search expands, serially, by the kernel's rule
+// (expand the side whose frontier has fewer arcs on its graph; stop at the
+// level whose arcs reach the other side, or when a side's frontier is
+// empty): the kernel must count the frontiers' arcs right to match.
+static u32 serial_levels(const CSR& g, const CSR& in, u32 n, u32 s, u32 t) {
+    const CSR* gs[2] = {&g, &in};
+    std::vector<int> side(n, -1);
+    std::vector<u32> cur[2] = {{s}, {t}};
+    side[s] = 0, side[t] = 1;
+    u64 deg[2] = {(u64)(g.off[s + 1] - g.off[s]), (u64)(in.off[t + 1] - in.off[t])};
+    for (u32 levels = 1;; levels++) {
+        if (cur[0].empty() || cur[1].empty()) return levels - 1;
+        const int i = deg[1] < deg[0] ? 1 : 0;
+        const CSR& h = *gs[i];
+        std::vector<u32> next;
+        bool met = false;
+        u64 nd = 0;
+        for (u32 u : cur[i])
+            for (i64 e = h.off[u]; e < h.off[u + 1]; e++) {
+                const u32 x = h.adj[e];
+                if (side[x] == 1 - i) met = true;
+                else if (side[x] < 0) side[x] = i, next.push_back(x), nd += h.off[x + 1] - h.off[x];
+            }
+        if (met) return levels;
+        cur[i] = next, deg[i] = nd;
+    }
+}
+
 int main(int argc, char** argv) {
     if (argc != 8) {
         fprintf(stderr, "usage: paths_run n m directed hubs seed queries max_levels\n");
@@ -142,6 +171,8 @@ int main(int argc, char** argv) {
             launches++;
             if (st.status != STCON_RUNNING) break;
         }
+        if (u32 want = serial_levels(g, in, n, s, t); st.levels != want && bad++ < 5)
+            printf("stcon %u -> %u: %u levels, the serial search %u\n", s, t, st.levels, want);
         std::vector<u32> d = bfs(g, n, s);
         const bool want = d[t] != INF32, got = st.status == STCON_MET;
         if (got != want) {
