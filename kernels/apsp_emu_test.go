@@ -15,16 +15,24 @@ import (
 // It takes a minute or two (a thread per CUDA thread), so it runs only
 // with GEARBOX_KERNEL_EMU=1, and skips where g++ (C++20) is missing.
 func TestAPSPKernelOnCPU(t *testing.T) {
-	bin := buildEmu(t, "apsp_run", "apsp.cu")
-	for _, args := range [][]string{
+	runEmu(t, "apsp_run", "apsp.cu", [][]string{
 		{"60", "200", "1", "1", "1"},     // one tile, 16-bit
 		{"130", "400", "1", "0", "3"},    // three tiles, 32-bit
 		{"200", "600", "20", "1", "6"},   // four tiles, weighted, 16-bit
 		{"300", "700", "1000", "0", "7"}, // five tiles, weighted, 32-bit
-	} {
+	})
+}
+
+// runEmu builds testdata/cpuemu/<name>.cpp (buildEmu) and runs it with
+// each argument list; a run that exits non-zero fails the test with its
+// output, and each run's output is logged.
+func runEmu(t *testing.T, name, kernel string, runs [][]string) {
+	t.Helper()
+	bin := buildEmu(t, name, kernel)
+	for _, args := range runs {
 		out, err := exec.Command(bin, args...).CombinedOutput()
 		if err != nil {
-			t.Errorf("apsp_run %v: %v\n%s", args, err, out)
+			t.Errorf("%s %v: %v\n%s", name, args, err, out)
 			continue
 		}
 		t.Logf("%s", out)

@@ -1,6 +1,6 @@
 // paths.cu: parent trees after a traversal, and st-connectivity.
 //
-// bfs_parents, sssp_parents_{d32,d64}: the parent pass after a BFS or an
+// bfs_parents, sssp_parents: the parent pass after a BFS or an
 // SSSP, whatever variants ran. Every reached vertex v but the sources takes
 // the first in-arc u->v, in the in-CSR's order (the transpose's, or the
 // graph's own when undirected), that is tight: level[u] + 1 == level[v], or
@@ -94,14 +94,11 @@ extern "C" __global__ void bfs_parents(const i64* __restrict__ ioff, const u32* 
     parents(ioff, iadj, LevelTight{level}, parent, n);
 }
 
-extern "C" __global__ void sssp_parents_d32(const i64* __restrict__ ioff, const u32* __restrict__ iadj,
-                                            const u32* __restrict__ iwt, const u32* dist, u32* parent, u32 n) {
-    parents(ioff, iadj, DistTight<u32>{dist, iwt}, parent, n);
-}
-
-extern "C" __global__ void sssp_parents_d64(const i64* __restrict__ ioff, const u32* __restrict__ iadj,
-                                            const u32* __restrict__ iwt, const u64* dist, u32* parent, u32 n) {
-    parents(ioff, iadj, DistTight<u64>{dist, iwt}, parent, n);
+// dist holds uint32 distances when d32, else uint64.
+extern "C" __global__ void sssp_parents(const i64* __restrict__ ioff, const u32* __restrict__ iadj,
+                                        const u32* __restrict__ iwt, const void* dist, u32 d32, u32* parent, u32 n) {
+    if (d32) parents(ioff, iadj, DistTight<u32>{(const u32*)dist, iwt}, parent, n);
+    else parents(ioff, iadj, DistTight<u64>{(const u64*)dist, iwt}, parent, n);
 }
 
 // st-connectivity: a search from s along out-arcs (off/adj) and one from t

@@ -2,9 +2,8 @@ package kernels
 
 // Parent passes and st-connectivity (paths.cu).
 const (
-	BFSParents     = "bfs_parents"
-	SSSPParentsD32 = "sssp_parents_d32"
-	SSSPParentsD64 = "sssp_parents_d64"
+	BFSParents  = "bfs_parents"
+	SSSPParents = "sssp_parents"
 	// StconPersist answers one st-connectivity query in persistent
 	// launches of PersistThreads threads a block.
 	StconPersist = "stcon_persist"
@@ -22,6 +21,6 @@ const (
 )
 
 // PathsNames lists the paths.cu kernels; they are part of Names.
-var PathsNames = []string{BFSParents, SSSPParentsD32, SSSPParentsD64, StconPersist}
+var PathsNames = []string{BFSParents, SSSPParents, StconPersist}
 
 func init() { Names = append(Names, PathsNames...) }

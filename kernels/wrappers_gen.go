@@ -593,30 +593,18 @@ func LaunchBFSParents(
 	return l.LaunchKernel("bfs_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(level.addr), uint64(parent.addr), uint64(n)})
 }
 
-// LaunchSSSPParentsD32 launches sssp_parents_d32 (paths.cu). The comments give the C parameters.
-func LaunchSSSPParentsD32(
+// LaunchSSSPParents launches sssp_parents (paths.cu). The comments give the C parameters.
+func LaunchSSSPParents(
 	l Launcher, grid, block int,
 	ioff DevPtr[int64], // const i64* __restrict__ ioff
 	iadj DevPtr[uint32], // const u32* __restrict__ iadj
 	iwt DevPtr[uint32], // const u32* __restrict__ iwt
-	dist DevPtr[uint32], // const u32* dist
+	dist VoidPtr, // const void* dist
+	d32 uint32, // u32 d32
 	parent DevPtr[uint32], // u32* parent
 	n uint32, // u32 n
 ) error {
-	return l.LaunchKernel("sssp_parents_d32", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(parent.addr), uint64(n)})
-}
-
-// LaunchSSSPParentsD64 launches sssp_parents_d64 (paths.cu). The comments give the C parameters.
-func LaunchSSSPParentsD64(
-	l Launcher, grid, block int,
-	ioff DevPtr[int64], // const i64* __restrict__ ioff
-	iadj DevPtr[uint32], // const u32* __restrict__ iadj
-	iwt DevPtr[uint32], // const u32* __restrict__ iwt
-	dist DevPtr[uint64], // const u64* dist
-	parent DevPtr[uint32], // u32* parent
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("sssp_parents_d64", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(parent.addr), uint64(n)})
+	return l.LaunchKernel("sssp_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(d32), uint64(parent.addr), uint64(n)})
 }
 
 // LaunchStconPersist launches stcon_persist (paths.cu). The comments give the C parameters.
@@ -1059,8 +1047,7 @@ var wrapped = [...]string{
 	"narrow_u8",
 	"narrow_u16",
 	"bfs_parents",
-	"sssp_parents_d32",
-	"sssp_parents_d64",
+	"sssp_parents",
 	"stcon_persist",
 	"sssp_d64_t_bm",
 	"sssp_d64_t_qu",

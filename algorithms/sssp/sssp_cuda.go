@@ -328,10 +328,7 @@ func (o *cudaOp) Close() error {
 		if o.out != nil || o.out64 != nil {
 			n := uint32(o.G.NumVertices())
 			if err := o.tree.Run(d, o.CUDATraversal, func(in *gpu.DeviceGraph, parent kernels.DevPtr[uint32], grid, block int) error {
-				if o.d32 {
-					return kernels.LaunchSSSPParentsD32(d, grid, block, in.Off.Ptr(), in.Adj.Ptr(), in.W.Ptr(), o.dist32.Ptr(), parent, n)
-				}
-				return kernels.LaunchSSSPParentsD64(d, grid, block, in.Off.Ptr(), in.Adj.Ptr(), in.W.Ptr(), o.dist.Ptr(), parent, n)
+				return kernels.LaunchSSSPParents(d, grid, block, in.Off.Ptr(), in.Adj.Ptr(), in.W.Ptr(), o.distArg(), gpu.Flag(o.d32), parent, n)
 			}); err != nil {
 				return err
 			}

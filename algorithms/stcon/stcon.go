@@ -191,8 +191,31 @@ func (sr *searcher) reset() {
 	}
 }
 
-func (sr *searcher) query(ctx context.Context, pool *mapping.Pool, s, t uint32, forced *decider.Mapping) (*Result, error) {
+// newQuery sets up a query's result and statistics on backend; finish
+// (deferred) records its time and arcs, and done reports s == t, answered
+// already.
+func newQuery(g *graph.Graph, s, t uint32, backend string) (res *Result, st *runtime.Stats, finish func(), done bool) {
 	start := time.Now()
+	res = &Result{s: s, t: t, ids: g.IDs()}
+	st = &runtime.Stats{Algorithm: "stcon", Backend: backend, Policy: "two-sided", Variants: map[string]int{}}
+	finish = func() {
+		st.Wall = time.Since(start)
+		st.EdgesRelaxed = res.Arcs
+		res.stats = *st
+	}
+	if s == t {
+		res.reachable, res.path, res.Visited = true, []uint32{s}, 1
+		done = true
+	}
+	return res, st, finish, done
+}
+
+func (sr *searcher) query(ctx context.Context, pool *mapping.Pool, s, t uint32, forced *decider.Mapping) (*Result, error) {
+	res, st, finish, done := newQuery(sr.g, s, t, "cpu")
+	defer finish()
+	if done {
+		return res, nil
+	}
 	sr.reset()
 	if sr.pool != pool {
 		sr.pool = pool
@@ -201,17 +224,6 @@ func (sr *searcher) query(ctx context.Context, pool *mapping.Pool, s, t uint32, 
 	}
 	if len(sr.bufs) < pool.Workers() {
 		sr.bufs = make([]workset.Buffer, pool.Workers())
-	}
-	res := &Result{s: s, t: t, ids: sr.g.IDs()}
-	st := runtime.Stats{Algorithm: "stcon", Backend: "cpu", Policy: "two-sided", Variants: map[string]int{}}
-	defer func() {
-		st.Wall = time.Since(start)
-		st.EdgesRelaxed = res.Arcs
-		res.stats = st
-	}()
-	if s == t {
-		res.reachable, res.path, res.Visited = true, []uint32{s}, 1
-		return res, nil
 	}
 	for i, v := range []uint32{s, t} {
 		sd := &sr.sides[i]

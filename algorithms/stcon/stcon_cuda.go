@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
@@ -139,16 +138,9 @@ func (sr *cudaSearcher) clearLabels(d *gpu.Dev) error {
 }
 
 func (sr *cudaSearcher) query(ctx context.Context, s, t uint32) (*Result, error) {
-	start := time.Now()
-	res := &Result{s: s, t: t, ids: sr.g.IDs()}
-	st := runtime.Stats{Algorithm: "stcon", Backend: sr.c.Name(), Policy: "two-sided", Variants: map[string]int{}}
-	defer func() {
-		st.Wall = time.Since(start)
-		st.EdgesRelaxed = res.Arcs
-		res.stats = st
-	}()
-	if s == t {
-		res.reachable, res.path, res.Visited = true, []uint32{s}, 1
+	res, st, finish, done := newQuery(sr.g, s, t, sr.c.Name())
+	defer finish()
+	if done {
 		return res, nil
 	}
 	cudaSearchers.Lock() // one query at a time on the searcher's state

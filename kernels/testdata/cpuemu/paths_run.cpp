@@ -2,7 +2,7 @@
 // std::thread per CUDA thread, a grid's blocks at once, so that
 // stcon_persist's grid barriers work) on a random graph with a few hubs
 // (vertices of more arcs than a group expands) and checks
-//   - bfs_parents and sssp_parents_{d32,d64} against a serial scan by the
+//   - bfs_parents and sssp_parents (both widths) against a serial scan by the
 //     same rule (each vertex's first tight in-arc), vertex for vertex;
 //   - stcon_persist on many (s, t) queries, one label array for all of
 //     them (stamps), each query in launches of max_levels levels: reachable
@@ -145,10 +145,10 @@ int main(int argc, char** argv) {
         std::vector<u32> d32 = dijkstra<u32>(g, n, s);
         std::vector<u64> d64 = dijkstra<u64>(g, n, s);
         for (u32 v = 0; v < n; v++) wants[v] = d32[v] != INF32 && d32[v] > 0;
-        launch(G, B, [&] { sssp_parents_d32(in.off.data(), in.adj.data(), in.wt.data(), d32.data(), parent.data(), n); });
+        launch(G, B, [&] { sssp_parents(in.off.data(), in.adj.data(), in.wt.data(), d32.data(), 1, parent.data(), n); });
         auto tight = [&](u32 u, i64 e, u32 v) { return d64[u] != INF64 && d64[u] + in.wt[e] == d64[v]; };
         bad += check_parents("sssp d32", in, n, parent, tight, wants);
-        launch(G, B, [&] { sssp_parents_d64(in.off.data(), in.adj.data(), in.wt.data(), d64.data(), parent.data(), n); });
+        launch(G, B, [&] { sssp_parents(in.off.data(), in.adj.data(), in.wt.data(), d64.data(), 0, parent.data(), n); });
         bad += check_parents("sssp d64", in, n, parent, tight, wants);
     }
 
