@@ -205,9 +205,9 @@ struct StconSide {
 __device__ __forceinline__ bool stcon_met(const u32* met) { return *(volatile const u32*)met != 0; }
 
 extern "C" __global__ void __launch_bounds__(PERSIST_THREADS)
-    stcon_persist(const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
-                  const u32* __restrict__ tadj, u64* lab_s, u64* lab_t, u32* qs, u32* hub, u32* hub_chunk, u32 n,
-                  u32 s, u32 t, u32 stamp, u32 first, u32 max_levels, StconCtrl* st, Persist* ps) {
+    stcon_persist(StconCtrl* st, Persist* ps, u32 s, u32 t, u32 stamp, u32 first, u32 max_levels,
+                  const i64* __restrict__ off, const u32* __restrict__ adj, const i64* __restrict__ toff,
+                  const u32* __restrict__ tadj, u32 n, u64* lab_s, u64* lab_t, u32* qs, u32* hub, u32* hub_chunk) {
     const u64 gid = gtid();
     if (first) {
         if (gid == 0) {

@@ -610,25 +610,25 @@ func LaunchSSSPParents(
 // LaunchStconPersist launches stcon_persist (paths.cu). The comments give the C parameters.
 func LaunchStconPersist(
 	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	toff DevPtr[int64], // const i64* __restrict__ toff
-	tadj DevPtr[uint32], // const u32* __restrict__ tadj
-	labS DevPtr[uint64], // u64* lab_s
-	labT DevPtr[uint64], // u64* lab_t
-	qs DevPtr[uint32], // u32* qs
-	hub DevPtr[uint32], // u32* hub
-	hubChunk DevPtr[uint32], // u32* hub_chunk
-	n uint32, // u32 n
+	st DevPtr[StconCtrl], // StconCtrl* st
+	ps DevPtr[Persist], // Persist* ps
 	s uint32, // u32 s
 	t uint32, // u32 t
 	stamp uint32, // u32 stamp
 	first uint32, // u32 first
 	maxLevels uint32, // u32 max_levels
-	st DevPtr[StconCtrl], // StconCtrl* st
-	ps DevPtr[Persist], // Persist* ps
+	off DevPtr[int64], // const i64* __restrict__ off
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	toff DevPtr[int64], // const i64* __restrict__ toff
+	tadj DevPtr[uint32], // const u32* __restrict__ tadj
+	n uint32, // u32 n
+	labS DevPtr[uint64], // u64* lab_s
+	labT DevPtr[uint64], // u64* lab_t
+	qs DevPtr[uint32], // u32* qs
+	hub DevPtr[uint32], // u32* hub
+	hubChunk DevPtr[uint32], // u32* hub_chunk
 ) error {
-	return l.LaunchKernel("stcon_persist", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(labS.addr), uint64(labT.addr), uint64(qs.addr), uint64(hub.addr), uint64(hubChunk.addr), uint64(n), uint64(s), uint64(t), uint64(stamp), uint64(first), uint64(maxLevels), uint64(st.addr), uint64(ps.addr)})
+	return l.LaunchKernel("stcon_persist", grid, block, []uint64{uint64(st.addr), uint64(ps.addr), uint64(s), uint64(t), uint64(stamp), uint64(first), uint64(maxLevels), uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(labS.addr), uint64(labT.addr), uint64(qs.addr), uint64(hub.addr), uint64(hubChunk.addr)})
 }
 
 // SSSPPushU64Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose members share

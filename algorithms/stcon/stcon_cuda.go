@@ -187,9 +187,10 @@ func (sr *cudaSearcher) query(ctx context.Context, s, t uint32) (*Result, error)
 			if err := d.Memset32(sr.ps, 0, 0, kernels.PersistBytes/4); err != nil {
 				return err
 			}
-			if err := kernels.LaunchStconPersist(d, grid, kernels.PersistThreads, dg.Off.Ptr(), dg.Adj.Ptr(), dt.Off.Ptr(), dt.Adj.Ptr(),
-				sr.labS.Ptr(), sr.labT.Ptr(), sr.qs.Ptr(), sr.hub.Ptr(), sr.hubChunk.Ptr(), n, s, t, sr.stamp, gpu.Flag(first),
-				frontier.MaxFusedLevels, kernels.PtrAt[kernels.StconCtrl](sr.st.DevicePtr()), kernels.PtrAt[kernels.Persist](sr.ps.DevicePtr())); err != nil {
+			if err := kernels.LaunchStconPersist(d, grid, kernels.PersistThreads,
+				kernels.PtrAt[kernels.StconCtrl](sr.st.DevicePtr()), kernels.PtrAt[kernels.Persist](sr.ps.DevicePtr()), s, t, sr.stamp, gpu.Flag(first),
+				frontier.MaxFusedLevels, dg.Off.Ptr(), dg.Adj.Ptr(), dt.Off.Ptr(), dt.Adj.Ptr(), n,
+				sr.labS.Ptr(), sr.labT.Ptr(), sr.qs.Ptr(), sr.hub.Ptr(), sr.hubChunk.Ptr()); err != nil {
 				return err
 			}
 			if err := d.ReadRaw(sr.hostMem, sr.st, kernels.StconCtrlBytes); err != nil {

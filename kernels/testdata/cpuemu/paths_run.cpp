@@ -165,8 +165,8 @@ int main(int argc, char** argv) {
         for (u32 first = 1;; first = 0) {
             memset(&ps, 0, sizeof ps);
             launch(G, B, [&] {
-                stcon_persist(g.off.data(), g.adj.data(), in.off.data(), in.adj.data(), lab_s.data(), lab_t.data(),
-                              qs.data(), hub.data(), hub_chunk.data(), n, s, t, q + 1, first, maxl, &st, &ps);
+                stcon_persist(&st, &ps, s, t, q + 1, first, maxl, g.off.data(), g.adj.data(), in.off.data(), in.adj.data(), n,
+                              lab_s.data(), lab_t.data(), qs.data(), hub.data(), hub_chunk.data());
             });
             launches++;
             if (st.status != STCON_RUNNING) break;
