@@ -20,20 +20,14 @@ func BenchmarkMaxflow(b *testing.B) {
 	}
 	for _, in := range inputs {
 		var g *graph.Graph
-		var err error
-		if _, e := os.Stat(in); e == nil {
-			g, err = graph.Load(in, graph.LoadOptions{KeepDuplicates: true})
+		if _, err := os.Stat(in); err == nil {
+			if g, err = graph.Load(in, graph.LoadOptions{KeepDuplicates: true}); err != nil {
+				b.Fatal(err)
+			}
 		} else {
-			g, err = graph.Generate(in, graph.GenOptions{})
+			g = generated(b, in, 0)
 		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, t, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			b.Fatal(err)
-		}
+		r, s, t := network(b, g)
 		for _, a := range []Algorithm{HighestLabel, FIFO, Sync} {
 			b.Run(filepath.Base(in)+"/"+a.String(), func(b *testing.B) {
 				for b.Loop() {

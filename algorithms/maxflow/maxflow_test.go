@@ -266,14 +266,7 @@ func TestDatasets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, tt, ok := g.Terminals()
-			if !ok {
-				t.Fatal("no terminals")
-			}
-			r, err := graph.NewResidual(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, s, tt := network(t, g)
 			// AK is built against push-relabel: a 4K-vertex path that the
 			// synchronous passes walk one hop per pass, millions of passes
 			// (TestSyncAK runs it in long mode).
@@ -293,15 +286,8 @@ func forceVariant(t *testing.T, s string) runtime.Option {
 
 func TestGeneratedAgainstReference(t *testing.T) {
 	for _, spec := range []string{"rmf:3:5", "rlg:6:7", "vision:9:7"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := generated(t, spec, 3)
+		r, s, tt := network(t, g)
 		var src, dst []uint32
 		var caps []int64
 		for u := 0; u < g.NumVertices(); u++ {
@@ -336,20 +322,8 @@ func Example() {
 // the values checked against the serial solver and by Verify.
 func TestParallelPasses(t *testing.T) {
 	for _, spec := range []string{"vision:70:60", "rlg:600:4"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, ref.Value()) })
+		r, s, tt := network(t, generated(t, spec, 9))
+		t.Run(spec, func(t *testing.T) { checkAgainstHighestLabel(t, r, s, tt) })
 	}
 }
 
@@ -359,18 +333,41 @@ func TestKitRelabel(t *testing.T) {
 	useKitBFS = !useKitBFS
 	defer func() { useKitBFS = !useKitBFS }()
 	checkRandom(t, 12, 30)
-	if g, err := graph.Generate("rlg:16:16", graph.GenOptions{}); err == nil {
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, r, s, tt, ref.Value())
-	} else {
+	r, s, tt := network(t, generated(t, "rlg:16:16", 0))
+	checkAgainstHighestLabel(t, r, s, tt)
+}
+
+// generated returns the generated graph of spec with seed (0: the default).
+func generated(tb testing.TB, spec string, seed uint64) *graph.Graph {
+	tb.Helper()
+	g, err := graph.Generate(spec, graph.GenOptions{Seed: seed})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// network returns g's residual network and its terminals.
+func network(tb testing.TB, g *graph.Graph) (r *graph.Residual, s, t uint32) {
+	tb.Helper()
+	s, t, ok := g.Terminals()
+	if !ok {
+		tb.Fatal("no terminals")
+	}
+	r, err := graph.NewResidual(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r, s, t
+}
+
+// checkAgainstHighestLabel checks every solver against the serial
+// highest-label one's value.
+func checkAgainstHighestLabel(t *testing.T, r *graph.Residual, s, tt uint32) {
+	t.Helper()
+	ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
+	if err != nil {
 		t.Fatal(err)
 	}
+	check(t, r, s, tt, ref.Value())
 }
