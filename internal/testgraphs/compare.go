@@ -2,6 +2,8 @@ package testgraphs
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -40,4 +42,19 @@ func JSONObject(tb testing.TB, v any) (map[string]any, []byte) {
 		tb.Fatal(err)
 	}
 	return m, b
+}
+
+// ErrorMentions fails tb (labelled label) unless err wraps target and its
+// message contains each of wants: the parsers' tests of bad input.
+func ErrorMentions(tb testing.TB, label string, err, target error, wants ...string) {
+	tb.Helper()
+	if !errors.Is(err, target) {
+		tb.Errorf("%s: got %v, want %v", label, err, target)
+		return
+	}
+	for _, w := range wants {
+		if !strings.Contains(err.Error(), w) {
+			tb.Errorf("%s: error %q lacks %q", label, err, w)
+		}
+	}
 }
