@@ -52,16 +52,10 @@ func BenchmarkCC(b *testing.B) {
 		for _, v := range benchVariants {
 			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
 				g := benchGraph(b, bc.spec)
-				b.ResetTimer()
-				c0 := cpuTime()
-				for i := 0; i < b.N; i++ {
-					if _, err := Run(ctx, g, v.opts...); err != nil {
-						b.Fatal(err)
-					}
-				}
-				// CPU time per op: on a shared, loaded machine wall time
-				// also counts waiting for a core; this does not.
-				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+				testgraphs.TimeOps(b, func() error {
+					_, err := Run(ctx, g, v.opts...)
+					return err
+				})
 			})
 		}
 	}
@@ -73,14 +67,10 @@ func BenchmarkForest(b *testing.B) {
 		for _, v := range Variants() {
 			b.Run("graph="+bc.name+"/variant="+v.String(), func(b *testing.B) {
 				g := benchGraph(b, bc.spec)
-				b.ResetTimer()
-				c0 := cpuTime()
-				for i := 0; i < b.N; i++ {
-					if _, err := Forest(ctx, g, WithVariant(v)); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+				testgraphs.TimeOps(b, func() error {
+					_, err := Forest(ctx, g, WithVariant(v))
+					return err
+				})
 			})
 		}
 	}

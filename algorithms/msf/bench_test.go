@@ -64,16 +64,10 @@ func BenchmarkMSF(b *testing.B) {
 		for _, v := range benchVariants {
 			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
 				g := benchGraph(b, bc.spec)
-				b.ResetTimer()
-				c0 := testgraphs.CPUTime()
-				for i := 0; i < b.N; i++ {
-					if _, err := Run(ctx, g, v.opts...); err != nil {
-						b.Fatal(err)
-					}
-				}
-				// CPU time per op: on a shared machine wall time also
-				// counts waiting for a core.
-				b.ReportMetric(float64(testgraphs.CPUTime()-c0)/float64(b.N), "cpu-ns/op")
+				testgraphs.TimeOps(b, func() error {
+					_, err := Run(ctx, g, v.opts...)
+					return err
+				})
 			})
 		}
 	}

@@ -15,7 +15,6 @@
 #include <numeric>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 // Device functions msf.cu uses that the shim does not declare.
@@ -32,10 +31,6 @@ inline unsigned atomicAnd(unsigned* p, unsigned v) { return __atomic_fetch_and(p
 
 #include "msf.cu"
 
-thread_local dim3v threadIdx;
-dim3v blockIdx, blockDim, gridDim;
-std::barrier<>* g_bar;
-static std::barrier<>* g_wbar[32];
 static unsigned long long g_slot[32][32];
 
 static unsigned long long exch(unsigned long long v, int src, bool down) {
@@ -68,22 +63,6 @@ unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
     while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
     return cur;
-}
-
-template <class F>
-void launch(int grid, int block, F f) {
-    gridDim.x = grid;
-    blockDim.x = block;
-    for (int b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        std::barrier<> bar(block);
-        g_bar = &bar;
-        for (int w = 0; w < block / 32; w++) g_wbar[w] = new std::barrier<>(32);
-        std::vector<std::thread> ts;
-        for (int t = 0; t < block; t++) ts.emplace_back([=] { threadIdx.x = t; f(); });
-        for (auto& t : ts) t.join();
-        for (int w = 0; w < block / 32; w++) delete g_wbar[w];
-    }
 }
 
 static const int G = 3, B = 64;  // small grid: the grid-stride loops wrap
