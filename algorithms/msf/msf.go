@@ -49,6 +49,10 @@ func (v Variant) String() string {
 // Variants lists the concrete variants (every one but Auto).
 func Variants() []Variant { return []Variant{EA, AL, ECL, Kruskal} }
 
+// ErrUnknownVariant is returned by ParseVariant and Run for a variant name
+// or value the package does not know.
+var ErrUnknownVariant = errors.New("msf: unknown variant")
+
 // ParseVariant maps a name ("auto", "ea", "al", "ecl", "kruskal"; case
 // ignored) to its Variant.
 func ParseVariant(s string) (Variant, error) {
@@ -56,9 +60,6 @@ func ParseVariant(s string) (Variant, error) {
 }
 
 var (
-	// ErrUnknownVariant is returned for a variant name or value the package
-	// does not know.
-	ErrUnknownVariant = errors.New("msf: unknown variant")
 	// ErrNilGraph is returned when the graph is nil.
 	ErrNilGraph = errors.New("msf: nil graph")
 	// ErrWeight is returned for a negative, NaN or infinite weight.
@@ -66,8 +67,6 @@ var (
 	// ErrTooLarge is returned for a graph with more arcs than 32-bit edge
 	// ids can number.
 	ErrTooLarge = errors.New("msf: graph too large")
-	// ErrVerify is wrapped by Verify's errors.
-	ErrVerify = errors.New("msf: verification failed")
 )
 
 // DefaultSeed is the seed of the weights derived for unweighted graphs when
