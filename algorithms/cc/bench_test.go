@@ -1,77 +1,51 @@
 package cc
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
-
-// benchGraph is the graph of a generator spec or "file:NAME" dataset.
-func benchGraph(b *testing.B, spec string) *graph.Graph { return testgraphs.BenchSpec(b, spec) }
 
 // datasetsDir is the shared datasets folder ($GEARBOX_DATASETS or
 // ../shared/datasets beside the repository), "" when absent: the tests and
 // benchmarks that need it then skip.
 var datasetsDir, _ = testgraphs.DatasetsDir()
 
-var benchCases = []struct{ name, spec string }{
-	{"kron20", "kron:20"},
-	{"urand20", "urand:20"},
-	{"grid2048", "grid:2048:2048"},
-	{"email-Enron", "file:email-Enron.txt"},
-	{"p2p-Gnutella31", "file:p2p-Gnutella31.txt"},
-	{"wiki-Vote", "file:wiki-Vote.txt"},
-	{"rome99", "file:rome99.gr"},
-	{"PGPgiantcompo", "file:PGPgiantcompo.graph"},
+var benchCases = []testgraphs.BenchCase{
+	{Name: "kron20", Spec: "kron:20"},
+	{Name: "urand20", Spec: "urand:20"},
+	{Name: "grid2048", Spec: "grid:2048:2048"},
+	{Name: "email-Enron", Spec: "file:email-Enron.txt"},
+	{Name: "p2p-Gnutella31", Spec: "file:p2p-Gnutella31.txt"},
+	{Name: "wiki-Vote", Spec: "file:wiki-Vote.txt"},
+	{Name: "rome99", Spec: "file:rome99.gr"},
+	{Name: "PGPgiantcompo", Spec: "file:PGPgiantcompo.graph"},
 	// Small generated graphs: quick before/after comparisons on a loaded
 	// machine.
-	{"kron16", "kron:16"},
-	{"urand16", "urand:16"},
-	{"grid512", "grid:512:512"},
+	{Name: "kron16", Spec: "kron:16"},
+	{Name: "urand16", Spec: "urand:16"},
+	{Name: "grid512", Spec: "grid:512:512"},
 }
 
-var benchVariants = []struct {
-	name string
-	opts []runtime.Option
-}{
-	{"auto", nil},
-	{"afforest", []runtime.Option{WithVariant(Afforest)}},
-	{"unionfind", []runtime.Option{WithVariant(UnionFind)}},
-	{"sv", []runtime.Option{WithVariant(SV)}},
-	{"sv_BM", []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
-	{"sv_QU", []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+var benchVariants = []testgraphs.BenchVariant{
+	{Name: "auto"},
+	{Name: "afforest", Opts: []runtime.Option{WithVariant(Afforest)}},
+	{Name: "unionfind", Opts: []runtime.Option{WithVariant(UnionFind)}},
+	{Name: "sv", Opts: []runtime.Option{WithVariant(SV)}},
+	{Name: "sv_BM", Opts: []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+	{Name: "sv_QU", Opts: []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
 }
 
 func BenchmarkCC(b *testing.B) {
-	ctx := context.Background()
-	for _, bc := range benchCases {
-		for _, v := range benchVariants {
-			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
-				g := benchGraph(b, bc.spec)
-				testgraphs.TimeOps(b, func() error {
-					_, err := Run(ctx, g, v.opts...)
-					return err
-				})
-			})
-		}
-	}
+	testgraphs.BenchRuns(b, benchCases, benchVariants, testgraphs.BenchSpec, Run)
 }
 
 func BenchmarkForest(b *testing.B) {
-	ctx := context.Background()
-	for _, bc := range benchCases[:3] {
-		for _, v := range Variants() {
-			b.Run("graph="+bc.name+"/variant="+v.String(), func(b *testing.B) {
-				g := benchGraph(b, bc.spec)
-				testgraphs.TimeOps(b, func() error {
-					_, err := Forest(ctx, g, WithVariant(v))
-					return err
-				})
-			})
-		}
+	var variants []testgraphs.BenchVariant
+	for _, v := range Variants() {
+		variants = append(variants, testgraphs.BenchVariant{Name: v.String(), Opts: []runtime.Option{WithVariant(v)}})
 	}
+	testgraphs.BenchRuns(b, benchCases[:3], variants, testgraphs.BenchSpec, Forest)
 }

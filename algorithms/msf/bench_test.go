@@ -1,7 +1,6 @@
 package msf
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -15,7 +14,7 @@ var derived sync.Map // spec -> *graph.Graph with Run's derived weights
 
 // benchGraph is the graph of a generator spec or "file:NAME" dataset, with
 // the derived weights Run would give an unweighted one (made once).
-func benchGraph(b *testing.B, spec string) *graph.Graph {
+func benchGraph(b testing.TB, spec string) *graph.Graph {
 	b.Helper()
 	if g, ok := derived.Load(spec); ok {
 		return g.(*graph.Graph)
@@ -25,15 +24,15 @@ func benchGraph(b *testing.B, spec string) *graph.Graph {
 	return g
 }
 
-var benchCases = []struct{ name, spec string }{
-	{"kron18", "kron:18"},
-	{"kron20", "kron:20"},
-	{"urand20", "urand:20"},
-	{"grid1024", "grid:1024:1024"},
-	{"email-Enron", "file:email-Enron.txt"},
-	{"wiki-Vote", "file:wiki-Vote.txt"},
-	{"rome99", "file:rome99.gr"},
-	{"cal.cedge", "file:cal.cedge"},
+var benchCases = []testgraphs.BenchCase{
+	{Name: "kron18", Spec: "kron:18"},
+	{Name: "kron20", Spec: "kron:20"},
+	{Name: "urand20", Spec: "urand:20"},
+	{Name: "grid1024", Spec: "grid:1024:1024"},
+	{Name: "email-Enron", Spec: "file:email-Enron.txt"},
+	{Name: "wiki-Vote", Spec: "file:wiki-Vote.txt"},
+	{Name: "rome99", Spec: "file:rome99.gr"},
+	{Name: "cal.cedge", Spec: "file:cal.cedge"},
 }
 
 var (
@@ -42,33 +41,19 @@ var (
 	queue    = decider.Variant{Mapping: decider.Block, Rep: decider.Queue}
 )
 
-var benchVariants = []struct {
-	name string
-	opts []runtime.Option
-}{
-	{"auto", nil},
-	{"ea", []runtime.Option{WithVariant(EA)}},
-	{"ea_BM", []runtime.Option{WithVariant(EA), runtime.WithVariant(bmThread)}},
-	{"ea_QU", []runtime.Option{WithVariant(EA), runtime.WithVariant(queue)}},
-	{"al", []runtime.Option{WithVariant(AL)}},
-	{"al_BM_thread", []runtime.Option{WithVariant(AL), runtime.WithVariant(bmThread)}},
-	{"al_BM_block", []runtime.Option{WithVariant(AL), runtime.WithVariant(bmBlock)}},
-	{"al_QU", []runtime.Option{WithVariant(AL), runtime.WithVariant(queue)}},
-	{"ecl", []runtime.Option{WithVariant(ECL)}},
-	{"kruskal", []runtime.Option{WithVariant(Kruskal)}},
+var benchVariants = []testgraphs.BenchVariant{
+	{Name: "auto"},
+	{Name: "ea", Opts: []runtime.Option{WithVariant(EA)}},
+	{Name: "ea_BM", Opts: []runtime.Option{WithVariant(EA), runtime.WithVariant(bmThread)}},
+	{Name: "ea_QU", Opts: []runtime.Option{WithVariant(EA), runtime.WithVariant(queue)}},
+	{Name: "al", Opts: []runtime.Option{WithVariant(AL)}},
+	{Name: "al_BM_thread", Opts: []runtime.Option{WithVariant(AL), runtime.WithVariant(bmThread)}},
+	{Name: "al_BM_block", Opts: []runtime.Option{WithVariant(AL), runtime.WithVariant(bmBlock)}},
+	{Name: "al_QU", Opts: []runtime.Option{WithVariant(AL), runtime.WithVariant(queue)}},
+	{Name: "ecl", Opts: []runtime.Option{WithVariant(ECL)}},
+	{Name: "kruskal", Opts: []runtime.Option{WithVariant(Kruskal)}},
 }
 
 func BenchmarkMSF(b *testing.B) {
-	ctx := context.Background()
-	for _, bc := range benchCases {
-		for _, v := range benchVariants {
-			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
-				g := benchGraph(b, bc.spec)
-				testgraphs.TimeOps(b, func() error {
-					_, err := Run(ctx, g, v.opts...)
-					return err
-				})
-			})
-		}
-	}
+	testgraphs.BenchRuns(b, benchCases, benchVariants, benchGraph, Run)
 }

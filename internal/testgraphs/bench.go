@@ -1,6 +1,7 @@
 package testgraphs
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 var (
@@ -85,6 +87,35 @@ func TimeOps(b *testing.B, op func() error) {
 		}
 	}
 	b.ReportMetric(float64(CPUTime()-c0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchCase names a benchmark graph: a generator spec or "file:NAME"
+// dataset (BenchSpec).
+type BenchCase struct{ Name, Spec string }
+
+// BenchVariant names the options of one run configuration.
+type BenchVariant struct {
+	Name string
+	Opts []runtime.Option
+}
+
+// BenchRuns times run on every case's graph (graphOf builds it from the
+// spec) under every variant's options, as sub-benchmarks
+// graph=NAME/variant=NAME (TimeOps).
+func BenchRuns[R any](b *testing.B, cases []BenchCase, variants []BenchVariant, graphOf func(testing.TB, string) *graph.Graph,
+	run func(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (R, error)) {
+	ctx := context.Background()
+	for _, c := range cases {
+		for _, v := range variants {
+			b.Run("graph="+c.Name+"/variant="+v.Name, func(b *testing.B) {
+				g := graphOf(b, c.Spec)
+				TimeOps(b, func() error {
+					_, err := run(ctx, g, v.Opts...)
+					return err
+				})
+			})
+		}
+	}
 }
 
 var specGraphs sync.Map // spec -> *graph.Graph
