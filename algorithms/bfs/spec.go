@@ -17,6 +17,7 @@ var Spec = &algorithms.Spec{
 	Doc:      "breadth-first search: hop depths from a source",
 	Sourced:  true,
 	Parents:  WithParents,
+	InArcs:   true,
 	Variants: decider.ValidNames(),
 	// Every decider key: BFS is the one traversal with a pull direction.
 	Reads:   []string{"T1", "T2", "T3", "sample_every", "alpha", "beta", "pull_min_edges", "bitmap_min_vertices", "jump_factor", "threads_per_block"},
