@@ -14,19 +14,19 @@ import (
 var datasetsDir, _ = testgraphs.DatasetsDir()
 
 var benchCases = []testgraphs.BenchCase{
-	{Name: "kron20", Spec: "kron:20"},
-	{Name: "urand20", Spec: "urand:20"},
-	{Name: "grid2048", Spec: "grid:2048:2048"},
-	{Name: "email-Enron", Spec: "file:email-Enron.txt"},
-	{Name: "p2p-Gnutella31", Spec: "file:p2p-Gnutella31.txt"},
-	{Name: "wiki-Vote", Spec: "file:wiki-Vote.txt"},
-	{Name: "rome99", Spec: "file:rome99.gr"},
-	{Name: "PGPgiantcompo", Spec: "file:PGPgiantcompo.graph"},
+	{"kron20", "kron:20"},
+	{"urand20", "urand:20"},
+	{"grid2048", "grid:2048:2048"},
+	{"email-Enron", "file:email-Enron.txt"},
+	{"p2p-Gnutella31", "file:p2p-Gnutella31.txt"},
+	{"wiki-Vote", "file:wiki-Vote.txt"},
+	{"rome99", "file:rome99.gr"},
+	{"PGPgiantcompo", "file:PGPgiantcompo.graph"},
 	// Small generated graphs: quick before/after comparisons on a loaded
 	// machine.
-	{Name: "kron16", Spec: "kron:16"},
-	{Name: "urand16", Spec: "urand:16"},
-	{Name: "grid512", Spec: "grid:512:512"},
+	{"kron16", "kron:16"},
+	{"urand16", "urand:16"},
+	{"grid512", "grid:512:512"},
 }
 
 var benchVariants = []testgraphs.BenchVariant{

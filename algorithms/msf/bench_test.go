@@ -25,14 +25,14 @@ func benchGraph(b testing.TB, spec string) *graph.Graph {
 }
 
 var benchCases = []testgraphs.BenchCase{
-	{Name: "kron18", Spec: "kron:18"},
-	{Name: "kron20", Spec: "kron:20"},
-	{Name: "urand20", Spec: "urand:20"},
-	{Name: "grid1024", Spec: "grid:1024:1024"},
-	{Name: "email-Enron", Spec: "file:email-Enron.txt"},
-	{Name: "wiki-Vote", Spec: "file:wiki-Vote.txt"},
-	{Name: "rome99", Spec: "file:rome99.gr"},
-	{Name: "cal.cedge", Spec: "file:cal.cedge"},
+	{"kron18", "kron:18"},
+	{"kron20", "kron:20"},
+	{"urand20", "urand:20"},
+	{"grid1024", "grid:1024:1024"},
+	{"email-Enron", "file:email-Enron.txt"},
+	{"wiki-Vote", "file:wiki-Vote.txt"},
+	{"rome99", "file:rome99.gr"},
+	{"cal.cedge", "file:cal.cedge"},
 }
 
 var (

@@ -89,9 +89,9 @@ func TimeOps(b *testing.B, op func() error) {
 	b.ReportMetric(float64(CPUTime()-c0)/float64(b.N), "cpu-ns/op")
 }
 
-// BenchCase names a benchmark graph: a generator spec or "file:NAME"
-// dataset (BenchSpec).
-type BenchCase struct{ Name, Spec string }
+// BenchCase is a benchmark graph's {name, spec}: the spec a generator's or
+// "file:NAME" for a dataset (BenchSpec).
+type BenchCase [2]string
 
 // BenchVariant names the options of one run configuration.
 type BenchVariant struct {
@@ -107,8 +107,8 @@ func BenchRuns[R any](b *testing.B, cases []BenchCase, variants []BenchVariant, 
 	ctx := context.Background()
 	for _, c := range cases {
 		for _, v := range variants {
-			b.Run("graph="+c.Name+"/variant="+v.Name, func(b *testing.B) {
-				g := graphOf(b, c.Spec)
+			b.Run("graph="+c[0]+"/variant="+v.Name, func(b *testing.B) {
+				g := graphOf(b, c[1])
 				TimeOps(b, func() error {
 					_, err := run(ctx, g, v.Opts...)
 					return err
