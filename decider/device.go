@@ -25,33 +25,41 @@ type Work struct {
 }
 
 // DeviceCosts are the constants of the device cost model. A level costs
-// the GPU a few launches or a grid-wide barrier whatever its size, and
-// the host a few microseconds when the frontier is small; arcs cost the
-// host far more each. DefaultDeviceCosts come from the recorded runs
-// (docs/measured.md): rome99's BFS, 53 levels, takes 0.12 ms on one host
-// core and 0.14 ms of device time (0.18 wall) on an H100.
+// the GPU a few microseconds whatever its size; the host a few when the
+// level is small enough to run on one worker, and far more when it wakes
+// every worker (a barrier and hand-offs), while arcs cost the host far more
+// each. DefaultDeviceCosts were fitted to BFS, SSSP and CC on nine graphs
+// measured on an H100 and its 16-core host (results/h100-2026-11-28-s26-auto/).
 type DeviceCosts struct {
-	CPULevel        time.Duration // a level with a small frontier, on the host
-	CPUArcsPerSec   float64       // arcs a worker visits per second
-	GPULevel        time.Duration // a level on the device, whatever its size
-	GPUFixed        time.Duration // per run: launches, result copy set-up
-	GPUArcsPerSec   float64
-	GPUBytesPerSec  float64 // host-to-device copies (upload, results)
-	RoadDegree      float64 // graphs of lower mean degree and no hubs are road-like
-	RoadLevelFactor float64 // road-like levels ~ factor * sqrt(n)
+	CPULevel       time.Duration // a level small enough for one worker
+	CPUParLevel    time.Duration // a level spread over the workers
+	CPUParMin      int           // elements a level needs to be spread
+	CPUArcsPerSec  float64       // arcs a worker relaxes per second
+	GPULevel       time.Duration // a level on the device, whatever its size
+	GPUFixed       time.Duration // per run: launches, result copy
+	GPUArcsPerSec  float64
+	GPUBytesPerSec float64 // host-to-device copies (upload, results)
+	// Graphs of lower mean degree and no hubs are road-like: about
+	// RoadLevelFactor * sqrt(n) levels.
+	RoadDegree, RoadLevelFactor float64
+	// WholePasses is the passes a whole-graph operator (cc) makes.
+	WholePasses int
 }
 
-// DefaultDeviceCosts are the model's constants for a current data-centre
-// GPU (H100/H200) and host.
+// DefaultDeviceCosts are the model's constants for an H100-class GPU and
+// its host.
 var DefaultDeviceCosts = DeviceCosts{
-	CPULevel:        2500 * time.Nanosecond,
-	CPUArcsPerSec:   1.5e8,
-	GPULevel:        3 * time.Microsecond,
-	GPUFixed:        60 * time.Microsecond,
-	GPUArcsPerSec:   5e9,
+	CPULevel:        4 * time.Microsecond,
+	CPUParLevel:     45 * time.Microsecond,
+	CPUParMin:       256,
+	CPUArcsPerSec:   3e7,
+	GPULevel:        4500 * time.Nanosecond,
+	GPUFixed:        70 * time.Microsecond,
+	GPUArcsPerSec:   2e10,
 	GPUBytesPerSec:  1e10,
 	RoadDegree:      8,
 	RoadLevelFactor: 1.5,
+	WholePasses:     4,
 }
 
 // DeviceChoice is the cost model's answer and its reason.
@@ -75,12 +83,15 @@ func (c DeviceCosts) ChooseDevice(w Work) DeviceChoice {
 	runs := float64(max(w.Runs, 1))
 	// A traversal touches each arc about once over all its levels; a
 	// whole-graph pass touches every arc each time.
-	arcPasses := 1.0
+	arcs, perLevel := float64(w.Arcs), float64(n)/float64(levels)
 	if !w.Sourced {
-		arcPasses = float64(levels)
+		arcs, perLevel = float64(w.Arcs)*float64(levels), float64(w.Arcs)
 	}
-	arcs := float64(w.Arcs) * arcPasses
-	cpu := float64(levels)*c.CPULevel.Seconds() + arcs/(c.CPUArcsPerSec*workers)
+	level := c.CPULevel
+	if perLevel >= float64(c.CPUParMin) && workers > 1 {
+		level = c.CPUParLevel
+	}
+	cpu := float64(levels)*level.Seconds() + arcs/(c.CPUArcsPerSec*workers)
 	dev := c.GPUFixed.Seconds() + float64(levels)*c.GPULevel.Seconds() + arcs/c.GPUArcsPerSec +
 		float64(w.GraphBytes)/c.GPUBytesPerSec/runs + 4*float64(n)/c.GPUBytesPerSec
 	ch := DeviceChoice{GPU: dev < cpu, Levels: levels, CPU: seconds(cpu), Dev: seconds(dev)}
@@ -99,11 +110,11 @@ func (c DeviceCosts) ChooseDevice(w Work) DeviceChoice {
 
 // estimateLevels guesses a traversal's level count: about sqrt(n) on
 // road-like graphs (low mean degree, no hubs), about log(n)/log(mean
-// degree) otherwise; whole-graph passes take about log2(n).
+// degree) otherwise; a whole-graph operator makes WholePasses passes.
 func (c DeviceCosts) estimateLevels(w Work, mean float64) int {
 	n := float64(max(w.Vertices, 2))
 	if !w.Sourced {
-		return int(math.Ceil(math.Log2(n)))
+		return max(c.WholePasses, 1)
 	}
 	if mean < c.RoadDegree && float64(w.MaxDegree) <= 4*mean+8 {
 		return int(math.Ceil(c.RoadLevelFactor * math.Sqrt(n)))

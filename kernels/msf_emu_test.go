@@ -10,7 +10,8 @@ import (
 // shuffles) and checks the forest of the GPU operator's round loop against
 // a serial Kruskal on random multigraphs (self-loops, parallel edges, many
 // ties), undirected and directed, under every representation and mapping
-// and switches between them, with and without the light-edge phase. Runs
+// and switches between them, with and without the light-edge phase, and
+// the listing of the forest (edges in arc order, count, weight). Runs
 // only with GEARBOX_KERNEL_EMU=1; skips where g++ (C++20) is missing.
 func TestMSFKernelOnCPU(t *testing.T) {
 	bin := buildEmu(t, "msf_run", "msf.cu")
@@ -26,6 +27,7 @@ func TestMSFKernelOnCPU(t *testing.T) {
 		{"100", "0", "5", "0", "8", "t", "0"},       // no edges
 		{"300", "1500", "100", "0", "9", "t", "50"}, // light phase in a bitmap alone
 		{"300", "1500", "100", "1", "10", "e", "50"},
+		{"3000", "40000", "1000", "0", "11", "qe", "200"}, // more tiles than the scan's block
 	} {
 		out, err := exec.Command(bin, args...).CombinedOutput()
 		if err != nil {

@@ -16,7 +16,9 @@ type CCCtrl struct {
 	Root   uint32 // cc_aff_mode's answer
 	Heavy  uint32 // vertices queued for the block kernels
 	Hooks  uint64 // successful hooks
-	_      [3]uint64
+	Listed uint64 // msf_list_count: forest edges listed
+	Weight uint64 // msf_list_write: their summed weight
+	Done   uint64 // msf_list_count: blocks finished (zero between launches)
 }
 
 // Ctrl mirrors struct Ctrl in common.cuh: the element type of the device
@@ -280,6 +282,21 @@ func LaunchMsfBuildQu(l Launcher, grid, block int, src DevPtr[uint32], adj DevPt
 // (const u64* __restrict__ q, u64 count, u32* hidden).
 func LaunchMsfQuToBm(l Launcher, grid, block int, q DevPtr[uint64], count uint64, hidden DevPtr[uint32]) error {
 	return l.LaunchKernel("msf_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(hidden.addr)})
+}
+
+// LaunchMsfListCount launches msf_list_count (msf.cu), whose C parameters are
+// (const u32* __restrict__ chosen, u64 words, u32* __restrict__ tiles,
+// u64* cnt).
+func LaunchMsfListCount(l Launcher, grid, block int, chosen DevPtr[uint32], words uint64, tiles DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("msf_list_count", grid, block, []uint64{uint64(chosen.addr), uint64(words), uint64(tiles.addr), uint64(cnt.addr)})
+}
+
+// LaunchMsfListWrite launches msf_list_write (msf.cu), whose C parameters are
+// (u32* out, u64* cnt, const u32* __restrict__ src,
+// const u32* __restrict__ adj, const u32* __restrict__ w,
+// const u32* __restrict__ chosen, u64 words, const u32* __restrict__ tiles).
+func LaunchMsfListWrite(l Launcher, grid, block int, out DevPtr[uint32], cnt DevPtr[uint64], src DevPtr[uint32], adj DevPtr[uint32], w DevPtr[uint32], chosen DevPtr[uint32], words uint64, tiles DevPtr[uint32]) error {
+	return l.LaunchKernel("msf_list_write", grid, block, []uint64{uint64(out.addr), uint64(cnt.addr), uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(chosen.addr), uint64(words), uint64(tiles.addr)})
 }
 
 // LaunchMaxBelowU32 launches max_below_u32 (narrow.cu), whose C parameters are
@@ -553,6 +570,8 @@ var wrapped = [...]string{
 	"msf_hook",
 	"msf_build_qu",
 	"msf_qu_to_bm",
+	"msf_list_count",
+	"msf_list_write",
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",

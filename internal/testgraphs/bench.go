@@ -101,7 +101,9 @@ type BenchVariant struct {
 
 // BenchRuns times run on every case's graph (graphOf builds it from the
 // spec) under every variant's options, as sub-benchmarks
-// graph=NAME/variant=NAME (TimeOps).
+// graph=NAME/variant=NAME (TimeOps). A result with a Release method is
+// released after each run, as the CLI's repeats do: the next run reuses
+// its memory.
 func BenchRuns[R any](b *testing.B, cases []BenchCase, variants []BenchVariant, graphOf func(testing.TB, string) *graph.Graph,
 	run func(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (R, error)) {
 	ctx := context.Background()
@@ -110,7 +112,10 @@ func BenchRuns[R any](b *testing.B, cases []BenchCase, variants []BenchVariant, 
 			b.Run("graph="+c[0]+"/variant="+v.Name, func(b *testing.B) {
 				g := graphOf(b, c[1])
 				TimeOps(b, func() error {
-					_, err := run(ctx, g, v.Opts...)
+					r, err := run(ctx, g, v.Opts...)
+					if rel, ok := any(r).(interface{ Release() }); ok && err == nil {
+						rel.Release()
+					}
 					return err
 				})
 			})

@@ -28,7 +28,10 @@ inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned v) {
 }
 inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline unsigned atomicAnd(unsigned* p, unsigned v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
+#define MSF_LIST_BLOCK 32  // several tiles on small graphs, more than a
+#define MSF_LIST_WORDS 2   // block's threads on the largest
 #include "msf.cu"
 
 static unsigned long long g_slot[32][32];
@@ -51,6 +54,10 @@ unsigned int __ballot_sync(unsigned int, bool pred) {
     return m;
 }
 unsigned int __shfl_sync(unsigned int, unsigned int v, int src) { return (unsigned)exch(v, src, false); }
+unsigned int __shfl_up_sync(unsigned int, unsigned int v, int d) {
+    int lane = threadIdx.x % 32;
+    return (unsigned)exch(v, lane >= d ? lane - d : lane, false);
+}
 unsigned long long __shfl_sync(unsigned int, unsigned long long v, int src) { return exch(v, src, false); }
 unsigned int __shfl_down_sync(unsigned int, unsigned int v, int d) { return (unsigned)exch(v, threadIdx.x % 32 + d, true); }
 unsigned long long __shfl_down_sync(unsigned int, unsigned long long v, int d) { return exch(v, threadIdx.x % 32 + d, true); }
@@ -163,7 +170,22 @@ int main(int argc, char** argv) {
     for (u32 i = 0; i < words; i++) bad += __builtin_popcount(want[i] ^ chosen[i]);
     for (u32 v = 0; v < n; v++)  // one tree per component
         if (find(v) != find(p[v]) ) bad++;
-    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges, %ld differences\n", n,
-           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, bad);
+    // The listing: the chosen arcs as {u, v, w} in arc order, their count
+    // and summed weight (the largest graph has more tiles than a block has
+    // threads: the last block's scan loops).
+    u64 ntiles = (words + MSF_LIST_TILE - 1) / MSF_LIST_TILE;
+    std::vector<u32> tiles(ntiles), out(3 * (size_t)picked + 3, 0xDEADBEEFu);
+    cnt[MSF_WEIGHT] = 12345;  // msf_list_count zeroes it
+    launch(G, MSF_LIST_BLOCK, [&] { msf_list_count(chosen.data(), words, tiles.data(), cnt.data()); });
+    launch(G, MSF_LIST_BLOCK, [&] { msf_list_write(out.data(), cnt.data(), src.data(), adj.data(), wt.data(), chosen.data(), words, tiles.data()); });
+    u64 k = 0, sum = 0;
+    for (u64 e = 0; e < M; e++) {
+        if (!((want[e >> 5] >> (e & 31)) & 1)) continue;
+        if (out[3 * k] != src[e] || out[3 * k + 1] != adj[e] || out[3 * k + 2] != wt[e]) bad++;
+        sum += wt[e], k++;
+    }
+    if (cnt[MSF_LISTED] != (u64)picked || cnt[MSF_WEIGHT] != sum || cnt[MSF_DONE] != 0 || out[3 * k] != 0xDEADBEEFu) bad++;
+    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges (%llu tiles, weight %llu), %ld differences\n", n,
+           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, (unsigned long long)ntiles, (unsigned long long)sum, bad);
     return bad != 0;
 }
