@@ -7,3 +7,4 @@
 #include "narrow.cu"
 #include "apsp.cu"
 #include "msf.cu"
+#include "maxflow.cu"

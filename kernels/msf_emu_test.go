@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"os/exec"
-	"testing"
-)
+import "testing"
 
 // TestMSFKernelOnCPU compiles msf.cu with g++ against the thread-per-CUDA-
 // thread shim (testdata/cpuemu, with per-warp barriers for the votes and
@@ -16,7 +13,7 @@ import (
 func TestMSFKernelOnCPU(t *testing.T) {
 	bin := buildEmu(t, "msf_run", "msf.cu")
 	// n m maxweight directed seed schedule thresh-weight
-	for _, args := range [][]string{
+	runEmu(t, bin, [][]string{
 		{"200", "600", "5", "0", "1", "t", "0"},
 		{"200", "600", "5", "0", "2", "e", "0"},
 		{"200", "600", "5", "0", "3", "q", "0"},
@@ -28,12 +25,5 @@ func TestMSFKernelOnCPU(t *testing.T) {
 		{"300", "1500", "100", "0", "9", "t", "50"}, // light phase in a bitmap alone
 		{"300", "1500", "100", "1", "10", "e", "50"},
 		{"3000", "40000", "1000", "0", "11", "qe", "200"}, // more tiles than the scan's block
-	} {
-		out, err := exec.Command(bin, args...).CombinedOutput()
-		if err != nil {
-			t.Errorf("msf_run %v: %v\n%s", args, err, out)
-			continue
-		}
-		t.Logf("%s", out)
-	}
+	})
 }

@@ -37,6 +37,41 @@ type Ctrl struct {
 	PullLevels  uint32    // bfs_pull_persist: levels it pulled (before the ones fused_levels also counts)
 }
 
+// MfCtrl mirrors struct MfCtrl in maxflow.cu: the element type of the device
+// pointers kernels take to it, and the layout the host reads back.
+type MfCtrl struct {
+	Deg      [2]uint64 // summed out-degree of the working set of each parity
+	Size     [2]uint32 // working-set sizes (ping-pong)
+	Cand     [2]uint32 // candidates listed by the pass of each parity
+	Pushes   uint64    // accumulating counters
+	Relabels uint64
+	Work     uint64    // relabel work
+	Edges    uint64    // arcs examined
+	Level    [3]uint32 // BFS frontier sizes, rotating
+	Maxlevel uint32    // the BFS's deepest label
+}
+
+// MfNet mirrors struct MfNet in maxflow.cu: the element type of the device
+// pointers kernels take to it, and the layout the host reads back.
+type MfNet struct {
+	Off     uint64    // const i64*: CSR offsets (n+1)
+	Head    uint64    // const u32*: arc heads
+	Rev     uint64    // const i64*: reverse arc
+	Res     uint64    // i64*: residual capacities
+	Exc     uint64    // i64*: excess
+	In      uint64    // u64*: excess arriving during a pass
+	D       uint64    // u32*: labels
+	Pend    uint64    // u32*: labels computed by the pass (MF_NONE: none)
+	Act     uint64    // u32*: bitmap working set
+	Mark    uint64    // u32*: bitmap of listed candidates
+	Cand    uint64    // u32*: candidates of the next queue
+	Q       [2]uint64 // u32*: queue working sets (ping-pong), BFS frontiers
+	N       uint32    // vertices
+	Sink    uint32    // the terminal excess moves to
+	Blocked uint32    // the other terminal (label n, never entered)
+	_       uint32
+}
+
 // Persist mirrors struct Persist in common.cuh: the element type of the device
 // pointers kernels take to it, and the layout the host reads back.
 type Persist struct {
@@ -237,6 +272,46 @@ func LaunchCCLinkT(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[ui
 // u32 directed, u32 start).
 func LaunchCCLinkB(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], heavy DevPtr[uint32], p DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl], mode uint32, directed uint32, start uint32) error {
 	return l.LaunchKernel("cc_link_b", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(heavy.addr), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(start)})
+}
+
+// MfPassKernel names a kernel of the MF_PASS family (maxflow.cu), whose members
+// share one signature. Other values, the zero value included, are not members:
+// LaunchMfPass refuses them.
+type MfPassKernel string
+
+// Valid reports whether k is a member of the family.
+func (k MfPassKernel) Valid() bool {
+	return slices.Contains([]MfPassKernel{MfPushTBm, MfPushWBm, MfPushTQu, MfPushWQu, MfRelabelTBm, MfRelabelWBm, MfRelabelTQu, MfRelabelWQu}, k)
+}
+
+// LaunchMfPass launches member k of MF_PASS (maxflow.cu), whose C parameters
+// are (const MfNet* net, MfCtrl* c, u32 par).
+func LaunchMfPass(l Launcher, k MfPassKernel, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], par uint32) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(par)})
+}
+
+// LaunchMfGenDense launches mf_gen_dense (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c, u32 out, u32 toq).
+func LaunchMfGenDense(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], out uint32, toq uint32) error {
+	return l.LaunchKernel("mf_gen_dense", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out), uint64(toq)})
+}
+
+// LaunchMfGenCand launches mf_gen_cand (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c, u32 out).
+func LaunchMfGenCand(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], out uint32) error {
+	return l.LaunchKernel("mf_gen_cand", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out)})
+}
+
+// LaunchMfBFSInit launches mf_bfs_init (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c).
+func LaunchMfBFSInit(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl]) error {
+	return l.LaunchKernel("mf_bfs_init", grid, block, []uint64{uint64(net.addr), uint64(c.addr)})
+}
+
+// LaunchMfBFSLevel launches mf_bfs_level (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c, u32 k).
+func LaunchMfBFSLevel(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], k_ uint32) error {
+	return l.LaunchKernel("mf_bfs_level", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(k_)})
 }
 
 // LaunchMsfMinBmT launches msf_min_bm_t (msf.cu), whose C parameters are
@@ -494,6 +569,16 @@ const (
 	BFSPiecesO BFSPiecesKernel = "bfs_pieces_o"
 	BFSPiecesU BFSPiecesKernel = "bfs_pieces_u"
 
+	// MfPassKernel
+	MfPushTBm    MfPassKernel = "mf_push_t_bm"
+	MfPushWBm    MfPassKernel = "mf_push_w_bm"
+	MfPushTQu    MfPassKernel = "mf_push_t_qu"
+	MfPushWQu    MfPassKernel = "mf_push_w_qu"
+	MfRelabelTBm MfPassKernel = "mf_relabel_t_bm"
+	MfRelabelWBm MfPassKernel = "mf_relabel_w_bm"
+	MfRelabelTQu MfPassKernel = "mf_relabel_t_qu"
+	MfRelabelWQu MfPassKernel = "mf_relabel_w_qu"
+
 	// SSSPPushU64Kernel
 	SSSPD64TBm SSSPPushU64Kernel = "sssp_d64_t_bm"
 	SSSPD64TQu SSSPPushU64Kernel = "sssp_d64_t_qu"
@@ -564,6 +649,18 @@ var wrapped = [...]string{
 	"cc_aff_mode",
 	"cc_link_t",
 	"cc_link_b",
+	"mf_push_t_bm",
+	"mf_push_w_bm",
+	"mf_push_t_qu",
+	"mf_push_w_qu",
+	"mf_relabel_t_bm",
+	"mf_relabel_w_bm",
+	"mf_relabel_t_qu",
+	"mf_relabel_w_qu",
+	"mf_gen_dense",
+	"mf_gen_cand",
+	"mf_bfs_init",
+	"mf_bfs_level",
 	"msf_min_bm_t",
 	"msf_min_bm_e",
 	"msf_min_qu",

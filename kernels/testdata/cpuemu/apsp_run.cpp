@@ -4,10 +4,12 @@
 // Floyd-Warshall. Arguments: n m maxweight packed(0|1) seed. Built and run
 // by TestAPSPKernelOnCPU (apsp_emu_test.go) where g++ is installed.
 #include "shim.h"
+#include "emu.h"
 #include "apsp.cu"
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <thread>
 #include <vector>
 int main(int argc, char** argv) {
     int n = atoi(argv[1]), m = atoi(argv[2]), maxw = atoi(argv[3]), packed = atoi(argv[4]);

@@ -15,62 +15,13 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
-// Device functions msf.cu uses that the shim does not declare.
-template <class T>
-inline T __ldcg(const T* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-template <class T>
-inline void __stcg(T* p, T v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned v) {
-    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-    return cmp;
-}
-inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
-inline unsigned atomicAnd(unsigned* p, unsigned v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-
+#include "emu.h"
 #define MSF_LIST_BLOCK 32  // several tiles on small graphs, more than a
 #define MSF_LIST_WORDS 2   // block's threads on the largest
 #include "msf.cu"
-
-static unsigned long long g_slot[32][32];
-
-static unsigned long long exch(unsigned long long v, int src, bool down) {
-    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    g_slot[w][lane] = v;
-    g_wbar[w]->arrive_and_wait();
-    unsigned long long r = down ? (src < 32 ? g_slot[w][src] : v) : g_slot[w][src];
-    g_wbar[w]->arrive_and_wait();
-    return r;
-}
-unsigned int __ballot_sync(unsigned int, bool pred) {
-    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    g_slot[w][lane] = pred;
-    g_wbar[w]->arrive_and_wait();
-    unsigned m = 0;
-    for (int i = 0; i < 32; i++) m |= (unsigned)(g_slot[w][i] != 0) << i;
-    g_wbar[w]->arrive_and_wait();
-    return m;
-}
-unsigned int __shfl_sync(unsigned int, unsigned int v, int src) { return (unsigned)exch(v, src, false); }
-unsigned int __shfl_up_sync(unsigned int, unsigned int v, int d) {
-    int lane = threadIdx.x % 32;
-    return (unsigned)exch(v, lane >= d ? lane - d : lane, false);
-}
-unsigned long long __shfl_sync(unsigned int, unsigned long long v, int src) { return exch(v, src, false); }
-unsigned int __shfl_down_sync(unsigned int, unsigned int v, int d) { return (unsigned)exch(v, threadIdx.x % 32 + d, true); }
-unsigned long long __shfl_down_sync(unsigned int, unsigned long long v, int d) { return exch(v, threadIdx.x % 32 + d, true); }
-int __ffs(unsigned int x) { return __builtin_ffs(x); }
-int __popc(unsigned int x) { return __builtin_popcount(x); }
-unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
-    unsigned long long cur = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-    }
-    return cur;
-}
 
 static const int G = 3, B = 64;  // small grid: the grid-stride loops wrap
 

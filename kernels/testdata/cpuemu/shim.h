@@ -1,14 +1,11 @@
 // Stand-ins so g++ can compile CUDA device code and run it with one
 // std::thread per CUDA thread (blocks one after another); only what the
-// kernels under test and common.cuh need. Not a CUDA emulator: warps exist
-// only as the per-warp barriers a test's vote and shuffle stand-ins meet
-// at (msf_run.cpp), and blocks do not run concurrently.
+// kernels under test and common.cuh need. Not a CUDA emulator: no warps,
+// no concurrency between blocks.
 #pragma once
 #include <algorithm>
 #include <barrier>
 #include <cstdint>
-#include <thread>
-#include <vector>
 #define __global__
 #define __device__
 #define __host__
@@ -20,10 +17,9 @@ struct uint4 { unsigned int x, y, z, w; };
 struct uchar4 { unsigned char x, y, z, w; };
 struct ushort4 { unsigned short x, y, z, w; };
 struct dim3v { unsigned int x, y, z; };
-inline thread_local dim3v threadIdx;
-inline dim3v blockIdx, blockDim, gridDim;
-inline std::barrier<>* g_bar;       // the running block's __syncthreads
-inline std::barrier<>* g_wbar[32];  // the running block's per-warp barriers
+extern thread_local dim3v threadIdx;
+extern dim3v blockIdx, blockDim, gridDim;
+extern std::barrier<>* g_bar;
 inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) { return uint4{a, b, c, d}; }
 inline void __syncthreads() { g_bar->arrive_and_wait(); }
 inline int __viaddmin_s32(const int a, const int b, const int c) { return std::min(a + b, c); }
@@ -59,21 +55,3 @@ unsigned long long atomicMin(unsigned long long*, unsigned long long);
 unsigned int atomicMax(unsigned int*, unsigned int);
 using std::max;
 using std::min;
-
-// launch runs f as a grid of grid blocks of block threads: one std::thread
-// per CUDA thread, the blocks one after another.
-template <class F>
-void launch(int grid, int block, F f) {
-    gridDim.x = grid;
-    blockDim.x = block;
-    for (int b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        std::barrier<> bar(block);
-        g_bar = &bar;
-        for (int w = 0; w < block / 32; w++) g_wbar[w] = new std::barrier<>(32);
-        std::vector<std::thread> ts;
-        for (int t = 0; t < block; t++) ts.emplace_back([=] { threadIdx.x = t; f(); });
-        for (auto& t : ts) t.join();
-        for (int w = 0; w < block / 32; w++) delete g_wbar[w];
-    }
-}
