@@ -8,3 +8,4 @@
 #include "apsp.cu"
 #include "msf.cu"
 #include "maxflow.cu"
+#include "scc.cu"

@@ -392,6 +392,72 @@ func LaunchNarrowU16(l Launcher, grid, block int, in DevPtr[uint32], out DevPtr[
 	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
 }
 
+// LaunchSccTrim launches scc_trim (scc.cu), whose C parameters are
+// (const i64* off, const u32* adj, const i64* toff, const u32* tadj, u32 n,
+// u32* label, const u32* part, u64* cnt).
+func LaunchSccTrim(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], toff DevPtr[int64], tadj DevPtr[uint32], n uint32, label DevPtr[uint32], part DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_trim", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccPivot launches scc_pivot (scc.cu), whose C parameters are
+// (const i64* off, const i64* toff, u32 n, const u32* label, const u32* part,
+// u64* pivot).
+func LaunchSccPivot(l Launcher, grid, block int, off DevPtr[int64], toff DevPtr[int64], n uint32, label DevPtr[uint32], part DevPtr[uint32], pivot DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_pivot", grid, block, []uint64{uint64(off.addr), uint64(toff.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr)})
+}
+
+// LaunchSccSeed launches scc_seed (scc.cu), whose C parameters are (u32 n,
+// const u32* label, const u32* part, const u64* pivot, u32* fw, u32* bw).
+func LaunchSccSeed(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], pivot DevPtr[uint64], fw DevPtr[uint32], bw DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_seed", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr), uint64(fw.addr), uint64(bw.addr)})
+}
+
+// LaunchSccReach launches scc_reach (scc.cu), whose C parameters are
+// (const i64* off, const u32* heads, u32 n, const u32* label, const u32* key,
+// u32* lv, u32 level, u64* cnt).
+func LaunchSccReach(l Launcher, grid, block int, off DevPtr[int64], heads DevPtr[uint32], n uint32, label DevPtr[uint32], key DevPtr[uint32], lv DevPtr[uint32], level uint32, cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_reach", grid, block, []uint64{uint64(off.addr), uint64(heads.addr), uint64(n), uint64(label.addr), uint64(key.addr), uint64(lv.addr), uint64(level), uint64(cnt.addr)})
+}
+
+// LaunchSccSplitMin launches scc_split_min (scc.cu), whose C parameters are
+// (u32 n, const u32* label, const u32* part, const u32* fw, const u32* bw,
+// u32* low).
+func LaunchSccSplitMin(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], fw DevPtr[uint32], bw DevPtr[uint32], low DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_split_min", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr)})
+}
+
+// LaunchSccSplitApply launches scc_split_apply (scc.cu), whose C parameters are
+// (u32 n, u32* label, u32* part, const u32* fw, const u32* bw, const u32* low,
+// u64* cnt).
+func LaunchSccSplitApply(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], fw DevPtr[uint32], bw DevPtr[uint32], low DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_split_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccColourInit launches scc_colour_init (scc.cu), whose C parameters are
+// (u32 n, u32* col).
+func LaunchSccColourInit(l Launcher, grid, block int, n uint32, col DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_colour_init", grid, block, []uint64{uint64(n), uint64(col.addr)})
+}
+
+// LaunchSccColourProp launches scc_colour_prop (scc.cu), whose C parameters are
+// (const i64* off, const u32* adj, u32 n, const u32* label, const u32* part,
+// u32* col, u64* cnt).
+func LaunchSccColourProp(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], n uint32, label DevPtr[uint32], part DevPtr[uint32], col DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_colour_prop", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccRoots launches scc_roots (scc.cu), whose C parameters are (u32 n,
+// const u32* label, const u32* col, u32* lv).
+func LaunchSccRoots(l Launcher, grid, block int, n uint32, label DevPtr[uint32], col DevPtr[uint32], lv DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_roots", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(col.addr), uint64(lv.addr)})
+}
+
+// LaunchSccColourApply launches scc_colour_apply (scc.cu), whose C parameters
+// are (u32 n, u32* label, u32* part, const u32* col, const u32* lv, u64* cnt).
+func LaunchSccColourApply(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], col DevPtr[uint32], lv DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_colour_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(lv.addr), uint64(cnt.addr)})
+}
+
 // SSSPPushU64Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose
 // members share one signature. Other values, the zero value included, are not
 // members: LaunchSSSPPushU64 refuses them.
@@ -672,6 +738,16 @@ var wrapped = [...]string{
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",
+	"scc_trim",
+	"scc_pivot",
+	"scc_seed",
+	"scc_reach",
+	"scc_split_min",
+	"scc_split_apply",
+	"scc_colour_init",
+	"scc_colour_prop",
+	"scc_roots",
+	"scc_colour_apply",
 	"sssp_d64_t_bm",
 	"sssp_d64_t_qu",
 	"sssp_d64_b_bm",

@@ -381,7 +381,7 @@ func TestTuneSectionUsage(t *testing.T) {
 		{"other algorithm", []string{"--algorithms", "bfs", "--section", "sssp"}, "--algorithms sssp"},
 		{"two algorithms", []string{"--algorithms", "bfs,sssp", "--section", "bfs"}, "--section bfs"},
 		{"default algorithms", []string{"--section", "sssp"}, "--section sssp"},
-		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, cc, maxflow, mst, sssp"},
+		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, cc, maxflow, mst, scc, sssp"},
 	}
 	for _, tc := range tests {
 		out := filepath.Join(t.TempDir(), "out")
