@@ -92,6 +92,30 @@ type Persist struct {
 	Hub    [256]uint32
 }
 
+// StconCtrl mirrors struct StconCtrl in paths.cu: the element type of the device
+// pointers kernels take to it, and the layout the host reads back.
+type StconCtrl struct {
+	Status  uint32    // STCON_RUNNING, STCON_MET or STCON_APART
+	Met     uint32    // 1 when the sides met
+	MeetA   uint32    // the meeting arc a->b of the graph: a labelled by s's side,
+	MeetB   uint32    // b by t's
+	Levels  uint32    // levels expanded (both sides)
+	Pathlen uint32    // vertices on the path (status STCON_MET)
+	Count   [2]uint32 // frontier sizes (s side, t side)
+	Depth   [2]uint32 // frontier depths
+	Qi      [2]uint32 // frontier buffers
+	Qf      uint32    // the free buffer
+	Ncount  [3]uint32 // the next frontier's size, rotating per level
+	Metk    [3]uint32 // the meeting flag, set once by compare-and-swap, rotating per level
+	_       uint32
+	Deg     [2]uint64 // frontier arcs, each side on its own graph
+	Ndeg    [3]uint64 // the next frontier's arcs, rotating per level
+	Hubs    [3]uint64 // hubs listed << 32 | their chunks, rotating per level
+	Arcs    uint64    // arcs examined
+	Visited uint64    // vertices labelled
+	Path    [256]uint32
+}
+
 // LaunchApspFwS32 launches apsp_fw_s32 (apsp.cu), whose C parameters are
 // (u32* d, u32 nb, u32 pw, u32 r).
 func LaunchApspFwS32(l Launcher, grid, block int, d DevPtr[uint32], nb uint32, pw uint32, r uint32) error {
@@ -390,6 +414,29 @@ func LaunchNarrowU8(l Launcher, grid, block int, in DevPtr[uint32], out DevPtr[u
 // (const u32* __restrict__ in, unsigned short* __restrict__ out, u32 n).
 func LaunchNarrowU16(l Launcher, grid, block int, in DevPtr[uint32], out DevPtr[uint16], n uint32) error {
 	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
+}
+
+// LaunchBFSParents launches bfs_parents (paths.cu), whose C parameters are
+// (const i64* __restrict__ ioff, const u32* __restrict__ iadj,
+// const u32* level, u32* parent, u32 n).
+func LaunchBFSParents(l Launcher, grid, block int, ioff DevPtr[int64], iadj DevPtr[uint32], level DevPtr[uint32], parent DevPtr[uint32], n uint32) error {
+	return l.LaunchKernel("bfs_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(level.addr), uint64(parent.addr), uint64(n)})
+}
+
+// LaunchSSSPParents launches sssp_parents (paths.cu), whose C parameters are
+// (const i64* __restrict__ ioff, const u32* __restrict__ iadj,
+// const u32* __restrict__ iwt, const void* dist, u32 d32, u32* parent, u32 n).
+func LaunchSSSPParents(l Launcher, grid, block int, ioff DevPtr[int64], iadj DevPtr[uint32], iwt DevPtr[uint32], dist VoidPtr, d32 uint32, parent DevPtr[uint32], n uint32) error {
+	return l.LaunchKernel("sssp_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(d32), uint64(parent.addr), uint64(n)})
+}
+
+// LaunchStconPersist launches stcon_persist (paths.cu), whose C parameters are
+// (StconCtrl* st, Persist* ps, u32 s, u32 t, u32 stamp, u32 first,
+// u32 max_levels, const i64* __restrict__ off, const u32* __restrict__ adj,
+// const i64* __restrict__ toff, const u32* __restrict__ tadj, u32 n,
+// u64* lab_s, u64* lab_t, u32* qs, u32* hub, u32* hub_chunk).
+func LaunchStconPersist(l Launcher, grid, block int, st DevPtr[StconCtrl], ps DevPtr[Persist], s uint32, t uint32, stamp uint32, first uint32, maxLevels uint32, off DevPtr[int64], adj DevPtr[uint32], toff DevPtr[int64], tadj DevPtr[uint32], n uint32, labS DevPtr[uint64], labT DevPtr[uint64], qs DevPtr[uint32], hub DevPtr[uint32], hubChunk DevPtr[uint32]) error {
+	return l.LaunchKernel("stcon_persist", grid, block, []uint64{uint64(st.addr), uint64(ps.addr), uint64(s), uint64(t), uint64(stamp), uint64(first), uint64(maxLevels), uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(labS.addr), uint64(labT.addr), uint64(qs.addr), uint64(hub.addr), uint64(hubChunk.addr)})
 }
 
 // LaunchSccTrim launches scc_trim (scc.cu), whose C parameters are
@@ -738,6 +785,9 @@ var wrapped = [...]string{
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",
+	"bfs_parents",
+	"sssp_parents",
+	"stcon_persist",
 	"scc_trim",
 	"scc_pivot",
 	"scc_seed",

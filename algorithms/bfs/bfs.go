@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"math"
 
@@ -63,6 +62,8 @@ type request struct {
 	src  uint32
 	srcs []uint32 // every source (src is the first)
 	cfg  *runtime.Config
+	// parents: WithParents (a GPU operator then builds the tree).
+	parents bool
 }
 
 // backends builds the operator for a run's backend: the CPU's here,
@@ -108,9 +109,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if err != nil {
 		return nil, err
 	}
-	op, ok := backends.New(cfg.Backend(), request{g: g, src: srcs[0], srcs: srcs, cfg: cfg})
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: srcs[0], srcs: srcs, cfg: cfg, parents: parents})
 	if !ok {
-		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+		return nil, search.Unsupported("bfs", cfg, parents)
 	}
 	st, err := runtime.Run(ctx, "bfs", op, cfg)
 	if err != nil {
@@ -118,7 +119,12 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	r := &Result{search.New("bfs", "depth", g, srcs, multi, op.Depths(), st)}
 	if parents {
-		if err := search.AddParents(&r.Result, func() ([]uint32, error) { return parentsOf(cpu, g, op.(*cpuOp).depth), nil }); err != nil {
+		if err := search.Parents(&r.Result, op, func() ([]uint32, error) {
+			if cpu == nil {
+				return nil, search.Unsupported("bfs", cfg, true)
+			}
+			return parentsOf(cpu, g, op.(*cpuOp).depth), nil
+		}); err != nil {
 			return nil, err
 		}
 	}
