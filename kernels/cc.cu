@@ -202,20 +202,13 @@ extern "C" __global__ void __launch_bounds__(1024)
 // trees and compacts exactly those into qout (ctrl->qcount counts them).
 extern "C" __global__ void __launch_bounds__(1024)
     cc_sv_qu(const u64* __restrict__ qin, u64 count, u64* qout, u64 cap, u32* p, u64* hook, CCCtrl* ctrl, u32 down) {
-    for (u64 i = gtid(); i < warp_round(count); i += gstride()) {
-        bool keep = false;
-        u64 x = 0;
-        if (i < count) {
-            x = qin[i];
-            u32 u = (u32)(x >> 32), v = (u32)x;
-            u32 pu = ldp(p, u), pv = ldp(p, v);
-            if (pu != pv) {
-                keep = true;
-                sv_hook(p, hook, pu, pv, u, v, down);
-            }
-        }
-        warp_push_cap(keep, x, qout, &ctrl->qcount, cap);
-    }
+    queue_filter(qin, count, qout, &ctrl->qcount, cap, [&](u64 x) {
+        u32 u = (u32)(x >> 32), v = (u32)x;
+        u32 pu = ldp(p, u), pv = ldp(p, v);
+        if (pu == pv) return false;
+        sv_hook(p, hook, pu, pv, u, v, down);
+        return true;
+    });
 }
 
 // Queue of the canonical arcs not hidden (hidden may be null) whose

@@ -61,6 +61,19 @@ __device__ __forceinline__ void warp_push_cap(bool pred, T x, T* queue, C* count
     if (pred && pos < cap) queue[pos] = x;
 }
 
+// A grid-stride pass over the queue qin[0, count): each element x for
+// which keep(x) is true (keep may act on it, e.g. hook or lower minima) is
+// compacted into qout (count at *cnt, written below cap). The loop runs to
+// a multiple of 32 so that every lane of a warp reaches the push.
+template <typename Keep>
+__device__ __forceinline__ void queue_filter(const u64* __restrict__ qin, u64 count, u64* qout, u64* cnt, u64 cap, Keep keep) {
+    for (u64 i = gtid(); i < warp_round(count); i += gstride()) {
+        u64 x = i < count ? qin[i] : 0;
+        bool k = i < count && keep(x);
+        warp_push_cap(k, x, qout, cnt, cap);
+    }
+}
+
 // warp_push_cap into a queue that cannot overflow.
 __device__ __forceinline__ void warp_push(bool pred, u32 v, u32* queue, u32* count) { warp_push_cap(pred, v, queue, count, INF32); }
 

@@ -195,22 +195,15 @@ extern "C" __global__ void __launch_bounds__(1024)
 extern "C" __global__ void __launch_bounds__(1024)
     msf_min_qu(const u64* __restrict__ qin, u64 count, u64* qout, u64 cap, const u32* __restrict__ adj,
                const u32* __restrict__ w, u32* p, u64* best, u64* cnt) {
-    for (u64 i = gtid(); i < warp_round(count); i += gstride()) {
-        bool keep = false;
-        u64 x = 0;
-        if (i < count) {
-            x = qin[i];
-            u32 u = (u32)(x >> 32), e = (u32)x;
-            u32 ru = msf_find(p, u), rv = msf_find(p, adj[e]);
-            if (ru != rv) {
-                keep = true;
-                u64 key = ((u64)w[e] << 32) | (u64)e;
-                msf_lower(best, ru, key);
-                msf_lower(best, rv, key);
-            }
-        }
-        warp_push_cap(keep, x, qout, cnt + 1, cap);
-    }
+    queue_filter(qin, count, qout, cnt + 1, cap, [&](u64 x) {
+        u32 u = (u32)(x >> 32), e = (u32)x;
+        u32 ru = msf_find(p, u), rv = msf_find(p, adj[e]);
+        if (ru == rv) return false;
+        u64 key = ((u64)w[e] << 32) | (u64)e;
+        msf_lower(best, ru, key);
+        msf_lower(best, rv, key);
+        return true;
+    });
 }
 
 // Hook: every root with a key takes its edge into the forest and unites

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	backends.Register("cuda", func(b runtime.Backend, r request) (deviceOp, bool) { return newCUDAOp(b, r) })
+	backends.Register("cuda", newCUDAOp)
 }
 
 // mfBlock is the block size of the max-flow kernels.

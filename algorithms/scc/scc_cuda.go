@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) { return newCUDAOp(b, r) })
+	backends.Register("cuda", newCUDAOp)
 }
 
 // sccBlock is the block size of the scc kernels.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	goruntime "runtime"
 
@@ -10,6 +11,19 @@ import (
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
+
+// backendFlags are --device and --workers, which every command that runs
+// an algorithm takes; doc is --device's help, which says what the command
+// runs where.
+type backendFlags struct {
+	device  string
+	workers int
+}
+
+func (b *backendFlags) register(fs *flag.FlagSet, doc string) {
+	fs.StringVar(&b.device, "device", "cpu", doc)
+	registerWorkers(fs, &b.workers)
+}
 
 // openBackend returns the backend --device names and a function releasing
 // it. "auto" opens the GPU when one is usable and says why not otherwise;

@@ -29,13 +29,12 @@ type maxflowFlags struct {
 	algorithm  string
 	variant    string
 	globalFreq float64
-	workers    int
-	device     string
-	tailBelow  int
-	tailAfter  int
-	out        string
-	cut        string
-	verify     bool
+	backendFlags
+	tailBelow int
+	tailAfter int
+	out       string
+	cut       string
+	verify    bool
 }
 
 func (f *maxflowFlags) register(fs *flag.FlagSet) {
@@ -45,8 +44,7 @@ func (f *maxflowFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.algorithm, "algorithm", "auto", "push-relabel solver: auto, hl (highest label, serial), fifo (serial) or sync (parallel passes on the engine)")
 	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
-	registerWorkers(fs, &f.workers)
-	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
+	f.backendFlags.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
 	def := maxflow.DefaultKnobs()
 	fs.IntVar(&f.tailBelow, "tail-below", def.SerialBelow, "sync and cuda: a tail of at most `N` active vertices is finished by the serial solver (on the host; 0: never)")
 	fs.IntVar(&f.tailAfter, "tail-after", def.HostAfter, "cuda: the tail moves to the host after `P` passes in a row at most --tail-below active (0: never)")

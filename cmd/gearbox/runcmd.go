@@ -42,8 +42,7 @@ type runFlags struct {
 	out        string
 	verify     bool
 	json       bool
-	device     string
-	workers    int
+	backendFlags
 	cpuprofile string
 	cold       bool
 }
@@ -66,8 +65,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object (graph, algorithm, sources, times, variants, result summary) on stdout instead of the text summary")
-	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
-	registerWorkers(fs, &f.workers)
+	f.backendFlags.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable and the cost model expects it faster on this graph, else cpu; the output says why)")
 	fs.BoolVar(&f.cold, "cold", false, "benchmark mode (--sources K, --repeat R): no untimed warm-up run before the timed ones")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE` ('-' for stdout), for go tool pprof")
 }

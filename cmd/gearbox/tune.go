@@ -35,12 +35,11 @@ type sweepFlags struct {
 	seed        uint64
 	undirected  bool
 	weightScale float64
-	device      string
-	workers     int
-	outDir      string
-	thresholds  string
-	verify      bool
-	repeats     int
+	backendFlags
+	outDir     string
+	thresholds string
+	verify     bool
+	repeats    int
 }
 
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
@@ -51,8 +50,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
-	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
-	registerWorkers(fs, &f.workers)
+	f.backendFlags.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
 	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
 	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
 	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
