@@ -119,7 +119,7 @@ type request struct {
 var backends algorithms.Backends[request, operator]
 
 func init() {
-	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c, r.g, r.srcs) })
+	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c, r.g, r.srcs, parentsSet(r.cfg)) })
 }
 
 // operator is the runtime operator plus access to its depths.
@@ -185,7 +185,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	r := &Result{src: src, srcs: keep, depth: op.Depths(), stats: st, ids: g.IDs()}
 	if parents {
 		t0 := time.Now()
-		r.parent = parentsOf(cpu, g, op.(*cpuOp).depth)
+		if r.parent = op.(*cpuOp).Parents(); r.parent == nil {
+			r.parent = parentsOf(cpu, g, op.(*cpuOp).depth)
+		}
 		addParentPass(&r.stats, time.Since(t0))
 	}
 	return r, nil
@@ -203,6 +205,7 @@ func (r *Result) Release() {
 	r.released = true
 	r.depth.Release()
 	r.depth = hostmem.Values{}
+	hostmem.Recycle(r.parent)
 	r.parent = nil
 }
 

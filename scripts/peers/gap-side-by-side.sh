@@ -87,7 +87,8 @@ fi
 # become integers both systems read
 input() {
 	case $1 in
-	kron:* | urand:* | grid:*) echo "--gen $1" ;;
+	kron:* | urand:*) echo "--gen $1 --derive-weights" ;; # SSSP's own derived weights, written out
+	grid:*) echo "--gen $1" ;;
 	email-Enron) echo "--graph $DATASETS/email-Enron.txt --derive-weights" ;;
 	cal.cedge) echo "--graph $DATASETS/cal.cedge --weight-scale 1000000" ;; # float lengths 0.0005..0.3
 	rome99) echo "--graph $DATASETS/rome99.gr" ;;
@@ -101,7 +102,8 @@ prepare() { # NAME -> files under $SCRATCH/graphs/<safe name>.*
 	if [[ -s "$base.gbx" && -s "$base.sg" && -s "$base.wsg" && -f "$base.sym" ]]; then return; fi
 	log "writing $name"
 	# shellcheck disable=SC2046
-	"$GEARBOX" convert $(input "$name") "$base.wel.tmp" --to wel 2>>"$RAW/convert.log"
+	"$GEARBOX" convert $(input "$name") "$base.wel.tmp" --to wel 2>>"$RAW/convert.log" ||
+		{ tail -3 "$RAW/convert.log" >&2; exit 1; }
 	mv "$base.wel.tmp" "$base.wel"
 	# shellcheck disable=SC2046
 	if "$GEARBOX" info $(input "$name" | sed 's/--derive-weights//') 2>/dev/null | grep -Eq '^graph +undirected'; then sym=1; else sym=0; fi
