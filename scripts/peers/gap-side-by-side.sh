@@ -29,6 +29,9 @@
 #                      default powers of two 2^20..1
 #   GAP_CC [cc]        GAP's CC binary: cc (Afforest) or cc_sv
 #   GEARBOX_ARGS       extra flags for every gearbox run (e.g. --thresholds F)
+#   GEARBOX_B          a second gearbox binary (say, a change against its
+#                      base): run right after the first in every round, with
+#                      its own columns (gearbox-b) in the table
 #
 # Files: gearbox writes each graph once as a .wel (its own writer; GAP reads
 # .wel), then each system converts that file to its own binary form (gearbox
@@ -126,14 +129,14 @@ sources_of() { # BASE
 TIMES=$RAW/times.txt
 : >"$TIMES"
 
-run_gearbox() { # KERNEL NAME BASE
-	local k=$1 name=$2 base=$3 args=()
+run_gearbox() { # KERNEL NAME BASE [BINARY LABEL]
+	local k=$1 name=$2 base=$3 bin=${4:-$GEARBOX} label=${5:-gearbox} args=()
 	if [[ $k != cc ]]; then args=(--sources "$SOURCES"); fi
-	"$GEARBOX" run "$k" --graph "$base.gbx" "${args[@]}" --repeat "$REPEAT" --workers "$THREADS" --json "${EXTRA[@]}" 2>>"$RAW/gearbox.log" >"$RAW/last.json"
-	awk -v k="$k" -v g="$name" '
+	"$bin" run "$k" --graph "$base.gbx" "${args[@]}" --repeat "$REPEAT" --workers "$THREADS" --json "${EXTRA[@]}" 2>>"$RAW/gearbox.log" >"$RAW/last.json"
+	awk -v k="$k" -v g="$name" -v sys="$label" '
 		/"sources": \[/ {s=1; next} s && /\]/ {s=0; next} s {gsub(/[ ,]/,""); src[ns++]=$0; next}
 		/"times_ms": \[/ {t=1; next} t && /\]/ {t=0; next} t {gsub(/[ ,]/,""); tm[nt++]=$0}
-		END { for (i = 1; i < nt; i++) printf "gearbox %s %s %s %s\n", k, g, (ns ? src[i] : "-"), tm[i] }' "$RAW/last.json" >>"$TIMES"
+		END { for (i = 1; i < nt; i++) printf "%s %s %s %s %s\n", sys, k, g, (ns ? src[i] : "-"), tm[i] }' "$RAW/last.json" >>"$TIMES"
 }
 
 run_gap() { # KERNEL NAME BASE SOURCE DELTA
@@ -177,6 +180,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		base=$SCRATCH/graphs/${name//:/_}
 		for k in $KERNELS; do
 			run_gearbox "$k" "$name" "$base"
+			if [[ -n "${GEARBOX_B:-}" ]]; then run_gearbox "$k" "$name" "$base" "$GEARBOX_B" gearbox-b; fi
 			if [[ $k == cc ]]; then
 				run_gap cc "$name" "$base" - 0
 			else
@@ -188,12 +192,13 @@ done
 
 # --- table -----------------------------------------------------------------------
 {
-	echo "gearbox: $("$GEARBOX" version 2>/dev/null | head -1)"
+	echo "gearbox: $GEARBOX: $("$GEARBOX" version 2>/dev/null | head -1)"
+	if [[ -n "${GEARBOX_B:-}" ]]; then echo "gearbox-b: $GEARBOX_B: $("$GEARBOX_B" version 2>/dev/null | head -1)"; fi
 	echo "GAP: $GAP_DIR ($(git -C "$GAP_DIR" rev-parse --short HEAD 2>/dev/null || echo "no git"); CC: $GAP_CC, SSSP at its best delta per graph)"
 	echo "$(nproc) CPUs here, THREADS=$THREADS, ROUNDS=$ROUNDS, SOURCES=$SOURCES, REPEAT=$REPEAT (first run of each process dropped)"
 	echo
 } >&2
-awk -v graphs="$GRAPHS" -v kernels="$KERNELS" -v deltas="$(for n in $GRAPHS; do printf '%s=%s ' "$n" "${DELTA[$n]:-}"; done)" '
+awk -v graphs="$GRAPHS" -v kernels="$KERNELS" -v systems="gearbox${GEARBOX_B:+ gearbox-b}" -v deltas="$(for n in $GRAPHS; do printf '%s=%s ' "$n" "${DELTA[$n]:-}"; done)" '
 	function ms(x) { return sprintf(x < 1 ? "%.3f" : (x < 10 ? "%.2f" : "%.1f"), x) }
 	function median(key,   n, i, j, a, t) {
 		n = split(vals[key], a, " ")
@@ -202,16 +207,16 @@ awk -v graphs="$GRAPHS" -v kernels="$KERNELS" -v deltas="$(for n in $GRAPHS; do 
 	}
 	{ key = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; vals[key] = vals[key] " " $5; if (!((key) in seen)) { seen[key] = 1; srcs[$1, $2, $3] = srcs[$1, $2, $3] " " $4 } }
 	END {
-		ng = split(graphs, G, " "); nk = split(kernels, K, " "); split(deltas, D, " ")
+		ng = split(graphs, G, " "); nk = split(kernels, K, " "); ns = split(systems, Y, " "); split(deltas, D, " ")
 		for (i in D) { split(D[i], kv, "="); delta[kv[1]] = kv[2] }
 		hdr = "| graph |"; sep = "|---|"
-		for (j = 1; j <= nk; j++) { hdr = hdr " " toupper(K[j]) " gearbox / GAP (ms) | ratio |"; sep = sep "---|---|" }
+		for (j = 1; j <= nk; j++) for (y = 1; y <= ns; y++) { hdr = hdr " " toupper(K[j]) " " Y[y] " / GAP (ms) | ratio |"; sep = sep "---|---|" }
 		print hdr; print sep
 		for (i = 1; i <= ng; i++) {
 			line = "| " G[i] " |"
-			for (j = 1; j <= nk; j++) {
+			for (j = 1; j <= nk; j++) for (y = 1; y <= ns; y++) {
 				for (s = 0; s < 2; s++) {
-					sys = s ? "gap" : "gearbox"; m[s] = ""
+					sys = s ? "gap" : Y[y]; m[s] = ""
 					n = split(srcs[sys, K[j], G[i]], S, " "); sum = 0
 					for (x = 1; x <= n; x++) sum += median(sys SUBSEP K[j] SUBSEP G[i] SUBSEP S[x])
 					if (n) m[s] = sum / n
