@@ -31,6 +31,11 @@ type Spec struct {
 	// Targeted reports whether a run needs a target vertex too (stcon),
 	// given to Run as WithTarget.
 	Targeted bool
+	// InArcs reports that a run on a directed graph reads in-arcs (a pull
+	// direction, a backward search), which the graph's cached transpose
+	// gives: drivers build it before timing, so that the first run is not
+	// charged for it. Recording parents reads in-arcs too.
+	InArcs bool
 	// Parents, if set, returns the option that makes a run record parents,
 	// so that its Outcome has a Path and its Write a parent column (bfs,
 	// sssp: their WithParents). Drivers add it for --target and --parents.

@@ -38,6 +38,7 @@ func Example() {
 	// forest: verified true
 	// maxflow: verified true
 	// mst: verified true
+	// scc: verified true
 	// sssp: verified true
 	// stcon: verified true
 }

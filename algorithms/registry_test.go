@@ -16,10 +16,10 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	if got, want := algorithms.Names(), []string{"apsp", "bfs", "cc", "forest", "maxflow", "mst", "sssp", "stcon"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Names(), []string{"apsp", "bfs", "cc", "forest", "maxflow", "mst", "scc", "sssp", "stcon"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
-	if got, want := algorithms.Sections(), []string{"apsp", "bfs", "cc", "maxflow", "mst", "sssp"}; !slices.Equal(got, want) {
+	if got, want := algorithms.Sections(), []string{"apsp", "bfs", "cc", "maxflow", "mst", "scc", "sssp"}; !slices.Equal(got, want) {
 		t.Errorf("Sections() = %v, want %v (forest reads cc's, stcon bfs's)", got, want)
 	}
 	if _, ok := algorithms.Lookup("pagerank"); ok {
@@ -145,8 +145,8 @@ func TestParseThresholdsChecksSections(t *testing.T) {
 		want       []string // in the error; none: valid
 	}{
 		{"known", "[cpu.bfs]\nT2 = 5\n[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".sssp]\ndelta = 8\n", nil},
-		{"unknown algorithm", "[cpu.bfss]\nT2 = 5\n", []string{"[cpu.bfss]", `unknown algorithm "bfss"`, "bfs, cc, maxflow, mst, sssp"}},
-		{"unknown gpu algorithm", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".pagerank]\nT2 = 5\n", []string{`[gpu."G".pagerank]`, "bfs, cc, maxflow, mst, sssp"}},
+		{"unknown algorithm", "[cpu.bfss]\nT2 = 5\n", []string{"[cpu.bfss]", `unknown algorithm "bfss"`, "bfs, cc, maxflow, mst, scc, sssp"}},
+		{"unknown gpu algorithm", "[gpu.\"G\"]\nT2 = 5\n[gpu.\"G\".pagerank]\nT2 = 5\n", []string{`[gpu."G".pagerank]`, "bfs, cc, maxflow, mst, scc, sssp"}},
 		{"forest reads cc's", "[cpu.forest]\nT2 = 5\n", []string{"[cpu.forest]"}},
 		{"decider's errors", "[cpu.bfs]\nalhpa = 5.0\n", []string{"alhpa"}},
 	}

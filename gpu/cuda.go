@@ -611,6 +611,12 @@ func (s DeviceSlice[T]) Len() int { return s.n }
 // Bytes returns the size in bytes.
 func (s DeviceSlice[T]) Bytes() int64 { return int64(s.n) * elemSize[T]() }
 
+// Head returns a view of the first n elements (clamped to [0, Len]), for
+// copies of the part a kernel filled; never Free a view.
+func (s DeviceSlice[T]) Head(n int) DeviceSlice[T] {
+	return DeviceSlice[T]{ptr: s.ptr, n: min(max(n, 0), s.n)}
+}
+
 func elemSize[T any]() int64 {
 	var z T
 	return int64(unsafe.Sizeof(z))
@@ -758,7 +764,8 @@ type DeviceGraph struct {
 func (g *DeviceGraph) Bytes() int64 { return g.Off.Bytes() + g.Adj.Bytes() + g.W.Bytes() }
 
 type graphEntry struct {
-	g, t *DeviceGraph // t: transpose, uploaded on demand (nil when undirected: g serves)
+	g, t *DeviceGraph        // t: transpose, uploaded on demand (nil when undirected: g serves)
+	src  DeviceSlice[uint32] // the arcs' sources (AcquireSources), made on demand
 	refs int
 	used time.Time
 	// bits is the width of the last result per operator (ResultBits).
@@ -847,6 +854,36 @@ func (d *Dev) AcquireTranspose(g *graph.Graph) (*DeviceGraph, error) {
 	return e.t, nil
 }
 
+// AcquireSources returns the source vertex of every arc of g (the COO row
+// array edge-centric kernels read beside the CSR), made on the device on
+// first use and kept with the graph, so repeated runs do not rebuild it;
+// g must be acquired. Never Free it: it goes with the graph.
+func (d *Dev) AcquireSources(g *graph.Graph) (DeviceSlice[uint32], error) {
+	e := d.graphs[g]
+	if e == nil {
+		return DeviceSlice[uint32]{}, errors.New("cuda: sources of a graph not acquired")
+	}
+	if e.src.ptr == 0 {
+		m := g.NumEdges()
+		if err := d.makeRoom(4*m, g, "the arcs' sources"); err != nil {
+			return DeviceSlice[uint32]{}, err
+		}
+		s, err := AllocSlice[uint32](d, int(m))
+		if err != nil {
+			return DeviceSlice[uint32]{}, err
+		}
+		if m > 0 {
+			const block = 256
+			if err := kernels.LaunchCCFillSrc(d, d.Grid((m+63)/64, block), block, e.g.Off.Ptr(), uint32(g.NumVertices()), uint64(m), s.Ptr()); err != nil {
+				s.Free(d)
+				return DeviceSlice[uint32]{}, err
+			}
+		}
+		e.src = s
+	}
+	return e.src, nil
+}
+
 // TransposeBytes returns what AcquireTranspose would allocate now.
 func (d *Dev) TransposeBytes(g *graph.Graph) int64 {
 	if !g.Directed() {
@@ -885,6 +922,7 @@ func (d *Dev) makeRoom(need int64, keep *graph.Graph, what string) error {
 }
 
 func (d *Dev) dropGraph(g *graph.Graph, e *graphEntry) {
+	e.src.Free(d)
 	for _, dg := range []*DeviceGraph{e.g, e.t} {
 		if dg != nil {
 			dg.Off.Free(d)

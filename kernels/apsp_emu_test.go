@@ -16,19 +16,12 @@ import (
 // with GEARBOX_KERNEL_EMU=1, and skips where g++ (C++20) is missing.
 func TestAPSPKernelOnCPU(t *testing.T) {
 	bin := buildEmu(t, "apsp_run", "apsp.cu")
-	for _, args := range [][]string{
+	runEmu(t, bin, [][]string{
 		{"60", "200", "1", "1", "1"},     // one tile, 16-bit
 		{"130", "400", "1", "0", "3"},    // three tiles, 32-bit
 		{"200", "600", "20", "1", "6"},   // four tiles, weighted, 16-bit
 		{"300", "700", "1000", "0", "7"}, // five tiles, weighted, 32-bit
-	} {
-		out, err := exec.Command(bin, args...).CombinedOutput()
-		if err != nil {
-			t.Errorf("apsp_run %v: %v\n%s", args, err, out)
-			continue
-		}
-		t.Logf("%s", out)
-	}
+	})
 }
 
 // buildEmu compiles testdata/cpuemu/<name>.cpp, which includes kernel, with
@@ -46,7 +39,7 @@ func buildEmu(t *testing.T, name, kernel string) string {
 		t.Skip("no g++")
 	}
 	src := "testdata/cpuemu/" + name + ".cpp"
-	for _, f := range []string{kernel, "common.cuh", "testdata/cpuemu/shim.h", src} {
+	for _, f := range []string{kernel, "common.cuh", "testdata/cpuemu/shim.h", "testdata/cpuemu/emu.h", src} {
 		if _, err := os.ReadFile(f); err != nil {
 			t.Fatal(err)
 		}
@@ -58,4 +51,18 @@ func buildEmu(t *testing.T, name, kernel string) string {
 		t.Skipf("g++ cannot build the shim here: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// runEmu runs bin once per argument list, logging its report and failing
+// the test on a non-zero exit.
+func runEmu(t *testing.T, bin string, cases [][]string) {
+	t.Helper()
+	for _, args := range cases {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Errorf("%s %v: %v\n%s", filepath.Base(bin), args, err, out)
+			continue
+		}
+		t.Logf("%s", out)
+	}
 }

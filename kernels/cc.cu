@@ -50,7 +50,9 @@ struct CCCtrl {
     u32 root;    // cc_aff_mode's answer
     u32 heavy;   // vertices queued for the block kernels
     u64 hooks;   // successful hooks
-    u64 pad[3];
+    u64 listed;  // msf_list_count: forest edges listed
+    u64 weight;  // msf_list_write: their summed weight
+    u64 done;    // msf_list_count: blocks finished (zero between launches)
 };
 
 __device__ __forceinline__ u32 ldp(const u32* p, u32 i) { return __ldcg(p + i); }
@@ -59,20 +61,6 @@ __device__ __forceinline__ u64 pack_edge(u32 u, u32 v) { return ((u64)u << 32) |
 // A forest arc as the host's Edge{U, V} (two uint32, U first, little-endian).
 __device__ __forceinline__ u64 hook_edge(u32 u, u32 v) { return ((u64)v << 32) | (u64)u; }
 __device__ __forceinline__ bool cc_canonical(u32 u, u32 v, u32 directed) { return directed ? u != v : u < v; }
-
-// Warp-aggregated push of one 64-bit element per lane (all 32 lanes call).
-// Positions at or past cap are counted but not written (the host checks
-// the count against the capacity).
-__device__ __forceinline__ void warp_push64(bool pred, u64 x, u64* queue, u64* count, u64 cap) {
-    u32 m = __ballot_sync(FULL_MASK, pred);
-    if (m == 0) return;
-    u32 leader = __ffs(m) - 1;
-    u64 base = 0;
-    if (lane_id() == leader) base = atomicAdd(count, (u64)__popc(m));
-    base = __shfl_sync(FULL_MASK, base, leader);
-    u64 pos = base + __popc(m & lanemask_lt());
-    if (pred && pos < cap) queue[pos] = x;
-}
 
 extern "C" __global__ void __launch_bounds__(1024) cc_init(u32* p, u64* hook, u32 n) {
     for (u64 v = gtid(); v < n; v += gstride()) {
@@ -226,7 +214,7 @@ extern "C" __global__ void __launch_bounds__(1024)
                 sv_hook(p, hook, pu, pv, u, v, down);
             }
         }
-        warp_push64(keep, x, qout, &ctrl->qcount, cap);
+        warp_push_cap(keep, x, qout, &ctrl->qcount, cap);
     }
 }
 
@@ -243,7 +231,7 @@ extern "C" __global__ void __launch_bounds__(1024)
             x = pack_edge(u, v);
             keep = cc_canonical(u, v, directed) && p[u] != p[v];
         }
-        warp_push64(keep, x, qout, &ctrl->qcount, cap);
+        warp_push_cap(keep, x, qout, &ctrl->qcount, cap);
     }
 }
 

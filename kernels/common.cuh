@@ -46,16 +46,23 @@ __device__ __forceinline__ u64 gstride() { return (u64)gridDim.x * blockDim.x; }
 __device__ __forceinline__ u64 warp_round(u64 x) { return (x + 31u) & ~(u64)31u; }
 
 // Warp-aggregated queue push: one atomic per warp instead of one per
-// element. Must be called by all 32 lanes of the warp.
-__device__ __forceinline__ void warp_push(bool pred, u32 v, u32* queue, u32* count) {
+// element. Positions at or past cap are counted but not written (the host
+// checks the count against the capacity). Must be called by all 32 lanes
+// of the warp.
+template <typename T, typename C>
+__device__ __forceinline__ void warp_push_cap(bool pred, T x, T* queue, C* count, C cap) {
     u32 m = __ballot_sync(FULL_MASK, pred);
     if (m == 0) return;
     u32 leader = __ffs(m) - 1;
-    u32 base = 0;
-    if (lane_id() == leader) base = atomicAdd(count, (u32)__popc(m));
+    C base = 0;
+    if (lane_id() == leader) base = atomicAdd(count, (C)__popc(m));
     base = __shfl_sync(FULL_MASK, base, leader);
-    if (pred) queue[base + __popc(m & lanemask_lt())] = v;
+    C pos = base + __popc(m & lanemask_lt());
+    if (pred && pos < cap) queue[pos] = x;
 }
+
+// warp_push_cap into a queue that cannot overflow.
+__device__ __forceinline__ void warp_push(bool pred, u32 v, u32* queue, u32* count) { warp_push_cap(pred, v, queue, count, INF32); }
 
 // Adds a per-thread count to a global counter with one atomic per block.
 // Must be called by every thread of the block.

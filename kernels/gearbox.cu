@@ -7,3 +7,5 @@
 #include "narrow.cu"
 #include "apsp.cu"
 #include "msf.cu"
+#include "maxflow.cu"
+#include "scc.cu"

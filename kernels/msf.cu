@@ -25,15 +25,41 @@
 //                           mutual pair marks its edge twice.
 // Finds use path halving with plain loads and stores (a store only ever
 // shortens a path to an ancestor), so no compression launch is needed.
-// The counters (cnt, the first words of the cc control block): cnt[0]
-// active edges seen by a bitmap pass, cnt[1] edges pushed into a queue,
-// cnt[2] arcs examined.
+// The counters (cnt, the cc control block's words): cnt[0] active edges
+// seen by a bitmap pass, cnt[1] edges pushed into a queue, cnt[2] arcs
+// examined, cnt[MSF_LISTED], cnt[MSF_WEIGHT] and cnt[MSF_DONE] the
+// listing's.
+//
+// After the last round the forest is listed on the device, so that only
+// its n - c edges cross to the host rather than a bitmap over every arc:
+// the chosen arcs in arc order as the host's Edge {u, v, w} (three u32),
+// by blocks of MSF_LIST_BLOCK threads over tiles of MSF_LIST_TILE bitmap
+// words:
+//   msf_list_count  each tile's number of chosen arcs, then (the last
+//                   block) the tiles' exclusive prefix and the total
+//                   (cnt[MSF_LISTED]);
+//   msf_list_write  each chosen arc's record at its tile's offset plus its
+//                   rank in the tile; the weights' sum (exact as integers)
+//                   goes to cnt[MSF_WEIGHT].
 //
 // thresh admits only keys below it (ECL-MST's filter: a sampled weight<<32
 // lets about 3n light edges in first; INF64 admits every edge). A bitmap
 // pass hides the arcs above it too, so later passes of the light phase
 // skip them; the host clears the bitmap when every edge joins.
 #include "common.cuh"
+
+// CCCtrl's listed, weight and done words (cc.cu), as cnt's indices.
+#define MSF_LISTED 5
+#define MSF_WEIGHT 6
+#define MSF_DONE 7
+// The listing kernels' block size (kernels.MSFListBlock) and bitmap words
+// per thread; a block lists a tile of MSF_LIST_TILE words at a time. The
+// CPU emulation's test lists smaller tiles.
+#ifndef MSF_LIST_BLOCK
+#define MSF_LIST_BLOCK 256
+#define MSF_LIST_WORDS 4
+#endif
+#define MSF_LIST_TILE (MSF_LIST_BLOCK * MSF_LIST_WORDS)
 
 __device__ __forceinline__ u32 msf_ld(const u32* p, u32 i) { return __ldcg(p + i); }
 
@@ -68,19 +94,6 @@ __device__ __forceinline__ void msf_unite(u32* p, u32 a, u32 b) {
 // win (values only fall during a launch, so a stale load is never lower).
 __device__ __forceinline__ void msf_lower(u64* best, u32 r, u64 key) {
     if (key < __ldcg(best + r)) atomicMin(best + r, key);
-}
-
-// Warp-aggregated push of one 64-bit element per lane (all 32 lanes call);
-// positions at or past cap are counted but not written.
-__device__ __forceinline__ void msf_push(bool pred, u64 x, u64* queue, u64* count, u64 cap) {
-    u32 m = __ballot_sync(FULL_MASK, pred);
-    if (m == 0) return;
-    u32 leader = __ffs(m) - 1;
-    u64 base = 0;
-    if (lane_id() == leader) base = atomicAdd(count, (u64)__popc(m));
-    base = __shfl_sync(FULL_MASK, base, leader);
-    u64 pos = base + __popc(m & lanemask_lt());
-    if (pred && pos < cap) queue[pos] = x;
 }
 
 // Bitmap pass, one thread per vertex (thread mapping): the source's root is
@@ -196,7 +209,7 @@ extern "C" __global__ void __launch_bounds__(1024)
                 msf_lower(best, rv, key);
             }
         }
-        msf_push(keep, x, qout, cnt + 1, cap);
+        warp_push_cap(keep, x, qout, cnt + 1, cap);
     }
 }
 
@@ -215,20 +228,21 @@ extern "C" __global__ void __launch_bounds__(1024)
     }
 }
 
-// Queue of the canonical arcs below thresh, not hidden, whose endpoints lie
-// in different trees, packed u<<32|arc (cnt[1] counts them).
+// Queue of the canonical arcs below thresh, not hidden (hidden may be
+// null), whose endpoints lie in different trees, packed u<<32|arc (cnt[1]
+// counts them).
 extern "C" __global__ void __launch_bounds__(1024)
     msf_build_qu(const u32* __restrict__ src, const u32* __restrict__ adj, const u32* __restrict__ w, u64 m, u32* p,
                  const u32* hidden, u64* qout, u64 cap, u64 thresh, u64* cnt, u32 directed) {
     for (u64 e = gtid(); e < warp_round(m); e += gstride()) {
         bool keep = false;
         u64 x = 0;
-        if (e < m && !bit_test(hidden, e)) {
+        if (e < m && (hidden == nullptr || !bit_test(hidden, e))) {
             u32 u = src[e], v = adj[e];
             x = ((u64)u << 32) | e;
             keep = msf_canonical(u, v, directed) && (((u64)w[e] << 32) | e) < thresh && msf_find(p, u) != msf_find(p, v);
         }
-        msf_push(keep, x, qout, cnt + 1, cap);
+        warp_push_cap(keep, x, qout, cnt + 1, cap);
     }
 }
 
@@ -238,4 +252,82 @@ extern "C" __global__ void __launch_bounds__(1024) msf_qu_to_bm(const u64* __res
         u32 e = (u32)q[i];
         atomicAnd(hidden + (e >> 5), ~(1u << (e & 31u)));
     }
+}
+
+// The thread's MSF_LIST_WORDS bitmap words of tile t (zeros past the end)
+// and their chosen arcs; returns the index of the first word.
+__device__ __forceinline__ u64 msf_list_load(const u32* chosen, u64 words, u64 t, u32* x, u32* c) {
+    const u64 first = (t * MSF_LIST_BLOCK + threadIdx.x) * MSF_LIST_WORDS;
+    *c = 0;
+    for (u32 k = 0; k < MSF_LIST_WORDS; k++) {
+        x[k] = first + k < words ? chosen[first + k] : 0;
+        *c += __popc(x[k]);
+    }
+    return first;
+}
+
+// Chosen arcs of each tile; the last block to finish turns the counts into
+// their exclusive prefix, in place, and puts the total (fewer than n
+// edges) in cnt[MSF_LISTED]. cnt[MSF_DONE] counts the finished blocks: the
+// round before left it zero (the host clears the control block before
+// every pass), and the last block zeroes it again. cnt[MSF_WEIGHT] is
+// zeroed for msf_list_write, so the listing needs no memset.
+extern "C" __global__ void __launch_bounds__(MSF_LIST_BLOCK)
+    msf_list_count(const u32* __restrict__ chosen, u64 words, u32* __restrict__ tiles, u64* cnt) {
+    __shared__ u32 s_last;
+    const u64 ntiles = (words + MSF_LIST_TILE - 1) / MSF_LIST_TILE;
+    if (blockIdx.x == 0 && threadIdx.x == 0) cnt[MSF_WEIGHT] = 0;
+    for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        u32 x[MSF_LIST_WORDS], c, total;
+        msf_list_load(chosen, words, t, x, &c);
+        block_scan(c, &total);
+        if (threadIdx.x == 0) tiles[t] = total;
+        __syncthreads();  // block_scan's shared words serve the next tile
+    }
+    // Publish this block's counts before it is counted finished.
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) s_last = atomicAdd(cnt + MSF_DONE, 1ull) == gridDim.x - 1;
+    __syncthreads();
+    if (!s_last) return;
+    __threadfence();
+    u32 carry = 0;
+    for (u64 base = 0; base < ntiles; base += blockDim.x) {
+        u64 i = base + threadIdx.x;
+        u32 total;
+        u32 before = block_scan(i < ntiles ? __ldcg(tiles + i) : 0, &total);  // L2: other blocks wrote them
+        if (i < ntiles) tiles[i] = carry + before;
+        carry += total;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        cnt[MSF_LISTED] = carry;
+        cnt[MSF_DONE] = 0;
+    }
+}
+
+// Each chosen arc e as {src[e], adj[e], w[e]} at out[3*k] for its rank k
+// among the chosen arcs; the weights summed into cnt[MSF_WEIGHT].
+extern "C" __global__ void __launch_bounds__(MSF_LIST_BLOCK)
+    msf_list_write(u32* out, u64* cnt, const u32* __restrict__ src, const u32* __restrict__ adj, const u32* __restrict__ w,
+                   const u32* __restrict__ chosen, u64 words, const u32* __restrict__ tiles) {
+    const u64 ntiles = (words + MSF_LIST_TILE - 1) / MSF_LIST_TILE;
+    u64 sum = 0;
+    for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        u32 x[MSF_LIST_WORDS], c, total;
+        u64 first = msf_list_load(chosen, words, t, x, &c);
+        u64 k = (u64)tiles[t] + block_scan(c, &total);
+        for (u32 j = 0; j < MSF_LIST_WORDS; j++) {
+            for (u32 b = x[j]; b != 0; b &= b - 1, k++) {
+                u64 e = (first + j) * 32 + (u32)(__ffs(b) - 1);
+                u32 we = w[e];
+                out[3 * k] = src[e];
+                out[3 * k + 1] = adj[e];
+                out[3 * k + 2] = we;
+                sum += we;
+            }
+        }
+        __syncthreads();
+    }
+    block_sum64(sum, cnt + MSF_WEIGHT);
 }

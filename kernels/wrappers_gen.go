@@ -16,7 +16,9 @@ type CCCtrl struct {
 	Root   uint32 // cc_aff_mode's answer
 	Heavy  uint32 // vertices queued for the block kernels
 	Hooks  uint64 // successful hooks
-	_      [3]uint64
+	Listed uint64 // msf_list_count: forest edges listed
+	Weight uint64 // msf_list_write: their summed weight
+	Done   uint64 // msf_list_count: blocks finished (zero between launches)
 }
 
 // Ctrl mirrors struct Ctrl in common.cuh: the element type of the device
@@ -33,6 +35,41 @@ type Ctrl struct {
 	MaxDeg      uint32    // largest out-degree in the working set the generation kernel built
 	LocalLevels uint32    // persistent launches: levels of those run by one block alone
 	PullLevels  uint32    // bfs_pull_persist: levels it pulled (before the ones fused_levels also counts)
+}
+
+// MfCtrl mirrors struct MfCtrl in maxflow.cu: the element type of the device
+// pointers kernels take to it, and the layout the host reads back.
+type MfCtrl struct {
+	Deg      [2]uint64 // summed out-degree of the working set of each parity
+	Size     [2]uint32 // working-set sizes (ping-pong)
+	Cand     [2]uint32 // candidates listed by the pass of each parity
+	Pushes   uint64    // accumulating counters
+	Relabels uint64
+	Work     uint64    // relabel work
+	Edges    uint64    // arcs examined
+	Level    [3]uint32 // BFS frontier sizes, rotating
+	Maxlevel uint32    // the BFS's deepest label
+}
+
+// MfNet mirrors struct MfNet in maxflow.cu: the element type of the device
+// pointers kernels take to it, and the layout the host reads back.
+type MfNet struct {
+	Off     uint64    // const i64*: CSR offsets (n+1)
+	Head    uint64    // const u32*: arc heads
+	Rev     uint64    // const i64*: reverse arc
+	Res     uint64    // i64*: residual capacities
+	Exc     uint64    // i64*: excess
+	In      uint64    // u64*: excess arriving during a pass
+	D       uint64    // u32*: labels
+	Pend    uint64    // u32*: labels computed by the pass (MF_NONE: none)
+	Act     uint64    // u32*: bitmap working set
+	Mark    uint64    // u32*: bitmap of listed candidates
+	Cand    uint64    // u32*: candidates of the next queue
+	Q       [2]uint64 // u32*: queue working sets (ping-pong), BFS frontiers
+	N       uint32    // vertices
+	Sink    uint32    // the terminal excess moves to
+	Blocked uint32    // the other terminal (label n, never entered)
+	_       uint32
 }
 
 // Persist mirrors struct Persist in common.cuh: the element type of the device
@@ -436,6 +473,86 @@ func LaunchCCLinkB(
 	return l.LaunchKernel("cc_link_b", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(heavy.addr), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(start)})
 }
 
+// MfPassKernel names a kernel of the MF_PASS family (maxflow.cu), whose members share
+// one signature. Other values, the zero value included, are not members:
+// LaunchMfPass refuses them.
+type MfPassKernel string
+
+// The members of MfPassKernel.
+const (
+	MfPushTBm    MfPassKernel = "mf_push_t_bm"
+	MfPushWBm    MfPassKernel = "mf_push_w_bm"
+	MfPushTQu    MfPassKernel = "mf_push_t_qu"
+	MfPushWQu    MfPassKernel = "mf_push_w_qu"
+	MfRelabelTBm MfPassKernel = "mf_relabel_t_bm"
+	MfRelabelWBm MfPassKernel = "mf_relabel_w_bm"
+	MfRelabelTQu MfPassKernel = "mf_relabel_t_qu"
+	MfRelabelWQu MfPassKernel = "mf_relabel_w_qu"
+)
+
+// Valid reports whether k is a member of the family.
+func (k MfPassKernel) Valid() bool {
+	switch k {
+	case MfPushTBm, MfPushWBm, MfPushTQu, MfPushWQu, MfRelabelTBm, MfRelabelWBm, MfRelabelTQu, MfRelabelWQu:
+		return true
+	}
+	return false
+}
+
+// LaunchMfPass launches member k of MF_PASS (maxflow.cu). The comments give the C
+// parameters.
+func LaunchMfPass(
+	l Launcher, k MfPassKernel, grid, block int,
+	net DevPtr[MfNet], // const MfNet* net
+	c DevPtr[MfCtrl], // MfCtrl* c
+	par uint32, // u32 par
+) error {
+	if !k.Valid() {
+		return fmt.Errorf("%w: %q is not a MfPassKernel", ErrNotMember, string(k))
+	}
+	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(par)})
+}
+
+// LaunchMfGenDense launches mf_gen_dense (maxflow.cu). The comments give the C parameters.
+func LaunchMfGenDense(
+	l Launcher, grid, block int,
+	net DevPtr[MfNet], // const MfNet* net
+	c DevPtr[MfCtrl], // MfCtrl* c
+	out uint32, // u32 out
+	toq uint32, // u32 toq
+) error {
+	return l.LaunchKernel("mf_gen_dense", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out), uint64(toq)})
+}
+
+// LaunchMfGenCand launches mf_gen_cand (maxflow.cu). The comments give the C parameters.
+func LaunchMfGenCand(
+	l Launcher, grid, block int,
+	net DevPtr[MfNet], // const MfNet* net
+	c DevPtr[MfCtrl], // MfCtrl* c
+	out uint32, // u32 out
+) error {
+	return l.LaunchKernel("mf_gen_cand", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out)})
+}
+
+// LaunchMfBFSInit launches mf_bfs_init (maxflow.cu). The comments give the C parameters.
+func LaunchMfBFSInit(
+	l Launcher, grid, block int,
+	net DevPtr[MfNet], // const MfNet* net
+	c DevPtr[MfCtrl], // MfCtrl* c
+) error {
+	return l.LaunchKernel("mf_bfs_init", grid, block, []uint64{uint64(net.addr), uint64(c.addr)})
+}
+
+// LaunchMfBFSLevel launches mf_bfs_level (maxflow.cu). The comments give the C parameters.
+func LaunchMfBFSLevel(
+	l Launcher, grid, block int,
+	net DevPtr[MfNet], // const MfNet* net
+	c DevPtr[MfCtrl], // MfCtrl* c
+	k_ uint32, // u32 k
+) error {
+	return l.LaunchKernel("mf_bfs_level", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(k_)})
+}
+
 // LaunchMsfMinBmT launches msf_min_bm_t (msf.cu). The comments give the C parameters.
 func LaunchMsfMinBmT(
 	l Launcher, grid, block int,
@@ -527,6 +644,32 @@ func LaunchMsfQuToBm(
 	return l.LaunchKernel("msf_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(hidden.addr)})
 }
 
+// LaunchMsfListCount launches msf_list_count (msf.cu). The comments give the C parameters.
+func LaunchMsfListCount(
+	l Launcher, grid, block int,
+	chosen DevPtr[uint32], // const u32* __restrict__ chosen
+	words uint64, // u64 words
+	tiles DevPtr[uint32], // u32* __restrict__ tiles
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("msf_list_count", grid, block, []uint64{uint64(chosen.addr), uint64(words), uint64(tiles.addr), uint64(cnt.addr)})
+}
+
+// LaunchMsfListWrite launches msf_list_write (msf.cu). The comments give the C parameters.
+func LaunchMsfListWrite(
+	l Launcher, grid, block int,
+	out DevPtr[uint32], // u32* out
+	cnt DevPtr[uint64], // u64* cnt
+	src DevPtr[uint32], // const u32* __restrict__ src
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	w DevPtr[uint32], // const u32* __restrict__ w
+	chosen DevPtr[uint32], // const u32* __restrict__ chosen
+	words uint64, // u64 words
+	tiles DevPtr[uint32], // const u32* __restrict__ tiles
+) error {
+	return l.LaunchKernel("msf_list_write", grid, block, []uint64{uint64(out.addr), uint64(cnt.addr), uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(chosen.addr), uint64(words), uint64(tiles.addr)})
+}
+
 // LaunchMaxBelowU32 launches max_below_u32 (narrow.cu). The comments give the C parameters.
 func LaunchMaxBelowU32(
 	l Launcher, grid, block int,
@@ -555,6 +698,136 @@ func LaunchNarrowU16(
 	n uint32, // u32 n
 ) error {
 	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
+}
+
+// LaunchSccTrim launches scc_trim (scc.cu). The comments give the C parameters.
+func LaunchSccTrim(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	adj DevPtr[uint32], // const u32* adj
+	toff DevPtr[int64], // const i64* toff
+	tadj DevPtr[uint32], // const u32* tadj
+	n uint32, // u32 n
+	label DevPtr[uint32], // u32* label
+	part DevPtr[uint32], // const u32* part
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_trim", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccPivot launches scc_pivot (scc.cu). The comments give the C parameters.
+func LaunchSccPivot(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	toff DevPtr[int64], // const i64* toff
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	pivot DevPtr[uint64], // u64* pivot
+) error {
+	return l.LaunchKernel("scc_pivot", grid, block, []uint64{uint64(off.addr), uint64(toff.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr)})
+}
+
+// LaunchSccSeed launches scc_seed (scc.cu). The comments give the C parameters.
+func LaunchSccSeed(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	pivot DevPtr[uint64], // const u64* pivot
+	fw DevPtr[uint32], // u32* fw
+	bw DevPtr[uint32], // u32* bw
+) error {
+	return l.LaunchKernel("scc_seed", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr), uint64(fw.addr), uint64(bw.addr)})
+}
+
+// LaunchSccReach launches scc_reach (scc.cu). The comments give the C parameters.
+func LaunchSccReach(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	heads DevPtr[uint32], // const u32* heads
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	key DevPtr[uint32], // const u32* key
+	lv DevPtr[uint32], // u32* lv
+	level uint32, // u32 level
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_reach", grid, block, []uint64{uint64(off.addr), uint64(heads.addr), uint64(n), uint64(label.addr), uint64(key.addr), uint64(lv.addr), uint64(level), uint64(cnt.addr)})
+}
+
+// LaunchSccSplitMin launches scc_split_min (scc.cu). The comments give the C parameters.
+func LaunchSccSplitMin(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	fw DevPtr[uint32], // const u32* fw
+	bw DevPtr[uint32], // const u32* bw
+	low DevPtr[uint32], // u32* low
+) error {
+	return l.LaunchKernel("scc_split_min", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr)})
+}
+
+// LaunchSccSplitApply launches scc_split_apply (scc.cu). The comments give the C parameters.
+func LaunchSccSplitApply(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // u32* label
+	part DevPtr[uint32], // u32* part
+	fw DevPtr[uint32], // const u32* fw
+	bw DevPtr[uint32], // const u32* bw
+	low DevPtr[uint32], // const u32* low
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_split_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccColourInit launches scc_colour_init (scc.cu). The comments give the C parameters.
+func LaunchSccColourInit(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	col DevPtr[uint32], // u32* col
+) error {
+	return l.LaunchKernel("scc_colour_init", grid, block, []uint64{uint64(n), uint64(col.addr)})
+}
+
+// LaunchSccColourProp launches scc_colour_prop (scc.cu). The comments give the C parameters.
+func LaunchSccColourProp(
+	l Launcher, grid, block int,
+	off DevPtr[int64], // const i64* off
+	adj DevPtr[uint32], // const u32* adj
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	part DevPtr[uint32], // const u32* part
+	col DevPtr[uint32], // u32* col
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_colour_prop", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccRoots launches scc_roots (scc.cu). The comments give the C parameters.
+func LaunchSccRoots(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // const u32* label
+	col DevPtr[uint32], // const u32* col
+	lv DevPtr[uint32], // u32* lv
+) error {
+	return l.LaunchKernel("scc_roots", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(col.addr), uint64(lv.addr)})
+}
+
+// LaunchSccColourApply launches scc_colour_apply (scc.cu). The comments give the C parameters.
+func LaunchSccColourApply(
+	l Launcher, grid, block int,
+	n uint32, // u32 n
+	label DevPtr[uint32], // u32* label
+	part DevPtr[uint32], // u32* part
+	col DevPtr[uint32], // const u32* col
+	lv DevPtr[uint32], // const u32* lv
+	cnt DevPtr[uint64], // u64* cnt
+) error {
+	return l.LaunchKernel("scc_colour_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(lv.addr), uint64(cnt.addr)})
 }
 
 // SSSPPushU64Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose members share
@@ -963,15 +1236,39 @@ var wrapped = [...]string{
 	"cc_aff_mode",
 	"cc_link_t",
 	"cc_link_b",
+	"mf_push_t_bm",
+	"mf_push_w_bm",
+	"mf_push_t_qu",
+	"mf_push_w_qu",
+	"mf_relabel_t_bm",
+	"mf_relabel_w_bm",
+	"mf_relabel_t_qu",
+	"mf_relabel_w_qu",
+	"mf_gen_dense",
+	"mf_gen_cand",
+	"mf_bfs_init",
+	"mf_bfs_level",
 	"msf_min_bm_t",
 	"msf_min_bm_e",
 	"msf_min_qu",
 	"msf_hook",
 	"msf_build_qu",
 	"msf_qu_to_bm",
+	"msf_list_count",
+	"msf_list_write",
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",
+	"scc_trim",
+	"scc_pivot",
+	"scc_seed",
+	"scc_reach",
+	"scc_split_min",
+	"scc_split_apply",
+	"scc_colour_init",
+	"scc_colour_prop",
+	"scc_roots",
+	"scc_colour_apply",
 	"sssp_d64_t_bm",
 	"sssp_d64_t_qu",
 	"sssp_d64_b_bm",

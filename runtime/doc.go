@@ -62,4 +62,17 @@
 // import runtime, never the reverse. It does not import gpu or kernels:
 // the CUDA backend (gpu.CUDA) satisfies Backend by its methods, and the
 // GPU working set and kits live in workset and algorithms/internal.
+//
+// # Concurrency
+//
+// A *graph.Graph is read-only once built (its transpose is built once, on
+// first use, under a sync.Once), so any number of runs may share it. Runs
+// of any algorithm may share one CPU backend from several goroutines at
+// once: each run takes its own worker pool and result memory, and gives the
+// result it gives alone (algorithms/all's TestConcurrentRuns, under -race
+// in CI). A result belongs to the goroutine that got it; after Release it
+// must not be used. A CUDA backend (gpu.New) does its device work one call
+// at a time on its own locked OS thread; runs sharing one from several
+// goroutines are not tested: give each goroutine its own backend (several
+// may be open, one per GPU or per stream of work) or run them in turn.
 package runtime

@@ -1,6 +1,7 @@
 package tuning
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/gearbox-graph/gearbox/internal/atomicfile"
 	"image"
@@ -43,6 +44,7 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, s Score, path string) err
 	}
 	var keys []key
 	series := map[key]plotter.XYs{}
+	bars := map[key]plotter.YErrors{} // the median's 95% confidence interval
 	for _, r := range rows {
 		if r.Param != p || r.Pass != last || r.Algorithm != alg {
 			continue
@@ -60,6 +62,11 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, s Score, path string) err
 			return fmt.Errorf("plot %s: %s on %s: %w (a CPU sweep, or a CSV without device_ms); plot with --score wall", p, alg, r.Graph, ErrNoDeviceTime)
 		}
 		series[k] = append(series[k], plotter.XY{X: x, Y: t.Seconds()})
+		lo, hi := medianCI(s.perSource(r.Measurement), 0.95)
+		if lo == 0 { // not known: a bar of zero length
+			lo, hi = t.Seconds(), t.Seconds()
+		}
+		bars[k] = append(bars[k], struct{ Low, High float64 }{t.Seconds() - lo, hi - t.Seconds()})
 	}
 	what := "execution time"
 	if s.norm() == ScoreDevice {
@@ -78,16 +85,13 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, s Score, path string) err
 	var ticks []plot.Tick
 	ymax := 1.0
 	for i, k := range keys {
-		xys := series[k]
-		slices.SortFunc(xys, func(a, b plotter.XY) int {
-			switch {
-			case a.X < b.X:
-				return -1
-			case a.X > b.X:
-				return 1
-			}
-			return 0
-		})
+		xys, errs := series[k], bars[k]
+		order := make([]int, len(xys))
+		for j := range order {
+			order[j] = j
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xys[a].X, xys[b].X) })
+		xys, errs = permute(xys, order), permute(errs, order)
 		best := xys[0].Y
 		for _, xy := range xys {
 			best = min(best, xy.Y)
@@ -95,8 +99,10 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, s Score, path string) err
 		for j := range xys {
 			if best > 0 {
 				xys[j].Y /= best
+				errs[j].Low /= best
+				errs[j].High /= best
 			}
-			ymax = max(ymax, xys[j].Y)
+			ymax = max(ymax, xys[j].Y+errs[j].High)
 			if i == 0 {
 				ticks = append(ticks, plot.Tick{Value: xys[j].X, Label: strconv.FormatFloat(xys[j].X, 'g', 4, 64)})
 			}
@@ -109,7 +115,12 @@ func PlotSweep(rows []TuneRow, p Param, alg Algorithm, s Score, path string) err
 		l.Dashes = plotutil.Dashes(i / 7)
 		s.Color = plotutil.Color(i)
 		s.Shape = plotutil.Shape(i)
-		pl.Add(l, s)
+		eb, err := plotter.NewYErrorBars(errPoints{xys, errs})
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", p, err)
+		}
+		eb.Color = plotutil.Color(i)
+		pl.Add(l, s, eb)
 		pl.Legend.Add(k.graph, l, s)
 	}
 	// Every swept value gets a tick; headroom above the curves keeps the
@@ -269,6 +280,21 @@ func toPaletted(img image.Image) *image.Paletted {
 			}
 			out.SetColorIndex(x, y, i)
 		}
+	}
+	return out
+}
+
+// errPoints gives plotter.NewYErrorBars its points and their bars.
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// permute returns xs in the given order.
+func permute[T any](xs []T, order []int) []T {
+	out := make([]T, len(xs))
+	for j, o := range order {
+		out[j] = xs[o]
 	}
 	return out
 }

@@ -2,7 +2,10 @@ package tuning
 
 import (
 	"errors"
+	"slices"
+
 	"fmt"
+	"gonum.org/v1/gonum/stat/distuv"
 	"math"
 	"strings"
 	"time"
@@ -93,10 +96,13 @@ type tally struct {
 	score  Score
 	logSum []float64
 	n      []int
+	// paired[i] is value i's scored times, one per source of every pair
+	// in the same order for every value, for choose's paired test.
+	paired [][]float64
 }
 
 func newTally(s Score, values int) *tally {
-	return &tally{score: s.norm(), logSum: make([]float64, values), n: make([]int, values)}
+	return &tally{score: s.norm(), logSum: make([]float64, values), n: make([]int, values), paired: make([][]float64, values)}
 }
 
 // add takes value i's measurement on one pair. A device score refuses a 0
@@ -109,6 +115,16 @@ func (t *tally) add(i int, m Measurement) error {
 	}
 	t.logSum[i] += math.Log(max(d.Seconds(), 1e-9))
 	t.n[i]++
+	per := m.PerSource
+	if t.score == ScoreDevice {
+		per = m.PerSourceDevice
+	}
+	if len(per) == 0 { // not known (an old CSV): the pair counts once
+		per = []time.Duration{d}
+	}
+	for _, x := range per {
+		t.paired[i] = append(t.paired[i], x.Seconds())
+	}
 	return nil
 }
 
@@ -119,4 +135,37 @@ func (t *tally) scores() []float64 {
 		out[i] = math.Exp(l / float64(max(t.n[i], 1)))
 	}
 	return out
+}
+
+// perSource returns m's per-source times that s ranks by, in seconds (nil
+// when not known).
+func (s Score) perSource(m Measurement) []float64 {
+	per := m.PerSource
+	if s.norm() == ScoreDevice {
+		per = m.PerSourceDevice
+	}
+	out := make([]float64, len(per))
+	for i, d := range per {
+		out[i] = d.Seconds()
+	}
+	return out
+}
+
+// medianCI returns a distribution-free confidence interval of the median
+// of xs at level conf: the order statistics k and n-1-k where k is the
+// largest with P(Binomial(n, 1/2) < k) <= (1-conf)/2. With too few values
+// for that level it returns the range; with none, zeros.
+func medianCI(xs []float64, conf float64) (lo, hi float64) {
+	n := len(xs)
+	if n == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	b := distuv.Binomial{N: float64(n), P: 0.5}
+	k := 0
+	for k+1 <= (n-1)/2 && b.CDF(float64(k)) <= (1-conf)/2 {
+		k++ // P(X < k+1) = CDF(k) is still within the tail
+	}
+	return s[k], s[n-1-k]
 }

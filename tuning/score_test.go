@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"maps"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -92,7 +94,12 @@ func TestTuneRefusesDeviceScoreOnCPU(t *testing.T) {
 // the value that score prefers.
 func TestTallyScoresByDevice(t *testing.T) {
 	ms := func(wall, dev float64) Measurement {
-		return Measurement{Median: fromMs(wall), Device: fromMs(dev)}
+		m := Measurement{Median: fromMs(wall), Device: fromMs(dev)}
+		for j := range 8 { // sources of different reach, alike for both values
+			m.PerSource = append(m.PerSource, fromMs(wall*float64(1+j)))
+			m.PerSourceDevice = append(m.PerSourceDevice, fromMs(dev*float64(1+j)))
+		}
+		return m
 	}
 	// Two pairs, two values: value 10 is faster in wall time (its set-up
 	// happened to be quicker), value 20 on the device.
@@ -109,7 +116,9 @@ func TestTallyScoresByDevice(t *testing.T) {
 				}
 			}
 		}
-		return Step{Values: []float64{10, 20}, Scores: tl.scores()}
+		st := Step{Values: []float64{10, 20}, Current: 10, Scores: tl.scores()}
+		st.Best, st.P = choose(st, tl.paired)
+		return st
 	}
 	tests := []struct {
 		score Score
@@ -127,7 +136,7 @@ func TestTallyScoresByDevice(t *testing.T) {
 				t.Errorf("score %q: value %v scored %v, want %v", tc.score, st.Values[i], st.Scores[i], w)
 			}
 		}
-		if got := choose(st, 10); got != tc.best {
+		if got := st.Best; got != tc.best {
 			t.Errorf("score %q: chose %v, want %v", tc.score, got, tc.best)
 		}
 	}
@@ -253,5 +262,96 @@ func TestTuneCSVDeviceColumn(t *testing.T) {
 	rows[1].Device = fromMs(0.5)
 	if err := PlotSweep(rows, T3, BFS, ScoreDevice, filepath.Join(t.TempDir(), "d.png")); err != nil {
 		t.Errorf("device plot: %v", err)
+	}
+}
+
+// choose keeps the current value when the others differ from it by noise
+// alone, whatever their scores, and moves when one is faster on most
+// sources by more than the margin.
+func TestChooseNeedsSignificance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := make([]float64, 16) // 2 graphs x 8 sources of different reach
+	for k := range base {
+		base[k] = 1e-3 * float64(1+k%8)
+	}
+	noisy := func(scale float64) []float64 {
+		out := make([]float64, len(base))
+		for k, b := range base {
+			out[k] = scale * b * (0.85 + 0.3*rng.Float64()) // +-15% noise
+		}
+		return out
+	}
+	geo := func(xs []float64) float64 {
+		l := 0.0
+		for _, x := range xs {
+			l += math.Log(x)
+		}
+		return math.Exp(l / float64(len(xs)))
+	}
+	// On noise alone a move is a false positive, at most keepAlpha of the
+	// time (the seed fixes which trials).
+	const trials = 400
+	moved := 0
+	for range trials {
+		paired := [][]float64{noisy(1), noisy(1), noisy(1), noisy(1)}
+		st := Step{Values: []float64{1, 2, 3, 4}, Current: 2}
+		for _, p := range paired {
+			st.Scores = append(st.Scores, geo(p))
+		}
+		if best, _ := choose(st, paired); best != 2 {
+			moved++
+		}
+	}
+	if moved > trials*keepAlpha*2 {
+		t.Errorf("moved on noise alone in %d of %d trials, want about %v of them at most", moved, trials, keepAlpha)
+	}
+	// Value 3 is 20% faster on every source: significant, and kept.
+	paired := [][]float64{noisy(1), noisy(1), noisy(1), noisy(1)}
+	for k := range paired[2] {
+		paired[2][k] = 0.8 * paired[1][k]
+	}
+	st := Step{Values: []float64{1, 2, 3, 4}, Current: 2}
+	for _, p := range paired {
+		st.Scores = append(st.Scores, geo(p))
+	}
+	best, p := choose(st, paired)
+	if best != 3 || p[2] > 1e-4 || p[1] != 1 {
+		t.Errorf("chose %v with p %v, want 3 (p < 1e-4) and p 1 for the current value", best, p)
+	}
+	// Faster on every source but by less than keepMargin: kept as is.
+	for k := range paired[2] {
+		paired[2][k] = 0.999 * paired[1][k]
+	}
+	st.Scores[2] = geo(paired[2])
+	if best, _ := choose(st, paired); best != 2 {
+		t.Errorf("moved to %v for a 0.1%% gain", best)
+	}
+}
+
+func TestMedianCI(t *testing.T) {
+	xs := []float64{8, 1, 7, 2, 6, 3, 5, 4}
+	// n = 8 at 95%: the 2nd and 7th order statistics (P(X <= 0) = 1/256).
+	if lo, hi := medianCI(xs, 0.95); lo != 2 || hi != 7 {
+		t.Errorf("CI = [%v, %v], want [2, 7]", lo, hi)
+	}
+	// Too few values for the level: the range.
+	if lo, hi := medianCI([]float64{3, 1, 2}, 0.95); lo != 1 || hi != 3 {
+		t.Errorf("CI of 3 values = [%v, %v], want the range [1, 3]", lo, hi)
+	}
+	if lo, hi := medianCI(nil, 0.95); lo != 0 || hi != 0 {
+		t.Errorf("CI of none = [%v, %v]", lo, hi)
+	}
+}
+
+func TestWithValue(t *testing.T) {
+	if got := withValue([]float64{1, 4, 16}, 8); !slices.Equal(got, []float64{1, 4, 8, 16}) {
+		t.Errorf("withValue = %v", got)
+	}
+	in := []float64{1, 4}
+	if got := withValue(in, 4); !slices.Equal(got, in) {
+		t.Errorf("withValue of a present value = %v", got)
+	}
+	if got := withValue(in, math.NaN()); !slices.Equal(got, in) {
+		t.Errorf("withValue of NaN = %v", got)
 	}
 }

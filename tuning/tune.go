@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"gonum.org/v1/gonum/stat/distuv"
 	"io"
 	"math"
 	"slices"
@@ -72,6 +73,12 @@ type Step struct {
 	// knob affects, of the scored median time (TuneResult.Score; seconds)
 	// with Values[i].
 	Scores []float64
+	// P[i] is the one-sided sign test's p-value of Values[i] being faster
+	// than the current value, paired by graph and source (1 for the
+	// current value itself).
+	P []float64
+	// Current is the value the step started from (always among Values).
+	Current float64
 	// Best is the value kept; Skipped says the knob was not swept (no
 	// effect: threads per block on the CPU, delta where delta_factor > 0).
 	Best    float64
@@ -91,17 +98,24 @@ type TuneResult struct {
 }
 
 // keepMargin is how much better (relative) another value's score must be
-// than the current value's to replace it: timing noise on a busy machine
-// is about this size, and moving on noise would make the descent wander.
+// than the current value's to replace it, on top of the significance
+// test: a real but negligible gain is not worth a changed threshold.
 const keepMargin = 0.01
 
+// keepAlpha is the significance level of choose's test, shared by the
+// values compared with the current one (Bonferroni): moving on noise
+// would make the descent wander and write thresholds that do not hold.
+const keepAlpha = 0.01
+
 // Tune runs a coordinate descent over cfg.Sweeps: for each knob in turn it
-// measures every value of its sweep with the other knobs at the best
-// setting so far, on every graph and algorithm the knob affects (alpha and
-// beta only BFS, delta only SSSP), and keeps the value with the lowest
-// score (the geometric mean of the median times, wall or device by
+// measures every value of its sweep, and the starting value, with the
+// other knobs at the best setting so far, on every graph and algorithm the
+// knob affects (alpha and beta only BFS, delta only SSSP). A value is
+// scored by the geometric mean of its median times (wall or device by
 // cfg.Score, so every graph counts the same however large). The current
-// value stays unless another is more than 1% better. A full cartesian
+// value stays unless another is significantly faster (choose: a sign test
+// over the runs paired by graph and source) and more than 1% better on
+// the score; Step.P holds each value's p-value. A full cartesian
 // product of the default ranges would be about 8x12x7x5x5x11 = 185,000
 // settings; the descent measures their sum, about 50 per pass.
 //
@@ -138,9 +152,19 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 			}
 		}
 	}
+	// Every sweep of several values measures the starting value too, so the
+	// current value of every pass (the start, or a value kept since) is
+	// among those compared: a sweep cannot move away from a value it did
+	// not measure. A single value is an assignment, not a comparison.
+	sweeps := slices.Clone(cfg.Sweeps)
+	for i, s := range sweeps {
+		if len(s.Values) > 1 {
+			sweeps[i].Values = withValue(s.Values, cfg.Start.Get(s.Param))
+		}
+	}
 	tpb, canTPB := cfg.Backend.(ThreadsPerBlockSetter)
 	total := 0
-	for _, s := range cfg.Sweeps {
+	for _, s := range sweeps {
 		if gpuOnly(s.Param) && !canTPB {
 			continue
 		}
@@ -159,8 +183,9 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	res := &TuneResult{Best: cfg.Start, Score: cfg.Score}
 	done := 0
 	for pass := 1; pass <= cfg.Passes; pass++ {
-		for _, sw := range cfg.Sweeps {
-			step := Step{Pass: pass, Param: sw.Param, Values: sw.Values, Best: res.Best.Get(sw.Param)}
+		for _, sw := range sweeps {
+			cur := res.Best.Get(sw.Param)
+			step := Step{Pass: pass, Param: sw.Param, Values: sw.Values, Current: cur, Best: cur}
 			if gpuOnly(sw.Param) && !canTPB || sw.Param == Delta && res.Best.Get(DeltaFactor) > 0 {
 				// No effect: a CPU backend has no blocks or persistent
 				// launches; with a delta_factor, delta is derived per
@@ -168,17 +193,17 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 				step.Skipped = true
 				res.Steps = append(res.Steps, step)
 				if sw.Param == Delta {
-					done += len(sw.Values) * len(pairs(cfg, sw.Param)) // counted in total
+					done += len(step.Values) * len(pairs(cfg, sw.Param)) // counted in total
 				}
 				continue
 			}
 			// Per pair, the values are timed interleaved (timeInterleaved):
 			// a drift of the machine falls on all of them alike.
-			sets := make([]Setting, len(sw.Values))
-			for i, v := range sw.Values {
+			sets := make([]Setting, len(step.Values))
+			for i, v := range step.Values {
 				sets[i] = res.Best.With(sw.Param, v)
 			}
-			tl := newTally(cfg.Score, len(sw.Values))
+			tl := newTally(cfg.Score, len(step.Values))
 			for _, p := range pairs(cfg, sw.Param) {
 				runs := make([]func(uint32, bool) (sample, error), len(sets))
 				for i, set := range sets {
@@ -191,7 +216,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 						}
 						t, err := r.once(ctx, p.alg, p.in.graphFor(p.alg), src, set.Options(), warm && r.verify)
 						if err != nil {
-							return t, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, sw.Values[i]), err)
+							return t, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, step.Values[i]), err)
 						}
 						return t, nil
 					}
@@ -204,7 +229,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 					return res, err
 				}
 				for i, m := range ms {
-					row := TuneRow{Pass: pass, Param: sw.Param, Value: sw.Values[i], Algorithm: p.alg, Graph: p.in.Name, Setting: sets[i], Measurement: m}
+					row := TuneRow{Pass: pass, Param: sw.Param, Value: step.Values[i], Algorithm: p.alg, Graph: p.in.Name, Setting: sets[i], Measurement: m}
 					res.Rows = append(res.Rows, row)
 					if cw != nil {
 						if err := writeCSV(cw, row.record()); err != nil {
@@ -221,12 +246,12 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 					// After the row is kept: a refused device time
 					// stays visible in the CSV.
 					if err := tl.add(i, m); err != nil {
-						return res, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, sw.Values[i]), err)
+						return res, fmt.Errorf("%s on %s with %s = %s: %w", p.alg, p.in.Name, sw.Param, formatValue(sw.Param, step.Values[i]), err)
 					}
 				}
 			}
 			step.Scores = tl.scores()
-			step.Best = choose(step, res.Best.Get(sw.Param))
+			step.Best, step.P = choose(step, tl.paired)
 			res.Best = res.Best.With(sw.Param, step.Best)
 			cfg.Logger.Info().Int("pass", pass).Str("param", string(sw.Param)).
 				Str("best", formatValue(sw.Param, step.Best)).Str("score", string(cfg.Score)).Msg("swept")
@@ -237,21 +262,69 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	return res, nil
 }
 
-// choose returns the value with the lowest score, unless the current
-// value was measured and is within keepMargin of it.
-func choose(s Step, current float64) float64 {
-	bi := 0
-	for i, sc := range s.Scores {
-		if sc < s.Scores[bi] {
-			bi = i
+// choose returns the value to keep and each value's p-value: the current
+// value, unless another beats it significantly, by a one-sided sign test
+// over the paired per-source times (keepAlpha shared by the candidates)
+// and by more than keepMargin on the score; of those, the lowest score.
+// A sign test assumes nothing of the times' distribution, which on a busy
+// machine has long tails.
+func choose(s Step, paired [][]float64) (float64, []float64) {
+	ci := slices.Index(s.Values, s.Current)
+	p := make([]float64, len(s.Values))
+	for i := range p {
+		p[i] = 1
+	}
+	if ci < 0 { // no current value (NaN: unset): the lowest score
+		best := 0
+		for i, sc := range s.Scores {
+			if sc < s.Scores[best] {
+				best = i
+			}
+		}
+		return s.Values[best], p
+	}
+	alpha := keepAlpha / float64(max(len(s.Values)-1, 1))
+	best := ci
+	for i := range s.Values {
+		if i == ci || len(paired[i]) != len(paired[ci]) {
+			continue
+		}
+		p[i] = signTest(paired[i], paired[ci])
+		if p[i] < alpha && s.Scores[i] < s.Scores[ci]*(1-keepMargin) && s.Scores[i] < s.Scores[best] {
+			best = i
 		}
 	}
-	for i, v := range s.Values {
-		if v == current && s.Scores[i] <= s.Scores[bi]*(1+keepMargin) {
-			return v
+	return s.Values[best], p
+}
+
+// signTest returns the one-sided p-value of a being faster than b, paired
+// by index: the chance of at least as many wins among the untied pairs if
+// either were as likely to win.
+func signTest(a, b []float64) float64 {
+	wins, n := 0, 0
+	for k := range a {
+		if a[k] != b[k] {
+			n++
+			if a[k] < b[k] {
+				wins++
+			}
 		}
 	}
-	return s.Values[bi]
+	if wins == 0 {
+		return 1
+	}
+	return distuv.Binomial{N: float64(n), P: 0.5}.Survival(float64(wins - 1))
+}
+
+// withValue returns values with v added in order if it is not there: a
+// sweep always measures the current value, which it may keep.
+func withValue(values []float64, v float64) []float64 {
+	if math.IsNaN(v) || slices.Contains(values, v) {
+		return values
+	}
+	out := append(slices.Clone(values), v)
+	slices.Sort(out)
+	return out
 }
 
 type pair struct {

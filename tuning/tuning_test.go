@@ -303,9 +303,9 @@ func TestTuneGPUOnlyKnobs(t *testing.T) {
 	if st := res.Steps[1]; st.Param != tuning.Param("bucket_delta_factor") || st.Skipped {
 		t.Errorf("bucket_delta_factor step %+v, want swept", st)
 	}
-	// 2 values x 2 graphs, SSSP only.
-	if len(res.Rows) != 4 {
-		t.Fatalf("%d rows, want 4", len(res.Rows))
+	// 2 values and the current one (2) x 2 graphs, SSSP only.
+	if len(res.Rows) != 6 {
+		t.Fatalf("%d rows, want 6", len(res.Rows))
 	}
 	for _, r := range res.Rows {
 		if r.Param != tuning.Param("bucket_delta_factor") || r.Algorithm != tuning.SSSP {
@@ -331,16 +331,17 @@ func TestTuneAndReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// T3: 2 values x 4 pairs; delta: 2 x 2 (SSSP); alpha: 2 x 2 (BFS);
+	// Each sweep gains the current value (T3 0.005, delta 32, alpha 15).
+	// T3: 3 values x 4 pairs; delta: 3 x 2 (SSSP); alpha: 3 x 2 (BFS);
 	// threads per block: not swept on the CPU.
-	if want := 8 + 4 + 4; len(res.Rows) != want || !res.Complete {
+	if want := 12 + 6 + 6; len(res.Rows) != want || !res.Complete {
 		t.Fatalf("%d rows (complete %v), want %d", len(res.Rows), res.Complete, want)
 	}
 	if res.Score != tuning.ScoreWall {
 		t.Errorf("score %q, want the default wall", res.Score)
 	}
-	if n := len(progress); n == 0 || progress[n-2] != 16 || progress[n-1] != 16 {
-		t.Errorf("progress %v, want to end at 16 of 16", progress)
+	if n := len(progress); n == 0 || progress[n-2] != 24 || progress[n-1] != 24 {
+		t.Errorf("progress %v, want to end at 24 of 24", progress)
 	}
 	if last := res.Steps[len(res.Steps)-1]; last.Param != tuning.ThreadsPerBlock || !last.Skipped {
 		t.Errorf("threads per block step %+v, want skipped", last)
@@ -350,7 +351,12 @@ func TestTuneAndReadBack(t *testing.T) {
 			t.Errorf("%s swept on %s, which it does not affect", s.Param, s.Algorithm)
 		}
 	}
-	if b := res.Best; (b.T3 != 0.01 && b.T3 != 0.1) || (b.Get(tuning.Delta) != 1 && b.Get(tuning.Delta) != 8) || (b.Alpha != 10 && b.Alpha != 20) {
+	for _, st := range res.Steps[:3] {
+		if !slices.Contains(st.Values, st.Current) || len(st.P) != len(st.Values) {
+			t.Errorf("step %s: values %v without the current %v, or p-values %v", st.Param, st.Values, st.Current, st.P)
+		}
+	}
+	if b := res.Best; !slices.Contains([]float64{0.005, 0.01, 0.1}, b.T3) || !slices.Contains([]float64{1, 8, 32}, b.Get(tuning.Delta)) || !slices.Contains([]float64{10, 15, 20}, b.Alpha) {
 		t.Errorf("best %+v outside the swept values", b)
 	}
 	bests := tuning.BestPerGraph(res.Rows, 1, tuning.Delta, res.Score)
@@ -358,7 +364,7 @@ func TestTuneAndReadBack(t *testing.T) {
 		t.Fatalf("BestPerGraph for delta: %+v, want one per SSSP graph", bests)
 	}
 	for _, b := range bests {
-		if b.Algorithm != tuning.SSSP || (b.Value != 1 && b.Value != 8) {
+		if b.Algorithm != tuning.SSSP || !slices.Contains([]float64{1, 8, 32}, b.Value) {
 			t.Errorf("BestPerGraph %+v", b)
 		}
 		for _, r := range res.Rows {
@@ -420,7 +426,7 @@ func TestTuneCancelledKeepsRows(t *testing.T) {
 	// The values are timed together per graph: cancelled at the first
 	// graph's second row, that graph's rows (one per value) are finished
 	// and kept, the second graph's are not run.
-	values := len(t3.Values)
+	values := len(t3.Values) + 1 // and the current T3, 0.005
 	if !errors.Is(err, context.Canceled) || res == nil || res.Complete || len(res.Rows) != values {
 		t.Fatalf("err %v, result %+v: want Canceled with %d rows", err, res, values)
 	}
@@ -459,8 +465,9 @@ func TestThreadsPerBlockSweptWhereSupported(t *testing.T) {
 		Inputs: tinyInputs(t)[:1], Algorithms: []tuning.Algorithm{tuning.BFS},
 		Start: tuning.DefaultSetting(), Sweeps: []tuning.Sweep{tpb}, Backend: b,
 	})
-	if !errors.Is(err, runtime.ErrUnsupported) || !reflect.DeepEqual(b.tpb, []int{128}) {
-		t.Errorf("err %v, block sizes set %v; want ErrUnsupported after setting 128", err, b.tpb)
+	// The sweep starts with the current value, 0: the device's default.
+	if !errors.Is(err, runtime.ErrUnsupported) || !reflect.DeepEqual(b.tpb, []int{0}) {
+		t.Errorf("err %v, block sizes set %v; want ErrUnsupported after setting 0", err, b.tpb)
 	}
 	env := tuning.DetectEnv(b)
 	if env.Device != "Fake GPU" || env.Driver != "555.42" || env.GOMAXPROCS < 1 || env.Commit == "" {

@@ -11,6 +11,7 @@ import (
 	_ "github.com/gearbox-graph/gearbox/algorithms/cc"      // cc, forest
 	_ "github.com/gearbox-graph/gearbox/algorithms/maxflow" // maxflow
 	_ "github.com/gearbox-graph/gearbox/algorithms/msf"     // mst
+	_ "github.com/gearbox-graph/gearbox/algorithms/scc"     // scc
 	_ "github.com/gearbox-graph/gearbox/algorithms/sssp"    // sssp
 	_ "github.com/gearbox-graph/gearbox/algorithms/stcon"   // stcon
 )

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -72,12 +73,7 @@ func TestRunBatch(t *testing.T) {
 }
 
 func TestRunBatchRealDatasets(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("real datasets: not under -race or -short")
-	}
-	cases, err := testgraphs.Datasets()
-	testgraphs.SkipNoDatasets(t, err)
-	for _, c := range cases {
+	for _, c := range searchtest.Datasets(t, raceEnabled) {
 		srcs := append([]uint32{}, c.Sources...)
 		for v := uint32(0); len(srcs) < 16; v++ {
 			srcs = append(srcs, v)

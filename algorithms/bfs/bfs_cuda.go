@@ -8,7 +8,6 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -16,7 +15,7 @@ import (
 )
 
 func init() {
-	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) { return newCUDAOp(b, r.g, r.src, r.cfg) })
+	backends.Register("cuda", newCUDAOp)
 }
 
 // cudaOp is the BFS operator on the cuda backend. Each iteration is one
@@ -44,14 +43,16 @@ type cudaOp struct {
 	depth hostmem.Values
 }
 
-func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, cfg *runtime.Config) (operator, bool) {
+// newCUDAOp builds the operator of request r on b, a cuda backend (false
+// for another).
+func newCUDAOp(b runtime.Backend, r request) (operator, bool) {
 	c, ok := b.(*gpu.CUDA)
 	if !ok {
 		return nil, false
 	}
-	n := g.NumVertices()
-	o := &cudaOp{src: src}
-	o.pushBelow, o.pullLaunch = pullRule(cfg, n)
+	g, n := r.g, r.g.NumVertices()
+	o := &cudaOp{src: r.src}
+	o.pushBelow, o.pullLaunch = pullRule(r.cfg, n)
 	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 4*int64(n), func(d *gpu.Dev, _ *frontier.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -40,116 +41,29 @@ func gpuConfigs(cuda, fused *gpu.CUDA) map[string][]runtime.Option {
 	return m
 }
 
-// cpuBFS is the reference: the CPU backend.
-func cpuBFS(t *testing.T, g *graph.Graph, src uint32) *bfs.Result {
-	t.Helper()
-	want, err := bfs.Run(context.Background(), g, src, runtime.WithWorkers(2))
-	if err != nil {
-		t.Fatalf("cpu: %v", err)
-	}
-	return want
-}
-
-func compareBFS(t *testing.T, label string, g *graph.Graph, src uint32, want *bfs.Result, opts []runtime.Option) *bfs.Result {
-	t.Helper()
-	got, err := bfs.Run(context.Background(), g, src, opts...)
-	if err != nil {
-		t.Fatalf("%s: gpu: %v", label, err)
-	}
-	if got.NumVertices() != want.NumVertices() {
-		t.Fatalf("%s: %d depths on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
-	}
-	testgraphs.CompareValues(t, label, "depth", want.NumVertices(), want.Depth, got.Depth)
-	if err := bfs.Verify(g, got); err != nil {
-		t.Fatalf("%s: %v", label, err)
-	}
-	if gt := got.Stats().GPU; gt != nil {
-		checkResultBits(t, label, got.NumVertices(), got.MaxDepth(), gt.ResultBits)
-	}
-	return got
-}
-
-// narrowMin is the backend option WithNarrowMin of the runs checked
-// (tests that lower it set it while they run).
-var narrowMin = gpu.DefaultNarrowMin
-
-// checkResultBits checks the width of a GPU run's depth copy: the fewest
-// of 8, 16 and 32 bits whose all-ones (unreached) lies above the deepest
-// level, and 32 below narrowMin vertices.
-func checkResultBits(t *testing.T, label string, n, maxDepth, bits int) {
-	t.Helper()
-	want := 32
-	switch {
-	case n < narrowMin:
-	case maxDepth < 0xFF:
-		want = 8
-	case maxDepth < 0xFFFF:
-		want = 16
-	}
-	if bits != want {
-		t.Fatalf("%s: depths copied as %d bits (%d vertices, deepest level %d), want %d", label, bits, n, maxDepth, want)
-	}
-}
-
 func TestCUDASharedTable(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(64))
-	cfgs := gpuConfigs(cuda, fused)
-	runs := 0
-	for _, c := range testgraphs.Cases() {
-		for _, src := range c.Sources {
-			want := cpuBFS(t, c.G, src)
-			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
-				runs++
-			}
-		}
-	}
+	runs := kit.CompareCases(t, testgraphs.Cases(), gpuConfigs(cuda, fused))
 	t.Logf("%d GPU runs matched the CPU", runs)
 }
 
 func TestCUDAGenerated(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
-	graphs := []struct {
-		name string
-		g    *graph.Graph
-	}{
-		{"rmat16", testgraphs.RMAT(16, 16, 1)},
-		{"rmat14-directed", testgraphs.RMATDirected(14, 8, 2)},
-		{"grid300x300", testgraphs.Grid(300, 300)},
-		{"random-20k", testgraphs.Random(20000, 60000, false, 3)},
-	}
-	cfgs := gpuConfigs(cuda, fused)
-	for _, tg := range graphs {
-		for _, src := range testgraphs.Sources(tg.g, 2) {
-			want := cpuBFS(t, tg.g, src)
-			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
-			}
-		}
-	}
+	kit.CompareCases(t, []testgraphs.Case{
+		{Name: "rmat16", G: testgraphs.RMAT(16, 16, 1)},
+		{Name: "rmat14-directed", G: testgraphs.RMATDirected(14, 8, 2)},
+		{Name: "grid300x300", G: testgraphs.Grid(300, 300)},
+		{Name: "random-20k", G: testgraphs.Random(20000, 60000, false, 3)},
+	}, gpuConfigs(cuda, fused))
 }
 
 func TestCUDADatasets(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
-	cfgs := gpuConfigs(cuda, fused)
-	for _, ds := range []struct {
-		file     string
-		directed bool
-	}{{"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}, {"rome99.gr", true}} {
-		g := testgraphs.LoadDatasetMinimal(t, ds.file, ds.directed)
-		if g == nil {
-			continue
-		}
-		for _, src := range testgraphs.Sources(g, 2) {
-			want := cpuBFS(t, g, src)
-			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
-			}
-		}
-	}
+	cases := searchtest.MinimalDatasets(t, []string{"p2p-Gnutella31.txt", "email-Enron.txt", "rome99.gr"}, "email-Enron.txt")
+	kit.CompareCases(t, cases, gpuConfigs(cuda, fused))
 }
 
 // TestCUDADeepLevels runs directed paths of up to 65536 levels (depths
@@ -159,8 +73,8 @@ func TestCUDADatasets(t *testing.T) {
 func TestCUDADeepLevels(t *testing.T) {
 	// Narrow these small results too, so the copy's 8- and 16-bit
 	// boundaries are crossed (compareBFS checks the width).
-	defer func(m int) { narrowMin = m }(narrowMin)
-	narrowMin = 1
+	defer func(m int) { searchtest.NarrowMin = m }(searchtest.NarrowMin)
+	searchtest.NarrowMin = 1
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0), gpu.WithNarrowMin(1))
 	fused := testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))
 	for _, length := range []int{251, 252, 253, 254, 255, 256, 65533, 65534, 65535, 65536} {
@@ -171,13 +85,13 @@ func TestCUDADeepLevels(t *testing.T) {
 		}
 		arcs = append(arcs, [2]uint32{uint32(n - 2), uint32(n - 1)})
 		g := testgraphs.MustBuild(n, false, arcs, nil)
-		want := cpuBFS(t, g, 0)
+		want := kit.CPURun(t, g, 0)
 		cfgs := map[string]*gpu.CUDA{"fused": fused}
 		if length < 1000 { // 65K levels without persistent launches take seconds
 			cfgs["plain"] = cuda
 		}
 		for name, be := range cfgs {
-			got := compareBFS(t, fmt.Sprintf("path%d/%s", length, name), g, 0, want, []runtime.Option{runtime.WithBackend(be)})
+			got := kit.CompareGPU(t, fmt.Sprintf("path%d/%s", length, name), g, 0, want, []runtime.Option{runtime.WithBackend(be)})
 			if d := got.MaxDepth(); d != length {
 				t.Fatalf("path%d/%s: deepest level %d", length, name, d)
 			}
@@ -211,7 +125,7 @@ func TestCUDACancel(t *testing.T) {
 	if cached := gpu.GraphBytes(g); after != before+cached {
 		t.Fatalf("live device bytes %d -> %d after a cancelled run, want +%d (the cached graph)", before, after, cached)
 	}
-	compareBFS(t, "after-cancel", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(cuda)})
+	kit.CompareGPU(t, "after-cancel", g, 0, kit.CPURun(t, g, 0), []runtime.Option{runtime.WithBackend(cuda)})
 }
 
 // cancelAfter is a policy that cancels the run's context after n
@@ -338,27 +252,8 @@ func BenchmarkCUDABFS(b *testing.B) {
 				cuda := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(cfg.fused))
 				defer cuda.Close()
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(cuda))
-				res, err := bfs.Run(context.Background(), g, src, opts...) // warm-up: uploads the graph
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := bfs.Verify(g, res); err != nil {
-					b.Fatal(err)
-				}
+				res, med := kit.TimeRuns(b, g, src, opts)
 				levels := res.MaxDepth() + 1
-				var times []time.Duration
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					t0 := time.Now()
-					if _, err := bfs.Run(context.Background(), g, src, opts...); err != nil {
-						b.Fatal(err)
-					}
-					times = append(times, time.Since(t0))
-				}
-				b.StopTimer()
-				slices.Sort(times)
-				med := times[len(times)/2]
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
 				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(levels), "us/level")
 				b.ReportMetric(float64(g.NumEdges())/med.Seconds()/1e9, "GTEPS")
 				b.ReportMetric(float64(levels), "levels")
@@ -417,40 +312,13 @@ func TestCUDAStatsSplit(t *testing.T) {
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))
 	fused := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(1024))
-	cfgs := gpuConfigs(cuda, fused)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
 	if err != nil {
 		t.Logf("real datasets skipped: %v", err)
 	}
-	for _, c := range append(cases, real...) {
-		for _, src := range c.Sources {
-			want := cpuBFS(t, c.G, src)
-			for name, opts := range cfgs {
-				compareBFS(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), c.G, src, want, opts)
-			}
-		}
-	}
-	g, src, depth, _, err := testgraphs.P2P31()
-	if err != nil {
-		t.Skipf("p2p-31 answers: %v", err)
-	}
-	res, err := bfs.Run(context.Background(), g, src, runtime.WithBackend(cuda))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, want := range depth {
-		if want == -2 {
-			continue // no published answer
-		}
-		d, ok := res.Depth(uint32(v))
-		if !ok {
-			d = -1
-		}
-		if int64(d) != want {
-			t.Fatalf("p2p-31: vertex %d: gpu depth %d, published %d", v, d, want)
-		}
-	}
+	kit.CompareCases(t, append(cases, real...), gpuConfigs(cuda, fused))
+	kit.P2P31(t, false, [][]runtime.Option{{runtime.WithBackend(cuda)}}, func(depth, _ []int64) []int64 { return depth }, false)
 }
 
 // BenchmarkCUDATargets times BFS on the graphs of the speed targets
@@ -462,93 +330,26 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 // per-run set-up excluded, results copied back included) is reported and
 // logged with the kernel time and levels.
 func BenchmarkCUDATargets(b *testing.B) {
-	specs := os.Getenv("GEARBOX_BENCH_SPECS")
-	if specs == "" {
-		specs = "kron:20:16,grid:1024:1024"
-	}
-	cuda := testgraphs.OpenCUDA(b)
-	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
-	for _, spec := range strings.Split(specs, ",") {
-		g, err := graph.Generate(spec, graph.GenOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		srcs := testgraphs.Sources(g, 8)
-		type config struct {
-			name string
-			be   *gpu.CUDA
-			v    *decider.Variant
-		}
-		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
-			return &decider.Variant{Order: o, Mapping: m, Rep: r}
-		}
-		cfgs := []config{
-			{"auto", cuda, nil}, {"auto-nofused", plain, nil},
-			{"O_T_QU", cuda, vr(decider.Ordered, decider.Thread, decider.Queue)},
-			{"O_T_QU-nofused", plain, vr(decider.Ordered, decider.Thread, decider.Queue)},
-			{"O_B_QU", cuda, vr(decider.Ordered, decider.Block, decider.Queue)},
-			{"U_B_QU-nofused", plain, vr(decider.Unordered, decider.Block, decider.Queue)},
+	kit.CUDATargets(b, "bfs", func(spec string) []searchtest.GPUConfig {
+		cfgs := []searchtest.GPUConfig{
+			{Name: "auto"}, {Name: "auto-nofused", Plain: true},
+			{Name: "O_T_QU", Variant: searchtest.V(decider.Ordered, decider.Thread, decider.Queue)},
+			{Name: "O_T_QU-nofused", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Thread, decider.Queue)},
+			{Name: "O_B_QU", Variant: searchtest.V(decider.Ordered, decider.Block, decider.Queue)},
+			{Name: "U_B_QU-nofused", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Block, decider.Queue)},
 		}
 		if !strings.HasPrefix(spec, "grid") {
-			cfgs = append(cfgs, config{"O_B_BM", plain, vr(decider.Ordered, decider.Block, decider.Bitmap)},
-				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap)},
-				config{"pull", plain, &decider.PullVariant})
+			cfgs = append(cfgs, searchtest.GPUConfig{Name: "O_B_BM", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Block, decider.Bitmap)},
+				searchtest.GPUConfig{Name: "U_B_BM", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Block, decider.Bitmap)},
+				searchtest.GPUConfig{Name: "pull", Plain: true, Variant: &decider.PullVariant})
 		}
-		for _, cfg := range cfgs {
-			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
-				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
-				if cfg.v != nil {
-					opts = append(opts, runtime.WithVariant(*cfg.v))
-				}
-				if _, err := bfs.Run(context.Background(), g, srcs[0], opts...); err != nil {
-					b.Fatal(err)
-				}
-				var walls, kern []time.Duration
-				var levels, iters, lv []int
-				for i := 0; i < b.N; i++ {
-					walls, kern, levels, iters, lv = walls[:0], kern[:0], levels[:0], iters[:0], lv[:0]
-					for _, src := range srcs {
-						res, err := bfs.Run(context.Background(), g, src, opts...)
-						if err != nil {
-							b.Fatal(err)
-						}
-						st := res.Stats()
-						walls = append(walls, st.Wall)
-						kern = append(kern, st.GPU.Kernels)
-						levels = append(levels, res.MaxDepth()+1)
-						iters = append(iters, st.Iterations)
-						lv = append(lv, int(st.GPU.Levels))
-					}
-				}
-				med := medianDur(walls)
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
-				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
-				b.ReportMetric(float64(slices.Max(levels)), "max_levels")
-				b.Logf("TARGET bfs %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) levels %v iterations %v device-levels %v",
-					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), levels, iters, lv)
-			})
-		}
-	}
+		return cfgs
+	}, true)
 }
-
-func medianDur(x []time.Duration) time.Duration {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
-func TestCUDARelease(t *testing.T) {
-	cuda := testgraphs.OpenCUDA(t)
-	checkRelease(t, runtime.WithBackend(cuda))
-	// Results narrowed to bytes are recycled as bytes.
-	defer func(m int) { narrowMin = m }(narrowMin)
-	narrowMin = 1
-	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
-}
+func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease) }
 
 // BenchmarkCUDACallSplit splits the time of a whole bfs.Run call on the
 // GPU (graph cached, result released before the next call, as a caller
@@ -615,7 +416,7 @@ func BenchmarkCUDACallSplit(b *testing.B) {
 						rest = append(rest, el-st.Wall-st.GPU.Setup)
 					}
 				}
-				us := func(x []time.Duration) float64 { return float64(medianDur(x).Nanoseconds()) / 1e3 }
+				us := func(x []time.Duration) float64 { return float64(searchtest.MedianDur(x).Nanoseconds()) / 1e3 }
 				b.ReportMetric(us(call), "call_us")
 				b.ReportMetric(us(setup), "setup_us")
 				b.ReportMetric(us(wall), "wall_us")
@@ -640,11 +441,11 @@ func TestCUDAFusedHubs(t *testing.T) {
 	oq := runtime.WithVariant(decider.Variant{Order: decider.Ordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		want := cpuBFS(t, c.G, 0)
+		want := kit.CPURun(t, c.G, 0)
 		if d := want.MaxDepth(); d != c.Levels-1 {
 			t.Fatalf("%s: the CPU's deepest level is %d, want %d", c.Name, d, c.Levels-1)
 		}
-		got := compareBFS(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backend(c)), oq})
+		got := kit.CompareGPU(t, c.Name, c.G, 0, want, []runtime.Option{runtime.WithBackend(backend(c)), oq})
 		if levels, want := got.Stats().GPU.Levels, map[bool]int{true: c.Levels, false: c.Levels - 1}[c.All]; levels != int64(want) {
 			t.Errorf("%s: %d levels ran in persistent launches, want %d of %d", c.Name, levels, want, c.Levels)
 		}
@@ -687,11 +488,11 @@ func TestCUDALocalLevels(t *testing.T) {
 		all  bool // every level local
 	}{{"path300", path, true}, {"grid30x30", testgraphs.Grid(30, 30), true}, {"beads", beads, false},
 		{"grid300x300", testgraphs.Grid(300, 300), false}, {"rmat12", testgraphs.RMAT(12, 8, 3), false}} {
-		want := cpuBFS(t, c.g, 0)
+		want := kit.CPURun(t, c.g, 0)
 		levels := int64(want.MaxDepth() + 1)
 		for name, be := range map[string]*gpu.CUDA{"local": on, "no-local": off} {
 			label := c.name + "/" + name
-			gt := compareBFS(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
+			gt := kit.CompareGPU(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), oq}).Stats().GPU
 			if gt.Levels != levels {
 				t.Errorf("%s: %d levels in persistent launches, want all %d", label, gt.Levels, levels)
 			}
@@ -711,7 +512,7 @@ func TestCUDALocalLevels(t *testing.T) {
 	// local, and the rest on the ordinary kernels.
 	g := testgraphs.Grid(30, 30)
 	capped := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(8))
-	gt := compareBFS(t, "grid30x30/limit8", g, 0, cpuBFS(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
+	gt := kit.CompareGPU(t, "grid30x30/limit8", g, 0, kit.CPURun(t, g, 0), []runtime.Option{runtime.WithBackend(capped), oq}).Stats().GPU
 	if gt.Levels != 16 || gt.LocalLevels != 16 {
 		t.Errorf("grid30x30/limit8: %d levels in launches, %d local, want 16 and 16", gt.Levels, gt.LocalLevels)
 	}
@@ -754,9 +555,9 @@ func TestCUDAResultBehindLaunch(t *testing.T) {
 		{"star20/limit8", testgraphs.MustBuild(21, true, star, nil), capped, false},
 		{"path100/no-launches", pathOf(100), none, false},
 	} {
-		want := cpuBFS(t, c.g, 0)
+		want := kit.CPURun(t, c.g, 0)
 		for rep := range 2 { // the second run reuses the first's released memory
-			got := compareBFS(t, c.name, c.g, 0, want, []runtime.Option{runtime.WithBackend(c.be), oq})
+			got := kit.CompareGPU(t, c.name, c.g, 0, want, []runtime.Option{runtime.WithBackend(c.be), oq})
 			gt := got.Stats().GPU
 			if gt.ResultBehindLaunch != c.behind {
 				t.Errorf("%s/run%d: result copied behind the launch: %v, want %v (%d levels in launches)",
@@ -798,17 +599,17 @@ func TestCUDAPullLaunch(t *testing.T) {
 		for c.g.Degree(src) == 0 {
 			src++
 		}
-		want := cpuBFS(t, c.g, src)
+		want := kit.CPURun(t, c.g, src)
 		levels := int64(want.MaxDepth() + 1)
 
 		for name, be := range map[string]*gpu.CUDA{"pull": on, "pull-no-launch": off} {
-			st := compareBFS(t, c.name+"/"+name, c.g, src, want, []runtime.Option{runtime.WithBackend(be), pull}).Stats()
+			st := kit.CompareGPU(t, c.name+"/"+name, c.g, src, want, []runtime.Option{runtime.WithBackend(be), pull}).Stats()
 			if st.Counters["pull_levels"] != 0 || int64(st.Iterations) != levels {
 				t.Errorf("%s/%s: %d iterations, %d pulled in launches; want %d single pulls", c.name, name, st.Iterations, st.Counters["pull_levels"], levels)
 			}
 		}
 
-		st := compareBFS(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(c.be), auto, runtime.WithTrace(true)}).Stats()
+		st := kit.CompareGPU(t, c.name+"/auto", c.g, src, want, []runtime.Option{runtime.WithBackend(c.be), auto, runtime.WithTrace(true)}).Stats()
 		var inPulls, pulled int64 // levels of the iterations that pulled; levels pulled in launches
 		for _, it := range st.Trace {
 			if it.Variant.Direction == decider.Pull {
@@ -829,7 +630,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 			t.Errorf("%s/auto: %d levels in pull launches, %d of them pulled; want 30 or more of the tail's 40 pushed in them",
 				c.name, inPulls, st.Counters["pull_levels"])
 		}
-		st = compareBFS(t, c.name+"/auto-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), auto}).Stats()
+		st = kit.CompareGPU(t, c.name+"/auto-no-launch", c.g, src, want, []runtime.Option{runtime.WithBackend(off), auto}).Stats()
 		if st.Counters["pull_levels"] != 0 {
 			t.Errorf("%s/auto-no-launch: %d levels pulled in launches with launches off", c.name, st.Counters["pull_levels"])
 		}
@@ -848,7 +649,7 @@ func TestCUDAPullLaunch(t *testing.T) {
 	lthr := eager()
 	lthr.PullMinEdges, lthr.Alpha, lthr.Beta = 1000, 1e9, 1e9
 	small := testgraphs.OpenCUDA(t, gpu.WithFusedLevels(32))
-	st := compareBFS(t, "layered/auto", layered, 0, cpuBFS(t, layered, 0), []runtime.Option{runtime.WithBackend(small), runtime.WithThresholds(lthr), runtime.WithTrace(true)}).Stats()
+	st := kit.CompareGPU(t, "layered/auto", layered, 0, kit.CPURun(t, layered, 0), []runtime.Option{runtime.WithBackend(small), runtime.WithThresholds(lthr), runtime.WithTrace(true)}).Stats()
 	if st.Counters["pull_levels"] != 5 || st.Variants[decider.PullVariant.String()] != 1 {
 		t.Errorf("layered/auto: %d levels pulled in %d pull iterations; want 5 in 1", st.Counters["pull_levels"], st.Variants[decider.PullVariant.String()])
 	}

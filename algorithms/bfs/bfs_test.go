@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -18,6 +19,10 @@ func eager() decider.Thresholds {
 	t.BitmapMinVertices = 0 // the test graphs are small
 	return t
 }
+
+// kit runs the tests BFS shares with SSSP: a BFS is a search whose arcs
+// all weigh 1, so its parent trees are checked with depths for values.
+var kit = searchtest.Search[*bfs.Result]{Run: bfs.Run, RunMulti: bfs.RunMulti, WithParents: bfs.WithParents, Verify: bfs.Verify, What: "depth", Configs: configs}
 
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{
@@ -36,22 +41,7 @@ func configs() map[string][]runtime.Option {
 	return m
 }
 
-func TestAllVariantsMatchReference(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range testgraphs.Cases() {
-		for name, opts := range configs() {
-			for _, src := range c.Sources {
-				res, err := bfs.Run(ctx, c.G, src, opts...)
-				if err != nil {
-					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
-				}
-				if err := bfs.Verify(c.G, res); err != nil {
-					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
-				}
-			}
-		}
-	}
-}
+func TestAllVariantsMatchReference(t *testing.T) { kit.EveryConfig(t, nil, bfs.Verify) }
 
 func TestKnownDepths(t *testing.T) {
 	for _, c := range testgraphs.Cases() {
@@ -154,26 +144,5 @@ func TestAllIteratesReached(t *testing.T) {
 func TestRelease(t *testing.T) { checkRelease(t) }
 
 func checkRelease(t *testing.T, opts ...runtime.Option) {
-	t.Helper()
-	g := testgraphs.RMAT(10, 8, 3)
-	srcs := testgraphs.Sources(g, 3)
-	for i, src := range srcs {
-		res, err := bfs.Run(context.Background(), g, src, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := bfs.Verify(g, res); err != nil {
-			t.Fatalf("run %d (after %d releases): %v", i, i, err)
-		}
-		res.Release()
-		res.Release() // idempotent
-		func() {
-			defer func() {
-				if r := recover(); r == nil {
-					t.Error("Depth after Release did not panic")
-				}
-			}()
-			res.Depth(src)
-		}()
-	}
+	kit.CheckRelease(t, testgraphs.RMAT(10, 8, 3), bfs.Verify, "Depth", func(r *bfs.Result, v uint32) { r.Depth(v) }, opts...)
 }

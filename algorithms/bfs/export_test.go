@@ -1,25 +1,25 @@
 package bfs_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/algorithms/bfs"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/graph"
-	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
-// sparse is 10 - 20 - 30 and an isolated 40, in file ids.
-func sparse(t testing.TB) *graph.Graph {
-	b := graph.NewBuilder(graph.BuilderOptions{Undirected: true})
-	b.AddEdge(10, 20)
-	b.AddEdge(20, 30)
-	b.AddVertex(40)
-	g, err := b.Build()
+// fileIDGraph builds the graph of the arcs src[i] -> dst[i] (both ways
+// where undirected) between vertices 0..len(ids)-1 whose file ids are ids.
+func fileIDGraph(t testing.TB, ids []uint64, src, dst []uint32, undirected bool) *graph.Graph {
+	el := &graph.EdgeList{Src: src, Dst: dst, NumVertices: len(ids)}
+	var err error
+	if el.IDs, err = graph.SortedIDs(ids); err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(el, graph.BuildOptions{Undirected: undirected})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,8 @@ func sparse(t testing.TB) *graph.Graph {
 }
 
 func TestExports(t *testing.T) {
-	g := sparse(t)
+	// 10 - 20 - 30 and an isolated 40, in file ids.
+	g := fileIDGraph(t, []uint64{10, 20, 30, 40}, []uint32{0, 1}, []uint32{1, 2}, true)
 	src, _ := g.IDs().Internal(20)
 	r, err := bfs.Run(context.Background(), g, src)
 	if err != nil {
@@ -39,27 +40,10 @@ func TestExports(t *testing.T) {
 	if got := fmt.Sprint(r.DepthsByID()); got != "map[10:1 20:0 30:1]" {
 		t.Errorf("DepthsByID = %s", got)
 	}
-	var csv, js bytes.Buffer
-	if err := r.WriteCSV(&csv); err != nil {
-		t.Fatal(err)
+	rows, s, b := searchtest.Exports(t, r, "id,depth\n10,1\n20,0\n30,1\n40,\n")
+	if len(rows) != 4 || rows[3]["id"] != 40.0 || rows[3]["depth"] != nil || rows[0]["depth"] != 1.0 {
+		t.Errorf("JSON rows %v", rows)
 	}
-	if want := "id,depth\n10,1\n20,0\n30,1\n40,\n"; csv.String() != want {
-		t.Errorf("CSV %q, want %q", csv.String(), want)
-	}
-	if err := r.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	var rows []struct {
-		ID    uint64 `json:"id"`
-		Depth *int   `json:"depth"`
-	}
-	if err := json.Unmarshal(js.Bytes(), &rows); err != nil {
-		t.Fatalf("%v in %s", err, js.String())
-	}
-	if len(rows) != 4 || rows[3].ID != 40 || rows[3].Depth != nil || *rows[0].Depth != 1 {
-		t.Errorf("JSON rows %s", js.String())
-	}
-	s, b := testgraphs.JSONObject(t, r)
 	if s["source"] != 20.0 || s["reached"] != 3.0 || s["max_depth"] != 1.0 || s["vertices"] != 4.0 || s["stats"] == nil {
 		t.Errorf("json.Marshal(result) = %s", b)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search"
 	"github.com/gearbox-graph/gearbox/graph"
 )
 
@@ -49,39 +50,10 @@ func Verify(g *graph.Graph, r *Result) error {
 	if g == nil || r == nil {
 		return fmt.Errorf("bfs: verify: %w: nil graph or result", graph.ErrNil)
 	}
-	n := g.NumVertices()
-	if r.NumVertices() != n {
-		return fmt.Errorf("%w: %d depths for %d vertices", ErrMismatch, r.NumVertices(), n)
+	if err := search.CheckValues(g, &r.Result, false, ErrMismatch, "depth"); err != nil {
+		return err
 	}
-	if n == 0 {
-		return nil
-	}
-	src := r.Source()
-	if d, ok := r.Depth(src); !ok || d != 0 {
-		return fmt.Errorf("%w: source %d has depth %d (reached %v), want 0", ErrMismatch, src, d, ok)
-	}
-	tight := make([]bool, n)
-	for u := 0; u < n; u++ {
-		du, ok := r.Depth(uint32(u))
-		if !ok {
-			continue
-		}
-		for _, v := range g.Neighbors(uint32(u)) {
-			dv, ok := r.Depth(v)
-			if !ok || dv > du+1 {
-				return fmt.Errorf("%w: arc %d->%d: depth %d but target depth %d (reached %v)", ErrMismatch, u, v, du, dv, ok)
-			}
-			if dv == du+1 {
-				tight[v] = true
-			}
-		}
-	}
-	for v := 0; v < n; v++ {
-		if d, ok := r.Depth(uint32(v)); ok && uint32(v) != src && !tight[v] {
-			return fmt.Errorf("%w: vertex %d reached but no in-arc from depth %d", ErrMismatch, v, d-1)
-		}
-	}
-	ref, err := Reference(g, src)
+	ref, err := Reference(g, r.Source())
 	if err != nil {
 		return err
 	}

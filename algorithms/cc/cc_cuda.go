@@ -107,32 +107,23 @@ func (o *svGPU) Start(v decider.Variant) error {
 func (o *svGPU) compute(v decider.Variant) (int64, error) {
 	var read int64
 	err := o.Do(func(d *gpu.Dev) error {
-		if v.Rep != o.Rep {
-			if err := o.ToRep(d, v.Rep); err != nil {
-				return err
-			}
-		}
 		down := gpu.Flag(o.iter%2 == 0)
 		o.iter++
-		if err := o.ClearCtrl(d); err != nil {
-			return err
-		}
 		dir := gpu.Flag(o.Directed)
 		var err error
-		switch {
-		case o.Rep == decider.Queue:
-			read = o.QLen
-			err = kernels.LaunchCCSVQu(d, o.Grid(d, int(o.QLen)), ccBlock, o.Q[o.Cur].Ptr(), uint64(o.QLen), o.Q[1-o.Cur].Ptr(),
-				uint64(o.Q[1-o.Cur].Len()), o.P.Ptr(), o.HookArg(), o.Ctrl.Ptr(), down)
-		case v.Mapping == decider.Block:
-			read = o.M
-			err = kernels.LaunchCCSVBmE(d, d.Grid(32*int64(o.Words()), ccBlock), ccBlock, o.Src.Ptr(), o.DG.Adj.Ptr(),
-				uint64(o.M), o.P.Ptr(), o.Hidden.Ptr(), o.HookArg(), o.Ctrl.Ptr(), down, dir)
-		default:
-			read = o.M
-			err = kernels.LaunchCCSVBmT(d, o.Grid(d, o.N), ccBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), uint32(o.N), o.P.Ptr(), o.Hidden.Ptr(),
-				o.HookArg(), o.Ctrl.Ptr(), down, dir)
-		}
+		read, err = o.Pass(d, v.Rep, v.Mapping == decider.Block, edgeset.Passes{
+			Queue: func(in kernels.DevPtr[uint64], count uint64, out kernels.DevPtr[uint64], capacity uint64) error {
+				return kernels.LaunchCCSVQu(d, o.Grid(d, int(count)), ccBlock, in, count, out, capacity, o.P.Ptr(), o.HookArg(), o.Ctrl.Ptr(), down)
+			},
+			Edge: func() error {
+				return kernels.LaunchCCSVBmE(d, d.Grid(32*int64(o.Words()), ccBlock), ccBlock, o.Src.Ptr(), o.DG.Adj.Ptr(),
+					uint64(o.M), o.P.Ptr(), o.Hidden.Ptr(), o.HookArg(), o.Ctrl.Ptr(), down, dir)
+			},
+			Thread: func() error {
+				return kernels.LaunchCCSVBmT(d, o.Grid(d, o.N), ccBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), uint32(o.N), o.P.Ptr(), o.Hidden.Ptr(),
+					o.HookArg(), o.Ctrl.Ptr(), down, dir)
+			},
+		})
 		if err != nil {
 			return err
 		}

@@ -195,15 +195,7 @@ func TestCUDANoLeak(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := cuda.Evict(g); err != nil {
-		t.Fatal(err)
-	}
-	if err := cuda.Trim(); err != nil {
-		t.Fatal(err)
-	}
-	if live, err := cuda.LiveBytes(); err != nil || live != 0 {
-		t.Fatalf("%d device bytes held after the runs, eviction and Trim (err %v)", live, err)
-	}
+	testgraphs.CheckNoDeviceMemory(t, cuda, g)
 }
 
 // TestCUDACancel cancels every variant between iterations: the error wraps
@@ -219,15 +211,7 @@ func TestCUDACancel(t *testing.T) {
 			t.Errorf("%v: err %v, want context.Canceled after the first iteration", v, err)
 		}
 	}
-	if err := cuda.Evict(g); err != nil {
-		t.Fatal(err)
-	}
-	if err := cuda.Trim(); err != nil {
-		t.Fatal(err)
-	}
-	if live, err := cuda.LiveBytes(); err != nil || live != 0 {
-		t.Fatalf("%d device bytes held after cancelled runs (err %v)", live, err)
-	}
+	testgraphs.CheckNoDeviceMemory(t, cuda, g)
 	compareGPU(t, "after-cancel", g, gpuConfigs(cuda)[:1])
 }
 

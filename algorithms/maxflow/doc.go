@@ -23,6 +23,19 @@
 //     finished by the serial solver on the same state. The pass maps onto
 //     a GPU thread or block per active vertex unchanged.
 //
+// On the cuda backend (runtime.WithBackend with a *gpu.CUDA; builds with
+// the cuda tag) Auto and Sync run phase 1 on the GPU (the serial solvers
+// run on the host whatever the backend)
+// (kernels/maxflow.cu): the same synchronous pass as three launches (push,
+// relabel, generation of the next active set) over a bitmap or a queue of
+// active vertices, a thread or a warp per vertex as the decider picks,
+// residual capacities and excesses in 64 bits, and the global relabel as a
+// backward BFS on the device whose unreached vertices get label n (the
+// gap heuristic's effect). Once Knobs.HostAfter passes in a row leave at
+// most Knobs.SerialBelow active vertices, the preflow is copied back and
+// the serial solver finishes phase 1 on the host; phase 2 always runs on
+// the host from the device's maximum preflow. Result.Placement says which.
+//
 // Every solver ends with phase 2, which returns to the source the excess
 // that cannot reach the sink, so Result holds a flow, not a preflow:
 // Value, the flow on every arc (Flow), and the minimum cut whose source

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -71,10 +72,16 @@ type Knobs struct {
 	// on the same state (0: never). Small active sets cannot feed the
 	// workers, and a pass costs a barrier however little it does.
 	SerialBelow int
+	// HostAfter: on a GPU, once HostAfter passes in a row have left at most
+	// SerialBelow active vertices, the state is copied to the host and the
+	// serial highest-label solver finishes phase 1 (0: never). A device
+	// pass costs a few launches and a read whatever its size, and
+	// push-relabel's tail can last millions of passes (AK's path).
+	HostAfter int
 }
 
 // DefaultKnobs are the knobs Run uses unless told otherwise.
-func DefaultKnobs() Knobs { return Knobs{GlobalFreq: 0.5, SerialBelow: 64} }
+func DefaultKnobs() Knobs { return Knobs{GlobalFreq: 0.5, SerialBelow: 64, HostAfter: 3} }
 
 const relabelCost = 12
 
@@ -125,6 +132,7 @@ type flow struct {
 
 // Result is a maximum flow and a minimum cut.
 type Result struct {
+	where  string
 	r      *graph.Residual
 	s, t   uint32
 	value  int64
@@ -146,7 +154,12 @@ func (r *Result) Value() int64 { return r.value }
 // Algorithm returns the solver that ran.
 func (r *Result) Algorithm() Algorithm { return r.alg }
 
-// Stats returns the engine's statistics (Sync only).
+// Placement says where the phases ran: "host" for the CPU backend; on a
+// device, its passes, whether the host finished phase 1, and phase 2 on
+// the host.
+func (r *Result) Placement() string { return r.where }
+
+// Stats returns the engine's statistics (Sync and device runs only).
 func (r *Result) Stats() runtime.Stats { return r.stats }
 
 // Residual returns the network the flow is on.
@@ -243,17 +256,17 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 		f.exc[r.Head[e]] += c
 	}
 	cfg := runtime.NewConfigFor("maxflow", st.rt...)
-	alg := st.alg
 	cpu, isCPU := cfg.Backend().(*runtime.CPU)
-	if !isCPU {
-		return nil, fmt.Errorf("maxflow: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
-	}
-	if alg == Auto {
+	alg := st.alg
+	if alg == Auto && isCPU {
 		alg = HighestLabel
+	} else if alg == Auto {
+		alg = Sync
 	}
-	res := &Result{r: r, s: s, t: t, alg: alg}
-	switch alg {
-	case HighestLabel, FIFO:
+	res := &Result{r: r, s: s, t: t, alg: alg, where: "host"}
+	switch {
+	case alg == HighestLabel || alg == FIFO:
+		// Serial: on the host whatever the backend.
 		q := newSeq(f, alg == FIFO, st.knobs)
 		if err := q.run(ctx, t, s); err != nil {
 			return nil, err
@@ -262,7 +275,9 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 		if err := q.run(ctx, s, t); err != nil {
 			return nil, err
 		}
-	case Sync:
+	case alg != Sync:
+		return nil, fmt.Errorf("maxflow: unknown algorithm %v", alg)
+	case isCPU:
 		op := newSyncOp(f, cpu.NewPool(), st.knobs)
 		op.ctx = ctx
 		stats, err := runtime.Run(ctx, "maxflow", op, cfg)
@@ -271,7 +286,20 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 		}
 		res.stats = stats
 	default:
-		return nil, fmt.Errorf("maxflow: unknown algorithm %v", alg)
+		b := cfg.Backend()
+		op, ok := backends.New(b, request{f: f, k: st.knobs, ctx: ctx})
+		if !ok {
+			return nil, fmt.Errorf("maxflow: backend %s: %w", b.Name(), runtime.ErrUnsupported)
+		}
+		stats, err := runtime.Run(ctx, "maxflow", op, cfg)
+		if err != nil {
+			return nil, err
+		}
+		// Phase 2 on the host from the device's maximum preflow.
+		if err := newSeq(f, false, st.knobs).run(ctx, s, t); err != nil {
+			return nil, err
+		}
+		res.stats, res.where = stats, op.placement()+"; phase 2 on the host"
 	}
 	for v := 0; v < n; v++ {
 		if f.exc[v] != 0 && uint32(v) != s && uint32(v) != t {
@@ -283,6 +311,29 @@ func Run(ctx context.Context, r *graph.Residual, s, t uint32, opts ...Option) (*
 	res.Counts = Counts{Pushes: f.pushes, Relabels: f.relabels, GlobalRelabels: f.globals, Gaps: f.gaps, Passes: f.passes}
 	return res, nil
 }
+
+// deviceOp is the phase-1 operator of a backend other than the CPU: when
+// the engine has run it, f holds a maximum preflow (residual capacities
+// and excesses) on the host.
+type deviceOp interface {
+	runtime.Operator
+	// placement says where phase 1 ran.
+	placement() string
+}
+
+// request is what a device backend's constructor gets: the state after
+// the source's arcs were saturated, the knobs, and the run's context (for
+// a tail finished on the host).
+type request struct {
+	f   *flow
+	k   Knobs
+	ctx context.Context
+}
+
+// backends builds the phase-1 operators of backends other than the CPU
+// (the cuda build registers "cuda"); a constructor reports false for a
+// backend not of its kind.
+var backends algorithms.Backends[request, deviceOp]
 
 // reachable marks the vertices reachable from s over arcs with residual
 // capacity.

@@ -64,41 +64,57 @@ type variant struct {
 	name    string
 	alg     Algorithm
 	workers int
-	force   string // forced engine variant for Sync, "" adaptive
+	force   string          // forced engine variant for Sync, "" adaptive
+	backend runtime.Backend // nil: the CPU with workers
+	knobs   *Knobs          // nil: the defaults
+	extra   []runtime.Option
 }
 
-func variants() []variant {
-	v := []variant{{"hl", HighestLabel, 1, ""}, {"fifo", FIFO, 1, ""}}
+// variants are the CPU solvers; withSync adds Sync under the policy and
+// every static variant at two worker counts.
+func variants(withSync bool) []variant {
+	v := []variant{{name: "hl", alg: HighestLabel, workers: 1}, {name: "fifo", alg: FIFO, workers: 1}}
+	if !withSync {
+		return v
+	}
 	for _, w := range []int{1, 3} {
-		for _, f := range []string{"", "U_T_BM", "U_T_QU", "U_B_BM", "U_B_QU"} {
-			v = append(v, variant{fmt.Sprintf("sync-w%d-%s", w, f), Sync, w, f})
+		for _, f := range syncForced {
+			v = append(v, variant{name: fmt.Sprintf("sync-w%d-%s", w, f), alg: Sync, workers: w, force: f})
 		}
 	}
 	return v
 }
 
+// syncForced are the engine variants the Sync tests force ("" the policy).
+var syncForced = []string{"", "U_T_BM", "U_T_QU", "U_B_BM", "U_B_QU"}
+
 func (v variant) opts(t *testing.T) []Option {
-	rt := []runtime.Option{runtime.WithBackend(runtime.NewCPU(v.workers))}
+	b := v.backend
+	if b == nil {
+		b = runtime.NewCPU(v.workers)
+	}
+	rt := append([]runtime.Option{runtime.WithBackend(b)}, v.extra...)
 	if v.force != "" {
 		rt = append(rt, forceVariant(t, v.force))
 	}
-	return []Option{WithAlgorithm(v.alg), WithRuntime(rt...)}
+	o := []Option{WithAlgorithm(v.alg), WithRuntime(rt...)}
+	if v.knobs != nil {
+		o = append(o, WithKnobs(*v.knobs))
+	}
+	return o
 }
 
-// check runs every variant, verifies each result by its properties and
+// check runs every CPU variant, verifies each result by its properties and
 // compares values, cuts and (for Sync) per-arc flows across worker counts.
 func check(t *testing.T, r *graph.Residual, s, tt uint32, want int64) {
 	t.Helper()
-	checkSome(t, r, s, tt, want, true)
+	checkSome(t, variants(true), r, s, tt, want)
 }
 
-func checkSome(t *testing.T, r *graph.Residual, s, tt uint32, want int64, withSync bool) {
+func checkSome(t *testing.T, vs []variant, r *graph.Residual, s, tt uint32, want int64) {
 	t.Helper()
 	flows := map[string][]int64{}
-	for _, v := range variants() {
-		if v.alg == Sync && !withSync {
-			continue
-		}
+	for _, v := range vs {
 		res, err := Run(context.Background(), r, s, tt, v.opts(t)...)
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
@@ -116,7 +132,7 @@ func checkSome(t *testing.T, r *graph.Residual, s, tt uint32, want int64, withSy
 		if c := res.CutCapacity(); c != want {
 			t.Fatalf("%s: cut capacity %d, want %d", v.name, c, want)
 		}
-		if v.alg == Sync {
+		if v.alg == Sync && v.backend == nil {
 			key := v.force
 			if prev, ok := flows[key]; ok {
 				for e := range prev {
@@ -140,12 +156,12 @@ func randomArcs(rng *rand.Rand, n, m int, maxCap int64) (src, dst []uint32, caps
 }
 
 func TestRandomAgainstReference(t *testing.T) {
-	checkRandom(t, 11, 60)
+	checkRandom(t, 11, 60, variants(true))
 }
 
-// checkRandom runs count random networks (seed picks them) through every
-// solver against Edmonds-Karp.
-func checkRandom(t *testing.T, seed uint64, count int) {
+// checkRandom runs count random networks (seed picks them) through the
+// solvers vs against Edmonds-Karp.
+func checkRandom(t *testing.T, seed uint64, count int, vs []variant) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, seed))
 	for i := 0; i < count; i++ {
@@ -158,11 +174,14 @@ func checkRandom(t *testing.T, seed uint64, count int) {
 		}
 		s, tt := uint32(0), uint32(n-1)
 		want := edmondsKarp(n, src, dst, caps, s, tt)
-		t.Run(fmt.Sprint(i), func(t *testing.T) { check(t, r, s, tt, want) })
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkSome(t, vs, r, s, tt, want) })
 	}
 }
 
-func TestSpecialCases(t *testing.T) {
+func TestSpecialCases(t *testing.T) { checkSpecial(t, variants(true)) }
+
+// checkSpecial runs the hand-made networks through the solvers vs.
+func checkSpecial(t *testing.T, vs []variant) {
 	cases := []struct {
 		name string
 		n    int
@@ -189,7 +208,7 @@ func TestSpecialCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(t, r, 0, uint32(c.n-1), c.want)
+			checkSome(t, vs, r, 0, uint32(c.n-1), c.want)
 		})
 	}
 }
@@ -249,6 +268,16 @@ func TestVerifyCatchesWrongAnswers(t *testing.T) {
 }
 
 func TestDatasets(t *testing.T) {
+	checkDatasets(t, func(ak bool) []variant {
+		// AK is built against push-relabel: a 4K-vertex path that the
+		// synchronous passes walk one hop per pass, millions of passes.
+		return variants(!ak)
+	})
+}
+
+// checkDatasets runs the DIMACS files of GEARBOX_DATASETS with their known
+// values through the solvers vs gives for each (ak: the file is AK's).
+func checkDatasets(t *testing.T, vs func(ak bool) []variant) {
 	dir := os.Getenv("GEARBOX_DATASETS")
 	if dir == "" {
 		t.Skip("GEARBOX_DATASETS not set")
@@ -256,10 +285,10 @@ func TestDatasets(t *testing.T) {
 	for _, c := range []struct {
 		file string
 		want int64
-		sync bool
-	}{{"ak-4102.max", 8207, false}, {"nx-gl1.max", 156545, true}, {"nx-gw1.max", 1202018, true}, {"nx-wlm3.max", 11875108, true}} {
+	}{{"ak-4102.max", 8207}, {"nx-gl1.max", 156545}, {"nx-gw1.max", 1202018}, {"nx-wlm3.max", 11875108}} {
 		t.Run(c.file, func(t *testing.T) {
-			if raceEnabled && !c.sync {
+			ak := c.file == "ak-4102.max"
+			if raceEnabled && ak {
 				t.Skip("ak-4102's 24M pushes take minutes under the race detector; the serial solvers share no memory")
 			}
 			g, err := graph.Load(filepath.Join(dir, c.file), graph.LoadOptions{KeepDuplicates: true})
@@ -274,10 +303,7 @@ func TestDatasets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// AK is built against push-relabel: a 4K-vertex path that the
-			// synchronous passes walk one hop per pass, millions of passes
-			// (TestSyncAK runs it in long mode).
-			checkSome(t, r, s, tt, c.want, c.sync)
+			checkSome(t, vs(ak), r, s, tt, c.want)
 		})
 	}
 }
@@ -291,29 +317,25 @@ func forceVariant(t *testing.T, s string) runtime.Option {
 	return runtime.WithVariant(v)
 }
 
-func TestGeneratedAgainstReference(t *testing.T) {
+func TestGeneratedAgainstReference(t *testing.T) { checkGenerated(t, variants(true)) }
+
+// checkGenerated runs small rmf, rlg and vision networks through the
+// solvers vs against Edmonds-Karp.
+func checkGenerated(t *testing.T, vs []variant) {
 	for _, spec := range []string{"rmf:3:5", "rlg:6:7", "vision:9:7"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, s, tt := genNetwork(t, spec, 3)
 		var src, dst []uint32
 		var caps []int64
-		for u := 0; u < g.NumVertices(); u++ {
-			for i, v := range g.Neighbors(uint32(u)) {
-				src, dst, caps = append(src, uint32(u)), append(dst, v), append(caps, int64(g.EdgeWeights(uint32(u))[i]))
+		for u := 0; u < r.NumVertices(); u++ {
+			for e := r.Off[u]; e < r.Off[u+1]; e++ {
+				src, dst, caps = append(src, uint32(u)), append(dst, r.Head[e]), append(caps, r.Cap[e])
 			}
 		}
-		want := edmondsKarp(g.NumVertices(), src, dst, caps, s, tt)
+		want := edmondsKarp(r.NumVertices(), src, dst, caps, s, tt)
 		if want == 0 {
 			t.Fatalf("%s: zero flow makes a weak test", spec)
 		}
-		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, want) })
+		t.Run(spec, func(t *testing.T) { checkSome(t, vs, r, s, tt, want) })
 	}
 }
 
@@ -335,21 +357,36 @@ func Example() {
 // large enough for the workers to share passes (small ones run inline),
 // the values checked against the serial solver and by Verify.
 func TestParallelPasses(t *testing.T) {
-	for _, spec := range []string{"vision:70:60", "rlg:600:4"} {
-		g, err := graph.Generate(spec, graph.GenOptions{Seed: 9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+	checkAgainstSerial(t, variants(true), []string{"vision:70:60", "rlg:600:4"}, 9)
+}
+
+// genNetwork returns the residual network of a generator spec and its
+// terminals.
+func genNetwork(t *testing.T, spec string, seed uint64) (*graph.Residual, uint32, uint32) {
+	t.Helper()
+	g, err := graph.Generate(spec, graph.GenOptions{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, tt, _ := g.Terminals()
+	r, err := graph.NewResidual(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, s, tt
+}
+
+// checkAgainstSerial runs the generated networks of specs through the
+// solvers vs against the serial highest-label solver's value.
+func checkAgainstSerial(t *testing.T, vs []variant, specs []string, seed uint64) {
+	t.Helper()
+	for _, spec := range specs {
+		r, s, tt := genNetwork(t, spec, seed)
 		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(spec, func(t *testing.T) { check(t, r, s, tt, ref.Value()) })
+		t.Run(spec, func(t *testing.T) { checkSome(t, vs, r, s, tt, ref.Value()) })
 	}
 }
 
@@ -358,19 +395,6 @@ func TestParallelPasses(t *testing.T) {
 func TestKitRelabel(t *testing.T) {
 	useKitBFS = !useKitBFS
 	defer func() { useKitBFS = !useKitBFS }()
-	checkRandom(t, 12, 30)
-	if g, err := graph.Generate("rlg:16:16", graph.GenOptions{}); err == nil {
-		s, tt, _ := g.Terminals()
-		r, err := graph.NewResidual(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := Run(context.Background(), r, s, tt, WithAlgorithm(HighestLabel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, r, s, tt, ref.Value())
-	} else {
-		t.Fatal(err)
-	}
+	checkRandom(t, 12, 30, variants(true))
+	checkAgainstSerial(t, variants(true), []string{"rlg:16:16"}, 0)
 }

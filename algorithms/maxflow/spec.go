@@ -61,8 +61,12 @@ var Spec = &algorithms.Spec{
 		return &algorithms.Outcome{Stats: res.Stats(),
 			Edges: func() int64 { return max(int64(len(r.Head)), 1) },
 			Summary: func() string {
-				return fmt.Sprintf("flow value: %d, minimum cut capacity %d, %d vertices on its source side (%v)",
+				s := fmt.Sprintf("flow value: %d, minimum cut capacity %d, %d vertices on its source side (%v)",
 					res.Value(), res.CutCapacity(), len(res.SourceSide()), res.Algorithm())
+				if p := res.Placement(); p != "host" {
+					s += "; " + p
+				}
+				return s
 			},
 			Verify: func() error {
 				side := make([]bool, r.NumVertices())

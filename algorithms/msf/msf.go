@@ -13,6 +13,7 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/internal/par"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -129,6 +130,7 @@ type Edge struct {
 // count gives the same forest.
 type Result struct {
 	edges    []Edge
+	buf      []Edge // the host memory edges lie in, for Release (GPU runs)
 	kind     graph.WeightKind
 	derived  bool
 	directed bool
@@ -140,8 +142,20 @@ type Result struct {
 	stats    runtime.Stats
 }
 
-// Edges returns the forest's edges in edge-id order. Do not modify.
+// Edges returns the forest's edges in edge-id order (nil after Release).
+// Do not modify.
 func (r *Result) Edges() []Edge { return r.edges }
+
+// Release gives the forest's host memory back for reuse by a later GPU run
+// on a graph of as many vertices (repeated runs then skip its preparation
+// and copy into memory registered with the driver). Edges returns nil
+// afterwards; the other methods still answer.
+func (r *Result) Release() {
+	if r.buf != nil {
+		hostmem.Recycle(r.buf)
+	}
+	r.buf, r.edges = nil, nil
+}
 
 // NumComponents returns the number of connected components (isolated
 // vertices count; 0 for the empty graph): NumVertices - len(Edges).
@@ -283,6 +297,14 @@ type operator interface {
 	forest() []Edge
 }
 
+// summedForest is an operator whose forest lies in host memory kept for
+// reuse (hostmem.Slice; the result's Release gives it back) and which
+// summed the edges' weights itself (exact for integer weights; a float
+// total is still summed on the host, in id order).
+type summedForest interface {
+	recycled() (buf []Edge, weight int64)
+}
+
 // request is what a backend's constructor gets: the checked input and the
 // variant.
 type request struct {
@@ -355,6 +377,15 @@ func Run(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (*Result, 
 		}
 		res.stats = st
 		res.edges = op.forest()
+		if s, ok := op.(summedForest); ok {
+			var w int64
+			res.buf, w = s.recycled()
+			if res.kind != graph.RealWeights {
+				res.ncomp = g.NumVertices() - len(res.edges)
+				res.total = w
+				return res, nil
+			}
+		}
 	}
 	res.ncomp = g.NumVertices() - len(res.edges)
 	res.total, res.totalF = totals(res.edges, res.kind)

@@ -10,6 +10,7 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
+	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -37,7 +38,11 @@ const msfBlock = edgeset.CUDABlock
 // COO source array is the edge array), ECL adds the light-edge filter. A
 // round is a minimum pass over the active edges (the kit's bitmap of hidden
 // arcs, thread- or warp-mapped, or a queue compacted during the pass) and a
-// hook launch, then one read of the control block.
+// hook launch, then one read of the control block. The last round lists
+// the forest on the device (msf_list_*: its edges in id order and their
+// weight), and Close copies only those n - c edges into host memory
+// prepared during the run: a bitmap over every arc listed on the host took
+// longer than all the rounds on the 4M-vertex graphs.
 type cudaOp struct {
 	edgeset.CUDAForest[arc]
 	edgeset.CUDAEdges[arc]
@@ -45,7 +50,13 @@ type cudaOp struct {
 	thresh uint64 // keys admitted this phase (noKey: all)
 	best   gpu.DeviceSlice[uint64]
 	chosen gpu.DeviceSlice[uint32]
+	list   gpu.DeviceSlice[Edge]   // the forest as listed on the device
+	tiles  gpu.DeviceSlice[uint32] // the listing's per-tile counts, then offsets
 	times  runtime.GPUTimes
+	host   func() []Edge // n edges of host memory (hostmem.Slice), for the forest
+	buf    []Edge        // that memory, once taken
+	listed int           // the forest's edges
+	weight int64         // their summed weight (integer weights), from the device
 	edges  []Edge
 	l0     int64
 }
@@ -61,20 +72,38 @@ func newCUDAOp(b runtime.Backend, in *input, v Variant) (operator, bool) {
 	o.CUDAEdges = edgeset.NewCUDAEdges(&o.CUDAForest)
 	o.Universe = in.edges
 	o.Active = in.edges
+	o.Build = func(d *gpu.Dev, hidden kernels.DevPtr[uint32], out kernels.DevPtr[uint64], capacity uint64) error {
+		return kernels.LaunchMsfBuildQu(d, d.Grid(o.M, msfBlock), msfBlock, o.Src.Ptr(), o.DG.Adj.Ptr(), o.w(), uint64(o.M), o.P.Ptr(),
+			hidden, out, capacity, o.thresh, o.cnt(), gpu.Flag(o.Directed))
+	}
+	o.Unhide = func(d *gpu.Dev, q kernels.DevPtr[uint64], count uint64) error {
+		return kernels.LaunchMsfQuToBm(d, o.Grid(d, int(count)), msfBlock, q, count, o.Hidden.Ptr())
+	}
 	if v == ECL {
 		o.thresh = lightThreshold(in)
 	}
 	t0 := time.Now()
 	o.InitErr = c.Do(o.setup)
 	o.times.Setup = time.Since(t0)
+	if o.InitErr == nil {
+		// The forest's host memory is prepared (its pages touched) while
+		// the GPU runs, or reused from a released result of the same size.
+		o.host = hostmem.Slice[Edge](o.N)
+	}
 	return o, true
+}
+
+// tileCount is the number of tiles msf_list_* split the chosen bitmap in.
+func (o *cudaOp) tileCount() int {
+	return (max(o.Words(), 1) + kernels.MSFListTile - 1) / kernels.MSFListTile
 }
 
 func (o *cudaOp) setup(d *gpu.Dev) error {
 	up := d.UploadTime()
 	o.l0 = d.Launches()
 	words := max(o.Words(), 1)
-	err := o.Acquire(d, o.CUDAEdges.Bytes()+8*int64(o.N)+4*int64(words))
+	listing := 12*int64(max(o.N, 1)) + 4*int64(o.tileCount())
+	err := o.Acquire(d, o.CUDAEdges.Bytes()+8*int64(o.N)+4*int64(words)+listing)
 	o.times.Upload = d.UploadTime() - up
 	if err != nil {
 		return err
@@ -91,15 +120,16 @@ func (o *cudaOp) setup(d *gpu.Dev) error {
 	if o.chosen, err = gpu.AllocSlice[uint32](d, words); err != nil {
 		return err
 	}
+	if o.list, err = gpu.AllocSlice[Edge](d, max(o.N, 1)); err != nil {
+		return err
+	}
+	if o.tiles, err = gpu.AllocSlice[uint32](d, o.tileCount()); err != nil {
+		return err
+	}
 	if err := d.Memset32(o.best, 0, math.MaxUint32, 2*int64(o.N)); err != nil {
 		return err
 	}
-	if err := d.Memset32(o.chosen, 0, 0, int64(words)); err != nil {
-		return err
-	}
-	// The hidden bitmap always holds arcs known dead (a queue build reads
-	// it whatever the representation).
-	return d.Memset32(o.Hidden, 0, 0, int64(words))
+	return d.Memset32(o.chosen, 0, 0, int64(words))
 }
 
 // cnt is the control block as the kernels' counters: active, queued,
@@ -123,6 +153,8 @@ func (o *cudaOp) DeviceTimes() *runtime.GPUTimes {
 	return &t
 }
 
+// Start makes every edge active: the hidden bitmap clear (it always holds
+// only arcs known dead), or the queue of the phase's crossing edges.
 func (o *cudaOp) Start(v decider.Variant) error {
 	if o.InitErr != nil {
 		return o.InitErr
@@ -133,66 +165,14 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	}
 	t0 := time.Now()
 	defer func() { o.times.Kernels += time.Since(t0) }()
-	return o.C.Do(func(d *gpu.Dev) error {
-		o.Rep = v.Rep
-		if v.Rep == decider.Queue {
-			return o.buildQueue(d, o.Universe)
-		}
-		return nil
-	})
-}
-
-// buildQueue makes the queue the phase's crossing edges not hidden
-// (capacity: an upper bound of their number).
-func (o *cudaOp) buildQueue(d *gpu.Dev, capacity int64) error {
-	if err := o.EnsureQueues(d, max(capacity, 1)); err != nil {
-		return err
-	}
-	if err := o.ClearCtrl(d); err != nil {
-		return err
-	}
-	if err := kernels.LaunchMsfBuildQu(d, d.Grid(o.M, msfBlock), msfBlock, o.Src.Ptr(), o.DG.Adj.Ptr(), o.w(), uint64(o.M), o.P.Ptr(),
-		o.Hidden.Ptr(), o.Q[0].Ptr(), uint64(o.Q[0].Len()), o.thresh, o.cnt(), gpu.Flag(o.Directed)); err != nil {
-		return err
-	}
-	if err := o.ReadCtrl(d); err != nil {
-		return err
-	}
-	if n := int64(o.Host[0].QCount); n > int64(o.Q[0].Len()) {
-		return fmt.Errorf("msf: edge queue overflow: %d edges for %d slots", n, o.Q[0].Len())
-	}
-	o.Cur, o.QLen, o.Active = 0, int64(o.Host[0].QCount), int64(o.Host[0].QCount)
-	o.Rep = decider.Queue
-	return nil
-}
-
-// toRep converts the working set; a bitmap made from a queue hides every
-// arc not queued (the phase's heavy arcs too: the next phase starts from
-// an empty bitmap).
-func (o *cudaOp) toRep(d *gpu.Dev, r decider.Rep) error {
-	if r == o.Rep {
-		return nil
-	}
-	if r == decider.Queue {
-		return o.buildQueue(d, o.Active)
-	}
-	if err := d.Memset32(o.Hidden, 0, math.MaxUint32, int64(o.Words())); err != nil {
-		return err
-	}
-	if o.QLen > 0 {
-		if err := kernels.LaunchMsfQuToBm(d, o.Grid(d, int(o.QLen)), msfBlock, o.Q[o.Cur].Ptr(), uint64(o.QLen), o.Hidden.Ptr()); err != nil {
-			return err
-		}
-	}
-	o.Rep = decider.Bitmap
-	return nil
+	return o.C.Do(func(d *gpu.Dev) error { return o.CUDAEdges.Start(d, v.Rep) })
 }
 
 func (o *cudaOp) Convert(r decider.Rep) error {
 	if o.Done() {
 		return nil
 	}
-	return o.C.Do(func(d *gpu.Dev) error { return o.toRep(d, r) })
+	return o.C.Do(func(d *gpu.Dev) error { return o.ToRep(d, r) })
 }
 
 func (o *cudaOp) Inspect(bool) (int64, int64) { return o.Active, -1 }
@@ -209,26 +189,22 @@ func (o *cudaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 func (o *cudaOp) round(v decider.Variant) (int64, error) {
 	var read int64
 	err := o.C.Do(func(d *gpu.Dev) error {
-		if err := o.toRep(d, v.Rep); err != nil {
-			return err
-		}
-		if err := o.ClearCtrl(d); err != nil {
-			return err
-		}
 		dir := gpu.Flag(o.Directed)
 		var err error
-		switch {
-		case o.Rep == decider.Queue:
-			read = o.QLen
-			err = kernels.LaunchMsfMinQu(d, o.Grid(d, int(o.QLen)), msfBlock, o.Q[o.Cur].Ptr(), uint64(o.QLen), o.Q[1-o.Cur].Ptr(),
-				uint64(o.Q[1-o.Cur].Len()), o.DG.Adj.Ptr(), o.w(), o.P.Ptr(), o.best.Ptr(), o.cnt())
-		case v.Mapping == decider.Block || o.M >= edgeMappedDegree*int64(o.N):
-			err = kernels.LaunchMsfMinBmE(d, d.Grid(o.M, msfBlock), msfBlock, o.Src.Ptr(), o.DG.Adj.Ptr(), o.w(), uint64(o.M),
-				o.P.Ptr(), o.Hidden.Ptr(), o.best.Ptr(), o.thresh, o.cnt(), dir)
-		default:
-			err = kernels.LaunchMsfMinBmT(d, o.Grid(d, o.N), msfBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), o.w(), uint32(o.N),
-				o.P.Ptr(), o.Hidden.Ptr(), o.best.Ptr(), o.thresh, o.cnt(), dir)
-		}
+		read, err = o.Pass(d, v.Rep, v.Mapping == decider.Block || o.M >= edgeMappedDegree*int64(o.N), edgeset.Passes{
+			Queue: func(in kernels.DevPtr[uint64], count uint64, out kernels.DevPtr[uint64], capacity uint64) error {
+				return kernels.LaunchMsfMinQu(d, o.Grid(d, int(count)), msfBlock, in, count, out, capacity, o.DG.Adj.Ptr(), o.w(),
+					o.P.Ptr(), o.best.Ptr(), o.cnt())
+			},
+			Edge: func() error {
+				return kernels.LaunchMsfMinBmE(d, d.Grid(o.M, msfBlock), msfBlock, o.Src.Ptr(), o.DG.Adj.Ptr(), o.w(), uint64(o.M),
+					o.P.Ptr(), o.Hidden.Ptr(), o.best.Ptr(), o.thresh, o.cnt(), dir)
+			},
+			Thread: func() error {
+				return kernels.LaunchMsfMinBmT(d, o.Grid(d, o.N), msfBlock, o.DG.Off.Ptr(), o.DG.Adj.Ptr(), o.w(), uint32(o.N),
+					o.P.Ptr(), o.Hidden.Ptr(), o.best.Ptr(), o.thresh, o.cnt(), dir)
+			},
+		})
 		if err != nil {
 			return err
 		}
@@ -252,56 +228,66 @@ func (o *cudaOp) round(v decider.Variant) (int64, error) {
 		}
 		if o.thresh == noKey {
 			o.Finished = true
-			return nil
+			return o.listForest(d)
 		}
 		// The light edges are exhausted: every edge joins, the light ones
 		// all inside trees by now (hidden by the next pass).
 		o.thresh = noKey
-		if err := d.Memset32(o.Hidden, 0, 0, int64(o.Words())); err != nil {
-			return err
-		}
-		if o.Rep == decider.Queue {
-			return o.buildQueue(d, o.Universe)
-		}
 		o.Active = o.Universe
-		return nil
+		return o.CUDAEdges.Start(d, o.Rep)
 	})
 	return read, err
 }
 
-// Close reads the forest back (a bitmap over arcs) and frees the device
-// state.
+// listForest lists the chosen arcs on the device, in id order, as edges
+// (msf_list_*), and reads their number and summed weight. The round's
+// pass cleared the control block, as msf_list_count needs.
+func (o *cudaOp) listForest(d *gpu.Dev) error {
+	words := uint64(o.chosen.Len())
+	const block = kernels.MSFListBlock
+	grid := d.Grid(int64(o.tileCount())*block, block)
+	if err := kernels.LaunchMsfListCount(d, grid, block, o.chosen.Ptr(), words, o.tiles.Ptr(), o.cnt()); err != nil {
+		return err
+	}
+	if err := kernels.LaunchMsfListWrite(d, grid, block, kernels.PtrAt[uint32](o.list.DevicePtr()), o.cnt(), o.Src.Ptr(), o.DG.Adj.Ptr(), o.w(),
+		o.chosen.Ptr(), words, o.tiles.Ptr()); err != nil {
+		return err
+	}
+	if err := o.ReadCtrl(d); err != nil {
+		return err
+	}
+	h := o.Host[0]
+	if h.Listed > uint64(o.list.Len()) {
+		return fmt.Errorf("msf: %d forest edges listed for %d vertices", h.Listed, o.N)
+	}
+	o.listed, o.weight = int(h.Listed), int64(h.Weight)
+	return nil
+}
+
+// Close copies the listed forest into its host memory and frees the
+// device state.
 func (o *cudaOp) Close() error {
 	var rerr error
 	if o.InitErr == nil && o.Finished && o.edges == nil {
 		t0 := time.Now()
-		rerr = o.C.Do(o.readForest)
+		o.buf = o.host()
+		o.edges = o.buf[:o.listed]
+		rerr = o.C.Do(func(d *gpu.Dev) error { return gpu.ReadStaged(d, o.list.Head(o.listed), o.edges) })
 		o.times.Transfers += time.Since(t0)
 	}
 	err := o.CloseForest(func(d *gpu.Dev) {
 		o.times.Launches = d.Launches() - o.l0
 		o.best.Free(d)
 		o.chosen.Free(d)
+		o.list.Free(d)
+		o.tiles.Free(d)
 		o.CUDAEdges.Free(d)
 	})
 	if rerr != nil {
+		o.edges = nil
 		return rerr
 	}
 	return err
-}
-
-// readForest lists the chosen arcs in id order as edges.
-func (o *cudaOp) readForest(d *gpu.Dev) error {
-	if o.Universe == 0 {
-		o.edges = []Edge{}
-		return nil
-	}
-	h := make([]uint32, o.chosen.Len())
-	if err := o.chosen.Read(d, 0, h); err != nil {
-		return err
-	}
-	o.edges = listChosen(h, o.in.g.Offsets(), o.in.g.Adj(), o.in.g.Weights())
-	return nil
 }
 
 func (o *cudaOp) forest() []Edge {
@@ -311,4 +297,9 @@ func (o *cudaOp) forest() []Edge {
 	return o.edges
 }
 
+// recycled is the host memory the forest lies in (the result's Release
+// gives it back) and the weights' sum the device made.
+func (o *cudaOp) recycled() (buf []Edge, weight int64) { return o.buf, o.weight }
+
 var _ operator = (*cudaOp)(nil)
+var _ summedForest = (*cudaOp)(nil)

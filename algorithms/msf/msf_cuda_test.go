@@ -11,6 +11,7 @@ package msf
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -117,6 +118,43 @@ func TestCUDACancel(t *testing.T) {
 	if !slices.Equal(r.Edges(), want.Edges()) {
 		t.Errorf("after a cancelled run: forest of %d edges, Kruskal %d", len(r.Edges()), len(want.Edges()))
 	}
+}
+
+// TestCUDARelease: runs into the host memory of released results (the
+// CLI's repeats: reused, registered with the driver from the second run)
+// give Kruskal's forest and weight every time, for integer and real
+// weights, and leave no device memory behind but the cached graphs.
+func TestCUDARelease(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(4, 5))
+	var arcs [][2]uint32
+	var ws []float32
+	for range 2000 {
+		arcs = append(arcs, [2]uint32{rng.Uint32N(500), rng.Uint32N(500)})
+		ws = append(ws, rng.Float32()*100)
+	}
+	graphs := []*graph.Graph{testgraphs.RMAT(12, 8, 1), build(t, 500, true, arcs, f32(ws...), graph.RealWeights)}
+	for _, g := range graphs {
+		want, err := Run(ctx, g, WithVariant(Kruskal))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			r, err := Run(ctx, g, runtime.WithBackend(c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Edges(), want.Edges()) || r.TotalWeight() != want.TotalWeight() || r.TotalWeightFloat() != want.TotalWeightFloat() {
+				t.Fatalf("run %d: %d edges weighing %v, Kruskal %d weighing %v", i, len(r.Edges()), r.TotalWeightFloat(), len(want.Edges()), want.TotalWeightFloat())
+			}
+			r.Release()
+			if r.Edges() != nil || r.NumComponents() != want.NumComponents() {
+				t.Fatalf("run %d: after Release %d edges, %d components", i, len(r.Edges()), r.NumComponents())
+			}
+		}
+	}
+	testgraphs.CheckNoDeviceMemory(t, c, graphs...)
 }
 
 // TestCUDADeviceTimes: a GPU run reports its device split and launches.

@@ -274,3 +274,26 @@ func TestLightThreshold(t *testing.T) {
 		t.Errorf("%d light edges, want about %d", light, want)
 	}
 }
+
+// TestRelease: a released result has no edges but still answers its
+// totals; a later run is unaffected.
+func TestRelease(t *testing.T) {
+	g := testgraphs.RMAT(8, 8, 1)
+	r, err := Run(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges, total, ncomp := slices.Clone(r.Edges()), r.TotalWeight(), r.NumComponents()
+	r.Release()
+	r.Release() // twice is harmless
+	if r.Edges() != nil || r.TotalWeight() != total || r.NumComponents() != ncomp {
+		t.Fatalf("after Release: %d edges, total %d (want %d), %d components (want %d)", len(r.Edges()), r.TotalWeight(), total, r.NumComponents(), ncomp)
+	}
+	again, err := Run(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again.Edges(), edges) {
+		t.Fatalf("run after a Release: %d edges, want %d", len(again.Edges()), len(edges))
+	}
+}

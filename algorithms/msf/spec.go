@@ -55,7 +55,7 @@ var Spec = &algorithms.Spec{
 			Summary: func() string { return summary(r) },
 			Verify:  func() error { return Verify(g, r.Edges(), DefaultSeed) },
 			Write:   func(w io.Writer) error { return WriteForest(w, g, r) },
-			Release: func() {}, // the forest is small: nothing to recycle
+			Release: r.Release,
 		}, nil
 	},
 	Reference: func(g *graph.Graph, _ uint32) error {

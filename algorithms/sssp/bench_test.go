@@ -1,14 +1,13 @@
 package sssp_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -16,42 +15,17 @@ import (
 // benchmark graphs (derived weights 1..255, seed 1), cycling over 8 fixed
 // sources, with the default delta and (for auto) a few others.
 func BenchmarkSSSP(b *testing.B) {
-	for _, gname := range []string{"kron20", "urand20", "grid2048"} {
-		type cfg struct {
-			name string
-			opts []runtime.Option
-		}
-		cfgs := []cfg{{"variant=auto", nil}}
-		for _, d := range []uint64{1, 8, 32} {
-			cfgs = append(cfgs, cfg{fmt.Sprintf("variant=auto/delta=%d", d), []runtime.Option{sssp.WithDelta(d)}})
-		}
-		for _, v := range decider.PushVariants() {
-			cfgs = append(cfgs, cfg{"variant=" + v.String(), []runtime.Option{runtime.WithVariant(v)}})
-		}
-		for _, c := range cfgs {
-			b.Run("graph="+gname+"/"+c.name, func(b *testing.B) {
-				if gname == "grid2048" && strings.HasPrefix(c.name, "variant=U_") {
-					b.Skip("unordered (Bellman-Ford) on grid2048: already 7.6-8 s/op CPU on grid1024; not a candidate for the best static variant")
-				}
-				g := testgraphs.Bench(gname).WithDerivedWeights(1)
-				srcs := testgraphs.Sources(g, 8)
-				var insp, conv, wall float64
-				b.ResetTimer()
-				cpu0 := testgraphs.CPUTime()
-				for i := 0; i < b.N; i++ {
-					res, err := sssp.Run(context.Background(), g, srcs[i%len(srcs)], c.opts...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					st := res.Stats()
-					insp += st.Inspection.Seconds()
-					conv += st.Conversion.Seconds()
-					wall += st.Wall.Seconds()
-				}
-				b.ReportMetric(float64(testgraphs.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
-				b.ReportMetric(100*insp/wall, "%inspect")
-				b.ReportMetric(100*conv/wall, "%convert")
-			})
-		}
+	configs := []searchtest.BenchConfig{{Name: "variant=auto"}}
+	for _, d := range []uint64{1, 8, 32} {
+		configs = append(configs, searchtest.BenchConfig{Name: fmt.Sprintf("variant=auto/delta=%d", d), Opts: []runtime.Option{sssp.WithDelta(d)}})
 	}
+	for _, v := range decider.PushVariants() {
+		configs = append(configs, searchtest.BenchConfig{Name: "variant=" + v.String(), Opts: []runtime.Option{runtime.WithVariant(v)}})
+	}
+	kit.Benchmark(b, configs, func(gname, config string) string {
+		if gname == "grid2048" && strings.HasPrefix(config, "variant=U_") {
+			return "unordered (Bellman-Ford) on grid2048: already 7.6-8 s/op CPU on grid1024; not a candidate for the best static variant"
+		}
+		return ""
+	})
 }

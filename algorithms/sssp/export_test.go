@@ -1,15 +1,13 @@
 package sssp_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/graph"
-	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 func TestExports(t *testing.T) {
@@ -28,22 +26,10 @@ func TestExports(t *testing.T) {
 	if got := fmt.Sprint(r.DistancesByID()); got != "map[8:0 9:4]" {
 		t.Errorf("DistancesByID = %s", got)
 	}
-	var csv bytes.Buffer
-	if err := r.WriteCSV(&csv); err != nil {
-		t.Fatal(err)
+	rows, s, b := searchtest.Exports(t, r, "id,distance\n7,\n8,0\n9,4\n")
+	if len(rows) != 3 || rows[0]["distance"] != nil || rows[2]["distance"] != 4.0 {
+		t.Errorf("JSON rows %v", rows)
 	}
-	if want := "id,distance\n7,\n8,0\n9,4\n"; csv.String() != want {
-		t.Errorf("CSV %q, want %q", csv.String(), want)
-	}
-	var js bytes.Buffer
-	if err := r.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	var rows []map[string]any
-	if err := json.Unmarshal(js.Bytes(), &rows); err != nil || len(rows) != 3 || rows[0]["distance"] != nil || rows[2]["distance"] != 4.0 {
-		t.Errorf("JSON %s: %v", js.String(), err)
-	}
-	s, b := testgraphs.JSONObject(t, r)
 	if s["source"] != 8.0 || s["reached"] != 2.0 || s["max_distance"] != 4.0 {
 		t.Errorf("json.Marshal(result) = %s", b)
 	}

@@ -177,27 +177,26 @@ func paramsFor(cfg *runtime.Config) (Params, error) {
 
 // Validate checks every value's range; the error names the key.
 func (p Params) Validate() error {
-	switch {
-	case p.Delta < 1:
-		return fmt.Errorf("%w: delta = %d, want >= 1", decider.ErrThresholds, p.Delta)
-	case !finiteNonNeg(p.DeltaFactor):
-		return fmt.Errorf("%w: delta_factor = %v, want >= 0 (0 = use delta)", decider.ErrThresholds, p.DeltaFactor)
-	case p.BucketEdges < 0:
-		return fmt.Errorf("%w: bucket_edges = %d, want >= 0 (0 = fixed buckets)", decider.ErrThresholds, p.BucketEdges)
-	case !finiteNonNeg(p.BucketMinSkew):
-		return fmt.Errorf("%w: bucket_min_skew = %v, want a finite value >= 0", decider.ErrThresholds, p.BucketMinSkew)
-	case !finiteNonNeg(p.LaunchDeltaFactor):
-		return fmt.Errorf("%w: launch_delta_factor = %v, want a finite value >= 0 (0 = delta)", decider.ErrThresholds, p.LaunchDeltaFactor)
-	case !finiteNonNeg(p.BucketDeltaFactor):
-		return fmt.Errorf("%w: bucket_delta_factor = %v, want a finite value >= 0 (0 = the graph's delta)", decider.ErrThresholds, p.BucketDeltaFactor)
-	case !finiteNonNeg(p.BucketDeltaMinSkew):
-		return fmt.Errorf("%w: bucket_delta_min_skew = %v, want a finite value >= 0 (0 = no floor)", decider.ErrThresholds, p.BucketDeltaMinSkew)
-	case p.OrderedMinVertices < 0:
-		return fmt.Errorf("%w: ordered_min_vertices = %d, want >= 0", decider.ErrThresholds, p.OrderedMinVertices)
-	case !finiteNonNeg(p.OrderedMinDegree):
-		return fmt.Errorf("%w: ordered_min_degree = %v, want a finite value >= 0", decider.ErrThresholds, p.OrderedMinDegree)
-	case p.OrderedMinVerticesSkewed < 0:
-		return fmt.Errorf("%w: ordered_min_vertices_skewed = %d, want >= 0", decider.ErrThresholds, p.OrderedMinVerticesSkewed)
+	for _, c := range []struct {
+		key  string
+		bad  bool
+		val  any
+		want string
+	}{
+		{"delta", p.Delta < 1, p.Delta, ">= 1"},
+		{"delta_factor", !finiteNonNeg(p.DeltaFactor), p.DeltaFactor, ">= 0 (0 = use delta)"},
+		{"bucket_edges", p.BucketEdges < 0, p.BucketEdges, ">= 0 (0 = fixed buckets)"},
+		{"bucket_min_skew", !finiteNonNeg(p.BucketMinSkew), p.BucketMinSkew, "a finite value >= 0"},
+		{"launch_delta_factor", !finiteNonNeg(p.LaunchDeltaFactor), p.LaunchDeltaFactor, "a finite value >= 0 (0 = delta)"},
+		{"bucket_delta_factor", !finiteNonNeg(p.BucketDeltaFactor), p.BucketDeltaFactor, "a finite value >= 0 (0 = the graph's delta)"},
+		{"bucket_delta_min_skew", !finiteNonNeg(p.BucketDeltaMinSkew), p.BucketDeltaMinSkew, "a finite value >= 0 (0 = no floor)"},
+		{"ordered_min_vertices", p.OrderedMinVertices < 0, p.OrderedMinVertices, ">= 0"},
+		{"ordered_min_degree", !finiteNonNeg(p.OrderedMinDegree), p.OrderedMinDegree, "a finite value >= 0"},
+		{"ordered_min_vertices_skewed", p.OrderedMinVerticesSkewed < 0, p.OrderedMinVerticesSkewed, ">= 0"},
+	} {
+		if c.bad {
+			return fmt.Errorf("%w: %s = %v, want %s", decider.ErrThresholds, c.key, c.val, c.want)
+		}
 	}
 	return nil
 }

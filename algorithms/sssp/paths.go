@@ -1,42 +1,24 @@
 package sssp
 
 import (
-	"sync/atomic"
-	"time"
-
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // WithParents makes a run record a parent per reached vertex (a
-// shortest-path tree: Result.Parent, Path, PathIDs). Runs without it pay
-// nothing. On the CPU backend the tree is built after the run, whatever
+// shortest-path tree: Result.Parent, a vertex u with an arc u->v of
+// Distance(u) + w(u,v) == Distance(v); Path, whose weights sum to
+// Distance(t); PathIDs). Runs without it pay nothing. On the CPU backend the tree is built after the run, whatever
 // variants ran: each reached vertex takes an in-neighbour over a tight arc
 // (dist[u] + w(u,v) == dist[v]), or, where zero-weight arcs could make
 // tight cycles, a BFS from the sources over tight arcs picks them; the GPU
 // backend refuses it for now (runtime.ErrUnsupported).
-func WithParents() runtime.Option { return runtime.WithValue(parentsKey{}, true) }
-
-type parentsKey struct{}
-
-// addParentPass counts the parent pass in the run's time (Stats.Wall) and
-// alone as the counter parent_pass_ns.
-func addParentPass(st *runtime.Stats, d time.Duration) {
-	st.Wall += d
-	if st.Counters == nil {
-		st.Counters = map[string]int64{}
-	}
-	st.Counters["parent_pass_ns"] += d.Nanoseconds()
-}
-
-func parentsSet(cfg *runtime.Config) bool {
-	v, _ := cfg.Value(parentsKey{})
-	b, _ := v.(bool)
-	return b
-}
+func WithParents() runtime.Option { return search.WithParents() }
 
 // parentsOf builds the shortest-path tree of a finished CPU run.
 func parentsOf(cpu *runtime.CPU, g *graph.Graph, srcs []uint32, op operator) ([]uint32, error) {
@@ -108,39 +90,4 @@ func distinct(s []uint32) int {
 		seen[v] = struct{}{}
 	}
 	return len(seen)
-}
-
-// HasParents reports whether the run recorded parents (WithParents).
-func (r *Result) HasParents() bool {
-	r.live()
-	return r.parent != nil
-}
-
-// Parent returns v's parent in the shortest-path tree: a vertex u with an
-// arc u->v of Distance(u) + w(u,v) == Distance(v). false for a source,
-// an unreached vertex, a vertex outside the graph, and a run without
-// WithParents.
-func (r *Result) Parent(v uint32) (uint32, bool) {
-	r.live()
-	return frontier.ParentOf(r.parent, v)
-}
-
-// Path returns a shortest path from a source to t as internal vertex ids,
-// the source first and t last (its weights sum to Distance(t)), and false
-// when t was not reached or the run did not record parents (WithParents).
-func (r *Result) Path(t uint32) ([]uint32, bool) {
-	r.live()
-	if r.parent == nil || !r.Reached(t) {
-		return nil, false
-	}
-	return frontier.Path(r.parent, t)
-}
-
-// PathIDs is Path in the graph file's vertex ids.
-func (r *Result) PathIDs(t uint32) ([]uint64, bool) {
-	p, ok := r.Path(t)
-	if !ok {
-		return nil, false
-	}
-	return frontier.PathIDs(p, r.ids), true
 }

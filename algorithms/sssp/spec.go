@@ -1,9 +1,7 @@
 package sssp
 
 import (
-	"context"
 	"fmt"
-	"io"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -13,12 +11,11 @@ import (
 
 // Spec describes SSSP to gearbox's drivers (see algorithms.Spec). Its
 // params are the keys of SSSP's thresholds (delta-stepping's bucket width,
-// the work-targeted buckets and the adaptive order rule).
-var Spec = &algorithms.Spec{
+// the work-targeted buckets and the adaptive order rule); SearchSpec adds
+// what SSSP shares with BFS.
+var Spec = algorithms.SearchSpec(&algorithms.Spec{
 	Name:     "sssp",
 	Doc:      "single-source shortest paths (delta-stepping): distances from a source over integer weights",
-	Sourced:  true,
-	Parents:  WithParents,
 	Weighted: true,
 	Variants: pushVariantNames(), // pull is BFS only
 	Params: []algorithms.Param{
@@ -51,7 +48,6 @@ var Spec = &algorithms.Spec{
 	},
 	// alpha, beta and pull_min_edges steer pulls, which SSSP has none of.
 	Reads:      []string{"T1", "T2", "T3", "sample_every", "bitmap_min_vertices", "jump_factor", "threads_per_block"},
-	Benched:    true,
 	Statics:    statics(),
 	CheckGraph: CheckGraph,
 	Options: func(variant string, flags map[string]uint64) ([]runtime.Option, error) {
@@ -64,35 +60,19 @@ var Spec = &algorithms.Spec{
 		}
 		return opts, nil
 	},
-	Run: func(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*algorithms.Outcome, error) {
-		r, err := Run(ctx, g, src, opts...)
-		if err != nil {
-			return nil, err
-		}
-		return &algorithms.Outcome{Stats: r.Stats(), Result: r,
-			Edges: func() int64 { return algorithms.ReachedArcs(g, r.Distance) },
-			Summary: func() string {
-				max, _ := r.MaxDistance()
-				return fmt.Sprintf("source %d: reached %d vertices, max distance %d, delta %d", g.IDs().External(src), r.NumReached(), max, r.Delta())
-			},
-			Verify: func() error { return Verify(g, r) },
-			Write: func(w io.Writer) error {
-				if r.HasParents() {
-					return algorithms.WriteValuesParents(w, g, r.Distance, r.Parent)
-				}
-				return algorithms.WriteValues(w, g, r.Distance)
-			},
-			Release: r.Release,
-			Path:    r.Path,
-		}, nil
-	},
 	Reference: func(g *graph.Graph, src uint32) error {
 		_, _, err := Reference(g, src)
 		return err
 	},
-}
+}, WithParents, Run, summary, Verify)
 
 func init() { algorithms.Register(Spec) }
+
+// summary is the registry's line about a run from src.
+func summary(g *graph.Graph, src uint32, r *Result) string {
+	max, _ := r.MaxDistance()
+	return fmt.Sprintf("source %d: reached %d vertices, max distance %d, delta %d", g.IDs().External(src), r.NumReached(), max, r.Delta())
+}
 
 // pushVariantNames lists the eight push variants: SSSP has no pull
 // direction, and refusing pull at flag parsing spares loading the graph.

@@ -6,18 +6,20 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
+// ErrSource is wrapped when a run has no source or one out of range (one
+// error for BFS and SSSP).
+var ErrSource = search.ErrSource
+
 var (
-	// ErrSource is wrapped when the source vertex is out of range.
-	ErrSource = errors.New("source vertex out of range")
 	// ErrUnweighted is wrapped when the graph has no weights.
 	ErrUnweighted = errors.New("graph is unweighted")
 	// ErrRealWeights is wrapped when the graph has float weights.
@@ -58,39 +60,12 @@ func bucketDeltaFor(cfg *runtime.Config, p Params, g *graph.Graph) uint64 {
 	return p.BucketDeltaForGraph(g)
 }
 
-// Result holds the distances of one SSSP run.
+// Result holds the distances of one SSSP run. Its sources, Reached,
+// NumReached, Stats, the parent tree's Path and the exports are
+// search.Result's.
 type Result struct {
-	src  uint32
-	srcs []uint32 // RunMulti's sources (nil: src alone)
-	// parent is WithParents' tree (nil without it).
-	parent []uint32
-	// dist is held at the width the run produced: 64 or 32 bits as it
-	// computed them, or narrower where a GPU run's largest distance allowed
-	// (hostmem.Values), so the result is never widened.
-	dist  hostmem.Values
+	search.Result
 	delta uint64
-	stats runtime.Stats
-	// ids are the graph's file ids, for the exports.
-	ids graph.IDMap
-	// released is set by Release; the result is unusable after it.
-	released bool
-}
-
-// Source returns the source vertex (RunMulti's first).
-func (r *Result) Source() uint32 { return r.src }
-
-// Sources returns the run's sources: RunMulti's, or Run's one.
-func (r *Result) Sources() []uint32 {
-	if r.srcs != nil {
-		return r.srcs
-	}
-	return []uint32{r.src}
-}
-
-// NumVertices returns the number of vertices of the graph.
-func (r *Result) NumVertices() int {
-	r.live()
-	return r.dist.Len()
 }
 
 // Delta returns the bucket width the run used.
@@ -98,48 +73,15 @@ func (r *Result) Delta() uint64 { return r.delta }
 
 // Distance returns v's shortest-path distance from the source and whether
 // v was reached. Vertices outside the graph are unreached.
-func (r *Result) Distance(v uint32) (uint64, bool) {
-	r.live()
-	return r.dist.At(v)
-}
-
-// Reached reports whether v was reached from the source.
-func (r *Result) Reached(v uint32) bool {
-	_, ok := r.Distance(v)
-	return ok
-}
-
-// NumReached returns the number of reached vertices (the source included).
-func (r *Result) NumReached() int {
-	r.live()
-	c := 0
-	for range r.All() {
-		c++
-	}
-	return c
-}
+func (r *Result) Distance(v uint32) (uint64, bool) { return r.Value(v) }
 
 // MaxDistance returns the largest distance of a reached vertex and false
 // when nothing was reached (an empty graph).
-func (r *Result) MaxDistance() (uint64, bool) {
-	r.live()
-	var m uint64
-	ok := false
-	for _, d := range r.All() {
-		m, ok = max(m, d), true
-	}
-	return m, ok
-}
+func (r *Result) MaxDistance() (uint64, bool) { return r.MaxValue() }
 
 // All yields every reached vertex with its distance, in vertex order
 // (unreached vertices are skipped, never given a sentinel distance).
-func (r *Result) All() iter.Seq2[uint32, uint64] {
-	r.live()
-	return r.dist.All()
-}
-
-// Stats returns the run's statistics.
-func (r *Result) Stats() runtime.Stats { return r.stats }
+func (r *Result) All() iter.Seq2[uint32, uint64] { return r.Values() }
 
 type operator interface {
 	runtime.Operator
@@ -204,31 +146,20 @@ func orderedFits(g *graph.Graph, t Params) bool {
 // backend, logger and trace. The pull variant does not apply to SSSP and is
 // an error. An empty graph gives an empty result.
 func Run(ctx context.Context, g *graph.Graph, src uint32, opts ...runtime.Option) (*Result, error) {
-	return run(ctx, g, []uint32{src}, false, opts)
+	return entry.One(ctx, g, src, opts)
 }
 
 // RunMulti computes every vertex's distance to the nearest of sources (a
 // multi-source SSSP: one run that starts from all of them at distance 0).
 // Duplicated sources count once; there must be at least one.
 func RunMulti(ctx context.Context, g *graph.Graph, sources []uint32, opts ...runtime.Option) (*Result, error) {
-	if len(sources) == 0 {
-		return nil, fmt.Errorf("sssp: %w: no sources", ErrSource)
-	}
-	return run(ctx, g, sources, true, opts)
+	return entry.Multi(ctx, g, sources, opts)
 }
 
+// entry checks Run's and RunMulti's arguments and the graph before run.
+var entry = search.Entry[*Result]{Name: "sssp", Check: CheckGraph, Run: run}
+
 func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []runtime.Option) (*Result, error) {
-	src := srcs[0]
-	var keep []uint32
-	if multi {
-		keep = slices.Clone(srcs)
-	}
-	if err := runtime.CheckArgs("sssp", ctx, g); err != nil {
-		return nil, err
-	}
-	if err := CheckGraph(g); err != nil {
-		return nil, err
-	}
 	n := g.NumVertices()
 	cfg := runtime.NewConfigFor("sssp", opts...)
 	par, err := paramsFor(cfg)
@@ -248,26 +179,17 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 		target, merge, delta = par.BucketEdges, mergedBins(delta, bd), bd
 	}
 	if n == 0 {
-		return &Result{src: src, srcs: keep, delta: delta, ids: g.IDs()}, nil
+		return &Result{search.New("sssp", "distance", g, srcs, multi, hostmem.Values{}, runtime.Stats{}), delta}, nil
 	}
-	for _, s := range srcs {
-		if int64(s) >= int64(n) {
-			return nil, fmt.Errorf("sssp: %w: source %d, graph has %d vertices (0..%d)", ErrSource, s, n, n-1)
-		}
-	}
-	parents := parentsSet(cfg)
-	cpu, isCPU := cfg.Backend().(*runtime.CPU)
-	if multi && len(srcs) > 1 && !isCPU {
-		return nil, fmt.Errorf("sssp: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", cfg.Backend().Name(), runtime.ErrUnsupported)
-	}
-	if parents && !isCPU {
-		return nil, fmt.Errorf("sssp: parents (WithParents) on backend %s: %w (the CPU backend records them)", cfg.Backend().Name(), runtime.ErrUnsupported)
+	cpu, parents, err := search.Start("sssp", cfg, n, srcs, multi)
+	if err != nil {
+		return nil, err
 	}
 	launchDelta := delta // static variants keep their delta
 	if cfg.Adaptive() && deltaSet(cfg) == 0 {
 		launchDelta = par.LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 	}
-	op, ok := backends.New(cfg.Backend(), request{g: g, src: src, srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: srcs[0], srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
 	if !ok {
 		return nil, fmt.Errorf("sssp: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
@@ -275,34 +197,11 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{src: src, srcs: keep, dist: op.Distances(), delta: delta, stats: st, ids: g.IDs()}
+	r := &Result{search.New("sssp", "distance", g, srcs, multi, op.Distances(), st), delta}
 	if parents {
-		t0 := time.Now()
-		if r.parent, err = parentsOf(cpu, g, srcs, op); err != nil {
+		if err := search.AddParents(&r.Result, func() ([]uint32, error) { return parentsOf(cpu, g, srcs, op) }); err != nil {
 			return nil, err
 		}
-		addParentPass(&r.stats, time.Since(t0))
 	}
 	return r, nil
-}
-
-// Release gives the result's host memory back for reuse by a later run's
-// result of the same size, which then skips allocating and faulting in
-// fresh pages (on the H100's host about 60 µs per MiB). Call it when done
-// with a result, for example between sources; the result, and any slice
-// taken from it, must not be used afterwards (its methods panic).
-func (r *Result) Release() {
-	if r.released {
-		return
-	}
-	r.released = true
-	r.dist.Release()
-	r.dist = hostmem.Values{}
-	r.parent = nil
-}
-
-func (r *Result) live() {
-	if r.released {
-		panic("sssp: Result used after Release")
-	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/kernels"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -17,9 +16,7 @@ import (
 )
 
 func init() {
-	backends.Register("cuda", func(b runtime.Backend, r request) (operator, bool) {
-		return newCUDAOp(b, r.g, r.src, r.delta, r.target, r.launchDelta)
-	})
+	backends.Register("cuda", newCUDAOp)
 }
 
 // cudaOp is the SSSP operator on the cuda backend, relaxing with
@@ -59,13 +56,15 @@ type cudaOp struct {
 	res   hostmem.Values
 }
 
-func newCUDAOp(b runtime.Backend, g *graph.Graph, src uint32, delta uint64, target int64, launchDelta uint64) (operator, bool) {
+// newCUDAOp builds the operator of request r on b, a cuda backend (false
+// for another).
+func newCUDAOp(b runtime.Backend, r request) (operator, bool) {
 	c, ok := b.(*gpu.CUDA)
 	if !ok {
 		return nil, false
 	}
-	n := g.NumVertices()
-	o := &cudaOp{src: src, delta: max(delta, 1), target: target, launchDelta: max(launchDelta, delta, 1)}
+	g, n, target := r.g, r.g.NumVertices(), r.target
+	o := &cudaOp{src: r.src, delta: max(r.delta, 1), target: target, launchDelta: max(r.launchDelta, r.delta, 1)}
 	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *gpu.Dev, t *frontier.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		o.bits = d.ResultBits(g, "sssp")

@@ -7,15 +7,13 @@ package sssp_test
 // They skip when no CUDA driver or GPU is present.
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/gpu"
@@ -38,76 +36,9 @@ func gpuConfigs(cuda *gpu.CUDA, plain ...*gpu.CUDA) map[string][]runtime.Option 
 	return m
 }
 
-// cpuSSSP is the reference: the CPU backend.
-func cpuSSSP(t *testing.T, g *graph.Graph, src uint32) *sssp.Result {
-	t.Helper()
-	want, err := sssp.Run(context.Background(), g, src, runtime.WithWorkers(2))
-	if err != nil {
-		t.Fatalf("cpu: %v", err)
-	}
-	return want
-}
-
-func compareSSSP(t *testing.T, label string, g *graph.Graph, src uint32, want *sssp.Result, opts []runtime.Option) *sssp.Result {
-	t.Helper()
-	got, err := sssp.Run(context.Background(), g, src, opts...)
-	if err != nil {
-		t.Fatalf("%s: gpu: %v", label, err)
-	}
-	if got.NumVertices() != want.NumVertices() {
-		t.Fatalf("%s: %d distances on the GPU, %d on the CPU", label, got.NumVertices(), want.NumVertices())
-	}
-	testgraphs.CompareValues(t, label, "distance", want.NumVertices(), want.Distance, got.Distance)
-	if err := sssp.Verify(g, got); err != nil {
-		t.Fatalf("%s: %v", label, err)
-	}
-	if gt := got.Stats().GPU; gt != nil {
-		checkResultBits(t, label, got, gt.ResultBits)
-	}
-	return got
-}
-
-// narrowMin is the backend option WithNarrowMin of the runs checked
-// (tests that lower it set it while they run).
-var narrowMin = gpu.DefaultNarrowMin
-
-// checkResultBits checks the width of a GPU run's distance copy: 64 bits
-// as computed, or the fewest of 8, 16 and 32 whose all-ones (unreached)
-// lies above the largest distance, and 32 below narrowMin
-// vertices.
-func checkResultBits(t *testing.T, label string, r *sssp.Result, bits int) {
-	t.Helper()
-	if bits == 64 {
-		return // 64-bit distances are copied as they are
-	}
-	m, _ := r.MaxDistance()
-	want := 32
-	switch {
-	case r.NumVertices() < narrowMin:
-	case m < 0xFF:
-		want = 8
-	case m < 0xFFFF:
-		want = 16
-	}
-	if bits != want {
-		t.Fatalf("%s: distances copied as %d bits (%d vertices, largest distance %d), want %d", label, bits, r.NumVertices(), m, want)
-	}
-}
-
 func TestCUDASharedTable(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := gpuConfigs(cuda, testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0)))
-	runs := 0
-	for _, c := range testgraphs.Cases() {
-		g := c.Weighted()
-		for _, src := range c.Sources {
-			want := cpuSSSP(t, g, src)
-			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
-				runs++
-			}
-		}
-	}
+	runs := kit.CompareCases(t, testgraphs.Cases(), gpuConfigs(cuda, testgraphs.OpenCUDA(t, gpu.WithFusedLevels(0))))
 	t.Logf("%d GPU runs matched the CPU", runs)
 }
 
@@ -126,45 +57,18 @@ func largeConfigs(cuda *gpu.CUDA) map[string][]runtime.Option {
 
 func TestCUDAGenerated(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(cuda)
-	for _, tg := range []struct {
-		name string
-		g    *graph.Graph
-	}{
-		{"rmat15", testgraphs.RMAT(15, 16, 1).WithDerivedWeights(3)},
-		{"rmat13-directed", testgraphs.RMATDirected(13, 8, 2).WithDerivedWeights(4)},
-		{"grid150x150", testgraphs.Grid(150, 150).WithDerivedWeights(5)},
-	} {
-		for _, src := range testgraphs.Sources(tg.g, 2) {
-			want := cpuSSSP(t, tg.g, src)
-			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", tg.name, name, src), tg.g, src, want, opts)
-			}
-		}
-	}
+	kit.CompareCases(t, []testgraphs.Case{
+		{Name: "rmat15", G: testgraphs.RMAT(15, 16, 1).WithDerivedWeights(3)},
+		{Name: "rmat13-directed", G: testgraphs.RMATDirected(13, 8, 2).WithDerivedWeights(4)},
+		{Name: "grid150x150", G: testgraphs.Grid(150, 150).WithDerivedWeights(5)},
+	}, largeConfigs(cuda))
 }
 
 func TestCUDADatasets(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(cuda)
-	for _, ds := range []struct {
-		file     string
-		directed bool
-	}{{"rome99.gr", true}, {"p2p-Gnutella31.txt", true}, {"email-Enron.txt", false}} {
-		g := testgraphs.LoadDatasetMinimal(t, ds.file, ds.directed)
-		if g == nil {
-			continue
-		}
-		if g.WeightKind() != graph.IntWeights {
-			g = g.WithDerivedWeights(1)
-		}
-		for _, src := range testgraphs.Sources(g, 2) {
-			want := cpuSSSP(t, g, src)
-			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", ds.file, name, src), g, src, want, opts)
-			}
-		}
-	}
+	// Unweighted ones get derived weights (testgraphs.Case.Weighted).
+	cases := searchtest.MinimalDatasets(t, []string{"rome99.gr", "p2p-Gnutella31.txt", "email-Enron.txt"}, "email-Enron.txt")
+	kit.CompareCases(t, cases, largeConfigs(cuda))
 }
 
 // BenchmarkCUDASSSP times whole SSSP runs on the GPU (graph cached, one
@@ -199,26 +103,7 @@ func BenchmarkCUDASSSP(b *testing.B) {
 					cuda = testgraphs.OpenCUDA(b)
 				}
 				opts := append(slices.Clone(cfg.opts), runtime.WithBackend(cuda))
-				res, err := sssp.Run(context.Background(), g, src, opts...) // warm-up
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := sssp.Verify(g, res); err != nil {
-					b.Fatal(err)
-				}
-				var times []time.Duration
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					t0 := time.Now()
-					if _, err := sssp.Run(context.Background(), g, src, opts...); err != nil {
-						b.Fatal(err)
-					}
-					times = append(times, time.Since(t0))
-				}
-				b.StopTimer()
-				slices.Sort(times)
-				med := times[len(times)/2]
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
+				res, med := kit.TimeRuns(b, g, src, opts)
 				b.ReportMetric(float64(res.Stats().Iterations), "iterations")
 				b.ReportMetric(float64(med.Nanoseconds())/1000/float64(max(res.Stats().Iterations, 1)), "us/iter")
 				if gt := res.Stats().GPU; gt != nil {
@@ -236,42 +121,13 @@ func BenchmarkCUDASSSP(b *testing.B) {
 // distances on gstest's p2p-31 against its published answers.
 func TestCUDASharedGeneratedAndReal(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
-	cfgs := largeConfigs(cuda)
 	cases := testgraphs.Generated()
 	real, err := testgraphs.Datasets()
 	if err != nil {
 		t.Logf("real datasets skipped: %v", err)
 	}
-	for _, c := range append(cases, real...) {
-		g := c.Weighted()
-		for _, src := range c.Sources {
-			want := cpuSSSP(t, g, src)
-			for name, opts := range cfgs {
-				compareSSSP(t, fmt.Sprintf("%s/%s/src=%d", c.Name, name, src), g, src, want, opts)
-			}
-		}
-	}
-	g, src, _, dist, err := testgraphs.P2P31()
-	if err != nil {
-		t.Skipf("p2p-31 answers: %v", err)
-	}
-	res, err := sssp.Run(context.Background(), g, src, runtime.WithBackend(cuda))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, want := range dist {
-		if want == -2 {
-			continue // no published answer
-		}
-		d, ok := res.Distance(uint32(v))
-		got := int64(d)
-		if !ok {
-			got = -1
-		}
-		if got != want {
-			t.Fatalf("p2p-31: vertex %d: gpu distance %d, published %d", v, got, want)
-		}
-	}
+	kit.CompareCases(t, append(cases, real...), largeConfigs(cuda))
+	kit.P2P31(t, false, [][]runtime.Option{{runtime.WithBackend(cuda)}}, func(_, dist []int64) []int64 { return dist }, true)
 }
 
 // BenchmarkCUDATargets times SSSP on the graphs of the speed targets
@@ -280,96 +136,27 @@ func TestCUDASharedGeneratedAndReal(t *testing.T) {
 // kron:20:16,grid:1024:1024). For each variant: one warm-up run, then one
 // run from each of 8 sources; the median Stats.Wall is reported and logged.
 func BenchmarkCUDATargets(b *testing.B) {
-	specs := os.Getenv("GEARBOX_BENCH_SPECS")
-	if specs == "" {
-		specs = "kron:20:16,grid:1024:1024"
-	}
-	cuda := testgraphs.OpenCUDA(b)
-	plain := testgraphs.OpenCUDA(b, gpu.WithFusedLevels(0))
-	for _, spec := range strings.Split(specs, ",") {
-		g0, err := graph.Generate(spec, graph.GenOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		g := g0.WithDerivedWeights(1)
-		srcs := testgraphs.Sources(g, 8)
-		type config struct {
-			name  string
-			be    *gpu.CUDA
-			v     *decider.Variant
-			delta uint64
-		}
-		vr := func(o decider.Order, m decider.Mapping, r decider.Rep) *decider.Variant {
-			return &decider.Variant{Order: o, Mapping: m, Rep: r}
-		}
-		cfgs := []config{
-			{"auto-delta256", cuda, nil, 256},
-			{"U_T_QU", cuda, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
-			{"U_T_QU-nofused", plain, vr(decider.Unordered, decider.Thread, decider.Queue), 0},
-			{"U_B_QU", cuda, vr(decider.Unordered, decider.Block, decider.Queue), 0},
-			{"O_T_QU-delta256", plain, vr(decider.Ordered, decider.Thread, decider.Queue), 256},
+	delta := func(d uint64) []runtime.Option { return []runtime.Option{sssp.WithDelta(d)} }
+	kit.CUDATargets(b, "sssp", func(spec string) []searchtest.GPUConfig {
+		cfgs := []searchtest.GPUConfig{
+			{Name: "auto-delta256", Opts: delta(256)},
+			{Name: "U_T_QU", Variant: searchtest.V(decider.Unordered, decider.Thread, decider.Queue)},
+			{Name: "U_T_QU-nofused", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Thread, decider.Queue)},
+			{Name: "U_B_QU", Variant: searchtest.V(decider.Unordered, decider.Block, decider.Queue)},
+			{Name: "O_T_QU-delta256", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Thread, decider.Queue), Opts: delta(256)},
 		}
 		if !strings.HasPrefix(spec, "grid") { // small deltas: thousands of buckets on the grid
-			cfgs = append(cfgs, config{"auto-delta32", cuda, nil, 32},
-				config{"O_B_QU-delta32", plain, vr(decider.Ordered, decider.Block, decider.Queue), 32},
-				config{"U_B_BM", plain, vr(decider.Unordered, decider.Block, decider.Bitmap), 0})
+			cfgs = append(cfgs, searchtest.GPUConfig{Name: "auto-delta32", Opts: delta(32)},
+				searchtest.GPUConfig{Name: "O_B_QU-delta32", Plain: true, Variant: searchtest.V(decider.Ordered, decider.Block, decider.Queue), Opts: delta(32)},
+				searchtest.GPUConfig{Name: "U_B_BM", Plain: true, Variant: searchtest.V(decider.Unordered, decider.Block, decider.Bitmap)})
 		}
-		for _, cfg := range cfgs {
-			b.Run(fmt.Sprintf("graph=%s/variant=%s", spec, cfg.name), func(b *testing.B) {
-				opts := []runtime.Option{runtime.WithBackend(cfg.be)}
-				if cfg.v != nil {
-					opts = append(opts, runtime.WithVariant(*cfg.v))
-				}
-				if cfg.delta > 0 {
-					opts = append(opts, sssp.WithDelta(cfg.delta))
-				}
-				if _, err := sssp.Run(context.Background(), g, srcs[0], opts...); err != nil {
-					b.Fatal(err)
-				}
-				var walls, kern []time.Duration
-				var iters, lv []int
-				for i := 0; i < b.N; i++ {
-					walls, kern, iters, lv = walls[:0], kern[:0], iters[:0], lv[:0]
-					for _, src := range srcs {
-						res, err := sssp.Run(context.Background(), g, src, opts...)
-						if err != nil {
-							b.Fatal(err)
-						}
-						st := res.Stats()
-						walls = append(walls, st.Wall)
-						kern = append(kern, st.GPU.Kernels)
-						iters = append(iters, st.Iterations)
-						lv = append(lv, int(st.GPU.Levels))
-					}
-				}
-				med := medianDur(walls)
-				b.ReportMetric(float64(med.Microseconds())/1000, "median_ms")
-				b.ReportMetric(float64(medianDur(kern).Microseconds())/1000, "kernels_ms")
-				b.Logf("TARGET sssp %s %s median %.3f ms (kernels %.3f ms; min %.3f max %.3f) iterations %v device-levels %v",
-					spec, cfg.name, ms(med), ms(medianDur(kern)), ms(slices.Min(walls)), ms(slices.Max(walls)), iters, lv)
-			})
-		}
-	}
+		return cfgs
+	}, false)
 }
-
-func medianDur(x []time.Duration) time.Duration {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
 
 // TestCUDARelease: GPU runs into the memory of released results (reused
 // without clearing) are still correct.
-func TestCUDARelease(t *testing.T) {
-	cuda := testgraphs.OpenCUDA(t)
-	checkRelease(t, runtime.WithBackend(cuda))
-	// Results narrowed to 16 bits are recycled as such.
-	defer func(m int) { narrowMin = m }(narrowMin)
-	narrowMin = 1
-	checkRelease(t, runtime.WithBackend(testgraphs.OpenCUDA(t, gpu.WithNarrowMin(1))))
-}
+func TestCUDARelease(t *testing.T) { searchtest.CUDARelease(t, checkRelease) }
 
 // TestCUDAFusedHubs: unordered SSSP runs in persistent launches from the
 // first level, through frontiers of hubs (their blocks expand hubs of up
@@ -380,7 +167,7 @@ func TestCUDAFusedHubs(t *testing.T) {
 	uq := runtime.WithVariant(decider.Variant{Order: decider.Unordered, Mapping: decider.Thread, Rep: decider.Queue})
 	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
-		got := compareSSSP(t, c.Name, c.G, 0, cpuSSSP(t, c.G, 0), []runtime.Option{runtime.WithBackend(backend(c)), uq})
+		got := kit.CompareGPU(t, c.Name, c.G, 0, kit.CPURun(t, c.G, 0), []runtime.Option{runtime.WithBackend(backend(c)), uq})
 		// A vertex may improve over several levels, so unordered SSSP runs
 		// at least the BFS's levels.
 		levels, iters := got.Stats().GPU.Levels, got.Stats().Iterations
@@ -406,12 +193,12 @@ func TestCUDABucketedLaunch(t *testing.T) {
 	cuda := testgraphs.OpenCUDA(t)
 	g := testgraphs.Grid(120, 90).WithDerivedWeights(7)
 	src := uint32(4321)
-	want := cpuSSSP(t, g, src)
+	want := kit.CPURun(t, g, src)
 	for _, m := range []decider.Mapping{decider.Thread, decider.Block} {
 		for _, delta := range []uint64{1, 16, 256, 1 << 40} {
 			v := decider.Variant{Order: decider.Ordered, Mapping: m, Rep: decider.Queue}
 			label := fmt.Sprintf("grid/%s/delta=%d", v, delta)
-			got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithVariant(v), sssp.WithDelta(delta)})
+			got := kit.CompareGPU(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithVariant(v), sssp.WithDelta(delta)})
 			buckets := map[uint64]bool{}
 			for u := range g.NumVertices() {
 				if d, ok := got.Distance(uint32(u)); ok {
@@ -437,7 +224,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 		}
 		th.DeltaFactor, th.Delta, th.BucketEdges, th.LaunchDeltaFactor = 0, 1, 0, f
 		label := fmt.Sprintf("grid/adaptive-ordered/launch_delta_factor=%g", f)
-		got := compareSSSP(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), sssp.WithParams(th)})
+		got := kit.CompareGPU(t, label, g, src, want, []runtime.Option{runtime.WithBackend(cuda), runtime.WithOrder(decider.Ordered), sssp.WithParams(th)})
 		if levels[f] = got.Stats().GPU.Levels; levels[f] == 0 {
 			t.Errorf("%s: no level ran in a persistent launch", label)
 		}
@@ -449,7 +236,7 @@ func TestCUDABucketedLaunch(t *testing.T) {
 	backend := testgraphs.HubBackends(t)
 	for _, c := range testgraphs.HubCases() {
 		for _, delta := range []uint64{1, 8} {
-			got := compareSSSP(t, fmt.Sprintf("%s/delta=%d", c.Name, delta), c.G, 0, cpuSSSP(t, c.G, 0),
+			got := kit.CompareGPU(t, fmt.Sprintf("%s/delta=%d", c.Name, delta), c.G, 0, kit.CPURun(t, c.G, 0),
 				[]runtime.Option{runtime.WithBackend(backend(c)), oq, sssp.WithDelta(delta)})
 			if got.Stats().GPU.Levels == 0 {
 				t.Errorf("%s/delta=%d: no level ran in a persistent launch", c.Name, delta)
@@ -483,12 +270,12 @@ func TestCUDALocalLevels(t *testing.T) {
 		g    *graph.Graph
 	}{{"beads", beads}, {"grid40x40", testgraphs.Grid(40, 40).WithDerivedWeights(3)},
 		{"grid300x300", testgraphs.Grid(300, 300).WithDerivedWeights(3)}} {
-		want := cpuSSSP(t, c.g, 0)
+		want := kit.CPURun(t, c.g, 0)
 		for _, order := range []decider.Order{decider.Unordered, decider.Ordered} {
 			v := runtime.WithVariant(decider.Variant{Order: order, Mapping: decider.Thread, Rep: decider.Queue})
 			for name, be := range map[string]*gpu.CUDA{"local": on, "no-local": off} {
 				label := fmt.Sprintf("%s/%s/%s", c.name, order, name)
-				gt := compareSSSP(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
+				gt := kit.CompareGPU(t, label, c.g, 0, want, []runtime.Option{runtime.WithBackend(be), v, sssp.WithDelta(16)}).Stats().GPU
 				if gt.Levels == 0 {
 					t.Errorf("%s: no level ran in a persistent launch", label)
 				}

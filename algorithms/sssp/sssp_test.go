@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search/searchtest"
 	"github.com/gearbox-graph/gearbox/algorithms/sssp"
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
@@ -26,6 +28,11 @@ func bucketed(p sssp.Params, target int64) sssp.Params {
 	p.BucketEdges = target
 	return p
 }
+
+// kit runs the tests SSSP shares with BFS on the weighted graphs: parent
+// edges must be tight arcs (dist[p] + w == dist[v], some parallel arc of
+// that weight) and paths must weigh their vertex's distance.
+var kit = searchtest.Search[*sssp.Result]{Weighted: true, Run: sssp.Run, RunMulti: sssp.RunMulti, WithParents: sssp.WithParents, Verify: sssp.Verify, What: "distance", Configs: configs}
 
 func configs() map[string][]runtime.Option {
 	m := map[string][]runtime.Option{
@@ -55,23 +62,7 @@ func configs() map[string][]runtime.Option {
 	return m
 }
 
-func TestAllVariantsMatchDijkstra(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range testgraphs.Cases() {
-		g := c.Weighted()
-		for name, opts := range configs() {
-			for _, src := range c.Sources {
-				res, err := sssp.Run(ctx, g, src, opts...)
-				if err != nil {
-					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
-				}
-				if err := sssp.Verify(g, res); err != nil {
-					t.Fatalf("%s/%s/src=%d: %v", c.Name, name, src, err)
-				}
-			}
-		}
-	}
-}
+func TestAllVariantsMatchDijkstra(t *testing.T) { kit.EveryConfig(t, nil, sssp.Verify) }
 
 func TestKnownDistances(t *testing.T) {
 	want := map[string][]int64{
@@ -160,10 +151,7 @@ func TestAllIteratesReached(t *testing.T) {
 // Distances are exact either way.
 func TestOrderRule(t *testing.T) {
 	g := testgraphs.Grid(20, 20).WithDerivedWeights(3)
-	want, _, err := sssp.Reference(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, g)
 	for _, tc := range []struct {
 		name      string
 		minV      int64
@@ -194,11 +182,7 @@ func TestOrderRule(t *testing.T) {
 					t.Errorf("variant %s, want %s...", v, tc.wantOrder)
 				}
 			}
-			for v, w := range want {
-				if d, ok := res.Distance(uint32(v)); !ok || d != w {
-					t.Fatalf("vertex %d: %d (%v), want %d", v, d, ok, w)
-				}
-			}
+			checkDistances(t, tc.name, res, want)
 		})
 	}
 }
@@ -208,27 +192,7 @@ func TestOrderRule(t *testing.T) {
 func TestRelease(t *testing.T) { checkRelease(t) }
 
 func checkRelease(t *testing.T, opts ...runtime.Option) {
-	t.Helper()
-	g := testgraphs.RMAT(10, 8, 3).WithDerivedWeights(5)
-	srcs := testgraphs.Sources(g, 3)
-	for i, src := range srcs {
-		res, err := sssp.Run(context.Background(), g, src, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sssp.Verify(g, res); err != nil {
-			t.Fatalf("run %d (after %d releases): %v", i, i, err)
-		}
-		res.Release()
-		func() {
-			defer func() {
-				if r := recover(); r == nil {
-					t.Error("Distance after Release did not panic")
-				}
-			}()
-			res.Distance(src)
-		}()
-	}
+	kit.CheckRelease(t, testgraphs.RMAT(10, 8, 3).WithDerivedWeights(5), sssp.Verify, "Distance", func(r *sssp.Result, v uint32) { r.Distance(v) }, opts...)
 }
 
 // TestDerivedDelta: with delta_factor set, the run's delta is factor x mean
@@ -236,10 +200,7 @@ func checkRelease(t *testing.T, opts ...runtime.Option) {
 // factor 0 keeps the fixed delta. Distances are exact in every case.
 func TestDerivedDelta(t *testing.T) {
 	g := testgraphs.Grid(30, 30).WithDerivedWeights(5)
-	want, _, err := sssp.Reference(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, g)
 	meanDeg := float64(g.NumEdges()) / float64(g.NumVertices())
 	derived := uint64(1) << uint(math.Round(math.Log2(8*g.MeanWeight()/meanDeg)))
 	th := sssp.DefaultParams()
@@ -262,11 +223,7 @@ func TestDerivedDelta(t *testing.T) {
 		if res.Delta() != tc.want {
 			t.Errorf("%s: delta %d, want %d", tc.name, res.Delta(), tc.want)
 		}
-		for v, w := range want {
-			if d, ok := res.Distance(uint32(v)); !ok || d != w {
-				t.Fatalf("%s: vertex %d: %d (%v), want %d", tc.name, v, d, ok, w)
-			}
-		}
+		checkDistances(t, tc.name, res, want)
 	}
 	if derived == 32 || derived < 2 {
 		t.Fatalf("derived delta %d does not tell the cases apart", derived)
@@ -280,21 +237,14 @@ func TestDerivedDelta(t *testing.T) {
 // distances stay exact.
 func TestBucketEdges(t *testing.T) {
 	g := testgraphs.Grid(40, 40).WithDerivedWeights(3)
-	want, _, err := sssp.Reference(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, g)
 	run := func(name string, opts ...runtime.Option) int {
 		t.Helper()
 		res, err := sssp.Run(context.Background(), g, 0, append(opts, runtime.WithWorkers(1), sssp.WithDelta(1))...)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		for v, w := range want {
-			if d, ok := res.Distance(uint32(v)); !ok || d != w {
-				t.Fatalf("%s: vertex %d: %d (%v), want %d", name, v, d, ok, w)
-			}
-		}
+		checkDistances(t, name, res, want)
 		return res.Stats().Iterations
 	}
 	th := bucketed(sssp.DefaultParams(), 0) // the [cpu.sssp] section merges buckets
@@ -337,11 +287,7 @@ func TestBucketEdges(t *testing.T) {
 		if res.Delta() != c.want {
 			t.Errorf("%s: delta %d, want %d", c.name, res.Delta(), c.want)
 		}
-		for u, w := range want {
-			if d, ok := res.Distance(uint32(u)); !ok || d != w {
-				t.Fatalf("%s: vertex %d: %d (%v), want %d", c.name, u, d, ok, w)
-			}
-		}
+		checkDistances(t, c.name, res, want)
 	}
 	if df.BucketDeltaForGraph(g) >= df.DeltaForGraph(g) {
 		t.Fatalf("factors 1 and 64 give deltas %d and %d: the test cannot tell them apart", df.BucketDeltaForGraph(g), df.DeltaForGraph(g))
@@ -361,10 +307,7 @@ func TestBucketEdges(t *testing.T) {
 // distances / 8 iterations).
 func TestMergedBucketsCPU(t *testing.T) {
 	g := testgraphs.Grid(40, 40).WithDerivedWeights(3)
-	want, _, err := sssp.Reference(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, g)
 	distinct := map[uint64]bool{}
 	for _, d := range want {
 		distinct[d] = true
@@ -378,11 +321,7 @@ func TestMergedBucketsCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for v, d := range want {
-				if got, ok := res.Distance(uint32(v)); !ok || got != d {
-					t.Fatalf("workers %d, bucket_edges %d: vertex %d: %d (%v), want %d", w, target, v, got, ok, d)
-				}
-			}
+			checkDistances(t, fmt.Sprintf("workers %d, bucket_edges %d", w, target), res, want)
 			iters[target] = res.Stats().Iterations
 		}
 		if iters[64] >= iters[0] || iters[1<<20] >= iters[0] {
@@ -422,10 +361,7 @@ func TestFusionBound(t *testing.T) {
 		wts[i] = 1 + uint32(i%7)
 	}
 	g := testgraphs.MustBuild(int(next), false, arcs, wts)
-	want, _, err := sssp.Reference(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, g)
 	for _, w := range []int{1, 4} {
 		for _, c := range []struct {
 			target, first int64
@@ -435,11 +371,7 @@ func TestFusionBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for v, d := range want {
-				if got, ok := res.Distance(uint32(v)); !ok || got != d {
-					t.Fatalf("workers %d, bucket_edges %d: vertex %d: %d (%v), want %d", w, c.target, v, got, ok, d)
-				}
-			}
+			checkDistances(t, fmt.Sprintf("workers %d, bucket_edges %d", w, c.target), res, want)
 			st := res.Stats()
 			if len(st.Trace) == 0 || st.Trace[0].Edges != c.first {
 				t.Errorf("workers %d, bucket_edges %d: trace %v; want a first iteration of %d edges", w, c.target, st.Trace, c.first)
@@ -452,10 +384,7 @@ func TestFusionBound(t *testing.T) {
 // in its workers' bins; the worker state a later run reuses starts empty.
 func TestStoppedRunThenFullRun(t *testing.T) {
 	g := testgraphs.Grid(30, 30).WithDerivedWeights(5)
-	want, _, err := sssp.Reference(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, g)
 	v, err := decider.ParseVariant("O_T_QU")
 	if err != nil {
 		t.Fatal(err)
@@ -472,11 +401,7 @@ func TestStoppedRunThenFullRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for u, d := range want {
-			if got, ok := res.Distance(uint32(u)); !ok || got != d {
-				t.Fatalf("after a stopped run: vertex %d: %d (%v), want %d", u, got, ok, d)
-			}
-		}
+		checkDistances(t, "after a stopped run", res, want)
 	}
 }
 
@@ -502,4 +427,25 @@ func (d *stopDecider) Next(o decider.Observation) decider.Variant {
 		d.cancel()
 	}
 	return d.Decider.Next(o)
+}
+
+// reference returns g's distances from vertex 0 by Dijkstra.
+func reference(t *testing.T, g *graph.Graph) []uint64 {
+	t.Helper()
+	want, _, err := sssp.Reference(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// checkDistances fails the test (name: what ran) where res does not reach
+// every vertex at its distance in want.
+func checkDistances(t *testing.T, name string, res *sssp.Result, want []uint64) {
+	t.Helper()
+	for v, w := range want {
+		if d, ok := res.Distance(uint32(v)); !ok || d != w {
+			t.Fatalf("%s: vertex %d: %d (%v), want %d", name, v, d, ok, w)
+		}
+	}
 }

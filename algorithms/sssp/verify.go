@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/search"
 	"github.com/gearbox-graph/gearbox/graph"
 )
 
@@ -72,42 +73,10 @@ func Verify(g *graph.Graph, r *Result) error {
 	if g == nil || r == nil {
 		return fmt.Errorf("sssp: verify: %w: nil graph or result", graph.ErrNil)
 	}
-	n := g.NumVertices()
-	if r.NumVertices() != n {
-		return fmt.Errorf("%w: %d distances for %d vertices", ErrMismatch, r.NumVertices(), n)
+	if err := search.CheckValues(g, &r.Result, true, ErrMismatch, "distance"); err != nil {
+		return err
 	}
-	if n == 0 {
-		return nil
-	}
-	src := r.Source()
-	if d, ok := r.Distance(src); !ok || d != 0 {
-		return fmt.Errorf("%w: source %d has distance %d (reached %v), want 0", ErrMismatch, src, d, ok)
-	}
-	tight := make([]bool, n)
-	for u := 0; u < n; u++ {
-		du, ok := r.Distance(uint32(u))
-		if !ok {
-			continue
-		}
-		ws := g.EdgeWeights(uint32(u))
-		for i, v := range g.Neighbors(uint32(u)) {
-			dv, ok := r.Distance(v)
-			w := uint64(ws[i])
-			if !ok || dv > du+w {
-				return fmt.Errorf("%w: arc %d->%d (weight %d): distance %d but target %d (reached %v)", ErrMismatch, u, v, w, du, dv, ok)
-			}
-			if dv == du+w {
-				tight[v] = true
-			}
-		}
-	}
-	for v := 0; v < n; v++ {
-		if r.Reached(uint32(v)) && uint32(v) != src && !tight[v] {
-			d, _ := r.Distance(uint32(v))
-			return fmt.Errorf("%w: vertex %d at distance %d has no tight in-arc", ErrMismatch, v, d)
-		}
-	}
-	ref, reached, err := Reference(g, src)
+	ref, reached, err := Reference(g, r.Source())
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ var Spec = &algorithms.Spec{
 	Doc:      "st-connectivity: is --target reachable from --source, in how many hops, by which path (a search from both ends)",
 	Sourced:  true,
 	Targeted: true,
+	InArcs:   true,
 	Variants: []string{"thread", "block"},
 	Options: func(variant string, _ map[string]uint64) ([]runtime.Option, error) {
 		switch variant {

@@ -2,13 +2,18 @@ package main
 
 import (
 	"fmt"
+	goruntime "runtime"
+
+	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/graph"
 
 	"github.com/gearbox-graph/gearbox/gpu"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 // openBackend returns the backend --device names and a function releasing
-// it. "auto" takes the GPU when one is usable and says why not otherwise.
+// it. "auto" opens the GPU when one is usable and says why not otherwise;
+// `run` then asks the cost model (autoDevice) once the graph is loaded.
 func openBackend(e *env, device string, workers int) (runtime.Backend, func(), error) {
 	cpu := func() (runtime.Backend, func(), error) { return runtime.NewCPU(workers), func() {}, nil }
 	switch device {
@@ -30,4 +35,26 @@ func openBackend(e *env, device string, workers int) (runtime.Backend, func(), e
 		return cpu()
 	}
 	return nil, nil, fmt.Errorf("%w: --device %q: want cpu, cuda or auto", errUsage, device)
+}
+
+// autoDevice applies --device auto's cost model once the graph is loaded:
+// when the host is expected faster than the GPU it closes the GPU backend
+// and returns a CPU one. It returns the line saying why.
+func autoDevice(backend runtime.Backend, closeBackend func(), g *graph.Graph, sourced bool, runs, workers int) (runtime.Backend, func(), string) {
+	if backend.Device() == "" { // already the host: no GPU was usable
+		return backend, closeBackend, ""
+	}
+	if workers <= 0 {
+		workers = goruntime.GOMAXPROCS(0)
+	}
+	ch := decider.DefaultDeviceCosts.ChooseDevice(decider.Work{
+		Vertices: g.NumVertices(), Arcs: g.NumEdges(), MaxDegree: g.MaxDegree(),
+		GraphBytes: g.Bytes(), Sourced: sourced, Runs: runs, Workers: workers,
+	})
+	line := "device auto: " + ch.Reason
+	if ch.GPU {
+		return backend, closeBackend, line
+	}
+	closeBackend()
+	return runtime.NewCPU(workers), func() {}, line
 }

@@ -32,6 +32,9 @@ type maxflowFlags struct {
 	variant    string
 	globalFreq float64
 	workers    int
+	device     string
+	tailBelow  int
+	tailAfter  int
 	out        string
 	cut        string
 	verify     bool
@@ -45,6 +48,10 @@ func (f *maxflowFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
 	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
+	def := maxflow.DefaultKnobs()
+	fs.IntVar(&f.tailBelow, "tail-below", def.SerialBelow, "sync and cuda: a tail of at most `N` active vertices is finished by the serial solver (on the host; 0: never)")
+	fs.IntVar(&f.tailAfter, "tail-after", def.HostAfter, "cuda: the tail moves to the host after `P` passes in a row at most --tail-below active (0: never)")
 	fs.StringVar(&f.out, "out", "", "write the flow of every arc as 'u v flow' lines (file ids; parallel arcs merged) to `FILE` ('-' for stdout)")
 	fs.StringVar(&f.cut, "cut", "", "write the source side of a minimum cut, one file id a line, to `FILE` ('-' for stdout)")
 	fs.BoolVar(&f.verify, "verify", false, "check the flow and cut by their properties (capacities, conservation, cut = value, no augmenting path)")
@@ -144,7 +151,12 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 	if !(f.globalFreq > 0) || math.IsInf(f.globalFreq, 1) {
 		return fmt.Errorf("%w: --global-freq %v: want a finite value > 0", errUsage, f.globalFreq)
 	}
-	ropts := []runtime.Option{runtime.WithLogger(e.log), runtime.WithWorkers(f.workers)}
+	backend, closeBackend, err := openBackend(e, f.device, f.workers)
+	if err != nil {
+		return err
+	}
+	defer closeBackend()
+	ropts := []runtime.Option{runtime.WithLogger(e.log), runtime.WithBackend(backend)}
 	if f.variant != "auto" {
 		if alg != maxflow.Sync && alg != maxflow.Auto {
 			return fmt.Errorf("%w: --variant applies to --algorithm sync", errUsage)
@@ -201,14 +213,21 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 	if f.out == "-" || f.cut == "-" {
 		sum = e.stderr
 	}
+	if f.tailBelow < 0 || f.tailAfter < 0 {
+		return fmt.Errorf("%w: --tail-below %d, --tail-after %d: want values >= 0", errUsage, f.tailBelow, f.tailAfter)
+	}
+	knobs := maxflow.Knobs{GlobalFreq: f.globalFreq, SerialBelow: f.tailBelow, HostAfter: f.tailAfter}
 	t0 := time.Now()
-	res, err := maxflow.Run(ctx, r, s, t, maxflow.WithAlgorithm(alg), maxflow.WithKnobs(maxflow.Knobs{GlobalFreq: f.globalFreq}), maxflow.WithRuntime(ropts...))
+	res, err := maxflow.Run(ctx, r, s, t, maxflow.WithAlgorithm(alg), maxflow.WithKnobs(knobs), maxflow.WithRuntime(ropts...))
 	if err != nil {
 		return err
 	}
 	wall := time.Since(t0)
 	n := g.NumVertices()
 	fmt.Fprintf(sum, "maxflow on %s (%d vertices, %d arcs; residual network of %d arcs) with %s\n", f.in.name(), n, g.NumEdges(), r.NumArcs(), res.Algorithm())
+	if p := res.Placement(); p != "host" {
+		fmt.Fprintf(sum, "placement: %s\n", p)
+	}
 	if len(srcs) > 1 {
 		fmt.Fprintf(sum, "super-source: vertex %d (internal) joins %d sources\n", s, len(srcs))
 	}

@@ -71,6 +71,8 @@ func TestRunMaxflow(t *testing.T) {
 		{[]string{"--gen", "grid:3:3"}, "names no source"},
 		{[]string{"--graph", max, "--algorithm", "x"}, "unknown algorithm"},
 		{[]string{"--graph", max, "--global-freq", "0"}, "--global-freq"},
+		{[]string{"--graph", max, "--device", "tpu"}, "--device \"tpu\""},
+		{[]string{"--graph", max, "--tail-after", "-1"}, "--tail-after -1"},
 	} {
 		_, _, err := gearbox(t, append([]string{"run", "maxflow"}, bad.args...)...)
 		if err == nil || !strings.Contains(err.Error(), bad.want) || !errors.Is(err, errUsage) {

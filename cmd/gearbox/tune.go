@@ -47,7 +47,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
 	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
 	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(benchedNames(), ", "))
-	fs.IntVar(&f.sources, "sources", 4, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
+	fs.IntVar(&f.sources, "sources", 8, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
@@ -316,7 +316,9 @@ block) is swept over its RANGE with the others at the best setting so far, on
 every graph and algorithm it affects, from --sources sources each (one warm-up
 run per value, then the values interleaved, medians); the value with the
 lowest geometric-mean time (wall time, or the GPU's time with --score
-device) is kept (the current one unless another is over 1% faster). A full
+device) replaces the current value only if it is significantly faster (a
+sign test over the runs paired by graph and source, p < 0.01 shared by the
+values) and over 1% faster; every sweep measures the current value too. A full
 cartesian product would take hours; the descent measures each knob's values
 once per pass. Writes tune.csv (rows
 flushed as they finish), tune-<knob>-<algorithm>.png, tune.md and the best setting as the
@@ -542,7 +544,7 @@ func noteReplacedKeys(e *env, out, device, section string, start tuning.Setting,
 // writeSteps prints each knob's sweep: the score of every value and the
 // value kept.
 func writeSteps(w io.Writer, res *tuning.TuneResult) {
-	fmt.Fprintf(w, "score = geometric mean over graphs and algorithms of the %s (ms); * = kept\n", res.Score.Describe())
+	fmt.Fprintf(w, "score = geometric mean over graphs and algorithms of the %s (ms); * = kept; p = sign test against the current value\n", res.Score.Describe())
 	for _, st := range res.Steps {
 		if st.Skipped {
 			why := "no effect on this backend"
@@ -558,7 +560,14 @@ func writeSteps(w io.Writer, res *tuning.TuneResult) {
 			if v == st.Best {
 				mark = "*"
 			}
-			fmt.Fprintf(w, " %s=%.3f%s", fmtParam(st.Param, v), st.Scores[i]*1e3, mark)
+			p := ""
+			if i < len(st.P) && v != st.Current {
+				p = fmt.Sprintf(" (p %.2g)", st.P[i])
+			}
+			fmt.Fprintf(w, " %s=%.3f%s%s", fmtParam(st.Param, v), st.Scores[i]*1e3, mark, p)
+		}
+		if st.Best == st.Current {
+			fmt.Fprintf(w, "\n       kept the current %s: no value significantly faster", fmtParam(st.Param, st.Current))
 		}
 		fmt.Fprintf(w, "\n       fastest per graph:")
 		for _, b := range tuning.BestPerGraph(res.Rows, st.Pass, st.Param, res.Score) {

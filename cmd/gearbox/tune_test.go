@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,16 +77,17 @@ func TestTuneTiny(t *testing.T) {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
 	for _, w := range []string{"threads_per_block", "no effect on the cpu", "[cpu]", "pass 1 T3", "pass 1 delta",
-		"scored by wall time", "of the median wall time (ms)"} {
+		"scored by wall time", "of the median wall time (ms)", "p = sign test against the current value"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out)
 		}
 	}
 	header, rows := readCSV(t, filepath.Join(dir, "tune.csv"))
-	// Values x affected algorithm-graph pairs: T3 3x4, sample_every 3x4,
-	// T2 2x4, alpha 2x2 (BFS only), beta 2x2, delta_factor 1x2 and delta
-	// 2x2 (SSSP only).
-	if want := 12 + 12 + 8 + 4 + 4 + 2 + 4; len(rows) != want {
+	// Values (with the current one where a range of several lacks it) x
+	// affected algorithm-graph pairs: T3 (and 0.005) 4x4, sample_every (and
+	// 6) 4x4, T2 2x4, alpha 2x2 (BFS only), beta 2x2, delta_factor 1x2 (an
+	// assignment) and delta (and 32) 3x2 (SSSP only).
+	if want := 16 + 16 + 8 + 4 + 4 + 2 + 6; len(rows) != want {
 		t.Errorf("%d CSV rows, want %d", len(rows), want)
 	}
 	med, src, dev := column(t, header, "median_ms"), column(t, header, "sources"), column(t, header, "device_ms")
@@ -121,12 +123,12 @@ func TestTuneTiny(t *testing.T) {
 		}
 		t.Errorf("tuned %s = %v, not one of the swept %v", name, v, vals)
 	}
-	in("T3", c.T3, 0.01, 0.03, 0.05)
-	in("sample_every", float64(c.SampleEvery), 1, 2, 3)
+	in("T3", c.T3, 0.005, 0.01, 0.03, 0.05)
+	in("sample_every", float64(c.SampleEvery), 1, 2, 3, 6)
 	in("T2", float64(c.T2), 16, 64)
 	in("alpha", c.Alpha, 10, 15)
 	in("beta", c.Beta, 12, 18)
-	in("delta", knob(t, set, "", "delta"), 1, 16)
+	in("delta", knob(t, set, "", "delta"), 1, 16, 32)
 	in("T1", c.T1, decider.DefaultThresholds().T1) // not swept: the start value
 	re := t.TempDir()
 	if out, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--out-dir", re); err != nil || !strings.Contains(out, "tune-T3-sssp.png") {
@@ -150,13 +152,14 @@ func TestTuneFloors(t *testing.T) {
 		t.Fatalf("%v\nstderr: %s", err, stderr)
 	}
 	header, rows := readCSV(t, filepath.Join(dir, "tune.csv"))
-	// pull_min_edges: 2 values x BFS; bitmap_min_vertices: 2 values x BFS and SSSP.
-	if len(rows) != 2+4 {
-		t.Errorf("%d rows, want 6", len(rows))
+	// pull_min_edges: 2 values x BFS; bitmap_min_vertices: 2 values and
+	// the current 4096 x BFS and SSSP.
+	if len(rows) != 2+6 {
+		t.Errorf("%d rows, want 8", len(rows))
 	}
 	pc, bc, kc := column(t, header, "pull_min_edges"), column(t, header, "bitmap_min_vertices"), column(t, header, "param")
 	for _, r := range rows {
-		if r[kc] == "pull_min_edges" && r[pc] != "0" && r[pc] != "100000" || r[kc] == "bitmap_min_vertices" && r[bc] != "0" && r[bc] != "1000" {
+		if r[kc] == "pull_min_edges" && r[pc] != "0" && r[pc] != "100000" || r[kc] == "bitmap_min_vertices" && r[bc] != "0" && r[bc] != "1000" && r[bc] != "4096" {
 			t.Errorf("row %v: the swept value is not in its column", r)
 		}
 	}
@@ -164,7 +167,7 @@ func TestTuneFloors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := set.CPU; c.PullMinEdges != 0 && c.PullMinEdges != 100000 || c.BitmapMinVertices != 0 && c.BitmapMinVertices != 1000 {
+	if c := set.CPU; c.PullMinEdges != 0 && c.PullMinEdges != 100000 || c.BitmapMinVertices != 0 && c.BitmapMinVertices != 1000 && c.BitmapMinVertices != 4096 {
 		t.Errorf("tuned floors %d, %d: not from the swept ranges", c.PullMinEdges, c.BitmapMinVertices)
 	}
 	if _, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--out-dir", t.TempDir()); err != nil {
@@ -194,7 +197,7 @@ func TestTuneMergesThresholds(t *testing.T) {
 	if g := set.GPU["NVIDIA H100 80GB HBM3"]; g.T3 != 0.07 || knob(t, set, "NVIDIA H100 80GB HBM3", "delta") != 8 {
 		t.Errorf("GPU section changed: %+v", g)
 	}
-	if set.CPU.T1 != 4 || (set.CPU.T3 != 0.01 && set.CPU.T3 != 0.05) {
+	if set.CPU.T1 != 4 || !slices.Contains([]float64{0.01, 0.05, 0.2}, set.CPU.T3) { // the sweep's and the current
 		t.Errorf("cpu section %+v: want T1 kept from the start (4) and T3 from the sweep", set.CPU)
 	}
 	text, _ := os.ReadFile(th)
@@ -259,7 +262,8 @@ func TestTuneUnsweptKeys(t *testing.T) {
 			if tc.fromFile {
 				want.T1, want.Alpha = 32, 10
 			}
-			if got.T3 != 0.01 && got.T3 != 0.05 || got != want {
+			// Swept over 0.01 and 0.05 and the current value, 0.005.
+			if !slices.Contains([]float64{0.005, 0.01, 0.05}, got.T3) || got != want {
 				t.Errorf("[cpu] written as %+v, want %+v with T3 from the sweep", got, want)
 			}
 			if strings.Contains(tc.file, "gpu") && set.GPU["X"].T3 != 0.07 {
@@ -293,7 +297,7 @@ func TestTuneSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	bfs, ok := set.CPUAlg["bfs"]
-	if !ok || bfs.T1 != 6 || (bfs.T3 != 0.01 && bfs.T3 != 0.05) {
+	if !ok || bfs.T1 != 6 || !slices.Contains([]float64{0.01, 0.05, 0.2}, bfs.T3) { // the sweep's and the current
 		t.Errorf("[cpu.bfs] %+v (present %v): want T1 kept from [cpu.bfs] (6) and T3 from the sweep", bfs, ok)
 	}
 	if set.CPU.T1 != 4 || set.CPU.T3 != 0.2 || knob(t, set, "", "delta") != 8 {
@@ -377,7 +381,7 @@ func TestTuneSectionUsage(t *testing.T) {
 		{"other algorithm", []string{"--algorithms", "bfs", "--section", "sssp"}, "--algorithms sssp"},
 		{"two algorithms", []string{"--algorithms", "bfs,sssp", "--section", "bfs"}, "--section bfs"},
 		{"default algorithms", []string{"--section", "sssp"}, "--section sssp"},
-		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, cc, maxflow, mst, sssp"},
+		{"not an algorithm", []string{"--algorithms", "bfs", "--section", "gpu"}, "bfs, cc, maxflow, mst, scc, sssp"},
 	}
 	for _, tc := range tests {
 		out := filepath.Join(t.TempDir(), "out")

@@ -79,7 +79,23 @@ var specGraphs sync.Map // spec -> *graph.Graph
 // datasets, skipping the benchmark when the datasets are absent.
 func BenchSpec(b testing.TB, spec string) *graph.Graph {
 	b.Helper()
-	if g, ok := specGraphs.Load(spec); ok {
+	return benchSpec(b, spec, false)
+}
+
+// BenchNetwork is BenchSpec for flow networks: a file's parallel arcs are
+// kept (graph.LoadOptions.KeepDuplicates), so their capacities add up.
+func BenchNetwork(b testing.TB, spec string) *graph.Graph {
+	b.Helper()
+	return benchSpec(b, spec, true)
+}
+
+func benchSpec(b testing.TB, spec string, keep bool) *graph.Graph {
+	b.Helper()
+	key := spec
+	if keep {
+		key += "|keep"
+	}
+	if g, ok := specGraphs.Load(key); ok {
 		return g.(*graph.Graph)
 	}
 	var g *graph.Graph
@@ -90,13 +106,13 @@ func BenchSpec(b testing.TB, spec string) *graph.Graph {
 		if _, serr := os.Stat(path); derr != nil || serr != nil {
 			b.Skipf("dataset %s absent", path)
 		}
-		g, err = graph.Load(path, graph.LoadOptions{})
+		g, err = graph.Load(path, graph.LoadOptions{KeepDuplicates: keep})
 	} else {
 		g, err = graph.Generate(spec, graph.GenOptions{})
 	}
 	if err != nil {
 		b.Fatalf("%s: %v", spec, err)
 	}
-	specGraphs.Store(spec, g)
+	specGraphs.Store(key, g)
 	return g
 }

@@ -96,7 +96,9 @@ func (b *CUDAForest[E]) Acquire(d *gpu.Dev, extra int64) error {
 		return err
 	}
 	b.DG, b.pinned = dg, true
-	b.out = hostmem.Slice[uint32](b.N)
+	if !b.SkipResults {
+		b.out = hostmem.Slice[uint32](b.N)
+	}
 	if b.P, err = gpu.AllocSlice[uint32](d, b.N); err != nil {
 		return err
 	}

@@ -30,13 +30,6 @@ const (
 	In
 )
 
-func (d Direction) String() string {
-	if d == In {
-		return "in"
-	}
-	return "out"
-}
-
 // Traversal is what one BFS follows and when it stops.
 type Traversal struct {
 	// Dir is the arcs followed (Out by default).

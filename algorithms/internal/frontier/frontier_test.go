@@ -272,7 +272,7 @@ func TestBFS(t *testing.T) {
 		g := c.G
 		n := g.NumVertices()
 		for fname, f := range filters {
-			for _, dir := range []frontier.Direction{frontier.Out, frontier.In} {
+			for dname, dir := range map[string]frontier.Direction{"out": frontier.Out, "in": frontier.In} {
 				want := refBFS(g, c.Sources, dir == frontier.In, f)
 				var wantLevels int
 				var wantReached int64
@@ -286,7 +286,7 @@ func TestBFS(t *testing.T) {
 					pool := mapping.NewPool(workers)
 					b := frontier.NewBFS(pool, g)
 					for _, m := range []decider.Mapping{decider.Thread, decider.Block} {
-						name := fmt.Sprintf("%s/%s/%v/%v/%d workers", c.Name, fname, dir, m, workers)
+						name := fmt.Sprintf("%s/%s/%s/%v/%d workers", c.Name, fname, dname, m, workers)
 						got := make([]uint32, n)
 						res, err := b.Run(c.Sources, frontier.Traversal{Dir: dir, Filter: f, Mapping: m}, got)
 						if err != nil {

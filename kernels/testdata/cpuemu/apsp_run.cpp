@@ -4,30 +4,13 @@
 // Floyd-Warshall. Arguments: n m maxweight packed(0|1) seed. Built and run
 // by TestAPSPKernelOnCPU (apsp_emu_test.go) where g++ is installed.
 #include "shim.h"
+#include "emu.h"
 #include "apsp.cu"
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
-thread_local dim3v threadIdx;
-dim3v blockIdx, blockDim, gridDim;
-std::barrier<>* g_bar;
-
-template <class F>
-void launch(int grid, int block, F f) {
-    gridDim.x = grid;
-    blockDim.x = block;
-    for (int b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        std::barrier<> bar(block);
-        g_bar = &bar;
-        std::vector<std::thread> ts;
-        for (int t = 0; t < block; t++) ts.emplace_back([=] { threadIdx.x = t; f(); });
-        for (auto& t : ts) t.join();
-    }
-}
-
 int main(int argc, char** argv) {
     int n = atoi(argv[1]), m = atoi(argv[2]), maxw = atoi(argv[3]), packed = atoi(argv[4]);
     unsigned seed = atoi(argv[5]);

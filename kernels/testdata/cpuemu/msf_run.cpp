@@ -18,73 +18,10 @@
 #include <thread>
 #include <vector>
 
-// Device functions msf.cu uses that the shim does not declare.
-template <class T>
-inline T __ldcg(const T* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-template <class T>
-inline void __stcg(T* p, T v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned v) {
-    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-    return cmp;
-}
-inline unsigned atomicOr(unsigned* p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
-inline unsigned atomicAnd(unsigned* p, unsigned v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
-
+#include "emu.h"
+#define MSF_LIST_BLOCK 32  // several tiles on small graphs, more than a
+#define MSF_LIST_WORDS 2   // block's threads on the largest
 #include "msf.cu"
-
-thread_local dim3v threadIdx;
-dim3v blockIdx, blockDim, gridDim;
-std::barrier<>* g_bar;
-static std::barrier<>* g_wbar[32];
-static unsigned long long g_slot[32][32];
-
-static unsigned long long exch(unsigned long long v, int src, bool down) {
-    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    g_slot[w][lane] = v;
-    g_wbar[w]->arrive_and_wait();
-    unsigned long long r = down ? (src < 32 ? g_slot[w][src] : v) : g_slot[w][src];
-    g_wbar[w]->arrive_and_wait();
-    return r;
-}
-unsigned int __ballot_sync(unsigned int, bool pred) {
-    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    g_slot[w][lane] = pred;
-    g_wbar[w]->arrive_and_wait();
-    unsigned m = 0;
-    for (int i = 0; i < 32; i++) m |= (unsigned)(g_slot[w][i] != 0) << i;
-    g_wbar[w]->arrive_and_wait();
-    return m;
-}
-unsigned int __shfl_sync(unsigned int, unsigned int v, int src) { return (unsigned)exch(v, src, false); }
-unsigned long long __shfl_sync(unsigned int, unsigned long long v, int src) { return exch(v, src, false); }
-unsigned int __shfl_down_sync(unsigned int, unsigned int v, int d) { return (unsigned)exch(v, threadIdx.x % 32 + d, true); }
-unsigned long long __shfl_down_sync(unsigned int, unsigned long long v, int d) { return exch(v, threadIdx.x % 32 + d, true); }
-int __ffs(unsigned int x) { return __builtin_ffs(x); }
-int __popc(unsigned int x) { return __builtin_popcount(x); }
-unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
-    unsigned long long cur = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-    }
-    return cur;
-}
-
-template <class F>
-void launch(int grid, int block, F f) {
-    gridDim.x = grid;
-    blockDim.x = block;
-    for (int b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        std::barrier<> bar(block);
-        g_bar = &bar;
-        for (int w = 0; w < block / 32; w++) g_wbar[w] = new std::barrier<>(32);
-        std::vector<std::thread> ts;
-        for (int t = 0; t < block; t++) ts.emplace_back([=] { threadIdx.x = t; f(); });
-        for (auto& t : ts) t.join();
-        for (int w = 0; w < block / 32; w++) delete g_wbar[w];
-    }
-}
 
 static const int G = 3, B = 64;  // small grid: the grid-stride loops wrap
 
@@ -184,7 +121,22 @@ int main(int argc, char** argv) {
     for (u32 i = 0; i < words; i++) bad += __builtin_popcount(want[i] ^ chosen[i]);
     for (u32 v = 0; v < n; v++)  // one tree per component
         if (find(v) != find(p[v]) ) bad++;
-    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges, %ld differences\n", n,
-           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, bad);
+    // The listing: the chosen arcs as {u, v, w} in arc order, their count
+    // and summed weight (the largest graph has more tiles than a block has
+    // threads: the last block's scan loops).
+    u64 ntiles = (words + MSF_LIST_TILE - 1) / MSF_LIST_TILE;
+    std::vector<u32> tiles(ntiles), out(3 * (size_t)picked + 3, 0xDEADBEEFu);
+    cnt[MSF_WEIGHT] = 12345;  // msf_list_count zeroes it
+    launch(G, MSF_LIST_BLOCK, [&] { msf_list_count(chosen.data(), words, tiles.data(), cnt.data()); });
+    launch(G, MSF_LIST_BLOCK, [&] { msf_list_write(out.data(), cnt.data(), src.data(), adj.data(), wt.data(), chosen.data(), words, tiles.data()); });
+    u64 k = 0, sum = 0;
+    for (u64 e = 0; e < M; e++) {
+        if (!((want[e >> 5] >> (e & 31)) & 1)) continue;
+        if (out[3 * k] != src[e] || out[3 * k + 1] != adj[e] || out[3 * k + 2] != wt[e]) bad++;
+        sum += wt[e], k++;
+    }
+    if (cnt[MSF_LISTED] != (u64)picked || cnt[MSF_WEIGHT] != sum || cnt[MSF_DONE] != 0 || out[3 * k] != 0xDEADBEEFu) bad++;
+    printf("n=%u arcs=%llu maxw=%d directed=%d schedule=%s thresh=%u: %d rounds, %ld forest edges (%llu tiles, weight %llu), %ld differences\n", n,
+           (unsigned long long)M, maxw, directed, sched.c_str(), tw, rounds, picked, (unsigned long long)ntiles, (unsigned long long)sum, bad);
     return bad != 0;
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package scc_test
+
+const raceEnabled = false
