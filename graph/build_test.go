@@ -208,27 +208,36 @@ func buildWeighted(t *testing.T, n int, src, dst, w []uint32, kind WeightKind) *
 
 // TestMaxWeight: integer weights (on a graph spanning many chunks, against
 // a serial scan), unit weights and an arc-less graph.
-func TestMaxWeight(t *testing.T) {
-	if got := buildWeighted(t, 3, []uint32{0, 1, 2}, []uint32{1, 2, 0}, []uint32{3, 4000000000, 8}, IntWeights).MaxWeight(); got != 4000000000 {
-		t.Errorf("integer weights: %d, want 4000000000", got)
-	}
-	if got := buildWeighted(t, 2, []uint32{0}, []uint32{1}, nil, Unweighted).MaxWeight(); got != 1 {
-		t.Errorf("1 arc, unweighted: %d, want 1", got)
-	}
-	if got := buildWeighted(t, 2, nil, nil, nil, Unweighted).MaxWeight(); got != 1 {
-		t.Errorf("0 arcs, unweighted: %d, want 1", got)
-	}
+// TestWeightBounds: MaxWeight and MinWeight of integer weights (a zero
+// among them), of unweighted graphs with and without arcs, and of a graph
+// spanning many chunks.
+func TestWeightBounds(t *testing.T) {
 	k, err := Generate("kron:14", GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	k = k.WithDerivedWeights(7)
-	var want uint32
+	lo, hi := uint32(math.MaxUint32), uint32(0)
 	for _, w := range k.Weights() {
-		want = max(want, w)
+		lo, hi = min(lo, w), max(hi, w)
 	}
-	if got := k.MaxWeight(); got != want || want == 0 {
-		t.Errorf("kron:14: %d, want %d", got, want)
+	for _, c := range []struct {
+		name    string
+		g       *Graph
+		min, mx uint32
+	}{
+		{"integer weights", buildWeighted(t, 3, []uint32{0, 1, 2}, []uint32{1, 2, 0}, []uint32{3, 4000000000, 8}, IntWeights), 3, 4000000000},
+		{"a zero weight", buildWeighted(t, 3, []uint32{0, 1, 2}, []uint32{1, 2, 0}, []uint32{3, 0, 8}, IntWeights), 0, 8},
+		{"1 arc, unweighted", buildWeighted(t, 2, []uint32{0}, []uint32{1}, nil, Unweighted), 1, 1},
+		{"0 arcs, unweighted", buildWeighted(t, 2, nil, nil, nil, Unweighted), 1, 1},
+		{"kron:14", k, lo, hi},
+	} {
+		if got := c.g.MaxWeight(); got != c.mx {
+			t.Errorf("%s: MaxWeight %d, want %d", c.name, got, c.mx)
+		}
+		if got := c.g.MinWeight(); got != c.min {
+			t.Errorf("%s: MinWeight %d, want %d", c.name, got, c.min)
+		}
 	}
 }
 

@@ -71,8 +71,10 @@ type Graph struct {
 	wOnce sync.Once
 	meanW float64
 
-	mwOnce sync.Once
-	maxW   uint32
+	mwOnce  sync.Once
+	maxW    uint32
+	minOnce sync.Once
+	minW    uint32
 
 	dOnce  sync.Once
 	maxDeg int64
@@ -123,19 +125,45 @@ func (g *Graph) MaxWeight() uint32 {
 	if g == nil {
 		return 0
 	}
-	g.mwOnce.Do(func() {
-		g.maxW = 1
-		if len(g.weights) == 0 {
-			return
+	g.mwOnce.Do(func() { g.maxW = g.weightBound(false) })
+	return g.maxW
+}
+
+// MinWeight returns the smallest integer arc weight: 1 for an unweighted
+// graph or one without arcs (as MaxWeight). Found in parallel on first use
+// and cached: a GPU SSSP's parent pass reads it on every run (a zero weight
+// can make tight cycles, which its scan for a tight in-arc must avoid).
+func (g *Graph) MinWeight() uint32 {
+	if g == nil {
+		return 0
+	}
+	g.minOnce.Do(func() { g.minW = g.weightBound(true) })
+	return g.minW
+}
+
+// weightBound returns the smallest arc weight (lowest) or the largest,
+// found in parallel; 1 without weights.
+func (g *Graph) weightBound(lowest bool) uint32 {
+	if len(g.weights) == 0 {
+		return 1
+	}
+	pick := func(a, b uint32) uint32 {
+		if lowest {
+			return min(a, b)
 		}
-		g.maxW = chunkReduce(len(g.weights), func(lo, hi int) (m uint32) {
-			for _, w := range g.weights[lo:hi] {
+		return max(a, b)
+	}
+	return chunkReduce(len(g.weights), func(lo, hi int) uint32 {
+		m := g.weights[lo]
+		for _, w := range g.weights[lo+1 : hi] {
+			if lowest {
+				m = min(m, w)
+			} else {
 				m = max(m, w)
 			}
-			return m
-		}, func(a, b uint32) uint32 { return max(a, b) })
-	})
-	return g.maxW
+		}
+		return m
+	}, pick)
 }
 
 // MaxDegree returns the largest out-degree (0 for a graph without

@@ -195,6 +195,10 @@ static_assert(sizeof(Persist) == PERSIST_BYTES, "Persist's size is mirrored by t
 // also sum the blocks' hi (grid_sync_count; grid_sync adds 0 there, and
 // the low half's wrap every other barrier carries into them unread). It
 // returns the word as the wait ended.
+#ifdef CPUEMU_GRID
+// The CPU emulation's (testdata/cpuemu/grid.h), where blocks run at once.
+u64 barrier_wait(u64* word, u32 hi);
+#else
 __device__ __forceinline__ u64 barrier_wait(u64* word, u32 hi) {
     const u64 add = (u64)hi << 32 | (blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u);
     u64 old, now;
@@ -204,6 +208,7 @@ __device__ __forceinline__ u64 barrier_wait(u64* word, u32 hi) {
     } while (((old ^ now) & 0x80000000ull) == 0);
     return now;
 }
+#endif
 
 __device__ __forceinline__ void grid_sync(Persist* ps) {
     __syncthreads();

@@ -9,3 +9,4 @@
 #include "msf.cu"
 #include "maxflow.cu"
 #include "scc.cu"
+#include "paths.cu"

@@ -95,7 +95,7 @@ func TestKernelNamesDefined(t *testing.T) {
 // to them (the host decides from them which launches a step needs).
 func TestKernelConstants(t *testing.T) {
 	var src strings.Builder
-	for _, f := range []string{"common.cuh", "expand.cuh"} {
+	for _, f := range []string{"common.cuh", "expand.cuh", "paths.cu"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -106,6 +106,8 @@ func TestKernelConstants(t *testing.T) {
 		"PIECE": PieceEdges, "HEAVY_T": HeavyThread, "HEAVY_B": HeavyBlock,
 		"PERSIST_THREADS": PersistThreads, "PERSIST_MAXDEG": PersistMaxDeg,
 		"PERSIST_GROUP_MAXDEG": PersistGroupMaxDeg, "PERSIST_BYTES": PersistBytes, "PERSIST_HUBS": PersistHubs,
+		"STCON_CTRL_BYTES": StconCtrlBytes, "STCON_PATH_INLINE": StconPathInline,
+		"STCON_RUNNING": StconRunning, "STCON_MET": StconMet, "STCON_APART": StconApart,
 	} {
 		m := regexp.MustCompile(`(?m)^#define ` + name + ` (\d+)`).FindStringSubmatch(src.String())
 		if m == nil {

@@ -92,6 +92,30 @@ type Persist struct {
 	Hub    [256]uint32
 }
 
+// StconCtrl mirrors struct StconCtrl in paths.cu: the element type of the device
+// pointers kernels take to it, and the layout the host reads back.
+type StconCtrl struct {
+	Status  uint32    // STCON_RUNNING, STCON_MET or STCON_APART
+	Met     uint32    // 1 when the sides met
+	MeetA   uint32    // the meeting arc a->b of the graph: a labelled by s's side,
+	MeetB   uint32    // b by t's
+	Levels  uint32    // levels expanded (both sides)
+	Pathlen uint32    // vertices on the path (status STCON_MET)
+	Count   [2]uint32 // frontier sizes (s side, t side)
+	Depth   [2]uint32 // frontier depths
+	Qi      [2]uint32 // frontier buffers
+	Qf      uint32    // the free buffer
+	Ncount  [3]uint32 // the next frontier's size, rotating per level
+	Metk    [3]uint32 // the meeting flag, set once by compare-and-swap, rotating per level
+	_       uint32
+	Deg     [2]uint64 // frontier arcs, each side on its own graph
+	Ndeg    [3]uint64 // the next frontier's arcs, rotating per level
+	Hubs    [3]uint64 // hubs listed << 32 | their chunks, rotating per level
+	Arcs    uint64    // arcs examined
+	Visited uint64    // vertices labelled
+	Path    [256]uint32
+}
+
 // LaunchApspFwS32 launches apsp_fw_s32 (apsp.cu). The comments give the C parameters.
 func LaunchApspFwS32(
 	l Launcher, grid, block int,
@@ -700,6 +724,56 @@ func LaunchNarrowU16(
 	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
 }
 
+// LaunchBFSParents launches bfs_parents (paths.cu). The comments give the C parameters.
+func LaunchBFSParents(
+	l Launcher, grid, block int,
+	ioff DevPtr[int64], // const i64* __restrict__ ioff
+	iadj DevPtr[uint32], // const u32* __restrict__ iadj
+	level DevPtr[uint32], // const u32* level
+	parent DevPtr[uint32], // u32* parent
+	n uint32, // u32 n
+) error {
+	return l.LaunchKernel("bfs_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(level.addr), uint64(parent.addr), uint64(n)})
+}
+
+// LaunchSSSPParents launches sssp_parents (paths.cu). The comments give the C parameters.
+func LaunchSSSPParents(
+	l Launcher, grid, block int,
+	ioff DevPtr[int64], // const i64* __restrict__ ioff
+	iadj DevPtr[uint32], // const u32* __restrict__ iadj
+	iwt DevPtr[uint32], // const u32* __restrict__ iwt
+	dist VoidPtr, // const void* dist
+	d32 uint32, // u32 d32
+	parent DevPtr[uint32], // u32* parent
+	n uint32, // u32 n
+) error {
+	return l.LaunchKernel("sssp_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(d32), uint64(parent.addr), uint64(n)})
+}
+
+// LaunchStconPersist launches stcon_persist (paths.cu). The comments give the C parameters.
+func LaunchStconPersist(
+	l Launcher, grid, block int,
+	st DevPtr[StconCtrl], // StconCtrl* st
+	ps DevPtr[Persist], // Persist* ps
+	s uint32, // u32 s
+	t uint32, // u32 t
+	stamp uint32, // u32 stamp
+	first uint32, // u32 first
+	maxLevels uint32, // u32 max_levels
+	off DevPtr[int64], // const i64* __restrict__ off
+	adj DevPtr[uint32], // const u32* __restrict__ adj
+	toff DevPtr[int64], // const i64* __restrict__ toff
+	tadj DevPtr[uint32], // const u32* __restrict__ tadj
+	n uint32, // u32 n
+	labS DevPtr[uint64], // u64* lab_s
+	labT DevPtr[uint64], // u64* lab_t
+	qs DevPtr[uint32], // u32* qs
+	hub DevPtr[uint32], // u32* hub
+	hubChunk DevPtr[uint32], // u32* hub_chunk
+) error {
+	return l.LaunchKernel("stcon_persist", grid, block, []uint64{uint64(st.addr), uint64(ps.addr), uint64(s), uint64(t), uint64(stamp), uint64(first), uint64(maxLevels), uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(labS.addr), uint64(labT.addr), uint64(qs.addr), uint64(hub.addr), uint64(hubChunk.addr)})
+}
+
 // LaunchSccTrim launches scc_trim (scc.cu). The comments give the C parameters.
 func LaunchSccTrim(
 	l Launcher, grid, block int,
@@ -1259,6 +1333,9 @@ var wrapped = [...]string{
 	"max_below_u32",
 	"narrow_u8",
 	"narrow_u16",
+	"bfs_parents",
+	"sssp_parents",
+	"stcon_persist",
 	"scc_trim",
 	"scc_pivot",
 	"scc_seed",

@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"math"
 
@@ -63,7 +62,8 @@ type request struct {
 	src  uint32
 	srcs []uint32 // every source (src is the first)
 	cfg  *runtime.Config
-	// parents: WithParents (the CPU operator records the tree where it can)
+	// parents: WithParents (a GPU operator then builds the tree, the CPU's
+	// records it during the levels where it can).
 	parents bool
 }
 
@@ -112,7 +112,7 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	op, ok := backends.New(cfg.Backend(), request{g: g, src: srcs[0], srcs: srcs, cfg: cfg, parents: parents})
 	if !ok {
-		return nil, fmt.Errorf("bfs: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+		return nil, search.Unsupported("bfs", cfg, parents)
 	}
 	st, err := runtime.Run(ctx, "bfs", op, cfg)
 	if err != nil {
@@ -120,10 +120,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	r := &Result{search.New("bfs", "depth", g, srcs, multi, op.Depths(), st)}
 	if parents {
-		// Undirected runs record the tree during their levels (cpuOp.parent).
-		if err := search.AddParents(&r.Result, func() ([]uint32, error) {
-			if p := op.(*cpuOp).Parents(); p != nil {
-				return p, nil
+		if err := search.Parents(&r.Result, op, func() ([]uint32, error) {
+			if cpu == nil {
+				return nil, search.Unsupported("bfs", cfg, true)
 			}
 			return parentsOf(cpu, g, op.(*cpuOp).depth), nil
 		}); err != nil {

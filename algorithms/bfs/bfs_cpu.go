@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -87,9 +88,10 @@ func newCPU(b *runtime.CPU, g *graph.Graph, srcs []uint32, parents bool) *cpuOp 
 	return o
 }
 
-// Parents returns the tree recorded during the run, nil where the run could
-// not record it (see cpuOp.parent).
-func (o *cpuOp) Parents() []uint32 { return o.parent }
+// Parents returns the tree recorded during the run (frontier.DeviceParents:
+// its cost is inside the levels' time, so no pass time), nil where the run
+// could not record it (see cpuOp.parent).
+func (o *cpuOp) Parents() ([]uint32, time.Duration) { return o.parent, 0 }
 
 func (o *cpuOp) Info() runtime.OperatorInfo {
 	n := o.g.NumVertices()

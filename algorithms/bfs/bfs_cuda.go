@@ -4,6 +4,7 @@ package bfs
 
 import (
 	"math"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -41,6 +42,8 @@ type cudaOp struct {
 	out   func() hostmem.Values
 	bits  int // the last result's width on this graph (0: none yet)
 	depth hostmem.Values
+	// tree is WithParents' pass, run before the depths are read.
+	tree frontier.CUDAParents
 }
 
 // newCUDAOp builds the operator of request r on b, a cuda backend (false
@@ -53,12 +56,16 @@ func newCUDAOp(b runtime.Backend, r request) (operator, bool) {
 	g, n := r.g, r.g.NumVertices()
 	o := &cudaOp{src: r.src}
 	o.pushBelow, o.pullLaunch = pullRule(r.cfg, n)
-	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 4*int64(n), func(d *gpu.Dev, _ *frontier.CUDATraversal) error {
+	state := 4*int64(n) + o.tree.Want(r.parents, n)
+	o.CUDATraversal = frontier.NewCUDATraversal(c, g, state, func(d *gpu.Dev, _ *frontier.CUDATraversal) error {
 		// Pull needs the in-edges; offer it only when they fit as well.
 		o.canPull = d.CheckFits(d.TransposeBytes(g), "pull") == nil
 		o.bits = d.ResultBits(g, "bfs")
 		var err error
 		if o.level, err = gpu.AllocSlice[uint32](d, n); err != nil {
+			return err
+		}
+		if err = o.tree.Alloc(d, n); err != nil {
 			return err
 		}
 		return d.Memset32(o.level, 0, math.MaxUint32, int64(n))
@@ -106,6 +113,7 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	if o.InitErr == nil {
 		o.out = o.C.PrepareResult(o.G.NumVertices(), o.bits, 8)
 		o.SpeculateOn(o.level, o.out)
+		o.tree.Prepare(o.G.NumVertices())
 	}
 	// An asynchronous memset, not a synchronous copy, sets the source's
 	// level.
@@ -113,6 +121,9 @@ func (o *cudaOp) Start(v decider.Variant) error {
 }
 
 func (o *cudaOp) Depths() hostmem.Values { return o.depth }
+
+// Parents implements frontier.DeviceParents.
+func (o *cudaOp) Parents() ([]uint32, time.Duration) { return o.tree.Parents() }
 
 // Step runs one iteration (or, with WithFusedLevels, up to
 // frontier.MaxFusedLevels levels in one launch) and generates the next
@@ -244,8 +255,17 @@ func (o *cudaOp) Close() error {
 		if o.out == nil {
 			return nil // never started
 		}
+		n := uint32(o.G.NumVertices())
+		if err := o.tree.Run(d, o.CUDATraversal, func(in *gpu.DeviceGraph, parent kernels.DevPtr[uint32], grid, block int) error {
+			return kernels.LaunchBFSParents(d, grid, block, in.Off.Ptr(), in.Adj.Ptr(), o.level.Ptr(), parent, n)
+		}); err != nil {
+			return err
+		}
 		return o.readDepths(d)
-	}, func(d *gpu.Dev) { o.level.Free(d) })
+	}, func(d *gpu.Dev) {
+		o.level.Free(d)
+		o.tree.Free(d)
+	})
 }
 
 // readDepths copies the depths to the host at the fewest bits that hold

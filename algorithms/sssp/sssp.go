@@ -100,6 +100,9 @@ type request struct {
 	merge  uint64
 	// launchDelta is the bucket width inside persistent launches.
 	launchDelta uint64
+	// parents: WithParents (a GPU operator then builds the tree where
+	// the weights allow: deviceParents).
+	parents bool
 }
 
 // backends builds the operator for a run's backend: the CPU's here,
@@ -189,9 +192,9 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	if cfg.Adaptive() && deltaSet(cfg) == 0 {
 		launchDelta = par.LaunchDelta(delta, float64(g.NumEdges())/float64(n))
 	}
-	op, ok := backends.New(cfg.Backend(), request{g: g, src: srcs[0], srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta})
+	op, ok := backends.New(cfg.Backend(), request{g: g, src: srcs[0], srcs: srcs, delta: delta, target: target, merge: merge, launchDelta: launchDelta, parents: parents})
 	if !ok {
-		return nil, fmt.Errorf("sssp: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+		return nil, search.Unsupported("sssp", cfg, parents)
 	}
 	st, err := runtime.Run(ctx, "sssp", op, cfg)
 	if err != nil {
@@ -199,7 +202,12 @@ func run(ctx context.Context, g *graph.Graph, srcs []uint32, multi bool, opts []
 	}
 	r := &Result{search.New("sssp", "distance", g, srcs, multi, op.Distances(), st), delta}
 	if parents {
-		if err := search.AddParents(&r.Result, func() ([]uint32, error) { return parentsOf(cpu, g, srcs, op) }); err != nil {
+		if err := search.Parents(&r.Result, op, func() ([]uint32, error) {
+			if cpu == nil { // a device run without a tree of its own (zero weights)
+				return r.hostTree(g)
+			}
+			return parentsOf(cpu, g, srcs, op)
+		}); err != nil {
 			return nil, err
 		}
 	}

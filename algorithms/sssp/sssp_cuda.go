@@ -5,6 +5,7 @@ package sssp
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -54,6 +55,9 @@ type cudaOp struct {
 	out   func() hostmem.Values
 	bits  int // the last result's width on this graph (0: none yet)
 	res   hostmem.Values
+	// tree is WithParents' pass on positive weights (deviceParents),
+	// run before the distances are read.
+	tree frontier.CUDAParents
 }
 
 // newCUDAOp builds the operator of request r on b, a cuda backend (false
@@ -65,9 +69,15 @@ func newCUDAOp(b runtime.Backend, r request) (operator, bool) {
 	}
 	g, n, target := r.g, r.g.NumVertices(), r.target
 	o := &cudaOp{src: r.src, delta: max(r.delta, 1), target: target, launchDelta: max(r.launchDelta, r.delta, 1)}
-	o.CUDATraversal = frontier.NewCUDATraversal(c, g, 8*int64(n)+8*(kernels.BucketBins+1), func(d *gpu.Dev, t *frontier.CUDATraversal) error {
+	// A zero weight can make the scan's tight arcs cycle: the host then
+	// builds the tree (hostTree).
+	state := 8*int64(n) + 8*(kernels.BucketBins+1) + o.tree.Want(r.parents && g.MinWeight() > 0, n)
+	o.CUDATraversal = frontier.NewCUDATraversal(c, g, state, func(d *gpu.Dev, t *frontier.CUDATraversal) error {
 		o.d32 = fits32(n, t.DG.MaxWeight)
 		o.bits = d.ResultBits(g, "sssp")
+		if err := o.tree.Alloc(d, n); err != nil {
+			return err
+		}
 		var err error
 		if target > 0 {
 			if o.hist, err = gpu.AllocSlice[uint64](d, kernels.BucketBins+1); err != nil {
@@ -104,6 +114,9 @@ func (o *cudaOp) Start(v decider.Variant) error {
 	} else if o.InitErr == nil {
 		o.out64 = hostmem.Slice[uint64](n)
 	}
+	if o.InitErr == nil {
+		o.tree.Prepare(o.G.NumVertices())
+	}
 	// Asynchronous memsets, not synchronous copies, set the source's
 	// distance.
 	return o.StartSingle(o.src, v.Rep, func(d *gpu.Dev) error {
@@ -115,6 +128,9 @@ func (o *cudaOp) Start(v decider.Variant) error {
 }
 
 func (o *cudaOp) Distances() hostmem.Values { return o.res }
+
+// Parents implements frontier.DeviceParents.
+func (o *cudaOp) Parents() ([]uint32, time.Duration) { return o.tree.Parents() }
 
 // distArg returns the distance array in use, untyped (workset.Select's
 // Dist).
@@ -308,6 +324,14 @@ func (o *cudaOp) persistent(d *gpu.Dev, v decider.Variant, r relaxArgs) (string,
 // Close copies the distances to the host and releases the device state.
 func (o *cudaOp) Close() error {
 	return o.CUDATraversal.Close(func(d *gpu.Dev) error {
+		if o.out != nil || o.out64 != nil {
+			n := uint32(o.G.NumVertices())
+			if err := o.tree.Run(d, o.CUDATraversal, func(in *gpu.DeviceGraph, parent kernels.DevPtr[uint32], grid, block int) error {
+				return kernels.LaunchSSSPParents(d, grid, block, in.Off.Ptr(), in.Adj.Ptr(), in.W.Ptr(), o.distArg(), gpu.Flag(o.d32), parent, n)
+			}); err != nil {
+				return err
+			}
+		}
 		var err error
 		switch {
 		case o.out != nil:
@@ -329,5 +353,6 @@ func (o *cudaOp) Close() error {
 		o.dist.Free(d)
 		o.dist32.Free(d)
 		o.hist.Free(d)
+		o.tree.Free(d)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gearbox-graph/gearbox/algorithms"
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
@@ -68,9 +69,11 @@ func (r *Result) Stats() runtime.Stats { return r.stats }
 // one side waits while the other side catches up; a frontier is a queue,
 // advanced under thread mapping, or block mapping when its vertices
 // average more than blockDegree arcs (a hub's arcs shared among workers).
-// Options: the backend (the CPU only; others give runtime.ErrUnsupported)
-// and WithMapping to force a mapping. Runs reuse the buffers of
-// earlier runs on the same graph, touching only what they visited.
+// Options: the backend and, on the CPU, WithMapping to force a mapping.
+// Runs reuse the buffers of earlier runs on the same graph, touching only
+// what they visited. On the GPU one persistent launch runs the whole
+// search and stops when the sides meet; the graph stays on the device
+// between queries (see stcon_cuda.go).
 func Run(ctx context.Context, g *graph.Graph, s, t uint32, opts ...runtime.Option) (*Result, error) {
 	if err := runtime.CheckArgs("stcon", ctx, g); err != nil {
 		return nil, err
@@ -87,7 +90,11 @@ func Run(ctx context.Context, g *graph.Graph, s, t uint32, opts ...runtime.Optio
 	cfg := runtime.NewConfigFor("bfs", opts...)
 	cpu, ok := cfg.Backend().(*runtime.CPU)
 	if !ok {
-		return nil, fmt.Errorf("stcon: backend %s: %w (the CPU backend runs it)", cfg.Backend().Name(), runtime.ErrUnsupported)
+		ds, ok := devices.New(cfg.Backend(), g)
+		if !ok {
+			return nil, fmt.Errorf("stcon: backend %s: %w", cfg.Backend().Name(), runtime.ErrUnsupported)
+		}
+		return ds.query(ctx, s, t)
 	}
 	if err := cpu.Configure(decider.KnobLayers{}); err != nil { // a negative worker count
 		return nil, fmt.Errorf("stcon: %w", err)
@@ -102,6 +109,15 @@ func Run(ctx context.Context, g *graph.Graph, s, t uint32, opts ...runtime.Optio
 	pool := cpu.NewPool()
 	defer pool.Release()
 	return sr.query(ctx, pool, s, t, forced)
+}
+
+// devices holds the searchers of backends other than the CPU (the GPU's,
+// stcon_cuda.go with build tag cuda): one per graph, kept for the next
+// query on it (--pairs uploads the graph once).
+var devices algorithms.Backends[*graph.Graph, deviceSearcher]
+
+type deviceSearcher interface {
+	query(ctx context.Context, s, t uint32) (*Result, error)
 }
 
 // WithMapping forces the advance's mapping (decider.Thread or Block) on
@@ -175,8 +191,31 @@ func (sr *searcher) reset() {
 	}
 }
 
-func (sr *searcher) query(ctx context.Context, pool *mapping.Pool, s, t uint32, forced *decider.Mapping) (*Result, error) {
+// newQuery sets up a query's result and statistics on backend; finish
+// (deferred) records its time and arcs, and done reports s == t, answered
+// already.
+func newQuery(g *graph.Graph, s, t uint32, backend string) (res *Result, st *runtime.Stats, finish func(), done bool) {
 	start := time.Now()
+	res = &Result{s: s, t: t, ids: g.IDs()}
+	st = &runtime.Stats{Algorithm: "stcon", Backend: backend, Policy: "two-sided", Variants: map[string]int{}}
+	finish = func() {
+		st.Wall = time.Since(start)
+		st.EdgesRelaxed = res.Arcs
+		res.stats = *st
+	}
+	if s == t {
+		res.reachable, res.path, res.Visited = true, []uint32{s}, 1
+		done = true
+	}
+	return res, st, finish, done
+}
+
+func (sr *searcher) query(ctx context.Context, pool *mapping.Pool, s, t uint32, forced *decider.Mapping) (*Result, error) {
+	res, st, finish, done := newQuery(sr.g, s, t, "cpu")
+	defer finish()
+	if done {
+		return res, nil
+	}
 	sr.reset()
 	if sr.pool != pool {
 		sr.pool = pool
@@ -185,17 +224,6 @@ func (sr *searcher) query(ctx context.Context, pool *mapping.Pool, s, t uint32, 
 	}
 	if len(sr.bufs) < pool.Workers() {
 		sr.bufs = make([]workset.Buffer, pool.Workers())
-	}
-	res := &Result{s: s, t: t, ids: sr.g.IDs()}
-	st := runtime.Stats{Algorithm: "stcon", Backend: "cpu", Policy: "two-sided", Variants: map[string]int{}}
-	defer func() {
-		st.Wall = time.Since(start)
-		st.EdgesRelaxed = res.Arcs
-		res.stats = st
-	}()
-	if s == t {
-		res.reachable, res.path, res.Visited = true, []uint32{s}, 1
-		return res, nil
 	}
 	for i, v := range []uint32{s, t} {
 		sd := &sr.sides[i]

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/mapping"
@@ -98,4 +99,11 @@ func PathIDs(p []uint32, ids graph.IDMap) []uint64 {
 		out[i] = ids.External(v)
 	}
 	return out
+}
+
+// DeviceParents is implemented by the operators that build the parent tree
+// themselves (the GPU's, CUDAParents): the tree (nil when they built none)
+// and the time its pass took, already inside the run's time.
+type DeviceParents interface {
+	Parents() (parent []uint32, pass time.Duration)
 }

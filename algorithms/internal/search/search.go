@@ -258,10 +258,39 @@ func Start(name string, cfg *runtime.Config, n int, srcs []uint32, multi bool) (
 	if multi && len(srcs) > 1 && !isCPU {
 		return nil, false, fmt.Errorf("%s: several sources (RunMulti) on backend %s: %w (the CPU backend runs them)", name, cfg.Backend().Name(), runtime.ErrUnsupported)
 	}
-	if parents && !isCPU {
-		return nil, false, fmt.Errorf("%s: parents (WithParents) on backend %s: %w (the CPU backend records them)", name, cfg.Backend().Name(), runtime.ErrUnsupported)
-	}
 	return cpu, parents, nil
+}
+
+// Unsupported is the error of a run whose backend has no operator for it,
+// naming WithParents where the run asked for parents.
+func Unsupported(name string, cfg *runtime.Config, parents bool) error {
+	what := ""
+	if parents {
+		what = " parents (WithParents) on"
+	}
+	return fmt.Errorf("%s:%s backend %s: %w", name, what, cfg.Backend().Name(), runtime.ErrUnsupported)
+}
+
+// Parents records the parent tree of a finished run: the one its operator
+// built on its device (frontier.DeviceParents: inside the run's time
+// already, counted alone as parent_pass_ns), else build's on the host,
+// counted in the run's time too (AddParents).
+func Parents(r *Result, op any, build func() ([]uint32, error)) error {
+	if dp, ok := op.(frontier.DeviceParents); ok {
+		if tree, d := dp.Parents(); tree != nil {
+			r.parent = tree
+			countParentPass(r, d)
+			return nil
+		}
+	}
+	return AddParents(r, build)
+}
+
+func countParentPass(r *Result, d time.Duration) {
+	if r.stats.Counters == nil {
+		r.stats.Counters = map[string]int64{}
+	}
+	r.stats.Counters["parent_pass_ns"] += d.Nanoseconds()
 }
 
 // AddParents runs build, the parent pass of a finished run, and keeps its
@@ -276,10 +305,7 @@ func AddParents(r *Result, build func() ([]uint32, error)) error {
 	r.parent = p
 	d := time.Since(t0)
 	r.stats.Wall += d
-	if r.stats.Counters == nil {
-		r.stats.Counters = map[string]int64{}
-	}
-	r.stats.Counters["parent_pass_ns"] += d.Nanoseconds()
+	countParentPass(r, d)
 	return nil
 }
 

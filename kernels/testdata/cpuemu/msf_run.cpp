@@ -1,6 +1,6 @@
 // Runs kernels/msf.cu on the CPU (testdata/cpuemu/shim.h: a std::thread per
-// CUDA thread, blocks one after another; the warp votes and shuffles below
-// meet at a per-warp barrier) on a random multigraph and compares the
+// CUDA thread, blocks one after another; the warp votes and shuffles of
+// emu.h meet at a per-warp barrier) on a random multigraph and compares the
 // forest with a serial Kruskal's ordered by (weight, arc id). The host loop
 // mirrors algorithms/msf's cuda operator: per round one minimum pass and
 // the hook, conversions between bitmap and queue, the light-edge phase.

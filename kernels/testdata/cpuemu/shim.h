@@ -18,8 +18,16 @@ struct uchar4 { unsigned char x, y, z, w; };
 struct ushort4 { unsigned short x, y, z, w; };
 struct dim3v { unsigned int x, y, z; };
 extern thread_local dim3v threadIdx;
+#ifdef CPUEMU_GRID
+// grid.h runs a grid's blocks at once (for grid barriers): each thread
+// knows its block and the block's barrier.
+extern thread_local dim3v blockIdx;
+extern thread_local std::barrier<>* g_bar;
+extern dim3v blockDim, gridDim;
+#else
 extern dim3v blockIdx, blockDim, gridDim;
 extern std::barrier<>* g_bar;
+#endif
 inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) { return uint4{a, b, c, d}; }
 inline void __syncthreads() { g_bar->arrive_and_wait(); }
 inline int __viaddmin_s32(const int a, const int b, const int c) { return std::min(a + b, c); }
