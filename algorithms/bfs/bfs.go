@@ -62,8 +62,7 @@ type request struct {
 	src  uint32
 	srcs []uint32 // every source (src is the first)
 	cfg  *runtime.Config
-	// parents: WithParents (a GPU operator then builds the tree, the CPU's
-	// records it during the levels where it can).
+	// parents: WithParents (a GPU operator then builds the tree).
 	parents bool
 }
 
@@ -72,7 +71,7 @@ type request struct {
 var backends algorithms.Backends[request, operator]
 
 func init() {
-	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c, r.g, r.srcs, r.parents) })
+	backends.RegisterCPU(func(c *runtime.CPU, r request) operator { return newCPU(c, r.g, r.srcs) })
 }
 
 // operator is the runtime operator plus access to its depths.

@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"sync/atomic"
-	"time"
 
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
@@ -46,23 +45,11 @@ type cpuOp struct {
 	// deg is the current working set's summed out-degree: a small
 	// bitmap's thread mapping runs on the caller (Grains.SerialEdges).
 	deg int64
-	// parent is the BFS tree recorded during the run (WithParents on an
-	// undirected graph, whose out-arcs are its in-arcs): each vertex's
-	// parent is its first arc to the level above, the rule of
-	// frontier.ParentsByLevel, taken while a level reads those arcs anyway
-	// instead of by a pass over the whole graph afterwards. nil without
-	// parents, on directed graphs, and after an unordered step (depths
-	// provisional): the caller then runs the post-pass.
-	parent []uint32
 }
 
-func newCPU(b *runtime.CPU, g *graph.Graph, srcs []uint32, parents bool) *cpuOp {
+func newCPU(b *runtime.CPU, g *graph.Graph, srcs []uint32) *cpuOp {
 	n := g.NumVertices()
 	pool := b.NewPool()
-	var parent func() []uint32
-	if parents && !g.Directed() {
-		parent = hostmem.Slice[uint32](n) // prepared while depth is
-	}
 	o := &cpuOp{
 		g: g, pool: pool, off: g.Offsets(), adj: g.Adj(), srcs: srcs,
 		depth: hostmem.Slice[uint32](n)(), // reuses a released result's memory
@@ -72,26 +59,13 @@ func newCPU(b *runtime.CPU, g *graph.Graph, srcs []uint32, parents bool) *cpuOp 
 		cnt:  make([]counters, pool.Workers()),
 		adv:  frontier.New(pool, g.Offsets(), grains),
 	}
-	if parent != nil {
-		o.parent = parent()
-	}
 	pool.Thread(n, 1<<14, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o.depth[i] = unreached
 		}
-		if o.parent != nil {
-			for i := lo; i < hi; i++ {
-				o.parent[i] = frontier.NoParent
-			}
-		}
 	})
 	return o
 }
-
-// Parents returns the tree recorded during the run (frontier.DeviceParents:
-// its cost is inside the levels' time, so no pass time), nil where the run
-// could not record it (see cpuOp.parent).
-func (o *cpuOp) Parents() ([]uint32, time.Duration) { return o.parent, 0 }
 
 func (o *cpuOp) Info() runtime.OperatorInfo {
 	n := o.g.NumVertices()
@@ -163,16 +137,6 @@ func (o *cpuOp) compute(v decider.Variant) (int64, error) {
 		}
 	}
 	clear(o.cnt)
-	if o.parent != nil {
-		switch {
-		case v.Direction == decider.Push && v.Order == decider.Unordered:
-			o.parent = nil
-		case v.Direction == decider.Pull || v.Mapping != decider.Thread:
-			// Only thread-mapped push visits whole neighbourhoods of the
-			// working set; the others' parents come from a scan of it.
-			o.frontierParents()
-		}
-	}
 	if v.Direction == decider.Pull {
 		o.outQ, o.dedup = false, false
 		o.pull()

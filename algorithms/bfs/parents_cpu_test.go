@@ -10,9 +10,7 @@ import (
 )
 
 // TestParentsSameTree checks that every variant and worker count gives the
-// same tree: each vertex's parent is its first in-arc from the level above,
-// whether the run records it during its levels (undirected graphs, ordered
-// steps) or by the pass afterwards.
+// same tree: each vertex's parent is its first in-arc from the level above.
 func TestParentsSameTree(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range testgraphs.Cases() {

@@ -25,7 +25,6 @@ func (o *cpuOp) pull() {
 	next := o.nextB.Words()
 	n := len(depth)
 	nd := o.level + 1
-	parent := o.parent // the first in-neighbour in the frontier: frontier.ParentsByLevel's rule
 	// Chunks of about grains.QueueEdges in-arcs if every vertex scanned
 	// all of its own (an upper bound; the transpose has the graph's arcs):
 	// push's chunk in vertices, in words of 64. A fixed 64 words ran
@@ -53,9 +52,6 @@ func (o *cpuOp) pull() {
 					u := iadj[e]
 					if front[u>>6]&(1<<(u&63)) != 0 {
 						depth[v] = nd
-						if parent != nil {
-							parent[v] = u
-						}
 						bitsOut |= 1 << (v & 63)
 						size++
 						deg += off[v+1] - off[v]

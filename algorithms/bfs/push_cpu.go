@@ -34,10 +34,6 @@ func (o *cpuOp) frontier() frontier.Set {
 
 func (o *cpuOp) push(v decider.Variant) {
 	adj := o.adj
-	if v.Order == decider.Ordered && v.Mapping == decider.Thread && o.parent != nil && o.level > 0 {
-		o.pushParents()
-		return
-	}
 	if v.Order == decider.Ordered {
 		nd := o.level + 1
 		o.adv.ForFrontier(o.frontier(), v.Mapping, func(w int, _ uint32, lo, hi int64) {
@@ -66,51 +62,5 @@ func (o *cpuOp) push(v decider.Variant) {
 			}
 		}
 		o.cnt[w].edges += hi - lo
-	})
-}
-
-// pushParents is ordered thread-mapped push that also records each
-// working-set vertex's parent: its first arc to a vertex of the level above,
-// whose depth the loop loads anyway (levels above the current one no longer
-// change).
-func (o *cpuOp) pushParents() {
-	adj, parent := o.adj, o.parent
-	nd, up := o.level+1, o.level-1
-	o.adv.ForFrontier(o.frontier(), decider.Thread, func(w int, u uint32, lo, hi int64) {
-		p := uint32(frontier.NoParent)
-		for _, x := range adj[lo:hi] {
-			d := atomic.LoadUint32(&o.depth[x])
-			if d == unreached {
-				if atomic.CompareAndSwapUint32(&o.depth[x], unreached, nd) {
-					o.emit(w, x)
-				}
-			} else if d == up && p == frontier.NoParent {
-				p = x
-			}
-		}
-		parent[u] = p
-		o.cnt[w].edges += hi - lo
-	})
-}
-
-// frontierParents records the parents of the working set's vertices that
-// have none yet (all but those a pull step found): the scan
-// frontier.ParentsByLevel makes, over this level only.
-func (o *cpuOp) frontierParents() {
-	if o.level == 0 {
-		return // sources
-	}
-	adj, parent, depth := o.adj, o.parent, o.depth
-	up := o.level - 1
-	o.adv.ForFrontier(o.frontier(), decider.Thread, func(_ int, u uint32, lo, hi int64) {
-		if parent[u] != frontier.NoParent {
-			return
-		}
-		for _, x := range adj[lo:hi] {
-			if depth[x] == up {
-				parent[u] = x
-				return
-			}
-		}
 	})
 }
