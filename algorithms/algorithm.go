@@ -188,7 +188,7 @@ var registry struct {
 // Options or Run, or a name registered twice: programming errors of an
 // init function.
 func Register(s *Spec) {
-	if s == nil || !validName(s.Name) || s.Section != "" && !validName(s.Section) || s.Options == nil || s.Run == nil {
+	if s == nil || !decider.ValidAlgName(s.Name) || s.Section != "" && !decider.ValidAlgName(s.Section) || s.Options == nil || s.Run == nil {
 		panic(fmt.Sprintf("algorithms: Register of an incomplete spec %+v", s))
 	}
 	registry.Lock()
@@ -200,20 +200,6 @@ func Register(s *Spec) {
 		panic("algorithms: Register called twice for " + s.Name)
 	}
 	registry.specs[s.Name] = s
-}
-
-// validName reports whether name is lower-case letters, digits and _:
-// a bare TOML key, and a section decider.ParseThresholds accepts.
-func validName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // Lookup returns the registered spec of name.

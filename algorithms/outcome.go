@@ -15,14 +15,23 @@ import (
 // for "auto" (the adaptive policy), else runtime.WithVariant of the parsed
 // variant (decider.ParseVariant).
 func VariantOptions(variant string) ([]runtime.Option, error) {
-	if variant == "auto" {
-		return nil, nil
+	return VariantOptionsOf(decider.ParseVariant, runtime.WithVariant)(variant, nil)
+}
+
+// VariantOptionsOf returns a Spec.Options for an algorithm whose variant
+// names parse reads: none for "auto" (the adaptive policy), else with of
+// the parsed variant.
+func VariantOptionsOf[V any](parse func(string) (V, error), with func(V) runtime.Option) func(variant string, params map[string]uint64) ([]runtime.Option, error) {
+	return func(variant string, _ map[string]uint64) ([]runtime.Option, error) {
+		if variant == "auto" {
+			return nil, nil
+		}
+		v, err := parse(variant)
+		if err != nil {
+			return nil, fmt.Errorf("--variant: %w", err)
+		}
+		return []runtime.Option{with(v)}, nil
 	}
-	v, err := decider.ParseVariant(variant)
-	if err != nil {
-		return nil, fmt.Errorf("--variant: %w", err)
-	}
-	return []runtime.Option{runtime.WithVariant(v)}, nil
 }
 
 // ReachedArcs counts the out-arcs of the vertices value reports (the

@@ -3,7 +3,6 @@ package algorithms_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -158,15 +157,7 @@ func TestParseThresholdsChecksSections(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, decider.ErrThresholds) {
-			t.Errorf("%s: got %v, want ErrThresholds", tc.name, err)
-			continue
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
-			}
-		}
+		testgraphs.ErrorMentions(t, tc.name, err, decider.ErrThresholds, tc.want...)
 	}
 	if _, err := algorithms.LoadThresholds("../thresholds.toml"); err != nil {
 		t.Errorf("the shipped thresholds.toml: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/inspector"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 func TestVariantNamesRoundTrip(t *testing.T) {
@@ -252,15 +253,7 @@ func TestParseAlgSectionErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := decider.ParseThresholds(tc.text)
-		if !errors.Is(err, decider.ErrThresholds) {
-			t.Errorf("%s: got %v, want ErrThresholds", tc.name, err)
-			continue
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
-			}
-		}
+		testgraphs.ErrorMentions(t, tc.name, err, decider.ErrThresholds, tc.want...)
 	}
 }
 

@@ -475,7 +475,7 @@ func checkAlgSections(md *toml.MetaData) error {
 		default:
 			continue
 		}
-		if !validAlgName(alg) {
+		if !ValidAlgName(alg) {
 			return fmt.Errorf("%w: %s: %q is not an algorithm's name (lower-case letters, digits and _)", ErrThresholds, SectionName(dev, alg), alg)
 		}
 		if dev != "" {
@@ -491,9 +491,10 @@ func checkAlgSections(md *toml.MetaData) error {
 	return nil
 }
 
-// validAlgName reports whether name can be an algorithm's section (as
-// algorithms.Register requires of a name).
-func validAlgName(name string) bool {
+// ValidAlgName reports whether name can be an algorithm's section:
+// lower-case letters, digits and _, a bare TOML key (algorithms.Register
+// requires it of names).
+func ValidAlgName(name string) bool {
 	if name == "" {
 		return false
 	}

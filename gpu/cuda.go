@@ -720,31 +720,35 @@ func (d *Dev) ReadRaw(dst unsafe.Pointer, src DevicePointer, bytes int64) error 
 
 // Write copies host into the slice from element off (synchronous).
 func (s DeviceSlice[T]) Write(d *Dev, off int, host []T) error {
-	if len(host) == 0 {
-		return nil
+	at, bytes, err := s.span("write of", "into", off, len(host))
+	if err != nil || bytes == 0 {
+		return err
 	}
-	if off < 0 || off+len(host) > s.n {
-		return fmt.Errorf("cuda: write of %d elements at %d into a slice of %d", len(host), off, s.n)
-	}
-	es := elemSize[T]()
-	return d.guard("cuMemcpyHtoD", func() {
-		cu.MemcpyHtoD(cu.DevicePtr(s.ptr+uintptr(int64(off)*es)), unsafe.Pointer(&host[0]), int64(len(host))*es)
-	})
+	return d.guard("cuMemcpyHtoD", func() { cu.MemcpyHtoD(at, unsafe.Pointer(&host[0]), bytes) })
 }
 
 // Read copies elements from off into host (synchronous: it also waits for
 // every kernel launched before and reports their failures).
 func (s DeviceSlice[T]) Read(d *Dev, off int, host []T) error {
-	if len(host) == 0 {
-		return nil
+	at, bytes, err := s.span("read of", "from", off, len(host))
+	if err != nil || bytes == 0 {
+		return err
 	}
-	if off < 0 || off+len(host) > s.n {
-		return fmt.Errorf("cuda: read of %d elements at %d from a slice of %d", len(host), off, s.n)
+	return d.guard("cuMemcpyDtoH", func() { cu.MemcpyDtoH(unsafe.Pointer(&host[0]), at, bytes) })
+}
+
+// span returns the device address of element off and the bytes of n
+// elements from there, or an error (the copy named op, prep the slice's
+// side) when they do not lie in the slice; nothing to copy for n == 0.
+func (s DeviceSlice[T]) span(op, prep string, off, n int) (cu.DevicePtr, int64, error) {
+	if n == 0 {
+		return 0, 0, nil
+	}
+	if off < 0 || off+n > s.n {
+		return 0, 0, fmt.Errorf("cuda: %s %d elements at %d %s a slice of %d", op, n, off, prep, s.n)
 	}
 	es := elemSize[T]()
-	return d.guard("cuMemcpyDtoH", func() {
-		cu.MemcpyDtoH(unsafe.Pointer(&host[0]), cu.DevicePtr(s.ptr+uintptr(int64(off)*es)), int64(len(host))*es)
-	})
+	return cu.DevicePtr(s.ptr + uintptr(int64(off)*es)), int64(n) * es, nil
 }
 
 // DeviceGraph is a graph's CSR on the device.

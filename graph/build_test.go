@@ -182,10 +182,7 @@ func TestMaxDegree(t *testing.T) {
 		t.Errorf("empty graph: %d, skew %v, want 0 and 0", got, sk)
 	}
 	// Several chunks of vertices (the scan's grain is 2^16).
-	k, err := Generate("kron:17", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := mustGen(t, "kron:17", 0)
 	var want int64
 	for v := range k.NumVertices() {
 		want = max(want, k.Degree(uint32(v)))
@@ -206,17 +203,11 @@ func buildWeighted(t *testing.T, n int, src, dst, w []uint32, kind WeightKind) *
 	return g
 }
 
-// TestMaxWeight: integer weights (on a graph spanning many chunks, against
-// a serial scan), unit weights and an arc-less graph.
 // TestWeightBounds: MaxWeight and MinWeight of integer weights (a zero
 // among them), of unweighted graphs with and without arcs, and of a graph
 // spanning many chunks.
 func TestWeightBounds(t *testing.T) {
-	k, err := Generate("kron:14", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k = k.WithDerivedWeights(7)
+	k := mustGen(t, "kron:14", 0).WithDerivedWeights(7)
 	lo, hi := uint32(math.MaxUint32), uint32(0)
 	for _, w := range k.Weights() {
 		lo, hi = min(lo, w), max(hi, w)
@@ -257,11 +248,7 @@ func TestMeanWeight(t *testing.T) {
 	if got := buildWeighted(t, 3, nil, nil, nil, Unweighted).MeanWeight(); got != 0 {
 		t.Errorf("no arcs: %v, want 0", got)
 	}
-	g, err := Generate("kron:12", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g = g.WithDerivedWeights(1)
+	g := mustGen(t, "kron:12", 0).WithDerivedWeights(1)
 	var sum float64
 	for _, w := range g.Weights() {
 		sum += float64(w)

@@ -162,18 +162,9 @@ type LoadOptions struct {
 // transparently. For Graphalytics .e files the vertex file beside it (.v or
 // .v.gz) is read too when present.
 func Load(path string, opt LoadOptions) (*Graph, error) {
-	if opt.Format == "" {
-		f, err := DetectFormat(path)
-		if err != nil {
-			return nil, err
-		}
-		opt.Format = f
-	} else {
-		f, err := ParseFormat(string(opt.Format))
-		if err != nil {
-			return nil, err
-		}
-		opt.Format = f
+	var err error
+	if opt.Format, err = resolveFormat(opt.Format, path); err != nil {
+		return nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -195,6 +186,15 @@ func Load(path string, opt LoadOptions) (*Graph, error) {
 		in.vpath = vertexFileFor(path)
 	}
 	return read(in, opt)
+}
+
+// resolveFormat returns the format f names (in any case), or, when f is
+// "", the one name's extension says.
+func resolveFormat(f Format, name string) (Format, error) {
+	if f == "" {
+		return DetectFormat(name)
+	}
+	return ParseFormat(string(f))
 }
 
 // InputFiles returns the files Load(path, opt) reads: path, and for
@@ -240,18 +240,9 @@ func Read(r io.Reader, name string, opt LoadOptions) (*Graph, error) {
 	if r == nil {
 		return nil, fmt.Errorf("%w: Read of a nil reader (%s)", ErrNil, name)
 	}
-	if opt.Format == "" {
-		f, err := DetectFormat(name)
-		if err != nil {
-			return nil, err
-		}
-		opt.Format = f
-	} else {
-		f, err := ParseFormat(string(opt.Format))
-		if err != nil {
-			return nil, err
-		}
-		opt.Format = f
+	var err error
+	if opt.Format, err = resolveFormat(opt.Format, name); err != nil {
+		return nil, err
 	}
 	in := &input{name: name, r: r, size: -1}
 	switch x := r.(type) {

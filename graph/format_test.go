@@ -156,11 +156,7 @@ func TestGraphalyticsVertexFile(t *testing.T) {
 	dir := t.TempDir()
 	// Vertex 105 is isolated: only the vertex file knows it.
 	os.WriteFile(filepath.Join(dir, "g.e"), []byte("100 101 0.5\n101 102 2.25\n"), 0o644)
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte("102\n100\n101\n105\n"))
-	zw.Close()
-	os.WriteFile(filepath.Join(dir, "g.v.gz"), zb.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "g.v.gz"), gzipBytes([]byte("102\n100\n101\n105\n")), 0o644)
 	g, err := Load(filepath.Join(dir, "g.e"), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -624,20 +620,13 @@ func TestLoadDropped(t *testing.T) {
 
 func TestGzipAndProgress(t *testing.T) {
 	// A gzip stream read through Read (magic detection, no extension).
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte("0 1\n1 2\n"))
-	zw.Close()
-	g, err := Read(&zb, "stream.el", LoadOptions{})
+	g, err := Read(bytes.NewReader(gzipBytes([]byte("0 1\n1 2\n"))), "stream.el", LoadOptions{})
 	if err != nil || g.NumEdges() != 2 {
 		t.Fatalf("g=%v err=%v", g, err)
 	}
 	// Truncated gzip.
-	zb.Reset()
-	zw = gzip.NewWriter(&zb)
-	zw.Write(bytes.Repeat([]byte("0 1\n1 2\n"), 1000))
-	zw.Close()
-	cut := zb.Bytes()[:zb.Len()/2]
+	z := gzipBytes(bytes.Repeat([]byte("0 1\n1 2\n"), 1000))
+	cut := z[:len(z)/2]
 	if _, err := Read(bytes.NewReader(cut), "cut.el", LoadOptions{}); err == nil || !errors.Is(err, ErrFormat) {
 		t.Errorf("truncated gzip: err = %v", err)
 	}
@@ -680,11 +669,7 @@ func TestTruncatedGzip(t *testing.T) {
 		{"tiny.mtx", FormatMTX, readTestdata(t, "tiny.mtx")},
 		{"big.el", FormatEL, big.Bytes()},
 	} {
-		var zb bytes.Buffer
-		zw := gzip.NewWriter(&zb)
-		zw.Write(tc.data)
-		zw.Close()
-		z := zb.Bytes()
+		z := gzipBytes(tc.data)
 		if _, err := Read(bytes.NewReader(z), tc.name, LoadOptions{Format: tc.f}); err != nil {
 			t.Fatalf("%s whole: %v", tc.name, err)
 		}
@@ -714,6 +699,18 @@ func TestTruncatedGzip(t *testing.T) {
 		}
 	}
 }
+
+// gzipped returns the gzip stream of what write writes.
+func gzipped(write func(w io.Writer)) []byte {
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	write(zw)
+	zw.Close()
+	return zb.Bytes()
+}
+
+// gzipBytes returns the gzip stream of b.
+func gzipBytes(b []byte) []byte { return gzipped(func(w io.Writer) { w.Write(b) }) }
 
 func readTestdata(t *testing.T, name string) []byte {
 	t.Helper()
@@ -801,18 +798,14 @@ func TestFormatNamesAnyCase(t *testing.T) {
 // TestEdgeListsWithoutEdges: a file that names no edge is the empty graph,
 // which every algorithm accepts.
 func TestEdgeListsWithoutEdges(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		f    Format
-		in   string
-	}{
-		{"comments only snap", FormatSNAP, "# nothing\n"},
-		{"blank el", FormatEL, "\n\n"},
-		{"empty mtx", FormatMTX, "%%MatrixMarket matrix coordinate pattern general\n0 0 0\n"},
-		{"graphalytics without edges", FormatGraphalytics, "\n"},
+	for f, in := range map[Format]string{
+		FormatSNAP:         "# nothing\n", // comments only
+		FormatEL:           "\n\n",        // blank lines
+		FormatMTX:          "%%MatrixMarket matrix coordinate pattern general\n0 0 0\n",
+		FormatGraphalytics: "\n",
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g, err := Read(strings.NewReader(tc.in), "in", LoadOptions{Format: tc.f})
+		t.Run(string(f), func(t *testing.T) {
+			g, err := Read(strings.NewReader(in), "in", LoadOptions{Format: f})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,11 +1,14 @@
 package graph
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"sync"
+
+	"github.com/gearbox-graph/gearbox/internal/splitmix64"
 )
 
 // MaxVertices is the largest vertex count a graph may have: ids are uint32
@@ -179,7 +182,7 @@ func (g *Graph) MaxDegree() int64 {
 				m = max(m, g.offsets[v+1]-g.offsets[v])
 			}
 			return m
-		}, func(a, b int64) int64 { return max(a, b) })
+		}, max2)
 	})
 	return g.maxDeg
 }
@@ -196,6 +199,9 @@ func (g *Graph) DegreeSkew() float64 {
 	}
 	return float64(g.MaxDegree()) * float64(g.NumVertices()) / float64(g.NumEdges())
 }
+
+// max2 is max as a function value (chunkReduce's combine).
+func max2[T cmp.Ordered](a, b T) T { return max(a, b) }
 
 // chunkReduce reduces [0, n) in parallel: part over fixed chunks of 2^16,
 // then combine over the chunks in order, so the result (a float sum too)
@@ -475,15 +481,8 @@ func (g *Graph) WithDerivedWeights(seed uint64) *Graph {
 	return &Graph{offsets: g.offsets, adj: g.adj, weights: w, wkind: IntWeights, directed: g.directed, ids: g.ids, derived: true}
 }
 
-// mix64 is the splitmix64 finaliser: a cheap, well-spread hash.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+// mix64 is the splitmix64 finaliser.
+func mix64(x uint64) uint64 { return splitmix64.Mix(x) }
 
 // IDMap maps internal vertex ids (0..n-1) to the ids of the input file and
 // back. The zero value with base 0 is the identity; files with 1-based ids

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -51,16 +50,14 @@ func TestLineCapAndBinaryInput(t *testing.T) {
 // padded returns a gzip stream of many comment lines (compressing to
 // little) followed by body.
 func padded(t testing.TB, comment string, head, body string) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write([]byte(head))
-	line := []byte(comment + strings.Repeat("x", 1000) + "\n")
-	for range 40000 { // 40 MB of comments
-		zw.Write(line)
-	}
-	zw.Write([]byte(body))
-	zw.Close()
-	return buf.Bytes()
+	return gzipped(func(w io.Writer) {
+		io.WriteString(w, head)
+		line := []byte(comment + strings.Repeat("x", 1000) + "\n")
+		for range 40000 { // 40 MB of comments
+			w.Write(line)
+		}
+		io.WriteString(w, body)
+	})
 }
 
 // A vertex count from a header, or an .el's largest id, is judged by the

@@ -242,15 +242,21 @@ func (t *textLoad) optionalWeights() (bool, error) {
 	return mode == 1, nil
 }
 
+// allocEdges makes el's endpoint arrays for m edges, and returns the
+// weights' array (nil unless weighted).
+func allocEdges(el *EdgeList, m int, weighted bool) []float64 {
+	el.Src = make([]uint32, m)
+	el.Dst = make([]uint32, m)
+	if !weighted {
+		return nil
+	}
+	return make([]float64, m)
+}
+
 // concat joins the chunks' mapped endpoints and weights.
 func (t *textLoad) concat(el *EdgeList, weighted bool) []float64 {
 	off, m := edgeOffsets(t.outs)
-	el.Src = make([]uint32, m)
-	el.Dst = make([]uint32, m)
-	var w []float64
-	if weighted {
-		w = make([]float64, m)
-	}
+	w := allocEdges(el, m, weighted)
 	par.For(len(t.outs), 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o := t.outs[i]
@@ -355,12 +361,7 @@ func (t *textLoad) relabelEdges(el *EdgeList) error {
 		idx.ids = append([]uint64(nil), idx.ids...) // release the rest of all
 	}
 	t.n = uint64(len(idx.ids))
-	el.Src = make([]uint32, m)
-	el.Dst = make([]uint32, m)
-	var w []float64
-	if weighted {
-		w = make([]float64, m)
-	}
+	w := allocEdges(el, m, weighted)
 	par.For(len(t.outs), 1, func(a, b int) {
 		for i := a; i < b; i++ {
 			o := t.outs[i]
@@ -630,27 +631,28 @@ func (t *textLoad) weights(el *EdgeList, opt LoadOptions) error {
 func (t *textLoad) terminals(g *Graph) error {
 	var s, tt uint64
 	var sl, tl int64
-	dup := func(line, first int64, what string) error {
-		return &parseError{file: t.name, line: line, msg: fmt.Sprintf("a second %s (line %d named one)", what, first)}
+	// take records a chunk's terminal (named at line, a second time at
+	// dupLine; 0: not named) as id at *at, refusing a second one.
+	take := func(o *chunkOut, line, dupLine int64, v uint64, id *uint64, at *int64, what string) error {
+		if line == 0 {
+			return nil
+		}
+		first := *at
+		if first == 0 {
+			*id, *at = v, o.base+line
+			first, line = *at, dupLine
+		}
+		if line == 0 {
+			return nil
+		}
+		return &parseError{file: t.name, line: o.base + line, msg: fmt.Sprintf("a second %s (line %d named one)", what, first)}
 	}
 	for _, o := range t.outs {
-		if o.sourceLine > 0 {
-			if sl > 0 {
-				return dup(o.base+o.sourceLine, sl, "source")
-			}
-			s, sl = o.source, o.base+o.sourceLine
-			if o.dupSourceLine > 0 {
-				return dup(o.base+o.dupSourceLine, sl, "source")
-			}
+		if err := take(o, o.sourceLine, o.dupSourceLine, o.source, &s, &sl, "source"); err != nil {
+			return err
 		}
-		if o.sinkLine > 0 {
-			if tl > 0 {
-				return dup(o.base+o.sinkLine, tl, "sink")
-			}
-			tt, tl = o.sink, o.base+o.sinkLine
-			if o.dupSinkLine > 0 {
-				return dup(o.base+o.dupSinkLine, tl, "sink")
-			}
+		if err := take(o, o.sinkLine, o.dupSinkLine, o.sink, &tt, &tl, "sink"); err != nil {
+			return err
 		}
 	}
 	if sl == 0 || tl == 0 {

@@ -319,16 +319,9 @@ func (p *edgeParser) parse(data []byte, o *chunkOut) {
 		o.w = make([]float64, 0, est)
 	}
 	o.minID = math.MaxUint64
-	var line int64
-	for len(data) > 0 {
-		line++
-		var l []byte
-		l, data = cutLine(data)
-		if len(l) > maxLine {
-			o.fail(line, "line longer than %d bytes", maxLine)
-			return
-		}
-		if !p.line(l, line, o) {
+	lc := lineCutter{data: data, limit: maxLine}
+	for l, ok := lc.next(o); ok; l, ok = lc.next(o) {
+		if !p.line(l, lc.line, o) {
 			return
 		}
 	}
@@ -595,15 +588,9 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 	if p.eweights {
 		o.w = make([]float64, 0, est)
 	}
-	var line int64
-	for len(data) > 0 {
-		line++
-		var l []byte
-		l, data = cutLine(data)
-		if len(l) > maxMETISLine {
-			o.fail(line, "line longer than %d bytes", maxMETISLine)
-			return
-		}
+	lc := lineCutter{data: data, limit: maxMETISLine}
+	for l, ok := lc.next(o); ok; l, ok = lc.next(o) {
+		line := lc.line
 		t, i := nextTok(l, 0)
 		if len(t) > 0 && t[0] == '%' {
 			o.commentBytes += int64(len(l)) + 1
@@ -666,15 +653,8 @@ func (p *metisParser) parse(data []byte, o *chunkOut) {
 // vertexParser reads a Graphalytics .v file: the first field of each line.
 func vertexParser(data []byte, o *chunkOut) {
 	o.src64 = make([]uint64, 0, len(data)/4+16)
-	var line int64
-	for len(data) > 0 {
-		line++
-		var l []byte
-		l, data = cutLine(data)
-		if len(l) > maxLine {
-			o.fail(line, "line longer than %d bytes", maxLine)
-			return
-		}
+	lc := lineCutter{data: data, limit: maxLine}
+	for l, ok := lc.next(o); ok; l, ok = lc.next(o) {
 		t, _ := nextTok(l, 0)
 		if len(t) == 0 || t[0] == '#' {
 			o.commentBytes += int64(len(l)) + 1
@@ -682,17 +662,36 @@ func vertexParser(data []byte, o *chunkOut) {
 		}
 		v, ok := parseU64(t)
 		if !ok {
-			o.fail(line, "%s", idError(t))
+			o.fail(lc.line, "%s", idError(t))
 			return
 		}
 		o.src64 = append(o.src64, v)
 	}
 }
 
-// cutLine splits off data's first line (without its newline).
-func cutLine(data []byte) (line, rest []byte) {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return data[:i], data[i+1:]
+// lineCutter walks a chunk's lines, numbering them from 1.
+type lineCutter struct {
+	data  []byte
+	limit int   // longest line allowed, in bytes
+	line  int64 // the number of the line next returned
+}
+
+// next returns the next line (without its newline); false at the end of
+// the chunk, or at a line over the limit, which fails o.
+func (c *lineCutter) next(o *chunkOut) ([]byte, bool) {
+	if len(c.data) == 0 {
+		return nil, false
 	}
-	return data, nil
+	c.line++
+	l := c.data
+	if i := bytes.IndexByte(l, '\n'); i >= 0 {
+		l, c.data = l[:i], l[i+1:]
+	} else {
+		c.data = nil
+	}
+	if len(l) > c.limit {
+		o.fail(c.line, "line longer than %d bytes", c.limit)
+		return nil, false
+	}
+	return l, true
 }

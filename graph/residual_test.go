@@ -140,10 +140,7 @@ func TestMaxKeepDuplicatesAndWrite(t *testing.T) {
 	if !ok || s != 0 || tt != 2 || h.NumEdges() != 3 {
 		t.Fatalf("read back: terminals %d %d %v, %d arcs", s, tt, ok, h.NumEdges())
 	}
-	u, err := Generate("grid:2:2", GenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := mustGen(t, "grid:2:2", 0)
 	if err := Write(&b, u, FormatMAX); !errors.Is(err, ErrFormat) {
 		t.Fatalf("max without terminals: got %v, want ErrFormat", err)
 	}

@@ -20,14 +20,10 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 	var header []byte
 	var line func(b []byte, u uint32, v uint32, wt uint32) []byte
 	keep := func(u, v uint32) bool { return true }
-	intW := func(b []byte, wt uint32) []byte { return strconv.AppendUint(b, uint64(wt), 10) }
 	switch f {
 	case FormatEL:
 		line = func(b []byte, u, v, _ uint32) []byte {
-			b = strconv.AppendUint(b, uint64(u), 10)
-			b = append(b, ' ')
-			b = strconv.AppendUint(b, uint64(v), 10)
-			return append(b, '\n')
+			return appendArc(b, uint64(u), uint64(v), ' ', Unweighted, 0, false)
 		}
 	case FormatWEL, FormatGR, FormatMAX:
 		if g.wkind != IntWeights {
@@ -48,13 +44,7 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 			header = fmt.Appendf(nil, "c written by gearbox\np max %d %d\nn %d s\nn %d t\n", n, len(g.adj), s+1, t+1)
 		}
 		line = func(b []byte, u, v, wt uint32) []byte {
-			b = append(b, prefix...)
-			b = strconv.AppendUint(b, uint64(u)+base, 10)
-			b = append(b, ' ')
-			b = strconv.AppendUint(b, uint64(v)+base, 10)
-			b = append(b, ' ')
-			b = intW(b, wt)
-			return append(b, '\n')
+			return appendArc(append(b, prefix...), uint64(u)+base, uint64(v)+base, ' ', IntWeights, wt, false)
 		}
 	case FormatMTX:
 		field := "pattern"
@@ -73,18 +63,7 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 		}
 		header = fmt.Appendf(nil, "%%%%MatrixMarket matrix coordinate %s %s\n%% written by gearbox\n%d %d %d\n", field, sym, n, n, nnz)
 		line = func(b []byte, u, v, wt uint32) []byte {
-			b = strconv.AppendUint(b, uint64(u)+1, 10)
-			b = append(b, ' ')
-			b = strconv.AppendUint(b, uint64(v)+1, 10)
-			switch g.wkind {
-			case IntWeights:
-				b = append(b, ' ')
-				b = intW(b, wt)
-			case RealWeights:
-				b = append(b, ' ')
-				b = strconv.AppendFloat(b, float64(math.Float32frombits(wt)), 'g', -1, 32)
-			}
-			return append(b, '\n')
+			return appendArc(b, uint64(u)+1, uint64(v)+1, ' ', g.wkind, wt, false)
 		}
 	case FormatSNAP:
 		kind := "Directed"
@@ -94,22 +73,7 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 		header = fmt.Appendf(nil, "# %s graph written by gearbox (original vertex ids)\n# Nodes: %d Edges: %d\n# FromNodeId\tToNodeId\n", kind, n, len(g.adj))
 		ids := g.ids
 		line = func(b []byte, u, v, wt uint32) []byte {
-			b = strconv.AppendUint(b, ids.External(u), 10)
-			b = append(b, '\t')
-			b = strconv.AppendUint(b, ids.External(v), 10)
-			switch g.wkind {
-			case IntWeights:
-				b = append(b, '\t')
-				b = intW(b, wt)
-			case RealWeights:
-				b = append(b, '\t')
-				k := len(b)
-				b = strconv.AppendFloat(b, float64(math.Float32frombits(wt)), 'g', -1, 32)
-				if allDigits(b[k:]) {
-					b = append(b, ".0"...) // keep it a real weight when read back
-				}
-			}
-			return append(b, '\n')
+			return appendArc(b, ids.External(u), ids.External(v), '\t', g.wkind, wt, true)
 		}
 	default:
 		return checkWritable(f)
@@ -122,6 +86,27 @@ func writeText(w io.Writer, g *Graph, f Format) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// appendArc appends the line "u sep v", with sep and the weight wt for a
+// graph of weights kind; markReal writes an integral real weight with
+// ".0", for formats that tell a real weight only by its spelling.
+func appendArc(b []byte, u, v uint64, sep byte, kind WeightKind, wt uint32, markReal bool) []byte {
+	b = strconv.AppendUint(b, u, 10)
+	b = append(b, sep)
+	b = strconv.AppendUint(b, v, 10)
+	switch kind {
+	case IntWeights:
+		b = strconv.AppendUint(append(b, sep), uint64(wt), 10)
+	case RealWeights:
+		b = append(b, sep)
+		k := len(b)
+		b = strconv.AppendFloat(b, float64(math.Float32frombits(wt)), 'g', -1, 32)
+		if markReal && allDigits(b[k:]) {
+			b = append(b, ".0"...)
+		}
+	}
+	return append(b, '\n')
 }
 
 // countArcs counts the arcs keep accepts.

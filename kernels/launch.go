@@ -3,6 +3,7 @@ package kernels
 import (
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // Typed kernel launches. wrappers_gen.go (generated from the .cu sources by
@@ -55,3 +56,20 @@ func (p VoidPtr) DevicePtr() uintptr { return p.addr }
 
 // IsNull reports whether p is the null pointer.
 func (p VoidPtr) IsNull() bool { return p.addr == 0 }
+
+// family is the name type of a kernel family (generated): its Valid tells
+// the members from other strings.
+type family interface {
+	~string
+	Valid() bool
+}
+
+// launchMember launches member k of a family with the family's parameter
+// slots. A name outside the family (a conversion from another string) is
+// refused: its kernel could take other parameters.
+func launchMember[K family](l Launcher, k K, grid, block int, args []uint64) error {
+	if !k.Valid() {
+		return fmt.Errorf("%w: %q is not a %s", ErrNotMember, string(k), reflect.TypeFor[K]().Name())
+	}
+	return l.LaunchKernel(string(k), grid, block, args)
+}

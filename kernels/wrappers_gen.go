@@ -4,7 +4,7 @@
 package kernels
 
 import (
-	"fmt"
+	"slices"
 )
 
 // CCCtrl mirrors struct CCCtrl in cc.cu: the element type of the device
@@ -116,50 +116,559 @@ type StconCtrl struct {
 	Path    [256]uint32
 }
 
-// LaunchApspFwS32 launches apsp_fw_s32 (apsp.cu). The comments give the C parameters.
-func LaunchApspFwS32(
-	l Launcher, grid, block int,
-	d DevPtr[uint32], // u32* d
-	nb uint32, // u32 nb
-	pw uint32, // u32 pw
-	r uint32, // u32 r
-) error {
+// LaunchApspFwS32 launches apsp_fw_s32 (apsp.cu), whose C parameters are
+// (u32* d, u32 nb, u32 pw, u32 r).
+func LaunchApspFwS32(l Launcher, grid, block int, d DevPtr[uint32], nb uint32, pw uint32, r uint32) error {
 	return l.LaunchKernel("apsp_fw_s32", grid, block, []uint64{uint64(d.addr), uint64(nb), uint64(pw), uint64(r)})
 }
 
-// LaunchApspFwS16 launches apsp_fw_s16 (apsp.cu). The comments give the C parameters.
-func LaunchApspFwS16(
-	l Launcher, grid, block int,
-	d DevPtr[uint32], // u32* d
-	nb uint32, // u32 nb
-	pw uint32, // u32 pw
-	r uint32, // u32 r
-) error {
+// LaunchApspFwS16 launches apsp_fw_s16 (apsp.cu), whose C parameters are
+// (u32* d, u32 nb, u32 pw, u32 r).
+func LaunchApspFwS16(l Launcher, grid, block int, d DevPtr[uint32], nb uint32, pw uint32, r uint32) error {
 	return l.LaunchKernel("apsp_fw_s16", grid, block, []uint64{uint64(d.addr), uint64(nb), uint64(pw), uint64(r)})
 }
 
-// LaunchApspInit launches apsp_init (apsp.cu). The comments give the C parameters.
-func LaunchApspInit(
-	l Launcher, grid, block int,
-	d DevPtr[uint32], // u32* d
-	pw uint32, // u32 pw
-	p uint32, // u32 p
-	off DevPtr[int64], // const i64* off
-	adj DevPtr[uint32], // const u32* adj
-	w DevPtr[uint32], // const u32* w
-	n uint32, // u32 n
-	packed uint32, // u32 packed
-) error {
+// LaunchApspInit launches apsp_init (apsp.cu), whose C parameters are (u32* d,
+// u32 pw, u32 p, const i64* off, const u32* adj, const u32* w, u32 n,
+// u32 packed).
+func LaunchApspInit(l Launcher, grid, block int, d DevPtr[uint32], pw uint32, p uint32, off DevPtr[int64], adj DevPtr[uint32], w DevPtr[uint32], n uint32, packed uint32) error {
 	return l.LaunchKernel("apsp_init", grid, block, []uint64{uint64(d.addr), uint64(pw), uint64(p), uint64(off.addr), uint64(adj.addr), uint64(w.addr), uint64(n), uint64(packed)})
 }
 
-// BFSPushKernel names a kernel of the BFS_PUSH family (bfs.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
+// BFSPushKernel names a kernel of the BFS_PUSH family (bfs.cu), whose members
+// share one signature. Other values, the zero value included, are not members:
 // LaunchBFSPush refuses them.
 type BFSPushKernel string
 
-// The members of BFSPushKernel.
+// Valid reports whether k is a member of the family.
+func (k BFSPushKernel) Valid() bool {
+	return slices.Contains([]BFSPushKernel{BFSPushOTBm, BFSPushOTQu, BFSPushOBBm, BFSPushOBQu, BFSPushUTBm, BFSPushUTQu, BFSPushUBBm, BFSPushUBQu}, k)
+}
+
+// LaunchBFSPush launches member k of BFS_PUSH (bfs.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj, u32* level,
+// u8* upd, const u32* __restrict__ ws, u32 n, Ctrl* ctrl, u32 par,
+// u64* pieces).
+func LaunchBFSPush(l Launcher, k BFSPushKernel, grid, block int, off DevPtr[int64], adj DevPtr[uint32], level DevPtr[uint32], upd DevPtr[uint8], ws DevPtr[uint32], n uint32, ctrl DevPtr[Ctrl], par uint32, pieces DevPtr[uint64]) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(level.addr), uint64(upd.addr), uint64(ws.addr), uint64(n), uint64(ctrl.addr), uint64(par), uint64(pieces.addr)})
+}
+
+// BFSPiecesKernel names a kernel of the BFS_PIECES family (bfs.cu), whose
+// members share one signature. Other values, the zero value included, are not
+// members: LaunchBFSPieces refuses them.
+type BFSPiecesKernel string
+
+// Valid reports whether k is a member of the family.
+func (k BFSPiecesKernel) Valid() bool {
+	return slices.Contains([]BFSPiecesKernel{BFSPiecesO, BFSPiecesU}, k)
+}
+
+// LaunchBFSPieces launches member k of BFS_PIECES (bfs.cu), whose C parameters
+// are (const i64* __restrict__ off, const u32* __restrict__ adj, u32* level,
+// u8* upd, const u64* __restrict__ pieces, const Ctrl* ctrl).
+func LaunchBFSPieces(l Launcher, k BFSPiecesKernel, grid, block int, off DevPtr[int64], adj DevPtr[uint32], level DevPtr[uint32], upd DevPtr[uint8], pieces DevPtr[uint64], ctrl DevPtr[Ctrl]) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(level.addr), uint64(upd.addr), uint64(pieces.addr), uint64(ctrl.addr)})
+}
+
+// LaunchBFSPullT launches bfs_pull_t (bfs.cu), whose C parameters are
+// (const i64* __restrict__ toff, const u32* __restrict__ tadj, u32* level,
+// u8* upd, const u32* __restrict__ frontier, u32 n, u32 cur, Ctrl* ctrl,
+// u32 par).
+func LaunchBFSPullT(l Launcher, grid, block int, toff DevPtr[int64], tadj DevPtr[uint32], level DevPtr[uint32], upd DevPtr[uint8], frontier DevPtr[uint32], n uint32, cur uint32, ctrl DevPtr[Ctrl], par uint32) error {
+	return l.LaunchKernel("bfs_pull_t", grid, block, []uint64{uint64(toff.addr), uint64(tadj.addr), uint64(level.addr), uint64(upd.addr), uint64(frontier.addr), uint64(n), uint64(cur), uint64(ctrl.addr), uint64(par)})
+}
+
+// LaunchBFSPersistQu launches bfs_persist_qu (bfs.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj, u32* level,
+// u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 cur, u32 max_levels, u32 cap,
+// u64 edge_cap, u32 local_e, Persist* ps).
+func LaunchBFSPersistQu(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], level DevPtr[uint32], qa DevPtr[uint32], qb DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, cur uint32, maxLevels uint32, cap uint32, edgeCap uint64, localE uint32, ps DevPtr[Persist]) error {
+	return l.LaunchKernel("bfs_persist_qu", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(level.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(cur), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
+}
+
+// LaunchBFSPullPersist launches bfs_pull_persist (bfs.cu), whose C parameters
+// are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const i64* __restrict__ toff, const u32* __restrict__ tadj, u32* level,
+// u32* qa, u32* qb, Ctrl* ctrl, u32 par, u32 n, u32 cur, u32 push_below,
+// u32* fb, u32 words, u32 from_queue, u32 max_levels, u32 cap, u64 edge_cap,
+// u32 local_e, Persist* ps).
+func LaunchBFSPullPersist(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], toff DevPtr[int64], tadj DevPtr[uint32], level DevPtr[uint32], qa DevPtr[uint32], qb DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, n uint32, cur uint32, pushBelow uint32, fb DevPtr[uint32], words uint32, fromQueue uint32, maxLevels uint32, cap uint32, edgeCap uint64, localE uint32, ps DevPtr[Persist]) error {
+	return l.LaunchKernel("bfs_pull_persist", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(level.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(n), uint64(cur), uint64(pushBelow), uint64(fb.addr), uint64(words), uint64(fromQueue), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
+}
+
+// LaunchCCInit launches cc_init (cc.cu), whose C parameters are (u32* p,
+// u64* hook, u32 n).
+func LaunchCCInit(l Launcher, grid, block int, p DevPtr[uint32], hook DevPtr[uint64], n uint32) error {
+	return l.LaunchKernel("cc_init", grid, block, []uint64{uint64(p.addr), uint64(hook.addr), uint64(n)})
+}
+
+// LaunchCCCompress launches cc_compress (cc.cu), whose C parameters are
+// (u32* p, u32 n).
+func LaunchCCCompress(l Launcher, grid, block int, p DevPtr[uint32], n uint32) error {
+	return l.LaunchKernel("cc_compress", grid, block, []uint64{uint64(p.addr), uint64(n)})
+}
+
+// LaunchCCFillSrc launches cc_fill_src (cc.cu), whose C parameters are
+// (const i64* __restrict__ off, u32 n, u64 m, u32* src).
+func LaunchCCFillSrc(l Launcher, grid, block int, off DevPtr[int64], n uint32, m uint64, src DevPtr[uint32]) error {
+	return l.LaunchKernel("cc_fill_src", grid, block, []uint64{uint64(off.addr), uint64(n), uint64(m), uint64(src.addr)})
+}
+
+// LaunchCCSVBmT launches cc_sv_bm_t (cc.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj, u32 n, u32* p,
+// u32* hidden, u64* hook, CCCtrl* ctrl, u32 down, u32 directed).
+func LaunchCCSVBmT(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], n uint32, p DevPtr[uint32], hidden DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl], down uint32, directed uint32) error {
+	return l.LaunchKernel("cc_sv_bm_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hidden.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(down), uint64(directed)})
+}
+
+// LaunchCCSVBmE launches cc_sv_bm_e (cc.cu), whose C parameters are
+// (const u32* __restrict__ src, const u32* __restrict__ adj, u64 m, u32* p,
+// u32* hidden, u64* hook, CCCtrl* ctrl, u32 down, u32 directed).
+func LaunchCCSVBmE(l Launcher, grid, block int, src DevPtr[uint32], adj DevPtr[uint32], m uint64, p DevPtr[uint32], hidden DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl], down uint32, directed uint32) error {
+	return l.LaunchKernel("cc_sv_bm_e", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(down), uint64(directed)})
+}
+
+// LaunchCCSVQu launches cc_sv_qu (cc.cu), whose C parameters are
+// (const u64* __restrict__ qin, u64 count, u64* qout, u64 cap, u32* p,
+// u64* hook, CCCtrl* ctrl, u32 down).
+func LaunchCCSVQu(l Launcher, grid, block int, qin DevPtr[uint64], count uint64, qout DevPtr[uint64], cap uint64, p DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl], down uint32) error {
+	return l.LaunchKernel("cc_sv_qu", grid, block, []uint64{uint64(qin.addr), uint64(count), uint64(qout.addr), uint64(cap), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(down)})
+}
+
+// LaunchCCSVBuildQu launches cc_sv_build_qu (cc.cu), whose C parameters are
+// (const u32* __restrict__ src, const u32* __restrict__ adj, u64 m,
+// const u32* p, const u32* hidden, u64* qout, u64 cap, CCCtrl* ctrl,
+// u32 directed).
+func LaunchCCSVBuildQu(l Launcher, grid, block int, src DevPtr[uint32], adj DevPtr[uint32], m uint64, p DevPtr[uint32], hidden DevPtr[uint32], qout DevPtr[uint64], cap uint64, ctrl DevPtr[CCCtrl], directed uint32) error {
+	return l.LaunchKernel("cc_sv_build_qu", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(qout.addr), uint64(cap), uint64(ctrl.addr), uint64(directed)})
+}
+
+// LaunchCCSVQuToBm launches cc_sv_qu_to_bm (cc.cu), whose C parameters are
+// (const u64* __restrict__ q, u64 count, const i64* __restrict__ off,
+// const u32* __restrict__ adj, u32* hidden).
+func LaunchCCSVQuToBm(l Launcher, grid, block int, q DevPtr[uint64], count uint64, off DevPtr[int64], adj DevPtr[uint32], hidden DevPtr[uint32]) error {
+	return l.LaunchKernel("cc_sv_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(off.addr), uint64(adj.addr), uint64(hidden.addr)})
+}
+
+// LaunchCCLowMin launches cc_low_min (cc.cu), whose C parameters are
+// (const u32* p, u32 n, u32* low).
+func LaunchCCLowMin(l Launcher, grid, block int, p DevPtr[uint32], n uint32, low DevPtr[uint32]) error {
+	return l.LaunchKernel("cc_low_min", grid, block, []uint64{uint64(p.addr), uint64(n), uint64(low.addr)})
+}
+
+// LaunchCCLowApply launches cc_low_apply (cc.cu), whose C parameters are
+// (u32* p, u32 n, const u32* low).
+func LaunchCCLowApply(l Launcher, grid, block int, p DevPtr[uint32], n uint32, low DevPtr[uint32]) error {
+	return l.LaunchKernel("cc_low_apply", grid, block, []uint64{uint64(p.addr), uint64(n), uint64(low.addr)})
+}
+
+// LaunchCCAffRound0 launches cc_aff_round0 (cc.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj, u32 n, u32* p,
+// u64* hook, CCCtrl* ctrl).
+func LaunchCCAffRound0(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], n uint32, p DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl]) error {
+	return l.LaunchKernel("cc_aff_round0", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr)})
+}
+
+// LaunchCCAffRound launches cc_aff_round (cc.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj, u32 n, u32* p,
+// u64* hook, CCCtrl* ctrl, u32 r, u32 deferred).
+func LaunchCCAffRound(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], n uint32, p DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl], r uint32, deferred uint32) error {
+	return l.LaunchKernel("cc_aff_round", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(r), uint64(deferred)})
+}
+
+// LaunchCCAffMode launches cc_aff_mode (cc.cu), whose C parameters are
+// (const u32* p, u32 n, u64 seed, CCCtrl* ctrl).
+func LaunchCCAffMode(l Launcher, grid, block int, p DevPtr[uint32], n uint32, seed uint64, ctrl DevPtr[CCCtrl]) error {
+	return l.LaunchKernel("cc_aff_mode", grid, block, []uint64{uint64(p.addr), uint64(n), uint64(seed), uint64(ctrl.addr)})
+}
+
+// LaunchCCLinkT launches cc_link_t (cc.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj, u32 n, u32* p,
+// u64* hook, u32* heavy, CCCtrl* ctrl, u32 mode, u32 directed, u32 skip,
+// u32 start).
+func LaunchCCLinkT(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], n uint32, p DevPtr[uint32], hook DevPtr[uint64], heavy DevPtr[uint32], ctrl DevPtr[CCCtrl], mode uint32, directed uint32, skip uint32, start uint32) error {
+	return l.LaunchKernel("cc_link_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hook.addr), uint64(heavy.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(skip), uint64(start)})
+}
+
+// LaunchCCLinkB launches cc_link_b (cc.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ heavy, u32* p, u64* hook, CCCtrl* ctrl, u32 mode,
+// u32 directed, u32 start).
+func LaunchCCLinkB(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], heavy DevPtr[uint32], p DevPtr[uint32], hook DevPtr[uint64], ctrl DevPtr[CCCtrl], mode uint32, directed uint32, start uint32) error {
+	return l.LaunchKernel("cc_link_b", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(heavy.addr), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(start)})
+}
+
+// MfPassKernel names a kernel of the MF_PASS family (maxflow.cu), whose members
+// share one signature. Other values, the zero value included, are not members:
+// LaunchMfPass refuses them.
+type MfPassKernel string
+
+// Valid reports whether k is a member of the family.
+func (k MfPassKernel) Valid() bool {
+	return slices.Contains([]MfPassKernel{MfPushTBm, MfPushWBm, MfPushTQu, MfPushWQu, MfRelabelTBm, MfRelabelWBm, MfRelabelTQu, MfRelabelWQu}, k)
+}
+
+// LaunchMfPass launches member k of MF_PASS (maxflow.cu), whose C parameters
+// are (const MfNet* net, MfCtrl* c, u32 par).
+func LaunchMfPass(l Launcher, k MfPassKernel, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], par uint32) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(par)})
+}
+
+// LaunchMfGenDense launches mf_gen_dense (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c, u32 out, u32 toq).
+func LaunchMfGenDense(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], out uint32, toq uint32) error {
+	return l.LaunchKernel("mf_gen_dense", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out), uint64(toq)})
+}
+
+// LaunchMfGenCand launches mf_gen_cand (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c, u32 out).
+func LaunchMfGenCand(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], out uint32) error {
+	return l.LaunchKernel("mf_gen_cand", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out)})
+}
+
+// LaunchMfBFSInit launches mf_bfs_init (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c).
+func LaunchMfBFSInit(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl]) error {
+	return l.LaunchKernel("mf_bfs_init", grid, block, []uint64{uint64(net.addr), uint64(c.addr)})
+}
+
+// LaunchMfBFSLevel launches mf_bfs_level (maxflow.cu), whose C parameters are
+// (const MfNet* net, MfCtrl* c, u32 k).
+func LaunchMfBFSLevel(l Launcher, grid, block int, net DevPtr[MfNet], c DevPtr[MfCtrl], k_ uint32) error {
+	return l.LaunchKernel("mf_bfs_level", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(k_)})
+}
+
+// LaunchMsfMinBmT launches msf_min_bm_t (msf.cu), whose C parameters are
+// (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ w, u32 n, u32* p, u32* hidden, u64* best, u64 thresh,
+// u64* cnt, u32 directed).
+func LaunchMsfMinBmT(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], w DevPtr[uint32], n uint32, p DevPtr[uint32], hidden DevPtr[uint32], best DevPtr[uint64], thresh uint64, cnt DevPtr[uint64], directed uint32) error {
+	return l.LaunchKernel("msf_min_bm_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(w.addr), uint64(n), uint64(p.addr), uint64(hidden.addr), uint64(best.addr), uint64(thresh), uint64(cnt.addr), uint64(directed)})
+}
+
+// LaunchMsfMinBmE launches msf_min_bm_e (msf.cu), whose C parameters are
+// (const u32* __restrict__ src, const u32* __restrict__ adj,
+// const u32* __restrict__ w, u64 m, u32* p, u32* hidden, u64* best, u64 thresh,
+// u64* cnt, u32 directed).
+func LaunchMsfMinBmE(l Launcher, grid, block int, src DevPtr[uint32], adj DevPtr[uint32], w DevPtr[uint32], m uint64, p DevPtr[uint32], hidden DevPtr[uint32], best DevPtr[uint64], thresh uint64, cnt DevPtr[uint64], directed uint32) error {
+	return l.LaunchKernel("msf_min_bm_e", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(best.addr), uint64(thresh), uint64(cnt.addr), uint64(directed)})
+}
+
+// LaunchMsfMinQu launches msf_min_qu (msf.cu), whose C parameters are
+// (const u64* __restrict__ qin, u64 count, u64* qout, u64 cap,
+// const u32* __restrict__ adj, const u32* __restrict__ w, u32* p, u64* best,
+// u64* cnt).
+func LaunchMsfMinQu(l Launcher, grid, block int, qin DevPtr[uint64], count uint64, qout DevPtr[uint64], cap uint64, adj DevPtr[uint32], w DevPtr[uint32], p DevPtr[uint32], best DevPtr[uint64], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("msf_min_qu", grid, block, []uint64{uint64(qin.addr), uint64(count), uint64(qout.addr), uint64(cap), uint64(adj.addr), uint64(w.addr), uint64(p.addr), uint64(best.addr), uint64(cnt.addr)})
+}
+
+// LaunchMsfHook launches msf_hook (msf.cu), whose C parameters are (u64* best,
+// u32 n, const u32* __restrict__ src, const u32* __restrict__ adj, u32* p,
+// u32* chosen).
+func LaunchMsfHook(l Launcher, grid, block int, best DevPtr[uint64], n uint32, src DevPtr[uint32], adj DevPtr[uint32], p DevPtr[uint32], chosen DevPtr[uint32]) error {
+	return l.LaunchKernel("msf_hook", grid, block, []uint64{uint64(best.addr), uint64(n), uint64(src.addr), uint64(adj.addr), uint64(p.addr), uint64(chosen.addr)})
+}
+
+// LaunchMsfBuildQu launches msf_build_qu (msf.cu), whose C parameters are
+// (const u32* __restrict__ src, const u32* __restrict__ adj,
+// const u32* __restrict__ w, u64 m, u32* p, const u32* hidden, u64* qout,
+// u64 cap, u64 thresh, u64* cnt, u32 directed).
+func LaunchMsfBuildQu(l Launcher, grid, block int, src DevPtr[uint32], adj DevPtr[uint32], w DevPtr[uint32], m uint64, p DevPtr[uint32], hidden DevPtr[uint32], qout DevPtr[uint64], cap uint64, thresh uint64, cnt DevPtr[uint64], directed uint32) error {
+	return l.LaunchKernel("msf_build_qu", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(qout.addr), uint64(cap), uint64(thresh), uint64(cnt.addr), uint64(directed)})
+}
+
+// LaunchMsfQuToBm launches msf_qu_to_bm (msf.cu), whose C parameters are
+// (const u64* __restrict__ q, u64 count, u32* hidden).
+func LaunchMsfQuToBm(l Launcher, grid, block int, q DevPtr[uint64], count uint64, hidden DevPtr[uint32]) error {
+	return l.LaunchKernel("msf_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(hidden.addr)})
+}
+
+// LaunchMsfListCount launches msf_list_count (msf.cu), whose C parameters are
+// (const u32* __restrict__ chosen, u64 words, u32* __restrict__ tiles,
+// u64* cnt).
+func LaunchMsfListCount(l Launcher, grid, block int, chosen DevPtr[uint32], words uint64, tiles DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("msf_list_count", grid, block, []uint64{uint64(chosen.addr), uint64(words), uint64(tiles.addr), uint64(cnt.addr)})
+}
+
+// LaunchMsfListWrite launches msf_list_write (msf.cu), whose C parameters are
+// (u32* out, u64* cnt, const u32* __restrict__ src,
+// const u32* __restrict__ adj, const u32* __restrict__ w,
+// const u32* __restrict__ chosen, u64 words, const u32* __restrict__ tiles).
+func LaunchMsfListWrite(l Launcher, grid, block int, out DevPtr[uint32], cnt DevPtr[uint64], src DevPtr[uint32], adj DevPtr[uint32], w DevPtr[uint32], chosen DevPtr[uint32], words uint64, tiles DevPtr[uint32]) error {
+	return l.LaunchKernel("msf_list_write", grid, block, []uint64{uint64(out.addr), uint64(cnt.addr), uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(chosen.addr), uint64(words), uint64(tiles.addr)})
+}
+
+// LaunchMaxBelowU32 launches max_below_u32 (narrow.cu), whose C parameters are
+// (const u32* __restrict__ in, u32 n, u32* out).
+func LaunchMaxBelowU32(l Launcher, grid, block int, in DevPtr[uint32], n uint32, out DevPtr[uint32]) error {
+	return l.LaunchKernel("max_below_u32", grid, block, []uint64{uint64(in.addr), uint64(n), uint64(out.addr)})
+}
+
+// LaunchNarrowU8 launches narrow_u8 (narrow.cu), whose C parameters are
+// (const u32* __restrict__ in, u8* __restrict__ out, u32 n).
+func LaunchNarrowU8(l Launcher, grid, block int, in DevPtr[uint32], out DevPtr[uint8], n uint32) error {
+	return l.LaunchKernel("narrow_u8", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
+}
+
+// LaunchNarrowU16 launches narrow_u16 (narrow.cu), whose C parameters are
+// (const u32* __restrict__ in, unsigned short* __restrict__ out, u32 n).
+func LaunchNarrowU16(l Launcher, grid, block int, in DevPtr[uint32], out DevPtr[uint16], n uint32) error {
+	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
+}
+
+// LaunchBFSParents launches bfs_parents (paths.cu), whose C parameters are
+// (const i64* __restrict__ ioff, const u32* __restrict__ iadj,
+// const u32* level, u32* parent, u32 n).
+func LaunchBFSParents(l Launcher, grid, block int, ioff DevPtr[int64], iadj DevPtr[uint32], level DevPtr[uint32], parent DevPtr[uint32], n uint32) error {
+	return l.LaunchKernel("bfs_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(level.addr), uint64(parent.addr), uint64(n)})
+}
+
+// LaunchSSSPParents launches sssp_parents (paths.cu), whose C parameters are
+// (const i64* __restrict__ ioff, const u32* __restrict__ iadj,
+// const u32* __restrict__ iwt, const void* dist, u32 d32, u32* parent, u32 n).
+func LaunchSSSPParents(l Launcher, grid, block int, ioff DevPtr[int64], iadj DevPtr[uint32], iwt DevPtr[uint32], dist VoidPtr, d32 uint32, parent DevPtr[uint32], n uint32) error {
+	return l.LaunchKernel("sssp_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(d32), uint64(parent.addr), uint64(n)})
+}
+
+// LaunchStconPersist launches stcon_persist (paths.cu), whose C parameters are
+// (StconCtrl* st, Persist* ps, u32 s, u32 t, u32 stamp, u32 first,
+// u32 max_levels, const i64* __restrict__ off, const u32* __restrict__ adj,
+// const i64* __restrict__ toff, const u32* __restrict__ tadj, u32 n,
+// u64* lab_s, u64* lab_t, u32* qs, u32* hub, u32* hub_chunk).
+func LaunchStconPersist(l Launcher, grid, block int, st DevPtr[StconCtrl], ps DevPtr[Persist], s uint32, t uint32, stamp uint32, first uint32, maxLevels uint32, off DevPtr[int64], adj DevPtr[uint32], toff DevPtr[int64], tadj DevPtr[uint32], n uint32, labS DevPtr[uint64], labT DevPtr[uint64], qs DevPtr[uint32], hub DevPtr[uint32], hubChunk DevPtr[uint32]) error {
+	return l.LaunchKernel("stcon_persist", grid, block, []uint64{uint64(st.addr), uint64(ps.addr), uint64(s), uint64(t), uint64(stamp), uint64(first), uint64(maxLevels), uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(labS.addr), uint64(labT.addr), uint64(qs.addr), uint64(hub.addr), uint64(hubChunk.addr)})
+}
+
+// LaunchSccTrim launches scc_trim (scc.cu), whose C parameters are
+// (const i64* off, const u32* adj, const i64* toff, const u32* tadj, u32 n,
+// u32* label, const u32* part, u64* cnt).
+func LaunchSccTrim(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], toff DevPtr[int64], tadj DevPtr[uint32], n uint32, label DevPtr[uint32], part DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_trim", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccPivot launches scc_pivot (scc.cu), whose C parameters are
+// (const i64* off, const i64* toff, u32 n, const u32* label, const u32* part,
+// u64* pivot).
+func LaunchSccPivot(l Launcher, grid, block int, off DevPtr[int64], toff DevPtr[int64], n uint32, label DevPtr[uint32], part DevPtr[uint32], pivot DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_pivot", grid, block, []uint64{uint64(off.addr), uint64(toff.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr)})
+}
+
+// LaunchSccSeed launches scc_seed (scc.cu), whose C parameters are (u32 n,
+// const u32* label, const u32* part, const u64* pivot, u32* fw, u32* bw).
+func LaunchSccSeed(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], pivot DevPtr[uint64], fw DevPtr[uint32], bw DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_seed", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr), uint64(fw.addr), uint64(bw.addr)})
+}
+
+// LaunchSccReach launches scc_reach (scc.cu), whose C parameters are
+// (const i64* off, const u32* heads, u32 n, const u32* label, const u32* key,
+// u32* lv, u32 level, u64* cnt).
+func LaunchSccReach(l Launcher, grid, block int, off DevPtr[int64], heads DevPtr[uint32], n uint32, label DevPtr[uint32], key DevPtr[uint32], lv DevPtr[uint32], level uint32, cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_reach", grid, block, []uint64{uint64(off.addr), uint64(heads.addr), uint64(n), uint64(label.addr), uint64(key.addr), uint64(lv.addr), uint64(level), uint64(cnt.addr)})
+}
+
+// LaunchSccSplitMin launches scc_split_min (scc.cu), whose C parameters are
+// (u32 n, const u32* label, const u32* part, const u32* fw, const u32* bw,
+// u32* low).
+func LaunchSccSplitMin(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], fw DevPtr[uint32], bw DevPtr[uint32], low DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_split_min", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr)})
+}
+
+// LaunchSccSplitApply launches scc_split_apply (scc.cu), whose C parameters are
+// (u32 n, u32* label, u32* part, const u32* fw, const u32* bw, const u32* low,
+// u64* cnt).
+func LaunchSccSplitApply(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], fw DevPtr[uint32], bw DevPtr[uint32], low DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_split_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccColourInit launches scc_colour_init (scc.cu), whose C parameters are
+// (u32 n, u32* col).
+func LaunchSccColourInit(l Launcher, grid, block int, n uint32, col DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_colour_init", grid, block, []uint64{uint64(n), uint64(col.addr)})
+}
+
+// LaunchSccColourProp launches scc_colour_prop (scc.cu), whose C parameters are
+// (const i64* off, const u32* adj, u32 n, const u32* label, const u32* part,
+// u32* col, u64* cnt).
+func LaunchSccColourProp(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], n uint32, label DevPtr[uint32], part DevPtr[uint32], col DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_colour_prop", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(cnt.addr)})
+}
+
+// LaunchSccRoots launches scc_roots (scc.cu), whose C parameters are (u32 n,
+// const u32* label, const u32* col, u32* lv).
+func LaunchSccRoots(l Launcher, grid, block int, n uint32, label DevPtr[uint32], col DevPtr[uint32], lv DevPtr[uint32]) error {
+	return l.LaunchKernel("scc_roots", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(col.addr), uint64(lv.addr)})
+}
+
+// LaunchSccColourApply launches scc_colour_apply (scc.cu), whose C parameters
+// are (u32 n, u32* label, u32* part, const u32* col, const u32* lv, u64* cnt).
+func LaunchSccColourApply(l Launcher, grid, block int, n uint32, label DevPtr[uint32], part DevPtr[uint32], col DevPtr[uint32], lv DevPtr[uint32], cnt DevPtr[uint64]) error {
+	return l.LaunchKernel("scc_colour_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(lv.addr), uint64(cnt.addr)})
+}
+
+// SSSPPushU64Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose
+// members share one signature. Other values, the zero value included, are not
+// members: LaunchSSSPPushU64 refuses them.
+type SSSPPushU64Kernel string
+
+// Valid reports whether k is a member of the family.
+func (k SSSPPushU64Kernel) Valid() bool {
+	return slices.Contains([]SSSPPushU64Kernel{SSSPD64TBm, SSSPD64TQu, SSSPD64BBm, SSSPD64BQu}, k)
+}
+
+// LaunchSSSPPushU64 launches member k of SSSP_PUSH (sssp.cu), whose C
+// parameters are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u64* dist, u8* upd, const u32* __restrict__ ws,
+// u32 n, Ctrl* ctrl, u32 par, u64* pieces).
+func LaunchSSSPPushU64(l Launcher, k SSSPPushU64Kernel, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint64], upd DevPtr[uint8], ws DevPtr[uint32], n uint32, ctrl DevPtr[Ctrl], par uint32, pieces DevPtr[uint64]) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(ws.addr), uint64(n), uint64(ctrl.addr), uint64(par), uint64(pieces.addr)})
+}
+
+// SSSPPushU32Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose
+// members share one signature. Other values, the zero value included, are not
+// members: LaunchSSSPPushU32 refuses them.
+type SSSPPushU32Kernel string
+
+// Valid reports whether k is a member of the family.
+func (k SSSPPushU32Kernel) Valid() bool {
+	return slices.Contains([]SSSPPushU32Kernel{SSSPD32TBm, SSSPD32TQu, SSSPD32BBm, SSSPD32BQu}, k)
+}
+
+// LaunchSSSPPushU32 launches member k of SSSP_PUSH (sssp.cu), whose C
+// parameters are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u32* dist, u8* upd, const u32* __restrict__ ws,
+// u32 n, Ctrl* ctrl, u32 par, u64* pieces).
+func LaunchSSSPPushU32(l Launcher, k SSSPPushU32Kernel, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint32], upd DevPtr[uint8], ws DevPtr[uint32], n uint32, ctrl DevPtr[Ctrl], par uint32, pieces DevPtr[uint64]) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(ws.addr), uint64(n), uint64(ctrl.addr), uint64(par), uint64(pieces.addr)})
+}
+
+// LaunchSSSPPiecesD64 launches sssp_pieces_d64 (sssp.cu), whose C parameters
+// are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u64* dist, u8* upd,
+// const u64* __restrict__ pieces, const Ctrl* ctrl).
+func LaunchSSSPPiecesD64(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint64], upd DevPtr[uint8], pieces DevPtr[uint64], ctrl DevPtr[Ctrl]) error {
+	return l.LaunchKernel("sssp_pieces_d64", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(pieces.addr), uint64(ctrl.addr)})
+}
+
+// LaunchSSSPPiecesD32 launches sssp_pieces_d32 (sssp.cu), whose C parameters
+// are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u32* dist, u8* upd,
+// const u64* __restrict__ pieces, const Ctrl* ctrl).
+func LaunchSSSPPiecesD32(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint32], upd DevPtr[uint8], pieces DevPtr[uint64], ctrl DevPtr[Ctrl]) error {
+	return l.LaunchKernel("sssp_pieces_d32", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(pieces.addr), uint64(ctrl.addr)})
+}
+
+// LaunchSSSPFindminU64 launches sssp_findmin_u64 (sssp.cu), whose C parameters
+// are (const u64* __restrict__ dist, const u8* __restrict__ upd, u32 n,
+// Ctrl* ctrl).
+func LaunchSSSPFindminU64(l Launcher, grid, block int, dist DevPtr[uint64], upd DevPtr[uint8], n uint32, ctrl DevPtr[Ctrl]) error {
+	return l.LaunchKernel("sssp_findmin_u64", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(ctrl.addr)})
+}
+
+// LaunchSSSPFindminU32 launches sssp_findmin_u32 (sssp.cu), whose C parameters
+// are (const u32* __restrict__ dist, const u8* __restrict__ upd, u32 n,
+// Ctrl* ctrl).
+func LaunchSSSPFindminU32(l Launcher, grid, block int, dist DevPtr[uint32], upd DevPtr[uint8], n uint32, ctrl DevPtr[Ctrl]) error {
+	return l.LaunchKernel("sssp_findmin_u32", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(ctrl.addr)})
+}
+
+// LaunchSSSPBucketU64 launches sssp_bucket_u64 (sssp.cu), whose C parameters
+// are (const u64* __restrict__ dist, const u8* __restrict__ upd, u32 n,
+// const i64* __restrict__ off, Ctrl* ctrl, u64* hist, u64 unit, u64 target).
+func LaunchSSSPBucketU64(l Launcher, grid, block int, dist DevPtr[uint64], upd DevPtr[uint8], n uint32, off DevPtr[int64], ctrl DevPtr[Ctrl], hist DevPtr[uint64], unit uint64, target uint64) error {
+	return l.LaunchKernel("sssp_bucket_u64", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(off.addr), uint64(ctrl.addr), uint64(hist.addr), uint64(unit), uint64(target)})
+}
+
+// LaunchSSSPBucketU32 launches sssp_bucket_u32 (sssp.cu), whose C parameters
+// are (const u32* __restrict__ dist, const u8* __restrict__ upd, u32 n,
+// const i64* __restrict__ off, Ctrl* ctrl, u64* hist, u64 unit, u64 target).
+func LaunchSSSPBucketU32(l Launcher, grid, block int, dist DevPtr[uint32], upd DevPtr[uint8], n uint32, off DevPtr[int64], ctrl DevPtr[Ctrl], hist DevPtr[uint64], unit uint64, target uint64) error {
+	return l.LaunchKernel("sssp_bucket_u32", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(off.addr), uint64(ctrl.addr), uint64(hist.addr), uint64(unit), uint64(target)})
+}
+
+// LaunchSSSPPersistQuD64 launches sssp_persist_qu_d64 (sssp.cu), whose C
+// parameters are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u64* dist, u8* upd, u32* qa, u32* qb, Ctrl* ctrl,
+// u32 par, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps).
+func LaunchSSSPPersistQuD64(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint64], upd DevPtr[uint8], qa DevPtr[uint32], qb DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, maxLevels uint32, cap uint32, edgeCap uint64, localE uint32, ps DevPtr[Persist]) error {
+	return l.LaunchKernel("sssp_persist_qu_d64", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
+}
+
+// LaunchSSSPPersistQuD32 launches sssp_persist_qu_d32 (sssp.cu), whose C
+// parameters are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u32* dist, u8* upd, u32* qa, u32* qb, Ctrl* ctrl,
+// u32 par, u32 max_levels, u32 cap, u64 edge_cap, u32 local_e, Persist* ps).
+func LaunchSSSPPersistQuD32(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint32], upd DevPtr[uint8], qa DevPtr[uint32], qb DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, maxLevels uint32, cap uint32, edgeCap uint64, localE uint32, ps DevPtr[Persist]) error {
+	return l.LaunchKernel("sssp_persist_qu_d32", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
+}
+
+// LaunchSSSPPersistNfD64 launches sssp_persist_nf_d64 (sssp.cu), whose C
+// parameters are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u64* dist, u8* upd, u32* qa, u32* qb, Ctrl* ctrl,
+// u32 par, u32 n, u64 delta, u32 max_levels, u32 cap, u64 edge_cap,
+// u32 local_e, Persist* ps).
+func LaunchSSSPPersistNfD64(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint64], upd DevPtr[uint8], qa DevPtr[uint32], qb DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, n uint32, delta uint64, maxLevels uint32, cap uint32, edgeCap uint64, localE uint32, ps DevPtr[Persist]) error {
+	return l.LaunchKernel("sssp_persist_nf_d64", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(n), uint64(delta), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
+}
+
+// LaunchSSSPPersistNfD32 launches sssp_persist_nf_d32 (sssp.cu), whose C
+// parameters are (const i64* __restrict__ off, const u32* __restrict__ adj,
+// const u32* __restrict__ wt, u32* dist, u8* upd, u32* qa, u32* qb, Ctrl* ctrl,
+// u32 par, u32 n, u64 delta, u32 max_levels, u32 cap, u64 edge_cap,
+// u32 local_e, Persist* ps).
+func LaunchSSSPPersistNfD32(l Launcher, grid, block int, off DevPtr[int64], adj DevPtr[uint32], wt DevPtr[uint32], dist DevPtr[uint32], upd DevPtr[uint8], qa DevPtr[uint32], qb DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, n uint32, delta uint64, maxLevels uint32, cap uint32, edgeCap uint64, localE uint32, ps DevPtr[Persist]) error {
+	return l.LaunchKernel("sssp_persist_nf_d32", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(n), uint64(delta), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
+}
+
+// WSGenKernel names a kernel of the WS_GEN family (workset.cu), whose members
+// share one signature. Other values, the zero value included, are not members:
+// LaunchWSGen refuses them.
+type WSGenKernel string
+
+// Valid reports whether k is a member of the family.
+func (k WSGenKernel) Valid() bool {
+	return slices.Contains([]WSGenKernel{WSGenBmAll, WSGenQaAll, WSGenQwAll, WSGenBmMinD64, WSGenBmMinD32, WSGenQaMinD64, WSGenQaMinD32, WSGenQwMinD64, WSGenQwMinD32, WSGenBmDeltaD64, WSGenBmDeltaD32, WSGenQaDeltaD64, WSGenQaDeltaD32, WSGenQwDeltaD64, WSGenQwDeltaD32}, k)
+}
+
+// LaunchWSGen launches member k of WS_GEN (workset.cu), whose C parameters are
+// (u8* upd, u32 n, const void* dist, const i64* __restrict__ off, u64 delta,
+// u32* out, Ctrl* ctrl, u32 par).
+func LaunchWSGen(l Launcher, k WSGenKernel, grid, block int, upd DevPtr[uint8], n uint32, dist VoidPtr, off DevPtr[int64], delta uint64, out DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(upd.addr), uint64(n), uint64(dist.addr), uint64(off.addr), uint64(delta), uint64(out.addr), uint64(ctrl.addr), uint64(par)})
+}
+
+// WSGenDualKernel names a kernel of the WS_GEN_DUAL family (workset.cu), whose
+// members share one signature. Other values, the zero value included, are not
+// members: LaunchWSGenDual refuses them.
+type WSGenDualKernel string
+
+// Valid reports whether k is a member of the family.
+func (k WSGenDualKernel) Valid() bool {
+	return slices.Contains([]WSGenDualKernel{WSGenDualAll, WSGenDualMinD64, WSGenDualMinD32, WSGenDualDeltaD64, WSGenDualDeltaD32}, k)
+}
+
+// LaunchWSGenDual launches member k of WS_GEN_DUAL (workset.cu), whose C
+// parameters are (u8* upd, u32 n, const void* dist,
+// const i64* __restrict__ off, u64 delta, u32* out, Ctrl* ctrl, u32 par,
+// u32* alt, u32 cap).
+func LaunchWSGenDual(l Launcher, k WSGenDualKernel, grid, block int, upd DevPtr[uint8], n uint32, dist VoidPtr, off DevPtr[int64], delta uint64, out DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, alt DevPtr[uint32], cap uint32) error {
+	return launchMember(l, k, grid, block, []uint64{uint64(upd.addr), uint64(n), uint64(dist.addr), uint64(off.addr), uint64(delta), uint64(out.addr), uint64(ctrl.addr), uint64(par), uint64(alt.addr), uint64(cap)})
+}
+
+// LaunchWSBmToQu launches ws_bm_to_qu (workset.cu), whose C parameters are
+// (const u32* __restrict__ bm, u32 nwords, u32* queue, Ctrl* ctrl, u32 par).
+func LaunchWSBmToQu(l Launcher, grid, block int, bm DevPtr[uint32], nwords uint32, queue DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32) error {
+	return l.LaunchKernel("ws_bm_to_qu", grid, block, []uint64{uint64(bm.addr), uint64(nwords), uint64(queue.addr), uint64(ctrl.addr), uint64(par)})
+}
+
+// LaunchWSQuToBm launches ws_qu_to_bm (workset.cu), whose C parameters are
+// (const u32* __restrict__ queue, const Ctrl* ctrl, u32 par, u32* bm).
+func LaunchWSQuToBm(l Launcher, grid, block int, queue DevPtr[uint32], ctrl DevPtr[Ctrl], par uint32, bm DevPtr[uint32]) error {
+	return l.LaunchKernel("ws_qu_to_bm", grid, block, []uint64{uint64(queue.addr), uint64(ctrl.addr), uint64(par), uint64(bm.addr)})
+}
+
+// The members of the kernel families.
 const (
+	// BFSPushKernel
 	BFSPushOTBm BFSPushKernel = "bfs_push_o_t_bm"
 	BFSPushOTQu BFSPushKernel = "bfs_push_o_t_qu"
 	BFSPushOBBm BFSPushKernel = "bfs_push_o_b_bm"
@@ -168,342 +677,12 @@ const (
 	BFSPushUTQu BFSPushKernel = "bfs_push_u_t_qu"
 	BFSPushUBBm BFSPushKernel = "bfs_push_u_b_bm"
 	BFSPushUBQu BFSPushKernel = "bfs_push_u_b_qu"
-)
 
-// Valid reports whether k is a member of the family.
-func (k BFSPushKernel) Valid() bool {
-	switch k {
-	case BFSPushOTBm, BFSPushOTQu, BFSPushOBBm, BFSPushOBQu, BFSPushUTBm, BFSPushUTQu, BFSPushUBBm, BFSPushUBQu:
-		return true
-	}
-	return false
-}
-
-// LaunchBFSPush launches member k of BFS_PUSH (bfs.cu). The comments give the C
-// parameters.
-func LaunchBFSPush(
-	l Launcher, k BFSPushKernel, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	level DevPtr[uint32], // u32* level
-	upd DevPtr[uint8], // u8* upd
-	ws DevPtr[uint32], // const u32* __restrict__ ws
-	n uint32, // u32 n
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	pieces DevPtr[uint64], // u64* pieces
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a BFSPushKernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(level.addr), uint64(upd.addr), uint64(ws.addr), uint64(n), uint64(ctrl.addr), uint64(par), uint64(pieces.addr)})
-}
-
-// BFSPiecesKernel names a kernel of the BFS_PIECES family (bfs.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
-// LaunchBFSPieces refuses them.
-type BFSPiecesKernel string
-
-// The members of BFSPiecesKernel.
-const (
+	// BFSPiecesKernel
 	BFSPiecesO BFSPiecesKernel = "bfs_pieces_o"
 	BFSPiecesU BFSPiecesKernel = "bfs_pieces_u"
-)
 
-// Valid reports whether k is a member of the family.
-func (k BFSPiecesKernel) Valid() bool {
-	switch k {
-	case BFSPiecesO, BFSPiecesU:
-		return true
-	}
-	return false
-}
-
-// LaunchBFSPieces launches member k of BFS_PIECES (bfs.cu). The comments give the C
-// parameters.
-func LaunchBFSPieces(
-	l Launcher, k BFSPiecesKernel, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	level DevPtr[uint32], // u32* level
-	upd DevPtr[uint8], // u8* upd
-	pieces DevPtr[uint64], // const u64* __restrict__ pieces
-	ctrl DevPtr[Ctrl], // const Ctrl* ctrl
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a BFSPiecesKernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(level.addr), uint64(upd.addr), uint64(pieces.addr), uint64(ctrl.addr)})
-}
-
-// LaunchBFSPullT launches bfs_pull_t (bfs.cu). The comments give the C parameters.
-func LaunchBFSPullT(
-	l Launcher, grid, block int,
-	toff DevPtr[int64], // const i64* __restrict__ toff
-	tadj DevPtr[uint32], // const u32* __restrict__ tadj
-	level DevPtr[uint32], // u32* level
-	upd DevPtr[uint8], // u8* upd
-	frontier DevPtr[uint32], // const u32* __restrict__ frontier
-	n uint32, // u32 n
-	cur uint32, // u32 cur
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-) error {
-	return l.LaunchKernel("bfs_pull_t", grid, block, []uint64{uint64(toff.addr), uint64(tadj.addr), uint64(level.addr), uint64(upd.addr), uint64(frontier.addr), uint64(n), uint64(cur), uint64(ctrl.addr), uint64(par)})
-}
-
-// LaunchBFSPersistQu launches bfs_persist_qu (bfs.cu). The comments give the C parameters.
-func LaunchBFSPersistQu(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	level DevPtr[uint32], // u32* level
-	qa DevPtr[uint32], // u32* qa
-	qb DevPtr[uint32], // u32* qb
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	cur uint32, // u32 cur
-	maxLevels uint32, // u32 max_levels
-	cap uint32, // u32 cap
-	edgeCap uint64, // u64 edge_cap
-	localE uint32, // u32 local_e
-	ps DevPtr[Persist], // Persist* ps
-) error {
-	return l.LaunchKernel("bfs_persist_qu", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(level.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(cur), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
-}
-
-// LaunchBFSPullPersist launches bfs_pull_persist (bfs.cu). The comments give the C parameters.
-func LaunchBFSPullPersist(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	toff DevPtr[int64], // const i64* __restrict__ toff
-	tadj DevPtr[uint32], // const u32* __restrict__ tadj
-	level DevPtr[uint32], // u32* level
-	qa DevPtr[uint32], // u32* qa
-	qb DevPtr[uint32], // u32* qb
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	n uint32, // u32 n
-	cur uint32, // u32 cur
-	pushBelow uint32, // u32 push_below
-	fb DevPtr[uint32], // u32* fb
-	words uint32, // u32 words
-	fromQueue uint32, // u32 from_queue
-	maxLevels uint32, // u32 max_levels
-	cap uint32, // u32 cap
-	edgeCap uint64, // u64 edge_cap
-	localE uint32, // u32 local_e
-	ps DevPtr[Persist], // Persist* ps
-) error {
-	return l.LaunchKernel("bfs_pull_persist", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(level.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(n), uint64(cur), uint64(pushBelow), uint64(fb.addr), uint64(words), uint64(fromQueue), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
-}
-
-// LaunchCCInit launches cc_init (cc.cu). The comments give the C parameters.
-func LaunchCCInit(
-	l Launcher, grid, block int,
-	p DevPtr[uint32], // u32* p
-	hook DevPtr[uint64], // u64* hook
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("cc_init", grid, block, []uint64{uint64(p.addr), uint64(hook.addr), uint64(n)})
-}
-
-// LaunchCCCompress launches cc_compress (cc.cu). The comments give the C parameters.
-func LaunchCCCompress(
-	l Launcher, grid, block int,
-	p DevPtr[uint32], // u32* p
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("cc_compress", grid, block, []uint64{uint64(p.addr), uint64(n)})
-}
-
-// LaunchCCFillSrc launches cc_fill_src (cc.cu). The comments give the C parameters.
-func LaunchCCFillSrc(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	n uint32, // u32 n
-	m uint64, // u64 m
-	src DevPtr[uint32], // u32* src
-) error {
-	return l.LaunchKernel("cc_fill_src", grid, block, []uint64{uint64(off.addr), uint64(n), uint64(m), uint64(src.addr)})
-}
-
-// LaunchCCSVBmT launches cc_sv_bm_t (cc.cu). The comments give the C parameters.
-func LaunchCCSVBmT(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	n uint32, // u32 n
-	p DevPtr[uint32], // u32* p
-	hidden DevPtr[uint32], // u32* hidden
-	hook DevPtr[uint64], // u64* hook
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	down uint32, // u32 down
-	directed uint32, // u32 directed
-) error {
-	return l.LaunchKernel("cc_sv_bm_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hidden.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(down), uint64(directed)})
-}
-
-// LaunchCCSVBmE launches cc_sv_bm_e (cc.cu). The comments give the C parameters.
-func LaunchCCSVBmE(
-	l Launcher, grid, block int,
-	src DevPtr[uint32], // const u32* __restrict__ src
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	m uint64, // u64 m
-	p DevPtr[uint32], // u32* p
-	hidden DevPtr[uint32], // u32* hidden
-	hook DevPtr[uint64], // u64* hook
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	down uint32, // u32 down
-	directed uint32, // u32 directed
-) error {
-	return l.LaunchKernel("cc_sv_bm_e", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(down), uint64(directed)})
-}
-
-// LaunchCCSVQu launches cc_sv_qu (cc.cu). The comments give the C parameters.
-func LaunchCCSVQu(
-	l Launcher, grid, block int,
-	qin DevPtr[uint64], // const u64* __restrict__ qin
-	count uint64, // u64 count
-	qout DevPtr[uint64], // u64* qout
-	cap uint64, // u64 cap
-	p DevPtr[uint32], // u32* p
-	hook DevPtr[uint64], // u64* hook
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	down uint32, // u32 down
-) error {
-	return l.LaunchKernel("cc_sv_qu", grid, block, []uint64{uint64(qin.addr), uint64(count), uint64(qout.addr), uint64(cap), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(down)})
-}
-
-// LaunchCCSVBuildQu launches cc_sv_build_qu (cc.cu). The comments give the C parameters.
-func LaunchCCSVBuildQu(
-	l Launcher, grid, block int,
-	src DevPtr[uint32], // const u32* __restrict__ src
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	m uint64, // u64 m
-	p DevPtr[uint32], // const u32* p
-	hidden DevPtr[uint32], // const u32* hidden
-	qout DevPtr[uint64], // u64* qout
-	cap uint64, // u64 cap
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	directed uint32, // u32 directed
-) error {
-	return l.LaunchKernel("cc_sv_build_qu", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(qout.addr), uint64(cap), uint64(ctrl.addr), uint64(directed)})
-}
-
-// LaunchCCSVQuToBm launches cc_sv_qu_to_bm (cc.cu). The comments give the C parameters.
-func LaunchCCSVQuToBm(
-	l Launcher, grid, block int,
-	q DevPtr[uint64], // const u64* __restrict__ q
-	count uint64, // u64 count
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	hidden DevPtr[uint32], // u32* hidden
-) error {
-	return l.LaunchKernel("cc_sv_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(off.addr), uint64(adj.addr), uint64(hidden.addr)})
-}
-
-// LaunchCCLowMin launches cc_low_min (cc.cu). The comments give the C parameters.
-func LaunchCCLowMin(
-	l Launcher, grid, block int,
-	p DevPtr[uint32], // const u32* p
-	n uint32, // u32 n
-	low DevPtr[uint32], // u32* low
-) error {
-	return l.LaunchKernel("cc_low_min", grid, block, []uint64{uint64(p.addr), uint64(n), uint64(low.addr)})
-}
-
-// LaunchCCLowApply launches cc_low_apply (cc.cu). The comments give the C parameters.
-func LaunchCCLowApply(
-	l Launcher, grid, block int,
-	p DevPtr[uint32], // u32* p
-	n uint32, // u32 n
-	low DevPtr[uint32], // const u32* low
-) error {
-	return l.LaunchKernel("cc_low_apply", grid, block, []uint64{uint64(p.addr), uint64(n), uint64(low.addr)})
-}
-
-// LaunchCCAffRound0 launches cc_aff_round0 (cc.cu). The comments give the C parameters.
-func LaunchCCAffRound0(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	n uint32, // u32 n
-	p DevPtr[uint32], // u32* p
-	hook DevPtr[uint64], // u64* hook
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-) error {
-	return l.LaunchKernel("cc_aff_round0", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr)})
-}
-
-// LaunchCCAffRound launches cc_aff_round (cc.cu). The comments give the C parameters.
-func LaunchCCAffRound(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	n uint32, // u32 n
-	p DevPtr[uint32], // u32* p
-	hook DevPtr[uint64], // u64* hook
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	r uint32, // u32 r
-	deferred uint32, // u32 deferred
-) error {
-	return l.LaunchKernel("cc_aff_round", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(r), uint64(deferred)})
-}
-
-// LaunchCCAffMode launches cc_aff_mode (cc.cu). The comments give the C parameters.
-func LaunchCCAffMode(
-	l Launcher, grid, block int,
-	p DevPtr[uint32], // const u32* p
-	n uint32, // u32 n
-	seed uint64, // u64 seed
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-) error {
-	return l.LaunchKernel("cc_aff_mode", grid, block, []uint64{uint64(p.addr), uint64(n), uint64(seed), uint64(ctrl.addr)})
-}
-
-// LaunchCCLinkT launches cc_link_t (cc.cu). The comments give the C parameters.
-func LaunchCCLinkT(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	n uint32, // u32 n
-	p DevPtr[uint32], // u32* p
-	hook DevPtr[uint64], // u64* hook
-	heavy DevPtr[uint32], // u32* heavy
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	mode uint32, // u32 mode
-	directed uint32, // u32 directed
-	skip uint32, // u32 skip
-	start uint32, // u32 start
-) error {
-	return l.LaunchKernel("cc_link_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(p.addr), uint64(hook.addr), uint64(heavy.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(skip), uint64(start)})
-}
-
-// LaunchCCLinkB launches cc_link_b (cc.cu). The comments give the C parameters.
-func LaunchCCLinkB(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	heavy DevPtr[uint32], // const u32* __restrict__ heavy
-	p DevPtr[uint32], // u32* p
-	hook DevPtr[uint64], // u64* hook
-	ctrl DevPtr[CCCtrl], // CCCtrl* ctrl
-	mode uint32, // u32 mode
-	directed uint32, // u32 directed
-	start uint32, // u32 start
-) error {
-	return l.LaunchKernel("cc_link_b", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(heavy.addr), uint64(p.addr), uint64(hook.addr), uint64(ctrl.addr), uint64(mode), uint64(directed), uint64(start)})
-}
-
-// MfPassKernel names a kernel of the MF_PASS family (maxflow.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
-// LaunchMfPass refuses them.
-type MfPassKernel string
-
-// The members of MfPassKernel.
-const (
+	// MfPassKernel
 	MfPushTBm    MfPassKernel = "mf_push_t_bm"
 	MfPushWBm    MfPassKernel = "mf_push_w_bm"
 	MfPushTQu    MfPassKernel = "mf_push_t_qu"
@@ -512,659 +691,20 @@ const (
 	MfRelabelWBm MfPassKernel = "mf_relabel_w_bm"
 	MfRelabelTQu MfPassKernel = "mf_relabel_t_qu"
 	MfRelabelWQu MfPassKernel = "mf_relabel_w_qu"
-)
 
-// Valid reports whether k is a member of the family.
-func (k MfPassKernel) Valid() bool {
-	switch k {
-	case MfPushTBm, MfPushWBm, MfPushTQu, MfPushWQu, MfRelabelTBm, MfRelabelWBm, MfRelabelTQu, MfRelabelWQu:
-		return true
-	}
-	return false
-}
-
-// LaunchMfPass launches member k of MF_PASS (maxflow.cu). The comments give the C
-// parameters.
-func LaunchMfPass(
-	l Launcher, k MfPassKernel, grid, block int,
-	net DevPtr[MfNet], // const MfNet* net
-	c DevPtr[MfCtrl], // MfCtrl* c
-	par uint32, // u32 par
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a MfPassKernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(par)})
-}
-
-// LaunchMfGenDense launches mf_gen_dense (maxflow.cu). The comments give the C parameters.
-func LaunchMfGenDense(
-	l Launcher, grid, block int,
-	net DevPtr[MfNet], // const MfNet* net
-	c DevPtr[MfCtrl], // MfCtrl* c
-	out uint32, // u32 out
-	toq uint32, // u32 toq
-) error {
-	return l.LaunchKernel("mf_gen_dense", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out), uint64(toq)})
-}
-
-// LaunchMfGenCand launches mf_gen_cand (maxflow.cu). The comments give the C parameters.
-func LaunchMfGenCand(
-	l Launcher, grid, block int,
-	net DevPtr[MfNet], // const MfNet* net
-	c DevPtr[MfCtrl], // MfCtrl* c
-	out uint32, // u32 out
-) error {
-	return l.LaunchKernel("mf_gen_cand", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(out)})
-}
-
-// LaunchMfBFSInit launches mf_bfs_init (maxflow.cu). The comments give the C parameters.
-func LaunchMfBFSInit(
-	l Launcher, grid, block int,
-	net DevPtr[MfNet], // const MfNet* net
-	c DevPtr[MfCtrl], // MfCtrl* c
-) error {
-	return l.LaunchKernel("mf_bfs_init", grid, block, []uint64{uint64(net.addr), uint64(c.addr)})
-}
-
-// LaunchMfBFSLevel launches mf_bfs_level (maxflow.cu). The comments give the C parameters.
-func LaunchMfBFSLevel(
-	l Launcher, grid, block int,
-	net DevPtr[MfNet], // const MfNet* net
-	c DevPtr[MfCtrl], // MfCtrl* c
-	k_ uint32, // u32 k
-) error {
-	return l.LaunchKernel("mf_bfs_level", grid, block, []uint64{uint64(net.addr), uint64(c.addr), uint64(k_)})
-}
-
-// LaunchMsfMinBmT launches msf_min_bm_t (msf.cu). The comments give the C parameters.
-func LaunchMsfMinBmT(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	w DevPtr[uint32], // const u32* __restrict__ w
-	n uint32, // u32 n
-	p DevPtr[uint32], // u32* p
-	hidden DevPtr[uint32], // u32* hidden
-	best DevPtr[uint64], // u64* best
-	thresh uint64, // u64 thresh
-	cnt DevPtr[uint64], // u64* cnt
-	directed uint32, // u32 directed
-) error {
-	return l.LaunchKernel("msf_min_bm_t", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(w.addr), uint64(n), uint64(p.addr), uint64(hidden.addr), uint64(best.addr), uint64(thresh), uint64(cnt.addr), uint64(directed)})
-}
-
-// LaunchMsfMinBmE launches msf_min_bm_e (msf.cu). The comments give the C parameters.
-func LaunchMsfMinBmE(
-	l Launcher, grid, block int,
-	src DevPtr[uint32], // const u32* __restrict__ src
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	w DevPtr[uint32], // const u32* __restrict__ w
-	m uint64, // u64 m
-	p DevPtr[uint32], // u32* p
-	hidden DevPtr[uint32], // u32* hidden
-	best DevPtr[uint64], // u64* best
-	thresh uint64, // u64 thresh
-	cnt DevPtr[uint64], // u64* cnt
-	directed uint32, // u32 directed
-) error {
-	return l.LaunchKernel("msf_min_bm_e", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(best.addr), uint64(thresh), uint64(cnt.addr), uint64(directed)})
-}
-
-// LaunchMsfMinQu launches msf_min_qu (msf.cu). The comments give the C parameters.
-func LaunchMsfMinQu(
-	l Launcher, grid, block int,
-	qin DevPtr[uint64], // const u64* __restrict__ qin
-	count uint64, // u64 count
-	qout DevPtr[uint64], // u64* qout
-	cap uint64, // u64 cap
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	w DevPtr[uint32], // const u32* __restrict__ w
-	p DevPtr[uint32], // u32* p
-	best DevPtr[uint64], // u64* best
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("msf_min_qu", grid, block, []uint64{uint64(qin.addr), uint64(count), uint64(qout.addr), uint64(cap), uint64(adj.addr), uint64(w.addr), uint64(p.addr), uint64(best.addr), uint64(cnt.addr)})
-}
-
-// LaunchMsfHook launches msf_hook (msf.cu). The comments give the C parameters.
-func LaunchMsfHook(
-	l Launcher, grid, block int,
-	best DevPtr[uint64], // u64* best
-	n uint32, // u32 n
-	src DevPtr[uint32], // const u32* __restrict__ src
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	p DevPtr[uint32], // u32* p
-	chosen DevPtr[uint32], // u32* chosen
-) error {
-	return l.LaunchKernel("msf_hook", grid, block, []uint64{uint64(best.addr), uint64(n), uint64(src.addr), uint64(adj.addr), uint64(p.addr), uint64(chosen.addr)})
-}
-
-// LaunchMsfBuildQu launches msf_build_qu (msf.cu). The comments give the C parameters.
-func LaunchMsfBuildQu(
-	l Launcher, grid, block int,
-	src DevPtr[uint32], // const u32* __restrict__ src
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	w DevPtr[uint32], // const u32* __restrict__ w
-	m uint64, // u64 m
-	p DevPtr[uint32], // u32* p
-	hidden DevPtr[uint32], // const u32* hidden
-	qout DevPtr[uint64], // u64* qout
-	cap uint64, // u64 cap
-	thresh uint64, // u64 thresh
-	cnt DevPtr[uint64], // u64* cnt
-	directed uint32, // u32 directed
-) error {
-	return l.LaunchKernel("msf_build_qu", grid, block, []uint64{uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(m), uint64(p.addr), uint64(hidden.addr), uint64(qout.addr), uint64(cap), uint64(thresh), uint64(cnt.addr), uint64(directed)})
-}
-
-// LaunchMsfQuToBm launches msf_qu_to_bm (msf.cu). The comments give the C parameters.
-func LaunchMsfQuToBm(
-	l Launcher, grid, block int,
-	q DevPtr[uint64], // const u64* __restrict__ q
-	count uint64, // u64 count
-	hidden DevPtr[uint32], // u32* hidden
-) error {
-	return l.LaunchKernel("msf_qu_to_bm", grid, block, []uint64{uint64(q.addr), uint64(count), uint64(hidden.addr)})
-}
-
-// LaunchMsfListCount launches msf_list_count (msf.cu). The comments give the C parameters.
-func LaunchMsfListCount(
-	l Launcher, grid, block int,
-	chosen DevPtr[uint32], // const u32* __restrict__ chosen
-	words uint64, // u64 words
-	tiles DevPtr[uint32], // u32* __restrict__ tiles
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("msf_list_count", grid, block, []uint64{uint64(chosen.addr), uint64(words), uint64(tiles.addr), uint64(cnt.addr)})
-}
-
-// LaunchMsfListWrite launches msf_list_write (msf.cu). The comments give the C parameters.
-func LaunchMsfListWrite(
-	l Launcher, grid, block int,
-	out DevPtr[uint32], // u32* out
-	cnt DevPtr[uint64], // u64* cnt
-	src DevPtr[uint32], // const u32* __restrict__ src
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	w DevPtr[uint32], // const u32* __restrict__ w
-	chosen DevPtr[uint32], // const u32* __restrict__ chosen
-	words uint64, // u64 words
-	tiles DevPtr[uint32], // const u32* __restrict__ tiles
-) error {
-	return l.LaunchKernel("msf_list_write", grid, block, []uint64{uint64(out.addr), uint64(cnt.addr), uint64(src.addr), uint64(adj.addr), uint64(w.addr), uint64(chosen.addr), uint64(words), uint64(tiles.addr)})
-}
-
-// LaunchMaxBelowU32 launches max_below_u32 (narrow.cu). The comments give the C parameters.
-func LaunchMaxBelowU32(
-	l Launcher, grid, block int,
-	in DevPtr[uint32], // const u32* __restrict__ in
-	n uint32, // u32 n
-	out DevPtr[uint32], // u32* out
-) error {
-	return l.LaunchKernel("max_below_u32", grid, block, []uint64{uint64(in.addr), uint64(n), uint64(out.addr)})
-}
-
-// LaunchNarrowU8 launches narrow_u8 (narrow.cu). The comments give the C parameters.
-func LaunchNarrowU8(
-	l Launcher, grid, block int,
-	in DevPtr[uint32], // const u32* __restrict__ in
-	out DevPtr[uint8], // u8* __restrict__ out
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("narrow_u8", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
-}
-
-// LaunchNarrowU16 launches narrow_u16 (narrow.cu). The comments give the C parameters.
-func LaunchNarrowU16(
-	l Launcher, grid, block int,
-	in DevPtr[uint32], // const u32* __restrict__ in
-	out DevPtr[uint16], // unsigned short* __restrict__ out
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("narrow_u16", grid, block, []uint64{uint64(in.addr), uint64(out.addr), uint64(n)})
-}
-
-// LaunchBFSParents launches bfs_parents (paths.cu). The comments give the C parameters.
-func LaunchBFSParents(
-	l Launcher, grid, block int,
-	ioff DevPtr[int64], // const i64* __restrict__ ioff
-	iadj DevPtr[uint32], // const u32* __restrict__ iadj
-	level DevPtr[uint32], // const u32* level
-	parent DevPtr[uint32], // u32* parent
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("bfs_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(level.addr), uint64(parent.addr), uint64(n)})
-}
-
-// LaunchSSSPParents launches sssp_parents (paths.cu). The comments give the C parameters.
-func LaunchSSSPParents(
-	l Launcher, grid, block int,
-	ioff DevPtr[int64], // const i64* __restrict__ ioff
-	iadj DevPtr[uint32], // const u32* __restrict__ iadj
-	iwt DevPtr[uint32], // const u32* __restrict__ iwt
-	dist VoidPtr, // const void* dist
-	d32 uint32, // u32 d32
-	parent DevPtr[uint32], // u32* parent
-	n uint32, // u32 n
-) error {
-	return l.LaunchKernel("sssp_parents", grid, block, []uint64{uint64(ioff.addr), uint64(iadj.addr), uint64(iwt.addr), uint64(dist.addr), uint64(d32), uint64(parent.addr), uint64(n)})
-}
-
-// LaunchStconPersist launches stcon_persist (paths.cu). The comments give the C parameters.
-func LaunchStconPersist(
-	l Launcher, grid, block int,
-	st DevPtr[StconCtrl], // StconCtrl* st
-	ps DevPtr[Persist], // Persist* ps
-	s uint32, // u32 s
-	t uint32, // u32 t
-	stamp uint32, // u32 stamp
-	first uint32, // u32 first
-	maxLevels uint32, // u32 max_levels
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	toff DevPtr[int64], // const i64* __restrict__ toff
-	tadj DevPtr[uint32], // const u32* __restrict__ tadj
-	n uint32, // u32 n
-	labS DevPtr[uint64], // u64* lab_s
-	labT DevPtr[uint64], // u64* lab_t
-	qs DevPtr[uint32], // u32* qs
-	hub DevPtr[uint32], // u32* hub
-	hubChunk DevPtr[uint32], // u32* hub_chunk
-) error {
-	return l.LaunchKernel("stcon_persist", grid, block, []uint64{uint64(st.addr), uint64(ps.addr), uint64(s), uint64(t), uint64(stamp), uint64(first), uint64(maxLevels), uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(labS.addr), uint64(labT.addr), uint64(qs.addr), uint64(hub.addr), uint64(hubChunk.addr)})
-}
-
-// LaunchSccTrim launches scc_trim (scc.cu). The comments give the C parameters.
-func LaunchSccTrim(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* off
-	adj DevPtr[uint32], // const u32* adj
-	toff DevPtr[int64], // const i64* toff
-	tadj DevPtr[uint32], // const u32* tadj
-	n uint32, // u32 n
-	label DevPtr[uint32], // u32* label
-	part DevPtr[uint32], // const u32* part
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("scc_trim", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(toff.addr), uint64(tadj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(cnt.addr)})
-}
-
-// LaunchSccPivot launches scc_pivot (scc.cu). The comments give the C parameters.
-func LaunchSccPivot(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* off
-	toff DevPtr[int64], // const i64* toff
-	n uint32, // u32 n
-	label DevPtr[uint32], // const u32* label
-	part DevPtr[uint32], // const u32* part
-	pivot DevPtr[uint64], // u64* pivot
-) error {
-	return l.LaunchKernel("scc_pivot", grid, block, []uint64{uint64(off.addr), uint64(toff.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr)})
-}
-
-// LaunchSccSeed launches scc_seed (scc.cu). The comments give the C parameters.
-func LaunchSccSeed(
-	l Launcher, grid, block int,
-	n uint32, // u32 n
-	label DevPtr[uint32], // const u32* label
-	part DevPtr[uint32], // const u32* part
-	pivot DevPtr[uint64], // const u64* pivot
-	fw DevPtr[uint32], // u32* fw
-	bw DevPtr[uint32], // u32* bw
-) error {
-	return l.LaunchKernel("scc_seed", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(pivot.addr), uint64(fw.addr), uint64(bw.addr)})
-}
-
-// LaunchSccReach launches scc_reach (scc.cu). The comments give the C parameters.
-func LaunchSccReach(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* off
-	heads DevPtr[uint32], // const u32* heads
-	n uint32, // u32 n
-	label DevPtr[uint32], // const u32* label
-	key DevPtr[uint32], // const u32* key
-	lv DevPtr[uint32], // u32* lv
-	level uint32, // u32 level
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("scc_reach", grid, block, []uint64{uint64(off.addr), uint64(heads.addr), uint64(n), uint64(label.addr), uint64(key.addr), uint64(lv.addr), uint64(level), uint64(cnt.addr)})
-}
-
-// LaunchSccSplitMin launches scc_split_min (scc.cu). The comments give the C parameters.
-func LaunchSccSplitMin(
-	l Launcher, grid, block int,
-	n uint32, // u32 n
-	label DevPtr[uint32], // const u32* label
-	part DevPtr[uint32], // const u32* part
-	fw DevPtr[uint32], // const u32* fw
-	bw DevPtr[uint32], // const u32* bw
-	low DevPtr[uint32], // u32* low
-) error {
-	return l.LaunchKernel("scc_split_min", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr)})
-}
-
-// LaunchSccSplitApply launches scc_split_apply (scc.cu). The comments give the C parameters.
-func LaunchSccSplitApply(
-	l Launcher, grid, block int,
-	n uint32, // u32 n
-	label DevPtr[uint32], // u32* label
-	part DevPtr[uint32], // u32* part
-	fw DevPtr[uint32], // const u32* fw
-	bw DevPtr[uint32], // const u32* bw
-	low DevPtr[uint32], // const u32* low
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("scc_split_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(fw.addr), uint64(bw.addr), uint64(low.addr), uint64(cnt.addr)})
-}
-
-// LaunchSccColourInit launches scc_colour_init (scc.cu). The comments give the C parameters.
-func LaunchSccColourInit(
-	l Launcher, grid, block int,
-	n uint32, // u32 n
-	col DevPtr[uint32], // u32* col
-) error {
-	return l.LaunchKernel("scc_colour_init", grid, block, []uint64{uint64(n), uint64(col.addr)})
-}
-
-// LaunchSccColourProp launches scc_colour_prop (scc.cu). The comments give the C parameters.
-func LaunchSccColourProp(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* off
-	adj DevPtr[uint32], // const u32* adj
-	n uint32, // u32 n
-	label DevPtr[uint32], // const u32* label
-	part DevPtr[uint32], // const u32* part
-	col DevPtr[uint32], // u32* col
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("scc_colour_prop", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(cnt.addr)})
-}
-
-// LaunchSccRoots launches scc_roots (scc.cu). The comments give the C parameters.
-func LaunchSccRoots(
-	l Launcher, grid, block int,
-	n uint32, // u32 n
-	label DevPtr[uint32], // const u32* label
-	col DevPtr[uint32], // const u32* col
-	lv DevPtr[uint32], // u32* lv
-) error {
-	return l.LaunchKernel("scc_roots", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(col.addr), uint64(lv.addr)})
-}
-
-// LaunchSccColourApply launches scc_colour_apply (scc.cu). The comments give the C parameters.
-func LaunchSccColourApply(
-	l Launcher, grid, block int,
-	n uint32, // u32 n
-	label DevPtr[uint32], // u32* label
-	part DevPtr[uint32], // u32* part
-	col DevPtr[uint32], // const u32* col
-	lv DevPtr[uint32], // const u32* lv
-	cnt DevPtr[uint64], // u64* cnt
-) error {
-	return l.LaunchKernel("scc_colour_apply", grid, block, []uint64{uint64(n), uint64(label.addr), uint64(part.addr), uint64(col.addr), uint64(lv.addr), uint64(cnt.addr)})
-}
-
-// SSSPPushU64Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
-// LaunchSSSPPushU64 refuses them.
-type SSSPPushU64Kernel string
-
-// The members of SSSPPushU64Kernel.
-const (
+	// SSSPPushU64Kernel
 	SSSPD64TBm SSSPPushU64Kernel = "sssp_d64_t_bm"
 	SSSPD64TQu SSSPPushU64Kernel = "sssp_d64_t_qu"
 	SSSPD64BBm SSSPPushU64Kernel = "sssp_d64_b_bm"
 	SSSPD64BQu SSSPPushU64Kernel = "sssp_d64_b_qu"
-)
 
-// Valid reports whether k is a member of the family.
-func (k SSSPPushU64Kernel) Valid() bool {
-	switch k {
-	case SSSPD64TBm, SSSPD64TQu, SSSPD64BBm, SSSPD64BQu:
-		return true
-	}
-	return false
-}
-
-// LaunchSSSPPushU64 launches member k of SSSP_PUSH (sssp.cu). The comments give the C
-// parameters.
-func LaunchSSSPPushU64(
-	l Launcher, k SSSPPushU64Kernel, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint64], // u64* dist
-	upd DevPtr[uint8], // u8* upd
-	ws DevPtr[uint32], // const u32* __restrict__ ws
-	n uint32, // u32 n
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	pieces DevPtr[uint64], // u64* pieces
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a SSSPPushU64Kernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(ws.addr), uint64(n), uint64(ctrl.addr), uint64(par), uint64(pieces.addr)})
-}
-
-// SSSPPushU32Kernel names a kernel of the SSSP_PUSH family (sssp.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
-// LaunchSSSPPushU32 refuses them.
-type SSSPPushU32Kernel string
-
-// The members of SSSPPushU32Kernel.
-const (
+	// SSSPPushU32Kernel
 	SSSPD32TBm SSSPPushU32Kernel = "sssp_d32_t_bm"
 	SSSPD32TQu SSSPPushU32Kernel = "sssp_d32_t_qu"
 	SSSPD32BBm SSSPPushU32Kernel = "sssp_d32_b_bm"
 	SSSPD32BQu SSSPPushU32Kernel = "sssp_d32_b_qu"
-)
 
-// Valid reports whether k is a member of the family.
-func (k SSSPPushU32Kernel) Valid() bool {
-	switch k {
-	case SSSPD32TBm, SSSPD32TQu, SSSPD32BBm, SSSPD32BQu:
-		return true
-	}
-	return false
-}
-
-// LaunchSSSPPushU32 launches member k of SSSP_PUSH (sssp.cu). The comments give the C
-// parameters.
-func LaunchSSSPPushU32(
-	l Launcher, k SSSPPushU32Kernel, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint32], // u32* dist
-	upd DevPtr[uint8], // u8* upd
-	ws DevPtr[uint32], // const u32* __restrict__ ws
-	n uint32, // u32 n
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	pieces DevPtr[uint64], // u64* pieces
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a SSSPPushU32Kernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(ws.addr), uint64(n), uint64(ctrl.addr), uint64(par), uint64(pieces.addr)})
-}
-
-// LaunchSSSPPiecesD64 launches sssp_pieces_d64 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPPiecesD64(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint64], // u64* dist
-	upd DevPtr[uint8], // u8* upd
-	pieces DevPtr[uint64], // const u64* __restrict__ pieces
-	ctrl DevPtr[Ctrl], // const Ctrl* ctrl
-) error {
-	return l.LaunchKernel("sssp_pieces_d64", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(pieces.addr), uint64(ctrl.addr)})
-}
-
-// LaunchSSSPPiecesD32 launches sssp_pieces_d32 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPPiecesD32(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint32], // u32* dist
-	upd DevPtr[uint8], // u8* upd
-	pieces DevPtr[uint64], // const u64* __restrict__ pieces
-	ctrl DevPtr[Ctrl], // const Ctrl* ctrl
-) error {
-	return l.LaunchKernel("sssp_pieces_d32", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(pieces.addr), uint64(ctrl.addr)})
-}
-
-// LaunchSSSPFindminU64 launches sssp_findmin_u64 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPFindminU64(
-	l Launcher, grid, block int,
-	dist DevPtr[uint64], // const u64* __restrict__ dist
-	upd DevPtr[uint8], // const u8* __restrict__ upd
-	n uint32, // u32 n
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-) error {
-	return l.LaunchKernel("sssp_findmin_u64", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(ctrl.addr)})
-}
-
-// LaunchSSSPFindminU32 launches sssp_findmin_u32 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPFindminU32(
-	l Launcher, grid, block int,
-	dist DevPtr[uint32], // const u32* __restrict__ dist
-	upd DevPtr[uint8], // const u8* __restrict__ upd
-	n uint32, // u32 n
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-) error {
-	return l.LaunchKernel("sssp_findmin_u32", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(ctrl.addr)})
-}
-
-// LaunchSSSPBucketU64 launches sssp_bucket_u64 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPBucketU64(
-	l Launcher, grid, block int,
-	dist DevPtr[uint64], // const u64* __restrict__ dist
-	upd DevPtr[uint8], // const u8* __restrict__ upd
-	n uint32, // u32 n
-	off DevPtr[int64], // const i64* __restrict__ off
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	hist DevPtr[uint64], // u64* hist
-	unit uint64, // u64 unit
-	target uint64, // u64 target
-) error {
-	return l.LaunchKernel("sssp_bucket_u64", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(off.addr), uint64(ctrl.addr), uint64(hist.addr), uint64(unit), uint64(target)})
-}
-
-// LaunchSSSPBucketU32 launches sssp_bucket_u32 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPBucketU32(
-	l Launcher, grid, block int,
-	dist DevPtr[uint32], // const u32* __restrict__ dist
-	upd DevPtr[uint8], // const u8* __restrict__ upd
-	n uint32, // u32 n
-	off DevPtr[int64], // const i64* __restrict__ off
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	hist DevPtr[uint64], // u64* hist
-	unit uint64, // u64 unit
-	target uint64, // u64 target
-) error {
-	return l.LaunchKernel("sssp_bucket_u32", grid, block, []uint64{uint64(dist.addr), uint64(upd.addr), uint64(n), uint64(off.addr), uint64(ctrl.addr), uint64(hist.addr), uint64(unit), uint64(target)})
-}
-
-// LaunchSSSPPersistQuD64 launches sssp_persist_qu_d64 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPPersistQuD64(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint64], // u64* dist
-	upd DevPtr[uint8], // u8* upd
-	qa DevPtr[uint32], // u32* qa
-	qb DevPtr[uint32], // u32* qb
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	maxLevels uint32, // u32 max_levels
-	cap uint32, // u32 cap
-	edgeCap uint64, // u64 edge_cap
-	localE uint32, // u32 local_e
-	ps DevPtr[Persist], // Persist* ps
-) error {
-	return l.LaunchKernel("sssp_persist_qu_d64", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
-}
-
-// LaunchSSSPPersistQuD32 launches sssp_persist_qu_d32 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPPersistQuD32(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint32], // u32* dist
-	upd DevPtr[uint8], // u8* upd
-	qa DevPtr[uint32], // u32* qa
-	qb DevPtr[uint32], // u32* qb
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	maxLevels uint32, // u32 max_levels
-	cap uint32, // u32 cap
-	edgeCap uint64, // u64 edge_cap
-	localE uint32, // u32 local_e
-	ps DevPtr[Persist], // Persist* ps
-) error {
-	return l.LaunchKernel("sssp_persist_qu_d32", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
-}
-
-// LaunchSSSPPersistNfD64 launches sssp_persist_nf_d64 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPPersistNfD64(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint64], // u64* dist
-	upd DevPtr[uint8], // u8* upd
-	qa DevPtr[uint32], // u32* qa
-	qb DevPtr[uint32], // u32* qb
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	n uint32, // u32 n
-	delta uint64, // u64 delta
-	maxLevels uint32, // u32 max_levels
-	cap uint32, // u32 cap
-	edgeCap uint64, // u64 edge_cap
-	localE uint32, // u32 local_e
-	ps DevPtr[Persist], // Persist* ps
-) error {
-	return l.LaunchKernel("sssp_persist_nf_d64", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(n), uint64(delta), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
-}
-
-// LaunchSSSPPersistNfD32 launches sssp_persist_nf_d32 (sssp.cu). The comments give the C parameters.
-func LaunchSSSPPersistNfD32(
-	l Launcher, grid, block int,
-	off DevPtr[int64], // const i64* __restrict__ off
-	adj DevPtr[uint32], // const u32* __restrict__ adj
-	wt DevPtr[uint32], // const u32* __restrict__ wt
-	dist DevPtr[uint32], // u32* dist
-	upd DevPtr[uint8], // u8* upd
-	qa DevPtr[uint32], // u32* qa
-	qb DevPtr[uint32], // u32* qb
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	n uint32, // u32 n
-	delta uint64, // u64 delta
-	maxLevels uint32, // u32 max_levels
-	cap uint32, // u32 cap
-	edgeCap uint64, // u64 edge_cap
-	localE uint32, // u32 local_e
-	ps DevPtr[Persist], // Persist* ps
-) error {
-	return l.LaunchKernel("sssp_persist_nf_d32", grid, block, []uint64{uint64(off.addr), uint64(adj.addr), uint64(wt.addr), uint64(dist.addr), uint64(upd.addr), uint64(qa.addr), uint64(qb.addr), uint64(ctrl.addr), uint64(par), uint64(n), uint64(delta), uint64(maxLevels), uint64(cap), uint64(edgeCap), uint64(localE), uint64(ps.addr)})
-}
-
-// WSGenKernel names a kernel of the WS_GEN family (workset.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
-// LaunchWSGen refuses them.
-type WSGenKernel string
-
-// The members of WSGenKernel.
-const (
+	// WSGenKernel
 	WSGenBmAll      WSGenKernel = "ws_gen_bm_all"
 	WSGenQaAll      WSGenKernel = "ws_gen_qa_all"
 	WSGenQwAll      WSGenKernel = "ws_gen_qw_all"
@@ -1180,102 +720,14 @@ const (
 	WSGenQaDeltaD32 WSGenKernel = "ws_gen_qa_delta_d32"
 	WSGenQwDeltaD64 WSGenKernel = "ws_gen_qw_delta_d64"
 	WSGenQwDeltaD32 WSGenKernel = "ws_gen_qw_delta_d32"
-)
 
-// Valid reports whether k is a member of the family.
-func (k WSGenKernel) Valid() bool {
-	switch k {
-	case WSGenBmAll, WSGenQaAll, WSGenQwAll, WSGenBmMinD64, WSGenBmMinD32, WSGenQaMinD64, WSGenQaMinD32, WSGenQwMinD64, WSGenQwMinD32, WSGenBmDeltaD64, WSGenBmDeltaD32, WSGenQaDeltaD64, WSGenQaDeltaD32, WSGenQwDeltaD64, WSGenQwDeltaD32:
-		return true
-	}
-	return false
-}
-
-// LaunchWSGen launches member k of WS_GEN (workset.cu). The comments give the C
-// parameters.
-func LaunchWSGen(
-	l Launcher, k WSGenKernel, grid, block int,
-	upd DevPtr[uint8], // u8* upd
-	n uint32, // u32 n
-	dist VoidPtr, // const void* dist
-	off DevPtr[int64], // const i64* __restrict__ off
-	delta uint64, // u64 delta
-	out DevPtr[uint32], // u32* out
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a WSGenKernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(upd.addr), uint64(n), uint64(dist.addr), uint64(off.addr), uint64(delta), uint64(out.addr), uint64(ctrl.addr), uint64(par)})
-}
-
-// WSGenDualKernel names a kernel of the WS_GEN_DUAL family (workset.cu), whose members share
-// one signature. Other values, the zero value included, are not members:
-// LaunchWSGenDual refuses them.
-type WSGenDualKernel string
-
-// The members of WSGenDualKernel.
-const (
+	// WSGenDualKernel
 	WSGenDualAll      WSGenDualKernel = "ws_gen_dual_all"
 	WSGenDualMinD64   WSGenDualKernel = "ws_gen_dual_min_d64"
 	WSGenDualMinD32   WSGenDualKernel = "ws_gen_dual_min_d32"
 	WSGenDualDeltaD64 WSGenDualKernel = "ws_gen_dual_delta_d64"
 	WSGenDualDeltaD32 WSGenDualKernel = "ws_gen_dual_delta_d32"
 )
-
-// Valid reports whether k is a member of the family.
-func (k WSGenDualKernel) Valid() bool {
-	switch k {
-	case WSGenDualAll, WSGenDualMinD64, WSGenDualMinD32, WSGenDualDeltaD64, WSGenDualDeltaD32:
-		return true
-	}
-	return false
-}
-
-// LaunchWSGenDual launches member k of WS_GEN_DUAL (workset.cu). The comments give the C
-// parameters.
-func LaunchWSGenDual(
-	l Launcher, k WSGenDualKernel, grid, block int,
-	upd DevPtr[uint8], // u8* upd
-	n uint32, // u32 n
-	dist VoidPtr, // const void* dist
-	off DevPtr[int64], // const i64* __restrict__ off
-	delta uint64, // u64 delta
-	out DevPtr[uint32], // u32* out
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-	alt DevPtr[uint32], // u32* alt
-	cap uint32, // u32 cap
-) error {
-	if !k.Valid() {
-		return fmt.Errorf("%w: %q is not a WSGenDualKernel", ErrNotMember, string(k))
-	}
-	return l.LaunchKernel(string(k), grid, block, []uint64{uint64(upd.addr), uint64(n), uint64(dist.addr), uint64(off.addr), uint64(delta), uint64(out.addr), uint64(ctrl.addr), uint64(par), uint64(alt.addr), uint64(cap)})
-}
-
-// LaunchWSBmToQu launches ws_bm_to_qu (workset.cu). The comments give the C parameters.
-func LaunchWSBmToQu(
-	l Launcher, grid, block int,
-	bm DevPtr[uint32], // const u32* __restrict__ bm
-	nwords uint32, // u32 nwords
-	queue DevPtr[uint32], // u32* queue
-	ctrl DevPtr[Ctrl], // Ctrl* ctrl
-	par uint32, // u32 par
-) error {
-	return l.LaunchKernel("ws_bm_to_qu", grid, block, []uint64{uint64(bm.addr), uint64(nwords), uint64(queue.addr), uint64(ctrl.addr), uint64(par)})
-}
-
-// LaunchWSQuToBm launches ws_qu_to_bm (workset.cu). The comments give the C parameters.
-func LaunchWSQuToBm(
-	l Launcher, grid, block int,
-	queue DevPtr[uint32], // const u32* __restrict__ queue
-	ctrl DevPtr[Ctrl], // const Ctrl* ctrl
-	par uint32, // u32 par
-	bm DevPtr[uint32], // u32* bm
-) error {
-	return l.LaunchKernel("ws_qu_to_bm", grid, block, []uint64{uint64(queue.addr), uint64(ctrl.addr), uint64(par), uint64(bm.addr)})
-}
 
 // wrapped lists every kernel with a generated launch function, in source order.
 var wrapped = [...]string{

@@ -196,6 +196,24 @@ func TestConfigDefaults(t *testing.T) {
 	}
 }
 
+// TestKey: typed keys are distinct even of one type and name, the last
+// option wins, and Into leaves the default where no option set the key.
+func TestKey(t *testing.T) {
+	a, b := runtime.NewKey[int]("k"), runtime.NewKey[int]("k")
+	c := runtime.NewConfig(a.Option(1), a.Option(2), b.Option(3))
+	x, y := -1, -1
+	a.Into(c, &x)
+	b.Into(c, &y)
+	if x != 2 || y != 3 {
+		t.Errorf("got %d and %d, want 2 and 3", x, y)
+	}
+	z := -1
+	runtime.NewKey[int]("unset").Into(c, &z)
+	if z != -1 {
+		t.Errorf("an unset key changed the default to %d", z)
+	}
+}
+
 func TestThresholdSetPicksDeviceSection(t *testing.T) {
 	set, err := decider.ParseThresholds("[cpu]\nT1 = 5.0\n[gpu.\"X\"]\nT1 = 7.0\n")
 	if err != nil {

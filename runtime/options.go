@@ -200,6 +200,27 @@ func DefaultThresholdsFor(b Backend, alg string) decider.Thresholds {
 	return set.ForAlgorithm("", alg)
 }
 
+// Key is a typed key of an algorithm-owned option: Option(v) sets it (as
+// WithValue) and Into reads it, so the value's type is checked at compile
+// time instead of by an assertion. Each NewKey is a distinct key.
+type Key[T any] struct{ name string }
+
+// NewKey returns a new key; name labels it (the algorithm and option).
+func NewKey[T any](name string) *Key[T] { return &Key[T]{name: name} }
+
+// Option sets k's value.
+func (k *Key[T]) Option(v T) Option { return WithValue(k, v) }
+
+// Into sets *dst to k's value in c, where an option set one.
+func (k *Key[T]) Into(c *Config, dst *T) {
+	if v, ok := c.values[k]; ok {
+		*dst = v.(T)
+	}
+}
+
+// String returns the key's name.
+func (k *Key[T]) String() string { return k.name }
+
 // Value returns the value WithValue set under key (the last one given),
 // and whether one was.
 func (c *Config) Value(key any) (any, bool) {

@@ -153,6 +153,10 @@ type BenchResult struct {
 	Interleaved bool
 }
 
+// Kept returns how many rows the sweep finished and whether it ran to
+// its end (false: interrupted).
+func (r *BenchResult) Kept() (rows int, complete bool) { return len(r.Rows), r.Complete }
+
 type benchConfigRun struct {
 	variant string
 	delta   uint64

@@ -108,7 +108,7 @@ func (c *csvCells) msList(col int) []time.Duration {
 func (c *csvCells) algorithm(col int) Algorithm {
 	a := Algorithm(c.rec[col])
 	if a.Spec() == nil {
-		c.fail(col, "an algorithm ("+strings.Join(algorithmNames(), ", ")+")")
+		c.fail(col, "an algorithm ("+strings.Join(AlgorithmNames(), ", ")+")")
 	}
 	return a
 }

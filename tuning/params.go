@@ -40,8 +40,9 @@ func (a Algorithm) Spec() *algorithms.Spec {
 	return nil
 }
 
-// algorithmNames lists the algorithms bench and tune run.
-func algorithmNames() []string {
+// AlgorithmNames lists the algorithms bench and tune run (Spec.Benched),
+// in the registry's order.
+func AlgorithmNames() []string {
 	var names []string
 	for _, s := range algorithms.All() {
 		if s.Benched {
@@ -61,7 +62,7 @@ func ParseAlgorithms(s string) ([]Algorithm, error) {
 	for _, f := range strings.Split(s, ",") {
 		a := Algorithm(strings.ToLower(strings.TrimSpace(f)))
 		if a.Spec() == nil {
-			return nil, fmt.Errorf("%w %q (algorithms: %s)", ErrUnknownAlgorithm, f, strings.Join(algorithmNames(), ", "))
+			return nil, fmt.Errorf("%w %q (algorithms: %s)", ErrUnknownAlgorithm, f, strings.Join(AlgorithmNames(), ", "))
 		}
 		if !seen[a] {
 			seen[a] = true

@@ -97,6 +97,10 @@ type TuneResult struct {
 	Complete bool
 }
 
+// Kept returns how many rows the sweep finished and whether it ran to
+// its end (false: interrupted).
+func (r *TuneResult) Kept() (rows int, complete bool) { return len(r.Rows), r.Complete }
+
 // keepMargin is how much better (relative) another value's score must be
 // than the current value's to replace it, on top of the significance
 // test: a real but negligible gain is not worth a changed threshold.
@@ -364,35 +368,32 @@ var tuneHeader = func() []string {
 	return h
 }()
 
-// measureColumns are the columns of tuneHeader that are not knobs.
-var measureColumns = []string{"pass", "param", "value", "algorithm", "graph", "sources", "median_ms", "min_ms", "max_ms", "repeats", "device_ms"}
+// measureCells writes the columns of tuneHeader after the first five that
+// are not knobs: the measurement's.
+var measureCells = map[string]func(TuneRow) string{
+	"sources":   func(r TuneRow) string { return itoa(r.Runs) },
+	"median_ms": func(r TuneRow) string { return ms(r.Median) },
+	"min_ms":    func(r TuneRow) string { return ms(r.Min) },
+	"max_ms":    func(r TuneRow) string { return ms(r.Max) },
+	"repeats":   func(r TuneRow) string { return itoa(r.Repeats) },
+	"device_ms": func(r TuneRow) string { return ms(r.Device) },
+}
 
 func (r TuneRow) record() []string {
 	out := []string{itoa(r.Pass), string(r.Param), formatValue(r.Param, r.Value), string(r.Algorithm), r.Graph}
 	for _, col := range tuneHeader[len(out):] {
-		switch col {
-		case "sources":
-			out = append(out, itoa(r.Runs))
-		case "median_ms":
-			out = append(out, ms(r.Median))
-		case "min_ms":
-			out = append(out, ms(r.Min))
-		case "max_ms":
-			out = append(out, ms(r.Max))
-		case "repeats":
-			out = append(out, itoa(r.Repeats))
-		case "device_ms":
-			out = append(out, ms(r.Device))
+		if cell := measureCells[col]; cell != nil {
+			out = append(out, cell(r))
+			continue
+		}
+		v := r.Setting.Get(Param(col))
+		switch {
+		case math.IsNaN(v):
+			out = append(out, "0")
+		case Param(col).integer():
+			out = append(out, strconv.FormatInt(int64(v), 10))
 		default:
-			v := r.Setting.Get(Param(col))
-			switch {
-			case math.IsNaN(v):
-				out = append(out, "0")
-			case Param(col).integer():
-				out = append(out, strconv.FormatInt(int64(v), 10))
-			default:
-				out = append(out, ftoa(v))
-			}
+			out = append(out, ftoa(v))
 		}
 	}
 	return out
@@ -441,7 +442,7 @@ func ReadTuneCSV(rd io.Reader) ([]TuneRow, error) {
 		r.Device = c.ms(22, false)
 		r.Setting = Setting{Knobs: decider.Knobs{}}
 		for col, key := range tuneHeader {
-			if col < 5 || slices.Contains(measureColumns, key) {
+			if col < 5 || measureCells[key] != nil {
 				continue
 			}
 			p := Param(key)

@@ -22,6 +22,41 @@ import (
 // ctrl is the runtime's mirror of struct Ctrl (kernels/common.cuh).
 type ctrl = workset.CUDACtrlForTest
 
+// deviceSlices uploads and allocates one test step's device slices: after
+// a failure the later calls do nothing and err keeps the first error;
+// Free frees them all.
+type deviceSlices struct {
+	d    *gpu.Dev
+	err  error
+	free []func()
+}
+
+func upload[T any](s *deviceSlices, host []T) gpu.DeviceSlice[T] {
+	return keep(s, func() (gpu.DeviceSlice[T], error) { return gpu.UploadSlice(s.d, host) })
+}
+
+func alloc[T any](s *deviceSlices, n int) gpu.DeviceSlice[T] {
+	return keep(s, func() (gpu.DeviceSlice[T], error) { return gpu.AllocSlice[T](s.d, n) })
+}
+
+func keep[T any](s *deviceSlices, get func() (gpu.DeviceSlice[T], error)) gpu.DeviceSlice[T] {
+	var x gpu.DeviceSlice[T]
+	if s.err != nil {
+		return x
+	}
+	if x, s.err = get(); s.err == nil {
+		s.free = append(s.free, func() { x.Free(s.d) })
+	}
+	return x
+}
+
+// Free frees the slices, the last allocated first.
+func (s *deviceSlices) Free() {
+	for i := len(s.free) - 1; i >= 0; i-- {
+		s.free[i]()
+	}
+}
+
 // findMin launches sssp_findmin over dist, of uint32 values when d32, else
 // of uint64 ones.
 func findMin(d *gpu.Dev, d32 bool, grid int, dist gpu.DevicePointer, upd kernels.DevPtr[uint8], n uint32, c kernels.DevPtr[kernels.Ctrl]) error {
@@ -99,42 +134,21 @@ func TestCUDABucketKernel(t *testing.T) {
 		var h [1]ctrl
 		var hist []uint64
 		err := c.Do(func(d *gpu.Dev) error {
-			dUpd, err := gpu.UploadSlice(d, upd)
-			if err != nil {
-				return err
-			}
-			defer dUpd.Free(d)
+			ds := &deviceSlices{d: d}
+			defer ds.Free()
+			dUpd := upload(ds, upd)
 			var dist gpu.DevicePointer
 			if tc.d32 {
-				s, err := gpu.UploadSlice(d, dist32)
-				if err != nil {
-					return err
-				}
-				defer s.Free(d)
-				dist = s
+				dist = upload(ds, dist32)
 			} else {
-				s, err := gpu.UploadSlice(d, dist64(dist32))
-				if err != nil {
-					return err
-				}
-				defer s.Free(d)
-				dist = s
+				dist = upload(ds, dist64(dist32))
 			}
-			dOff, err := gpu.UploadSlice(d, off)
-			if err != nil {
-				return err
+			dOff := upload(ds, off)
+			dHist := upload(ds, make([]uint64, kernels.BucketBins+1))
+			dCtrl := upload(ds, []ctrl{{MinV: math.MaxUint64}})
+			if ds.err != nil {
+				return ds.err
 			}
-			defer dOff.Free(d)
-			dHist, err := gpu.UploadSlice(d, make([]uint64, kernels.BucketBins+1))
-			if err != nil {
-				return err
-			}
-			defer dHist.Free(d)
-			dCtrl, err := gpu.UploadSlice(d, []ctrl{{MinV: math.MaxUint64}})
-			if err != nil {
-				return err
-			}
-			defer dCtrl.Free(d)
 			for range 2 {
 				if err := dCtrl.Write(d, 0, []ctrl{{MinV: math.MaxUint64}}); err != nil {
 					return err
@@ -288,36 +302,17 @@ func TestCUDAGenerationKernels(t *testing.T) {
 		var gotOut, gotAlt []uint32
 		var h [1]ctrl
 		err := c.Do(func(d *gpu.Dev) error {
-			dUpd, err := gpu.UploadSlice(d, upd)
-			if err != nil {
-				return err
+			ds := &deviceSlices{d: d}
+			defer ds.Free()
+			dUpd := upload(ds, upd)
+			dDist := upload(ds, dist)
+			dF := upload(ds, dist32)
+			dOff := upload(ds, off)
+			dOut := alloc[uint32](ds, n)
+			dCtrl := upload(ds, []ctrl{{MinV: math.MaxUint64, Count: [2]uint32{7, 0}}})
+			if ds.err != nil {
+				return ds.err
 			}
-			defer dUpd.Free(d)
-			dDist, err := gpu.UploadSlice(d, dist)
-			if err != nil {
-				return err
-			}
-			defer dDist.Free(d)
-			dF, err := gpu.UploadSlice(d, dist32)
-			if err != nil {
-				return err
-			}
-			defer dF.Free(d)
-			dOff, err := gpu.UploadSlice(d, off)
-			if err != nil {
-				return err
-			}
-			defer dOff.Free(d)
-			dOut, err := gpu.AllocSlice[uint32](d, n)
-			if err != nil {
-				return err
-			}
-			defer dOut.Free(d)
-			dCtrl, err := gpu.UploadSlice(d, []ctrl{{MinV: math.MaxUint64, Count: [2]uint32{7, 0}}})
-			if err != nil {
-				return err
-			}
-			defer dCtrl.Free(d)
 			var distArg gpu.DevicePointer = dDist
 			if gc.d32 {
 				distArg = dF
@@ -434,26 +429,15 @@ func TestCUDAConversionKernels(t *testing.T) {
 		var bm []uint32
 		var h [1]ctrl
 		err := c.Do(func(d *gpu.Dev) error {
-			dBm, err := gpu.UploadSlice(d, words)
-			if err != nil {
-				return err
+			ds := &deviceSlices{d: d}
+			defer ds.Free()
+			dBm := upload(ds, words)
+			dQ := alloc[uint32](ds, n)
+			dBm2 := alloc[uint32](ds, len(words))
+			dCtrl := upload(ds, []ctrl{{Count: [2]uint32{99, 0}}})
+			if ds.err != nil {
+				return ds.err
 			}
-			defer dBm.Free(d)
-			dQ, err := gpu.AllocSlice[uint32](d, n)
-			if err != nil {
-				return err
-			}
-			defer dQ.Free(d)
-			dBm2, err := gpu.AllocSlice[uint32](d, len(words))
-			if err != nil {
-				return err
-			}
-			defer dBm2.Free(d)
-			dCtrl, err := gpu.UploadSlice(d, []ctrl{{Count: [2]uint32{99, 0}}})
-			if err != nil {
-				return err
-			}
-			defer dCtrl.Free(d)
 			// bitmap -> queue counts into slot 1, queue -> bitmap reads it.
 			if err := kernels.LaunchWSBmToQu(d, d.Grid(int64(len(words)), 256), 256, dBm.Ptr(), uint32(len(words)), dQ.Ptr(), dCtrl.Ptr(), uint32(1)); err != nil {
 				return err

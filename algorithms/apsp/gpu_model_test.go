@@ -10,24 +10,6 @@ import (
 
 // TestChooseGPU: the GPU model's choices (no GPU needed).
 func TestChooseGPU(t *testing.T) {
-	grid := testgraphs.Grid(128, 128)
-	if b := gpuBits(grid); b != 16 {
-		t.Fatalf("grid: %d bits, want 16 (longest path 254 hops)", b)
-	}
-	m, why, err := chooseGPU(grid, Auto, 16, 80<<30, 16)
-	if err != nil || m != FW || why == "" {
-		t.Fatalf("grid: %v %q %v", m, why, err)
-	}
-	// Over the bound: Auto takes the CPU's searches, a forced FW is refused.
-	if m, _, err := chooseGPU(grid, Auto, 16, 1<<20, 16); err != nil || m != Sources {
-		t.Fatalf("grid over the bound: %v %v", m, err)
-	}
-	if _, _, err := chooseGPU(grid, FW, 16, 1<<20, 16); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("forced FW over the bound: %v", err)
-	}
-	if m, _, err := chooseGPU(grid, Sources, 16, 80<<30, 16); err != nil || m != Sources {
-		t.Fatalf("forced sources: %v %v", m, err)
-	}
 	// A path of 100k vertices: 32-bit distances, FW's 1e15 steps lose to
 	// 100k searches of 2e5 arcs on 16 workers even where the matrix fits.
 	arcs := make([][2]uint32, 0, 100_000)
@@ -35,11 +17,39 @@ func TestChooseGPU(t *testing.T) {
 		arcs = append(arcs, [2]uint32{v - 1, v})
 	}
 	path := testgraphs.MustBuild(100_000, true, arcs, nil)
+	grid := testgraphs.Grid(128, 128)
+	if b := gpuBits(grid); b != 16 {
+		t.Fatalf("grid: %d bits, want 16 (longest path 254 hops)", b)
+	}
 	if b := gpuBits(path); b != 32 {
 		t.Fatalf("path: %d bits, want 32", b)
 	}
-	if m, why, err := chooseGPU(path, Auto, 32, 1<<40, 16); err != nil || m != Sources {
-		t.Fatalf("long path: %v %q %v", m, why, err)
+	for _, c := range []struct {
+		name  string
+		g     *graph.Graph
+		m     Method
+		bits  int
+		bound int64
+		want  Method
+		err   error
+	}{
+		{"grid", grid, Auto, 16, 80 << 30, FW, nil},
+		// Over the bound: Auto takes the CPU's searches, a forced FW is refused.
+		{"grid over the bound", grid, Auto, 16, 1 << 20, Sources, nil},
+		{"forced FW over the bound", grid, FW, 16, 1 << 20, "", ErrTooLarge},
+		{"forced sources", grid, Sources, 16, 80 << 30, Sources, nil},
+		{"long path", path, Auto, 32, 1 << 40, Sources, nil},
+	} {
+		m, why, err := chooseGPU(c.g, c.m, c.bits, c.bound, 16)
+		if c.err != nil {
+			if !errors.Is(err, c.err) {
+				t.Fatalf("%s: %v, want %v", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || m != c.want || why == "" {
+			t.Fatalf("%s: %v %q %v, want %v with a reason", c.name, m, why, err, c.want)
+		}
 	}
 
 	// The component bound holds on the undirected cases, weighted or not.

@@ -1,24 +1,19 @@
 package cc
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/decider"
-	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
-
-// benchGraph is the graph of a generator spec or "file:NAME" dataset.
-func benchGraph(b *testing.B, spec string) *graph.Graph { return testgraphs.BenchSpec(b, spec) }
 
 // datasetsDir is the shared datasets folder ($GEARBOX_DATASETS or
 // ../shared/datasets beside the repository), "" when absent: the tests and
 // benchmarks that need it then skip.
 var datasetsDir, _ = testgraphs.DatasetsDir()
 
-var benchCases = []struct{ name, spec string }{
+var benchCases = []testgraphs.BenchCase{
 	{"kron20", "kron:20"},
 	{"urand20", "urand:20"},
 	{"grid2048", "grid:2048:2048"},
@@ -34,54 +29,23 @@ var benchCases = []struct{ name, spec string }{
 	{"grid512", "grid:512:512"},
 }
 
-var benchVariants = []struct {
-	name string
-	opts []runtime.Option
-}{
-	{"auto", nil},
-	{"afforest", []runtime.Option{WithVariant(Afforest)}},
-	{"unionfind", []runtime.Option{WithVariant(UnionFind)}},
-	{"sv", []runtime.Option{WithVariant(SV)}},
-	{"sv_BM", []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
-	{"sv_QU", []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
+var benchVariants = []testgraphs.BenchVariant{
+	{Name: "auto"},
+	{Name: "afforest", Opts: []runtime.Option{WithVariant(Afforest)}},
+	{Name: "unionfind", Opts: []runtime.Option{WithVariant(UnionFind)}},
+	{Name: "sv", Opts: []runtime.Option{WithVariant(SV)}},
+	{Name: "sv_BM", Opts: []runtime.Option{WithVariant(SV), WithWorkset(decider.Bitmap)}},
+	{Name: "sv_QU", Opts: []runtime.Option{WithVariant(SV), WithWorkset(decider.Queue)}},
 }
 
 func BenchmarkCC(b *testing.B) {
-	ctx := context.Background()
-	for _, bc := range benchCases {
-		for _, v := range benchVariants {
-			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
-				g := benchGraph(b, bc.spec)
-				b.ResetTimer()
-				c0 := cpuTime()
-				for i := 0; i < b.N; i++ {
-					if _, err := Run(ctx, g, v.opts...); err != nil {
-						b.Fatal(err)
-					}
-				}
-				// CPU time per op: on a shared, loaded machine wall time
-				// also counts waiting for a core; this does not.
-				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-			})
-		}
-	}
+	testgraphs.BenchRuns(b, benchCases, benchVariants, testgraphs.BenchSpec, Run)
 }
 
 func BenchmarkForest(b *testing.B) {
-	ctx := context.Background()
-	for _, bc := range benchCases[:3] {
-		for _, v := range Variants() {
-			b.Run("graph="+bc.name+"/variant="+v.String(), func(b *testing.B) {
-				g := benchGraph(b, bc.spec)
-				b.ResetTimer()
-				c0 := cpuTime()
-				for i := 0; i < b.N; i++ {
-					if _, err := Forest(ctx, g, WithVariant(v)); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-			})
-		}
+	var variants []testgraphs.BenchVariant
+	for _, v := range Variants() {
+		variants = append(variants, testgraphs.BenchVariant{Name: v.String(), Opts: []runtime.Option{WithVariant(v)}})
 	}
+	testgraphs.BenchRuns(b, benchCases[:3], variants, testgraphs.BenchSpec, Forest)
 }

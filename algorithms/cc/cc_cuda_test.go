@@ -266,7 +266,7 @@ func BenchmarkCUDACC(b *testing.B) {
 			b.Run("graph="+sp.name+"/variant="+v.name, func(b *testing.B) {
 				g, ok := real[sp.spec]
 				if !ok {
-					g = benchGraph(b, sp.spec)
+					g = testgraphs.BenchSpec(b, sp.spec)
 				}
 				opts := append(slices.Clone(v.opts), withAll(runtime.WithBackend(cuda)))
 				run := func() (*Result, error) {

@@ -65,16 +65,8 @@ func init() {
 	algorithms.Register(ForestSpec)
 }
 
-func variantOptions(variant string, _ map[string]uint64) ([]runtime.Option, error) {
-	if variant == "auto" {
-		return nil, nil
-	}
-	v, err := ParseVariant(variant)
-	if err != nil {
-		return nil, fmt.Errorf("--variant: %w", err)
-	}
-	return []runtime.Option{WithVariant(v)}, nil
-}
+// variantOptions maps --variant to WithVariant.
+var variantOptions = algorithms.VariantOptionsOf(ParseVariant, WithVariant)
 
 // outcome runs CC, or a spanning forest when forest is set. Labels are
 // written in the file's ids: each vertex gets the id of the smallest-id

@@ -130,16 +130,6 @@ func (o *svOp) hook(pu, pv, u, v uint32, down bool) bool {
 	return true
 }
 
-// canonical reports whether arc u->v stands for its edge in the working
-// set: for undirected graphs only the copy with u < v; for directed graphs
-// every arc but self-loops (weak connectivity treats arcs as edges).
-func canonical(u, v uint32, directed bool) bool {
-	if directed {
-		return u != v
-	}
-	return u < v
-}
-
 // hookBitmap runs one hook pass over the arcs not yet hidden and hides
 // those whose endpoints share a root. Thread mapping gives workers whole
 // vertices; block mapping splits long adjacency lists. It returns the arcs
@@ -155,7 +145,7 @@ func (o *svOp) hookBitmap(down bool, m decider.Mapping) int64 {
 			read += max(to-from, 0)
 			for e := from; e < to; e++ {
 				v := adj[e]
-				if !canonical(uu, v, directed) || hidden.IsHidden(e) {
+				if !edgeset.Canonical(uu, v, directed) || hidden.IsHidden(e) {
 					continue
 				}
 				pu, pv := atomic.LoadUint32(&p[u]), atomic.LoadUint32(&p[v])
@@ -208,7 +198,7 @@ func (o *svOp) buildQueue(hidden edgeset.Bitmap) []uint64 {
 			pu := p[u]
 			for e := off[u]; e < off[u+1]; e++ {
 				v := adj[e]
-				if !canonical(uu, v, directed) || p[v] == pu {
+				if !edgeset.Canonical(uu, v, directed) || p[v] == pu {
 					continue
 				}
 				if hidden != nil && hidden[e>>6]&(uint64(1)<<(e&63)) != 0 {

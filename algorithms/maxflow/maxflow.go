@@ -338,20 +338,27 @@ var backends algorithms.Backends[request, deviceOp]
 // reachable marks the vertices reachable from s over arcs with residual
 // capacity.
 func reachable(r *graph.Residual, res []int64, s uint32) []bool {
-	side := make([]bool, r.NumVertices())
-	side[s] = true
+	return reach(r, s, func(_ uint32, e int64) bool { return res[e] > 0 })
+}
+
+// reach marks the vertices reachable from s (a depth-first search) over the
+// arcs e out of u for which open(u, e) holds; it asks only about arcs to
+// vertices not yet marked.
+func reach(r *graph.Residual, s uint32, open func(u uint32, e int64) bool) []bool {
+	seen := make([]bool, r.NumVertices())
+	seen[s] = true
 	q := []uint32{s}
 	for len(q) > 0 {
 		u := q[len(q)-1]
 		q = q[:len(q)-1]
 		for e := r.Off[u]; e < r.Off[u+1]; e++ {
-			if w := r.Head[e]; !side[w] && res[e] > 0 {
-				side[w] = true
+			if w := r.Head[e]; !seen[w] && open(u, e) {
+				seen[w] = true
 				q = append(q, w)
 			}
 		}
 	}
-	return side
+	return seen
 }
 
 func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }

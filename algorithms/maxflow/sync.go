@@ -352,32 +352,34 @@ func (o *syncOp) generate(r decider.Rep) (int64, int64, error) {
 	} else {
 		o.emit()
 	}
-	for o.size > 0 && o.size <= int64(o.k.SerialBelow) {
-		// The tail: too few active vertices to feed the workers, and each
-		// pass costs a barrier. The serial highest-label solver finishes
-		// the phase on the same state (AK's path took millions of passes).
-		if err := newSeq(f, false, o.k).run(o.ctx, o.sink, o.blocked); err != nil {
-			return 0, 0, err
-		}
-		o.serialTails++
-		o.size = 0
-		if o.phase == 1 {
-			break
-		}
+	if err := o.serialTail(); err != nil {
+		return 0, 0, err
 	}
 	if o.size == 0 && o.phase == 1 {
 		o.phase, o.sink, o.blocked = 2, o.f.s, o.f.t
 		o.global()
-		if o.size > 0 && o.size <= int64(o.k.SerialBelow) {
-			if err := newSeq(f, false, o.k).run(o.ctx, o.sink, o.blocked); err != nil {
-				return 0, 0, err
-			}
-			o.serialTails++
-			o.size = 0
+		if err := o.serialTail(); err != nil {
+			return 0, 0, err
 		}
 	}
 	o.done = o.size == 0
 	return o.size, -1, nil
+}
+
+// serialTail finishes the phase serially when too few vertices are active
+// to feed the workers, where each pass costs a barrier: the serial
+// highest-label solver runs on the same state (AK's path took millions of
+// passes).
+func (o *syncOp) serialTail() error {
+	if o.size <= 0 || o.size > int64(o.k.SerialBelow) {
+		return nil
+	}
+	if err := newSeq(o.f, false, o.k).run(o.ctx, o.sink, o.blocked); err != nil {
+		return err
+	}
+	o.serialTails++
+	o.size = 0
+	return nil
 }
 
 func (o *syncOp) Inspect(degree bool) (size, degreeSum int64) {

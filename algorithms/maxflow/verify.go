@@ -3,7 +3,6 @@ package maxflow
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/gearbox-graph/gearbox/graph"
@@ -63,26 +62,19 @@ func Verify(r *graph.Residual, s, t uint32, flows []int64, value int64, sourceSi
 		return fmt.Errorf("%w: cut capacity %d, flow value %d", ErrVerify, c, value)
 	}
 	// Residual capacity of e: its capacity less its flow plus the reverse's.
-	seen := make([]bool, n)
-	seen[s] = true
-	q := []uint32{s}
-	for len(q) > 0 {
-		u := q[len(q)-1]
-		q = q[:len(q)-1]
-		for e := r.Off[u]; e < r.Off[u+1]; e++ {
-			w := r.Head[e]
-			if seen[w] {
-				continue
-			}
-			rc, carry := bits.Add64(uint64(r.Cap[e]-flows[e]), uint64(flows[r.Rev[e]]), 0)
-			if carry != 0 || rc > math.MaxInt64 || rc > 0 {
-				if w == t {
-					return fmt.Errorf("%w: an augmenting path reaches the sink from vertex %d", ErrVerify, u)
-				}
-				seen[w] = true
-				q = append(q, w)
-			}
+	from := uint32(graph.NoVertex) // the vertex whose arc first reaches t
+	seen := reach(r, s, func(u uint32, e int64) bool {
+		rc, carry := bits.Add64(uint64(r.Cap[e]-flows[e]), uint64(flows[r.Rev[e]]), 0)
+		if carry == 0 && rc == 0 {
+			return false // no residual capacity (a carry is more than any int64)
 		}
+		if r.Head[e] == t {
+			from = u
+		}
+		return true
+	})
+	if seen[t] {
+		return fmt.Errorf("%w: an augmenting path reaches the sink from vertex %d", ErrVerify, from)
 	}
 	return nil
 }

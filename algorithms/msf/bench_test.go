@@ -1,7 +1,6 @@
 package msf
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -15,7 +14,7 @@ var derived sync.Map // spec -> *graph.Graph with Run's derived weights
 
 // benchGraph is the graph of a generator spec or "file:NAME" dataset, with
 // the derived weights Run would give an unweighted one (made once).
-func benchGraph(b *testing.B, spec string) *graph.Graph {
+func benchGraph(b testing.TB, spec string) *graph.Graph {
 	b.Helper()
 	if g, ok := derived.Load(spec); ok {
 		return g.(*graph.Graph)
@@ -25,7 +24,7 @@ func benchGraph(b *testing.B, spec string) *graph.Graph {
 	return g
 }
 
-var benchCases = []struct{ name, spec string }{
+var benchCases = []testgraphs.BenchCase{
 	{"kron18", "kron:18"},
 	{"kron20", "kron:20"},
 	{"urand20", "urand:20"},
@@ -42,41 +41,19 @@ var (
 	queue    = decider.Variant{Mapping: decider.Block, Rep: decider.Queue}
 )
 
-var benchVariants = []struct {
-	name string
-	opts []runtime.Option
-}{
-	{"auto", nil},
-	{"ea", []runtime.Option{WithVariant(EA)}},
-	{"ea_BM", []runtime.Option{WithVariant(EA), runtime.WithVariant(bmThread)}},
-	{"ea_QU", []runtime.Option{WithVariant(EA), runtime.WithVariant(queue)}},
-	{"al", []runtime.Option{WithVariant(AL)}},
-	{"al_BM_thread", []runtime.Option{WithVariant(AL), runtime.WithVariant(bmThread)}},
-	{"al_BM_block", []runtime.Option{WithVariant(AL), runtime.WithVariant(bmBlock)}},
-	{"al_QU", []runtime.Option{WithVariant(AL), runtime.WithVariant(queue)}},
-	{"ecl", []runtime.Option{WithVariant(ECL)}},
-	{"kruskal", []runtime.Option{WithVariant(Kruskal)}},
+var benchVariants = []testgraphs.BenchVariant{
+	{Name: "auto"},
+	{Name: "ea", Opts: []runtime.Option{WithVariant(EA)}},
+	{Name: "ea_BM", Opts: []runtime.Option{WithVariant(EA), runtime.WithVariant(bmThread)}},
+	{Name: "ea_QU", Opts: []runtime.Option{WithVariant(EA), runtime.WithVariant(queue)}},
+	{Name: "al", Opts: []runtime.Option{WithVariant(AL)}},
+	{Name: "al_BM_thread", Opts: []runtime.Option{WithVariant(AL), runtime.WithVariant(bmThread)}},
+	{Name: "al_BM_block", Opts: []runtime.Option{WithVariant(AL), runtime.WithVariant(bmBlock)}},
+	{Name: "al_QU", Opts: []runtime.Option{WithVariant(AL), runtime.WithVariant(queue)}},
+	{Name: "ecl", Opts: []runtime.Option{WithVariant(ECL)}},
+	{Name: "kruskal", Opts: []runtime.Option{WithVariant(Kruskal)}},
 }
 
 func BenchmarkMSF(b *testing.B) {
-	ctx := context.Background()
-	for _, bc := range benchCases {
-		for _, v := range benchVariants {
-			b.Run("graph="+bc.name+"/variant="+v.name, func(b *testing.B) {
-				g := benchGraph(b, bc.spec)
-				b.ResetTimer()
-				c0 := testgraphs.CPUTime()
-				for i := 0; i < b.N; i++ {
-					r, err := Run(ctx, g, v.opts...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					r.Release() // as the CLI's repeats do: the next run reuses the memory
-				}
-				// CPU time per op: on a shared machine wall time also
-				// counts waiting for a core.
-				b.ReportMetric(float64(testgraphs.CPUTime()-c0)/float64(b.N), "cpu-ns/op")
-			})
-		}
-	}
+	testgraphs.BenchRuns(b, benchCases, benchVariants, benchGraph, Run)
 }

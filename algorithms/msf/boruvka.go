@@ -98,6 +98,36 @@ func minKey(best []uint64, r uint32, key uint64) {
 	}
 }
 
+// runMin is one worker's minimum for the source side's root over a run of
+// edges with that root, written with one atomic minimum when the root
+// changes (the edges come in source order): the atomics drop by the
+// average degree.
+type runMin struct {
+	best []uint64
+	cur  uint32
+	min  uint64
+}
+
+func newRunMin(best []uint64) runMin { return runMin{best: best, cur: graph.NoVertex, min: noKey} }
+
+// add offers the key of an edge between roots ru (the source side) and rv.
+func (r *runMin) add(ru, rv uint32, key uint64) {
+	if ru != r.cur {
+		r.flush()
+		r.cur, r.min = ru, key
+	} else if key < r.min {
+		r.min = key
+	}
+	minKey(r.best, rv, key)
+}
+
+// flush writes the run's minimum.
+func (r *runMin) flush() {
+	if r.cur != graph.NoVertex {
+		minKey(r.best, r.cur, r.min)
+	}
+}
+
 // hook runs the hook and contraction of one round, after a minimum pass
 // has left in best[r] every root's lightest crossing key. ends(key) gives
 // the edge's endpoints and mark(key) records it in the forest. Every root
@@ -218,7 +248,7 @@ func buildEdgeArray(pool *mapping.Pool, in *input) []rec {
 	q := edgeset.Collect(pool, off, func(lo, hi int, emit func(rec)) {
 		for u := lo; u < hi; u++ {
 			for e := off[u]; e < off[u+1]; e++ {
-				if v := adj[e]; canonical(uint32(u), v, directed) {
+				if v := adj[e]; edgeset.Canonical(uint32(u), v, directed) {
 					emit(rec{key: uint64(w[e]) << 32, u: uint32(u), v: v})
 				}
 			}
@@ -317,17 +347,10 @@ func (o *eaOp) Convert(r decider.Rep) error {
 }
 
 func (o *eaOp) compute(v decider.Variant) (int64, error) {
-	if v.Rep != o.ws.Rep {
-		if err := o.Convert(v.Rep); err != nil {
-			return 0, err
-		}
-	}
-	var read int64
-	if o.ws.Rep == decider.Bitmap {
-		read = o.minBitmap()
-	} else {
-		read = int64(len(o.ws.Queue))
-		o.minQueue()
+	// Each edge is one element of the array: both mappings pass it alike.
+	read, err := minPass(&o.ws, v, o.Convert, func(decider.Mapping) int64 { return o.minBitmap() }, o.minQueue)
+	if err != nil {
+		return 0, err
 	}
 	if o.ws.Active == 0 {
 		if o.second {
@@ -357,13 +380,31 @@ func (o *eaOp) compute(v decider.Variant) (int64, error) {
 	return read, nil
 }
 
+// minPass runs a round's minimum pass over ws in the representation
+// variant v asks for (convert switches it first) and returns the elements
+// read: bitmap passes under v's mapping, or queue, which filters the queue
+// in place and reads it whole.
+func minPass[T any](ws *edgeset.Set[T], v decider.Variant, convert func(decider.Rep) error, bitmap func(decider.Mapping) int64, queue func()) (int64, error) {
+	if v.Rep != ws.Rep {
+		if err := convert(v.Rep); err != nil {
+			return 0, err
+		}
+	}
+	if ws.Rep == decider.Bitmap {
+		return bitmap(v.Mapping), nil
+	}
+	read := int64(len(ws.Queue))
+	queue()
+	return read, nil
+}
+
 // minQueue is one minimum pass over the filtered edge array, dropping the
 // edges inside one component.
 func (o *eaOp) minQueue() {
 	p, best := o.parent, o.best
 	o.ws.Queue = edgeset.Filter(o.pool, o.ws.Queue, func(_ int, q []rec) int {
 		k := 0
-		cur, curMin := uint32(graph.NoVertex), uint64(noKey)
+		run := newRunMin(best)
 		for _, x := range q {
 			ru, rv := p[x.u], p[x.v]
 			if ru == rv {
@@ -371,19 +412,9 @@ func (o *eaOp) minQueue() {
 			}
 			q[k] = x
 			k++
-			if ru != cur {
-				if cur != graph.NoVertex {
-					minKey(best, cur, curMin)
-				}
-				cur, curMin = ru, x.key
-			} else if x.key < curMin {
-				curMin = x.key
-			}
-			minKey(best, rv, x.key)
+			run.add(ru, rv, x.key)
 		}
-		if cur != graph.NoVertex {
-			minKey(best, cur, curMin)
-		}
+		run.flush()
 		return k
 	})
 	o.ws.Active = int64(len(o.ws.Queue))
@@ -396,7 +427,7 @@ func (o *eaOp) minBitmap() int64 {
 	p, best, all, h := o.parent, o.best, o.cur, o.ws.Hidden
 	o.pool.Thread(len(h), 1<<8, func(w, lo, hi int) {
 		var a, read int64
-		cur, curMin := uint32(graph.NoVertex), uint64(noKey)
+		run := newRunMin(best)
 		for i := lo; i < hi; i++ {
 			word := h[i] // this worker owns the word: no atomics needed
 			if word == ^uint64(0) {
@@ -416,21 +447,11 @@ func (o *eaOp) minBitmap() int64 {
 					continue
 				}
 				a++
-				if ru != cur {
-					if cur != graph.NoVertex {
-						minKey(best, cur, curMin)
-					}
-					cur, curMin = ru, x.key
-				} else if x.key < curMin {
-					curMin = x.key
-				}
-				minKey(best, rv, x.key)
+				run.add(ru, rv, x.key)
 			}
 			h[i] = word | hide
 		}
-		if cur != graph.NoVertex {
-			minKey(best, cur, curMin)
-		}
+		run.flush()
 		o.cnt[w].a += a
 		o.cnt[w].b += read
 	})
@@ -497,7 +518,7 @@ func (o *alOp) collect(hidden edgeset.Bitmap) []uint64 {
 			pu := p[u]
 			for e := off[u]; e < off[u+1]; e++ {
 				v := adj[e]
-				if !canonical(uint32(u), v, directed) || p[v] == pu {
+				if !edgeset.Canonical(uint32(u), v, directed) || p[v] == pu {
 					continue
 				}
 				if hidden != nil && hidden[e>>6]&(uint64(1)<<(e&63)) != 0 {
@@ -516,17 +537,9 @@ func (o *alOp) Convert(r decider.Rep) error {
 }
 
 func (o *alOp) compute(v decider.Variant) (int64, error) {
-	if v.Rep != o.ws.Rep {
-		if err := o.Convert(v.Rep); err != nil {
-			return 0, err
-		}
-	}
-	var read int64
-	if o.ws.Rep == decider.Bitmap {
-		read = o.minBitmap(v.Mapping)
-	} else {
-		read = int64(len(o.ws.Queue))
-		o.minQueue()
+	read, err := minPass(&o.ws, v, o.Convert, o.minBitmap, o.minQueue)
+	if err != nil {
+		return 0, err
 	}
 	if o.ws.Active == 0 {
 		o.done = true
@@ -569,7 +582,7 @@ func (o *alOp) minBitmap(m decider.Mapping) int64 {
 			mine := uint64(noKey)
 			for e := from; e < to; e++ {
 				v := adj[e]
-				if !canonical(uu, v, directed) || h.IsHidden(e) {
+				if !edgeset.Canonical(uu, v, directed) || h.IsHidden(e) {
 					continue
 				}
 				rv := p[v]
@@ -599,7 +612,7 @@ func (o *alOp) minQueue() {
 	adj, w, p, best := o.adj, o.wts, o.parent, o.best
 	o.ws.Queue = edgeset.Filter(o.pool, o.ws.Queue, func(_ int, q []uint64) int {
 		k := 0
-		cur, curMin := uint32(graph.NoVertex), uint64(noKey)
+		run := newRunMin(best)
 		for _, x := range q {
 			e := uint32(x)
 			ru, rv := p[x>>32], p[adj[e]]
@@ -608,20 +621,9 @@ func (o *alOp) minQueue() {
 			}
 			q[k] = x
 			k++
-			key := uint64(w[e])<<32 | uint64(e)
-			if ru != cur {
-				if cur != graph.NoVertex {
-					minKey(best, cur, curMin)
-				}
-				cur, curMin = ru, key
-			} else if key < curMin {
-				curMin = key
-			}
-			minKey(best, rv, key)
+			run.add(ru, rv, uint64(w[e])<<32|uint64(e))
 		}
-		if cur != graph.NoVertex {
-			minKey(best, cur, curMin)
-		}
+		run.flush()
 		return k
 	})
 	o.ws.Active = int64(len(o.ws.Queue))
@@ -654,16 +656,6 @@ func collectChosen(chosen edgeset.Bitmap, slots int64, at func(e int64) Edge) []
 		}
 	}
 	return out
-}
-
-// canonical reports whether arc u->v stands for its edge: for undirected
-// graphs the copy with u < v; for directed graphs (read as undirected)
-// every arc but self-loops.
-func canonical(u, v uint32, directed bool) bool {
-	if directed {
-		return u != v
-	}
-	return u < v
 }
 
 var _ runtime.Operator = (*eaOp)(nil)

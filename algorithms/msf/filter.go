@@ -1,6 +1,10 @@
 package msf
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
+)
 
 // lightFactor is the number of light edges per vertex the ECL filter
 // admits first (ECL-MST: about 3n).
@@ -24,7 +28,7 @@ func lightThreshold(in *input) uint64 {
 		for off[u+1] <= e {
 			u++
 		}
-		if canonical(uint32(u), adj[e], in.directed) {
+		if edgeset.Canonical(uint32(u), adj[e], in.directed) {
 			// The id half is unknown here (the arc is not yet numbered
 			// among the canonical ones): the threshold is a weight with
 			// id 0, so ties of the threshold weight all wait.

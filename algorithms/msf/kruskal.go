@@ -1,6 +1,10 @@
 package msf
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
+)
 
 // kruskal is the serial reference: the canonical edges' keys
 // weight<<32|id sorted, then a union-find (path halving, union by size)
@@ -14,7 +18,7 @@ func kruskal(in *input) []Edge {
 	weightOf := make([]uint32, 0, in.edges)
 	for u := 0; u < n; u++ {
 		for e := off[u]; e < off[u+1]; e++ {
-			if v := adj[e]; canonical(uint32(u), v, in.directed) {
+			if v := adj[e]; edgeset.Canonical(uint32(u), v, in.directed) {
 				keys = append(keys, uint64(w[e])<<32|uint64(len(keys)))
 				ends = append(ends, uint64(u)<<32|uint64(v))
 				weightOf = append(weightOf, w[e])

@@ -50,6 +50,10 @@ func (v Variant) String() string {
 // Variants lists the concrete variants (every one but Auto).
 func Variants() []Variant { return []Variant{EA, AL, ECL, Kruskal} }
 
+// ErrUnknownVariant is returned by ParseVariant and Run for a variant name
+// or value the package does not know.
+var ErrUnknownVariant = errors.New("msf: unknown variant")
+
 // ParseVariant maps a name ("auto", "ea", "al", "ecl", "kruskal"; case
 // ignored) to its Variant.
 func ParseVariant(s string) (Variant, error) {
@@ -57,9 +61,6 @@ func ParseVariant(s string) (Variant, error) {
 }
 
 var (
-	// ErrUnknownVariant is returned for a variant name or value the package
-	// does not know.
-	ErrUnknownVariant = errors.New("msf: unknown variant")
 	// ErrNilGraph is returned when the graph is nil.
 	ErrNilGraph = errors.New("msf: nil graph")
 	// ErrWeight is returned for a negative, NaN or infinite weight.
@@ -67,8 +68,6 @@ var (
 	// ErrTooLarge is returned for a graph with more arcs than 32-bit edge
 	// ids can number.
 	ErrTooLarge = errors.New("msf: graph too large")
-	// ErrVerify is wrapped by Verify's errors.
-	ErrVerify = errors.New("msf: verification failed")
 )
 
 // DefaultSeed is the seed of the weights derived for unweighted graphs when
@@ -76,42 +75,36 @@ var (
 const DefaultSeed = 1
 
 // options are a run's MSF-specific settings, from the runtime.Options
-// below (runtime.WithValue under keys of this package).
+// below (under runtime.Keys of this package).
 type options struct {
 	variant Variant
 	seed    uint64
 	vpol    VariantPolicy
 }
 
-type (
-	variantKey struct{}
-	seedKey    struct{}
-	vpolKey    struct{}
+var (
+	variantKey = runtime.NewKey[Variant]("msf variant")
+	seedKey    = runtime.NewKey[uint64]("msf seed")
+	vpolKey    = runtime.NewKey[VariantPolicy]("msf variant policy")
 )
 
 // WithVariant forces an algorithm (Auto, the default, lets the
 // VariantPolicy choose).
-func WithVariant(v Variant) runtime.Option { return runtime.WithValue(variantKey{}, v) }
+func WithVariant(v Variant) runtime.Option { return variantKey.Option(v) }
 
 // WithSeed sets the seed of the weights derived for an unweighted graph
 // (graph.WithDerivedWeights, as SSSP uses; default DefaultSeed).
-func WithSeed(s uint64) runtime.Option { return runtime.WithValue(seedKey{}, s) }
+func WithSeed(s uint64) runtime.Option { return seedKey.Option(s) }
 
 // WithVariantPolicy replaces the algorithm choice's thresholds.
-func WithVariantPolicy(p VariantPolicy) runtime.Option { return runtime.WithValue(vpolKey{}, p) }
+func WithVariantPolicy(p VariantPolicy) runtime.Option { return vpolKey.Option(p) }
 
 // optionsOf reads the MSF options of cfg over the defaults.
 func optionsOf(cfg *runtime.Config) options {
 	o := options{seed: DefaultSeed, vpol: DefaultVariantPolicy()}
-	if v, ok := cfg.Value(variantKey{}); ok {
-		o.variant = v.(Variant)
-	}
-	if v, ok := cfg.Value(seedKey{}); ok {
-		o.seed = v.(uint64)
-	}
-	if v, ok := cfg.Value(vpolKey{}); ok {
-		o.vpol = v.(VariantPolicy)
-	}
+	variantKey.Into(cfg, &o.variant)
+	seedKey.Into(cfg, &o.seed)
+	vpolKey.Into(cfg, &o.vpol)
 	return o
 }
 

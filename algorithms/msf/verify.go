@@ -1,11 +1,15 @@
 package msf
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/gearbox-graph/gearbox/graph"
 )
+
+// ErrVerify is wrapped by Verify's errors.
+var ErrVerify = errors.New("msf: verification failed")
 
 // Verify checks a forest against g by properties, independently of the
 // algorithm that produced it: every edge exists in g (in either direction

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"github.com/gearbox-graph/gearbox/internal/atomicfile"
-	"github.com/gearbox-graph/gearbox/internal/smallfile"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,8 +131,8 @@ flags:
 		}
 	}
 	slices.Sort(ds)
-	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+	if err := makeOutDir(f.outDir); err != nil {
+		return err
 	}
 	if err := checkOutputs(f.inputFiles(items, true), output{"--out-dir", filepath.Join(f.outDir, "bench.csv")}, output{"--out-dir", filepath.Join(f.outDir, "bench.md")}); err != nil {
 		return err
@@ -147,25 +143,13 @@ flags:
 	}
 
 	csvPath := filepath.Join(f.outDir, "bench.csv")
-	csvFile, err := atomicfile.Create(csvPath) // committed also when interrupted: the finished rows are kept
-	if err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
-	}
-	defer csvFile.Abort()
-	bar, finish := progress(e, "bench")
-	res, err := tuning.Bench(ctx, tuning.BenchConfig{
-		Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
-		Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csvFile, Progress: bar, OnRow: benchRowHook,
+	res, err := runSweep(e, "bench", csvPath, "markdown and plots", func(csv io.Writer, bar func(done, total int)) (*tuning.BenchResult, error) {
+		return tuning.Bench(ctx, tuning.BenchConfig{
+			Inputs: inputs, Algorithms: algs, Deltas: ds, Thresholds: th, PerAlgorithm: perAlg, Set: set, Defaults: defaults, DefaultKnobs: defaultKnobs, Backend: backend,
+			Logger: e.log, Verify: f.verify, Repeats: f.repeats, Confirm: confirm, CSV: csv, Progress: bar, OnRow: benchRowHook,
+		})
 	})
-	finish()
-	if cerr := csvFile.Commit(); cerr != nil && err == nil {
-		err = fmt.Errorf("%s: %w", csvPath, cerr)
-	}
 	if err != nil {
-		if res != nil && !res.Complete {
-			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; markdown and plots not written\n", len(res.Rows), csvPath)
-			return fmt.Errorf("bench stopped after %d rows: %w", len(res.Rows), err)
-		}
 		return err
 	}
 	env := tuning.DetectEnv(backend) // after the run: its load average covers it
@@ -219,21 +203,9 @@ func describeThresholds(th decider.Thresholds, perAlg map[tuning.Algorithm]decid
 // replotBench redraws the plots of a saved bench.csv, and its markdown
 // tables (without the environment, which the CSV does not hold).
 func replotBench(e *env, csvPath, outDir string) error {
-	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a bench CSV")
+	res, err := readSaved(csvPath, "a bench CSV", outDir, tuning.ReadBenchCSV, func(r *tuning.BenchResult) int { return len(r.Rows) })
 	if err != nil {
-		return fmt.Errorf("--plot-only: %w", err)
-	}
-	res, err := tuning.ReadBenchCSV(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("%s: %w", csvPath, err)
-	}
-	// A header alone (a run interrupted before its first row) would give
-	// an empty report and exit 0.
-	if len(res.Rows) == 0 {
-		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+		return err
 	}
 	var written []string
 	seen := map[tuning.Algorithm]bool{}

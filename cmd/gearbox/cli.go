@@ -37,6 +37,11 @@ func checkSources(k int) error { return checkCount("sources", k, 1, maxSources, 
 // for.
 func checkWorkers(n int) error { return checkCount("workers", n, 0, maxWorkers, " (0 = GOMAXPROCS)") }
 
+// registerWorkers adds --workers, checked by checkWorkers.
+func registerWorkers(fs *flag.FlagSet, p *int) {
+	fs.IntVar(p, "workers", 0, fmt.Sprintf("CPU worker count (0 = GOMAXPROCS; at most %d)", maxWorkers))
+}
+
 // checkCount refuses a count flag's value v outside lo..hi, naming the
 // bound it crossed.
 func checkCount(flag string, v, lo, hi int, loNote string) error {

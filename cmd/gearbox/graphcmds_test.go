@@ -12,10 +12,7 @@ import (
 // convert refuses to overwrite its input, by name or through a link.
 func TestConvertOutputChecks(t *testing.T) {
 	dir := t.TempDir()
-	in := filepath.Join(dir, "g.el")
-	if err := os.WriteFile(in, []byte("0 1\n1 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in := writeFile(t, dir, "g.el", "0 1\n1 2\n")
 	if err := os.Symlink("g.el", filepath.Join(dir, "link.el")); err != nil {
 		t.Fatal(err)
 	}
@@ -23,13 +20,7 @@ func TestConvertOutputChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"tiny.e", "tiny.v"} {
-		b, err := os.ReadFile(filepath.Join("../../graph/testdata", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, f, readFile(t, filepath.Join("../../graph/testdata", f)))
 	}
 	missing := filepath.Join(dir, "missing.el")
 	tests := []struct {
@@ -65,9 +56,7 @@ func TestConvertOutputChecks(t *testing.T) {
 		})
 	}
 	// A different file converts as before.
-	if _, _, err := gearbox(t, "convert", in, filepath.Join(dir, "copy.mtx")); err != nil {
-		t.Fatal(err)
-	}
+	mustGearbox(t, "convert", in, filepath.Join(dir, "copy.mtx"))
 }
 
 // TestConvertRenumberNote: writing a graph whose input ids el, wel, mtx or
@@ -92,10 +81,7 @@ func TestConvertRenumberNote(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.in+"->"+tc.out, func(t *testing.T) {
-			_, stderr, err := gearbox(t, "convert", td+tc.in, filepath.Join(dir, tc.out))
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, stderr := mustGearbox(t, "convert", td+tc.in, filepath.Join(dir, tc.out))
 			if tc.want == "" && strings.Contains(stderr, "note:") {
 				t.Errorf("unexpected note:\n%s", stderr)
 			}
@@ -121,10 +107,7 @@ func TestInfoDropped(t *testing.T) {
 		{[]string{"--gen", "kron:6"}, ""},
 	}
 	for _, tc := range tests {
-		out, _, err := gearbox(t, append([]string{"info"}, tc.args...)...)
-		if err != nil {
-			t.Fatalf("%v: %v", tc.args, err)
-		}
+		out, _ := mustGearbox(t, append([]string{"info"}, tc.args...)...)
 		if tc.want == "" && strings.Contains(out, "dropped") {
 			t.Errorf("%v: unexpected line:\n%s", tc.args, out)
 		}
@@ -139,21 +122,12 @@ func TestInfoDropped(t *testing.T) {
 // weighted input is refused rather than silently reweighted.
 func TestConvertDeriveWeights(t *testing.T) {
 	dir := t.TempDir()
-	in := filepath.Join(dir, "g.el")
-	if err := os.WriteFile(in, []byte("0 1\n1 2\n2 0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in := writeFile(t, dir, "g.el", "0 1\n1 2\n2 0\n")
 	out := filepath.Join(dir, "g.wel")
-	if _, _, err := gearbox(t, "convert", in, out, "--derive-weights", "--seed", "7"); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	mustGearbox(t, "convert", in, out, "--derive-weights", "--seed", "7")
+	lines := readLines(t, out)
 	if len(lines) != 3 {
-		t.Fatalf("%d lines, want 3: %q", len(lines), b)
+		t.Fatalf("%d lines, want 3: %q", len(lines), lines)
 	}
 	for _, l := range lines {
 		if f := strings.Fields(l); len(f) != 3 || f[2] == "0" {
@@ -163,9 +137,7 @@ func TestConvertDeriveWeights(t *testing.T) {
 	if _, _, err := gearbox(t, "convert", out, filepath.Join(dir, "h.egr"), "--derive-weights"); err == nil || !strings.Contains(err.Error(), "already has") {
 		t.Fatalf("weighted input: %v", err)
 	}
-	if _, _, err := gearbox(t, "convert", out, filepath.Join(dir, "h.egr")); err != nil {
-		t.Fatal(err)
-	}
+	mustGearbox(t, "convert", out, filepath.Join(dir, "h.egr"))
 	if fi, err := os.Stat(filepath.Join(dir, "h.egr")); err != nil || fi.Size() != 4*(2+4+3+3) {
 		t.Fatalf("egr size: %v, %v", fi, err)
 	}

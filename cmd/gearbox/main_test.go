@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/gearbox-graph/gearbox/gpu"
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 // gearbox runs the CLI in-process and returns stdout, stderr and the error.
@@ -23,6 +24,51 @@ func gearbox(t *testing.T, args ...string) (string, string, error) {
 	var out, errb bytes.Buffer
 	err := run(context.Background(), args, &out, &errb)
 	return out.String(), errb.String(), err
+}
+
+// mustGearbox runs the CLI in-process and fails the test when it fails;
+// it returns stdout and stderr.
+func mustGearbox(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	out, stderr, err := gearbox(t, args...)
+	if err != nil {
+		t.Fatalf("gearbox %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	return out, stderr
+}
+
+// gearboxJSON runs the CLI and decodes its stdout as one JSON object.
+func gearboxJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, _ := mustGearbox(t, args...)
+	return testgraphs.DecodeJSONObject(t, []byte(out))
+}
+
+// writeFile writes text to the file name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readFile returns the contents of the file at path.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// readLines returns the lines of the file at path, without the last
+// line's newline.
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	return strings.Split(strings.TrimSpace(readFile(t, path)), "\n")
 }
 
 func TestCLI(t *testing.T) {
@@ -133,10 +179,7 @@ func TestFewerSources(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, err := gearbox(t, tc.args...)
-			if err != nil {
-				t.Fatalf("err = %v\nstderr: %s", err, stderr)
-			}
+			out, stderr := mustGearbox(t, tc.args...)
 			if !strings.Contains(out, tc.wantOut) {
 				t.Errorf("stdout lacks %q:\n%s", tc.wantOut, out)
 			}
@@ -149,10 +192,7 @@ func TestFewerSources(t *testing.T) {
 
 // TestRunVariantHelp: run's help lists pull for bfs alone.
 func TestRunVariantHelp(t *testing.T) {
-	_, stderr, err := gearbox(t, "run", "-h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, stderr := mustGearbox(t, "run", "-h")
 	if !strings.Contains(stderr, "sssp: O_T_BM, O_T_QU, O_B_BM, O_B_QU, U_T_BM, U_T_QU, U_B_BM, U_B_QU (pull is BFS only)") || strings.Contains(stderr, "bfs, sssp:") {
 		t.Errorf("help does not say pull is BFS only:\n%s", stderr)
 	}
@@ -172,10 +212,7 @@ func TestRunOutStdout(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, err := gearbox(t, tc.args...)
-			if err != nil {
-				t.Fatalf("err = %v\nstderr: %s", err, stderr)
-			}
+			out, stderr := mustGearbox(t, tc.args...)
 			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 				if l == "" && out == "" {
 					continue
@@ -224,15 +261,8 @@ func TestRunInterrupted(t *testing.T) {
 // (gzip-compressed protobuf).
 func TestCPUProfile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "p.out")
-	if _, _, err := gearbox(t, "run", "sssp", "--gen", "kron:10", "--sources", "4", "--cpuprofile", p); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	mustGearbox(t, "run", "sssp", "--gen", "kron:10", "--sources", "4", "--cpuprofile", p)
+	zr, err := gzip.NewReader(strings.NewReader(readFile(t, p)))
 	if err != nil {
 		t.Fatalf("the profile is not gzip data: %v", err)
 	}
@@ -272,10 +302,7 @@ func TestCUDAWithoutGPU(t *testing.T) {
 }
 
 func TestThresholdsTypo(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "t.toml")
-	if err := os.WriteFile(p, []byte("[cpu]\nT1 = 8.0\nsampel_every = 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeFile(t, t.TempDir(), "t.toml", "[cpu]\nT1 = 8.0\nsampel_every = 3\n")
 	_, _, err := gearbox(t, "run", "bfs", "--gen", "kron:4", "--thresholds", p)
 	if err == nil || !strings.Contains(err.Error(), "sampel_every") {
 		t.Fatalf("err = %v, want it to name the unknown key", err)
@@ -285,11 +312,7 @@ func TestThresholdsTypo(t *testing.T) {
 // TestRunThresholdsPerAlgorithm: run --thresholds passes the whole file, so
 // each algorithm takes its own section where there is one.
 func TestRunThresholdsPerAlgorithm(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "t.toml")
-	text := "[cpu]\nT1 = 3.0\n[cpu.bfs]\nT1 = 5.0\n[cpu.cc]\nT1 = 7.0\n"
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeFile(t, t.TempDir(), "t.toml", "[cpu]\nT1 = 3.0\n[cpu.bfs]\nT1 = 5.0\n[cpu.cc]\nT1 = 7.0\n")
 	tests := []struct {
 		args []string
 		want string // in the policy
@@ -314,20 +337,13 @@ func TestRunThresholdsPerAlgorithm(t *testing.T) {
 func TestConvertRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "g.gbx")
-	if _, _, err := gearbox(t, "gen", "kron:7", src); err != nil {
-		t.Fatal(err)
-	}
-	wantInfo, _, err := gearbox(t, "info", "--graph", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustGearbox(t, "gen", "kron:7", src)
+	wantInfo, _ := mustGearbox(t, "info", "--graph", src)
 	wantOut := filepath.Join(dir, "want.out")
-	runOut, _, err := gearbox(t, "run", "bfs", "--graph", src, "--out", wantOut)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runOut, _ := mustGearbox(t, "run", "bfs", "--graph", src, "--out", wantOut)
 	// The default source is a vertex with edges, so it survives every format.
 	var source int
+	var err error
 	for _, l := range strings.Split(runOut, "\n") {
 		if strings.HasPrefix(l, "source ") {
 			source, err = strconv.Atoi(strings.TrimSuffix(strings.Fields(l)[1], ":"))
@@ -349,24 +365,17 @@ func TestConvertRoundTrip(t *testing.T) {
 		{"txt", 0, true, false},
 	} {
 		p := filepath.Join(dir, "copy."+tc.ext)
-		if _, _, err := gearbox(t, "convert", src, p); err != nil {
-			t.Fatalf("convert to %s: %v", tc.ext, err)
-		}
+		mustGearbox(t, "convert", src, p)
 		in := []string{"--graph", p}
 		if tc.undirected {
 			in = append(in, "--undirected")
 		}
-		info, _, err := gearbox(t, append([]string{"info"}, in...)...)
-		if err != nil {
-			t.Fatalf("info %s: %v", tc.ext, err)
-		}
+		info, _ := mustGearbox(t, append([]string{"info"}, in...)...)
 		if tc.exact && body(info) != body(wantInfo) {
 			t.Errorf("%s: statistics differ:\n%s\nwant\n%s", tc.ext, body(info), body(wantInfo))
 		}
 		gotOut := filepath.Join(dir, "got-"+tc.ext+".out")
-		if _, _, err := gearbox(t, append([]string{"run", "bfs", "--source", strconv.Itoa(source + tc.idShift), "--out", gotOut}, in...)...); err != nil {
-			t.Fatalf("run on %s: %v", tc.ext, err)
-		}
+		mustGearbox(t, append([]string{"run", "bfs", "--source", strconv.Itoa(source + tc.idShift), "--out", gotOut}, in...)...)
 		got := readValues(t, gotOut, -tc.idShift)
 		if tc.exact && len(got) != len(want) {
 			t.Errorf("%s: %d vertices in the output, want %d", tc.ext, len(got), len(want))
@@ -384,12 +393,8 @@ func TestConvertRoundTrip(t *testing.T) {
 // readValues reads an --out file into id -> value, adding shift to ids.
 func readValues(t *testing.T, path string, shift int) map[int]string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := map[int]string{}
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for _, l := range readLines(t, path) {
 		id, v, ok := strings.Cut(l, " ")
 		n, err := strconv.Atoi(id)
 		if !ok || err != nil {
@@ -415,16 +420,13 @@ func body(info string) string {
 // TestRunRepeat: --repeat R runs an algorithm without a source R times and
 // reports medians over the runs; a bad count is refused before loading.
 func TestRunRepeat(t *testing.T) {
-	out, _, err := gearbox(t, "run", "cc", "--gen", "kron:8", "--repeat", "3", "--verify")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := mustGearbox(t, "run", "cc", "--gen", "kron:8", "--repeat", "3", "--verify")
 	for _, w := range []string{"median over 3 runs:", "verified: 3 of 3 runs"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
-	out, _, err = gearbox(t, "run", "bfs", "--gen", "kron:8", "--sources", "2", "--repeat", "2")
+	out, _, err := gearbox(t, "run", "bfs", "--gen", "kron:8", "--sources", "2", "--repeat", "2")
 	if err != nil || !strings.Contains(out, "median over 4 runs (2 sources x 2 repeats):") {
 		t.Fatalf("bfs --sources 2 --repeat 2: %v\n%s", err, out)
 	}
@@ -437,15 +439,8 @@ func TestRunRepeat(t *testing.T) {
 // file's ids, weights summing to the printed total.
 func TestRunMSTOut(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "forest.txt")
-	stdout, _, err := gearbox(t, "run", "mst", "--gen", "grid:5:4", "--out", out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	stdout, _ := mustGearbox(t, "run", "mst", "--gen", "grid:5:4", "--out", out)
+	lines := readLines(t, out)
 	if len(lines) != 19 {
 		t.Fatalf("%d lines, want 19", len(lines))
 	}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -47,7 +45,7 @@ func (f *maxflowFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.algorithm, "algorithm", "auto", "push-relabel solver: auto, hl (highest label, serial), fifo (serial) or sync (parallel passes on the engine)")
 	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	registerWorkers(fs, &f.workers)
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
 	def := maxflow.DefaultKnobs()
 	fs.IntVar(&f.tailBelow, "tail-below", def.SerialBelow, "sync and cuda: a tail of at most `N` active vertices is finished by the serial solver (on the host; 0: never)")
@@ -72,6 +70,18 @@ func parseIDs(g *graph.Graph, flagName, s string) ([]uint32, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// terminalIDs resolves --source or --sink (flag names which): the ids the
+// flag gives, else the terminal the graph names (fileT, when hasT).
+func terminalIDs(g *graph.Graph, which, ids string, fileT uint32, hasT bool, input string) ([]uint32, error) {
+	switch {
+	case ids != "":
+		return parseIDs(g, "--"+which, ids)
+	case hasT:
+		return []uint32{fileT}, nil
+	}
+	return nil, fmt.Errorf("%w: %s names no %s: give --%s", errUsage, input, which, which)
 }
 
 // flowNetwork builds the residual network with one source and one sink;
@@ -107,25 +117,25 @@ func flowNetwork(g *graph.Graph, srcs, sinks []uint32) (*graph.Residual, uint32,
 			in[v] += c
 		}
 	}
-	s, t := uint32(n), uint32(n)
-	if len(srcs) > 1 {
-		s = uint32(n)
-		for _, v := range srcs {
-			src, dst, caps = append(src, s), append(dst, v), append(caps, out[v])
+	// join returns ts[0] for one terminal, else a new vertex with an arc
+	// to each of ts (from each, for sinks) of the capacity it can pass.
+	join := func(ts []uint32, sink bool, capOf []int64) uint32 {
+		if len(ts) == 1 {
+			return ts[0]
 		}
+		x := uint32(n)
 		n++
-	} else {
-		s = srcs[0]
-	}
-	if len(sinks) > 1 {
-		t = uint32(n)
-		for _, v := range sinks {
-			src, dst, caps = append(src, v), append(dst, t), append(caps, in[v])
+		for _, v := range ts {
+			from, to := x, v
+			if sink {
+				from, to = v, x
+			}
+			src, dst, caps = append(src, from), append(dst, to), append(caps, capOf[v])
 		}
-		n++
-	} else {
-		t = sinks[0]
+		return x
 	}
+	s := join(srcs, false, out)
+	t := join(sinks, true, in)
 	r, err := graph.NewResidualArcs(n, src, dst, caps)
 	return r, s, t, err
 }
@@ -176,27 +186,14 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var srcs, sinks []uint32
 	fs0, ft0, hasT := g.Terminals()
-	switch {
-	case f.source != "":
-		if srcs, err = parseIDs(g, "--source", f.source); err != nil {
-			return err
-		}
-	case hasT:
-		srcs = []uint32{fs0}
-	default:
-		return fmt.Errorf("%w: %s names no source: give --source", errUsage, f.in.name())
+	srcs, err := terminalIDs(g, "source", f.source, fs0, hasT, f.in.name())
+	if err != nil {
+		return err
 	}
-	switch {
-	case f.sink != "":
-		if sinks, err = parseIDs(g, "--sink", f.sink); err != nil {
-			return err
-		}
-	case hasT:
-		sinks = []uint32{ft0}
-	default:
-		return fmt.Errorf("%w: %s names no sink: give --sink", errUsage, f.in.name())
+	sinks, err := terminalIDs(g, "sink", f.sink, ft0, hasT, f.in.name())
+	if err != nil {
+		return err
 	}
 	for _, s := range srcs {
 		for _, t := range sinks {
@@ -260,51 +257,33 @@ func cmdMaxflow(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(sum, "verified: capacities, conservation, cut capacity = flow value, no augmenting path")
 	}
 	ids := g.IDs()
-	if f.out != "" {
-		err := writeOutput(e, f.out, func(w io.Writer) error {
-			bw := bufio.NewWriterSize(w, 1<<20)
-			var b []byte
-			for u := 0; u < n; u++ {
-				for a := r.Off[u]; a < r.Off[u+1]; a++ {
-					if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
-						b = strconv.AppendUint(b[:0], ids.External(uint32(u)), 10)
-						b = append(b, ' ')
-						b = strconv.AppendUint(b, ids.External(v), 10)
-						b = append(b, ' ')
-						b = strconv.AppendInt(b, res.Flow(a), 10)
-						b = append(b, '\n')
-						if _, err := bw.Write(b); err != nil {
-							return err
-						}
-					}
-				}
-			}
-			return bw.Flush()
-		})
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-	}
-	if f.cut != "" {
-		err := writeOutput(e, f.cut, func(w io.Writer) error {
-			bw := bufio.NewWriterSize(w, 1<<20)
-			var b []byte
-			for _, v := range side {
-				if int(v) < n {
-					b = strconv.AppendUint(b[:0], ids.External(v), 10)
-					b = append(b, '\n')
-					if _, err := bw.Write(b); err != nil {
+	err = writeLines(e, output{"--out", f.out}, func(lw *lineWriter) error {
+		for u := 0; u < n; u++ {
+			for a := r.Off[u]; a < r.Off[u+1]; a++ {
+				if v := r.Head[a]; int(v) < n && r.Cap[a] > 0 {
+					b := strconv.AppendUint(lw.start(), ids.External(uint32(u)), 10)
+					b = strconv.AppendUint(append(b, ' '), ids.External(v), 10)
+					if err := lw.end(strconv.AppendInt(append(b, ' '), res.Flow(a), 10)); err != nil {
 						return err
 					}
 				}
 			}
-			return bw.Flush()
-		})
-		if err != nil {
-			return fmt.Errorf("--cut: %w", err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return nil
+	return writeLines(e, output{"--cut", f.cut}, func(lw *lineWriter) error {
+		for _, v := range side {
+			if int(v) < n {
+				if err := lw.end(strconv.AppendUint(lw.start(), ids.External(v), 10)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // maxflowVariantNames lists the eight push variants (Sync has no pull).

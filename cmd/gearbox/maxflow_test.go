@@ -2,36 +2,29 @@ package main
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
+// twoPaths is a .max network of flow value 5 with s=1, t=4: two paths,
+// parallel arcs 1->2 (3+4) and anti-parallel 2->3/3->2.
+const twoPaths = "p max 4 6\nn 1 s\nn 4 t\na 1 2 3\na 1 2 4\na 2 4 5\na 1 3 2\na 3 2 9\na 2 3 1\n"
+
 func TestRunMaxflow(t *testing.T) {
 	dir := t.TempDir()
-	max := filepath.Join(dir, "p.max")
-	// s=1, t=4; two paths, parallel arcs 1->2 (3+4) and anti-parallel 2->3/3->2.
-	if err := os.WriteFile(max, []byte("p max 4 6\nn 1 s\nn 4 t\na 1 2 3\na 1 2 4\na 2 4 5\na 1 3 2\na 3 2 9\na 2 3 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	max := writeFile(t, dir, "p.max", twoPaths)
 	flow, cut := filepath.Join(dir, "flow"), filepath.Join(dir, "cut")
-	out, stderr, err := gearbox(t, "run", "maxflow", "--graph", max, "--verify", "--out", flow, "--cut", cut)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
+	out, _ := mustGearbox(t, "run", "maxflow", "--graph", max, "--verify", "--out", flow, "--cut", cut)
 	for _, want := range []string{"flow value: 5\n", "minimum cut: capacity 5, source side 3 vertices", "verified"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	b, err := os.ReadFile(flow)
-	if err != nil {
-		t.Fatal(err)
-	}
 	into := map[string]int64{} // flow into each vertex
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	lines := readLines(t, flow)
+	for _, l := range lines {
 		f := strings.Fields(l)
 		if len(f) != 3 {
 			t.Fatalf("flow line %q is not 'u v flow'", l)
@@ -43,21 +36,14 @@ func TestRunMaxflow(t *testing.T) {
 		into[f[1]] += x
 	}
 	if into["4"] != 5 {
-		t.Errorf("flow into the sink %d, want 5:\n%s", into["4"], b)
+		t.Errorf("flow into the sink %d, want 5:\n%q", into["4"], lines)
 	}
-	c, err := os.ReadFile(cut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Fields(string(c)); strings.Join(got, ",") != "1,2,3" {
+	if got := readLines(t, cut); strings.Join(got, ",") != "1,2,3" {
 		t.Errorf("cut %v, want 1 2 3", got)
 	}
 	// Several sources and sinks, a generator, every solver.
 	for _, alg := range []string{"hl", "fifo", "sync"} {
-		out, stderr, err := gearbox(t, "run", "maxflow", "--gen", "vision:6:5", "--source", "1,2", "--sink", "30,29", "--algorithm", alg, "--verify")
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", alg, err, stderr)
-		}
+		out, _ := mustGearbox(t, "run", "maxflow", "--gen", "vision:6:5", "--source", "1,2", "--sink", "30,29", "--algorithm", alg, "--verify")
 		if !strings.Contains(out, "super-source") || !strings.Contains(out, "super-sink") || !strings.Contains(out, "verified") {
 			t.Errorf("%s: %s", alg, out)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -55,6 +56,40 @@ func writeOutput(e *env, path string, fn func(io.Writer) error) error {
 		return fn(e.stdout)
 	}
 	return atomicfile.Write(path, fn)
+}
+
+// lineWriter buffers an output's lines: start gives an empty line to
+// append to, end writes it with its newline.
+type lineWriter struct {
+	bw *bufio.Writer
+	b  []byte
+}
+
+func (lw *lineWriter) start() []byte { return lw.b[:0] }
+
+func (lw *lineWriter) end(line []byte) error {
+	lw.b = append(line, '\n')
+	_, err := lw.bw.Write(lw.b)
+	return err
+}
+
+// writeLines writes the output o (none when its path is empty) line by
+// line through a 1 MiB buffer; errors name o's flag.
+func writeLines(e *env, o output, lines func(*lineWriter) error) error {
+	if o.path == "" {
+		return nil
+	}
+	err := writeOutput(e, o.path, func(w io.Writer) error {
+		lw := &lineWriter{bw: bufio.NewWriterSize(w, 1<<20)}
+		if err := lines(lw); err != nil {
+			return err
+		}
+		return lw.bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.flag, err)
+	}
+	return nil
 }
 
 // createOutput opens path ("-": standard output) for an output written

@@ -11,18 +11,12 @@ import (
 func TestOutputsNeverDestroyData(t *testing.T) {
 	dir := t.TempDir()
 	graphText := "0 1\n1 2\n2 0\n"
-	g := filepath.Join(dir, "g.el")
-	if err := os.WriteFile(g, []byte(graphText), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g := writeFile(t, dir, "g.el", graphText)
 	link := filepath.Join(dir, "link.el")
 	if err := os.Symlink(g, link); err != nil {
 		t.Fatal(err)
 	}
-	th := filepath.Join(dir, "th.toml")
-	if err := os.WriteFile(th, []byte("[cpu]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	th := writeFile(t, dir, "th.toml", "[cpu]\n")
 	cases := []struct {
 		name    string
 		args    []string
@@ -41,10 +35,10 @@ func TestOutputsNeverDestroyData(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.wantErr)
 		}
-		if b, _ := os.ReadFile(g); string(b) != graphText {
+		if b := readFile(t, g); b != graphText {
 			t.Fatalf("%s: the input was changed to %q", tc.name, b)
 		}
-		if b, _ := os.ReadFile(th); string(b) != "[cpu]\n" {
+		if b := readFile(t, th); b != "[cpu]\n" {
 			t.Fatalf("%s: the thresholds file was changed to %q", tc.name, b)
 		}
 	}
@@ -66,10 +60,7 @@ func TestDashIsStdoutEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
-	out, stderr, err := gearbox(t, "run", "bfs", "--gen", "kron:6", "--trace", "-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, stderr := mustGearbox(t, "run", "bfs", "--gen", "kron:6", "--trace", "-")
 	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
 		t.Errorf("--trace - created a file named -")
 	}

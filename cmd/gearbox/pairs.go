@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -95,11 +94,13 @@ func runPairs(ctx context.Context, e *env, alg *algorithms.Spec, g *graph.Graph,
 		}
 	}
 	wall := time.Since(t0)
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		var buf []byte
+	dst := out
+	if dst == "" {
+		dst = "-"
+	}
+	err = writeLines(e, output{"--out", dst}, func(lw *lineWriter) error {
 		for i, p := range pairs {
-			buf = strconv.AppendUint(buf[:0], ids.External(p[0]), 10)
+			buf := strconv.AppendUint(lw.start(), ids.External(p[0]), 10)
 			buf = append(buf, ' ')
 			buf = strconv.AppendUint(buf, ids.External(p[1]), 10)
 			if a := answers[i]; a.ok {
@@ -112,19 +113,14 @@ func runPairs(ctx context.Context, e *env, alg *algorithms.Spec, g *graph.Graph,
 			} else {
 				buf = append(buf, " none"...)
 			}
-			buf = append(buf, '\n')
-			if _, err := bw.Write(buf); err != nil {
+			if err := lw.end(buf); err != nil {
 				return err
 			}
 		}
-		return bw.Flush()
-	}
-	dst := out
-	if dst == "" {
-		dst = "-"
-	}
-	if err := writeOutput(e, dst, write); err != nil {
-		return fmt.Errorf("--out: %w", err)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "%s: %d queries (%d reachable) in %.3f ms, %.3f ms each\n", alg.Name, len(pairs), reach, ms(wall), ms(wall)/float64(max(len(pairs), 1)))
 	return nil

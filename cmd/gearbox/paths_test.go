@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,48 +17,37 @@ func TestRunTargetAndParents(t *testing.T) {
 		t.Fatalf("sssp --target: %v\n%s", err, out)
 	}
 	f := filepath.Join(dir, "parents.txt")
-	if _, _, err := gearbox(t, "run", "bfs", "--gen", "grid:3:3", "--source", "4", "--parents", "--out", f); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(f)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	mustGearbox(t, "run", "bfs", "--gen", "grid:3:3", "--source", "4", "--parents", "--out", f)
+	lines := readLines(t, f)
 	if len(lines) != 9 || lines[4] != "4 0 -" || len(strings.Fields(lines[0])) != 3 || strings.Fields(lines[0])[1] != "2" {
-		t.Fatalf("--parents --out:\n%s", b)
+		t.Fatalf("--parents --out:\n%q", lines)
 	}
 }
 
 func TestRunStcon(t *testing.T) {
 	dir := t.TempDir()
-	el := filepath.Join(dir, "two.el")
-	if err := os.WriteFile(el, []byte("1 2\n2 3\n4 5\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	el := writeFile(t, dir, "two.el", "1 2\n2 3\n4 5\n")
 	f := filepath.Join(dir, "path.txt")
 	out, _, err := gearbox(t, "run", "stcon", "--graph", el, "--source", "1", "--target", "3", "--out", f, "--verify")
 	if err != nil || !strings.Contains(out, "reachable, 2 hops") {
 		t.Fatalf("stcon: %v\n%s", err, out)
 	}
-	if b, _ := os.ReadFile(f); string(b) != "1\n2\n3\n" {
+	if b := readFile(t, f); b != "1\n2\n3\n" {
 		t.Fatalf("--out: %q, want the path 1 2 3", b)
 	}
 	out, _, err = gearbox(t, "run", "stcon", "--graph", el, "--source", "1", "--target", "5", "--out", f, "--verify")
 	if err != nil || !strings.Contains(out, "not reachable") {
 		t.Fatalf("stcon unreachable: %v\n%s", err, out)
 	}
-	if b, _ := os.ReadFile(f); string(b) != "none\n" {
+	if b := readFile(t, f); b != "none\n" {
 		t.Fatalf("--out unreachable: %q, want none", b)
 	}
-	pairs := filepath.Join(dir, "pairs.txt")
-	if err := os.WriteFile(pairs, []byte("# queries\n1 3\n\n3 3\n1 4 # none\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pairs := writeFile(t, dir, "pairs.txt", "# queries\n1 3\n\n3 3\n1 4 # none\n")
 	out, stderr, err := gearbox(t, "run", "stcon", "--graph", el, "--pairs", pairs)
 	if err != nil || out != "1 3 2 1 2 3\n3 3 0 3\n1 4 none\n" || !strings.Contains(stderr, "3 queries (2 reachable)") {
 		t.Fatalf("--pairs: %v\n%q\n%s", err, out, stderr)
 	}
-	if err := os.WriteFile(pairs, []byte("1 3\n1 9\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "pairs.txt", "1 3\n1 9\n")
 	if _, _, err := gearbox(t, "run", "stcon", "--graph", el, "--pairs", pairs); err == nil || !strings.Contains(err.Error(), pairs+":2: 9 is not a vertex") {
 		t.Fatalf("--pairs bad id: %v", err)
 	}

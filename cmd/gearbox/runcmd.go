@@ -67,7 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object (graph, algorithm, sources, times, variants, result summary) on stdout instead of the text summary")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu)")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	registerWorkers(fs, &f.workers)
 	fs.BoolVar(&f.cold, "cold", false, "benchmark mode (--sources K, --repeat R): no untimed warm-up run before the timed ones")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE` ('-' for stdout), for go tool pprof")
 }

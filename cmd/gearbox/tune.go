@@ -46,13 +46,13 @@ type sweepFlags struct {
 func (f *sweepFlags) register(fs *flag.FlagSet, outDir string) {
 	fs.StringVar(&f.graphs, "graphs", "kron:14,urand:14,grid:128:128", "comma-separated `LIST` of graphs: each a --gen spec (kron:S[:EF], urand:S[:EF], grid:W:H) or a graph file")
 	fs.StringVar(&f.format, "format", "", "input format of every graph file in --graphs (default: each by its extension): "+formatNames())
-	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(benchedNames(), ", "))
+	fs.StringVar(&f.algorithms, "algorithms", "bfs,sssp", "comma-separated `LIST` of algorithms: "+strings.Join(tuning.AlgorithmNames(), ", "))
 	fs.IntVar(&f.sources, "sources", 8, "run every configuration from `K` seeded random sources (after one warm-up run) and report medians")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for generators, sources and derived SSSP weights (0 = default)")
 	fs.BoolVar(&f.undirected, "undirected", false, "symmetrize graph files (treat every arc as an undirected edge)")
 	fs.Float64Var(&f.weightScale, "weight-scale", 0, "multiply real-valued weights of graph files by `S` and round them (SSSP needs integers)")
 	fs.StringVar(&f.device, "device", "cpu", "backend: cpu, cuda or auto")
-	fs.IntVar(&f.workers, "workers", 0, "CPU worker count (0 = GOMAXPROCS; at most 4096)")
+	registerWorkers(fs, &f.workers)
 	fs.StringVar(&f.outDir, "out-dir", outDir, "write the CSV, markdown and PNG reports into `DIR` (created if needed)")
 	fs.IntVar(&f.repeats, "repeats", 1, "time each source `R` times and keep the fastest (filters out other processes' interference on a shared machine)")
 	fs.BoolVar(&f.verify, "verify", true, "check each configuration's warm-up run against the serial reference")
@@ -270,6 +270,67 @@ func (f *sweepFlags) startThresholds(b runtime.Backend, alg string) (tuning.Sett
 
 // progress returns a progress callback drawing a bar on stderr when it is
 // a terminal, and a function finishing it.
+// readSaved reads the CSV (what, for messages) that --plot-only redraws,
+// with read, and creates outDir. A CSV without rows (a sweep interrupted
+// before its first) is refused: it would give an empty report and exit 0.
+func readSaved[T any](csvPath, what, outDir string, read func(io.Reader) (T, error), rows func(T) int) (T, error) {
+	var none T
+	b, err := smallfile.ReadFile(csvPath, smallfile.Report, what)
+	if err != nil {
+		return none, fmt.Errorf("--plot-only: %w", err)
+	}
+	res, err := read(bytes.NewReader(b))
+	if err != nil {
+		return none, fmt.Errorf("%s: %w", csvPath, err)
+	}
+	if rows(res) == 0 {
+		return none, fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
+	}
+	if err := makeOutDir(outDir); err != nil {
+		return none, err
+	}
+	return res, nil
+}
+
+// makeOutDir creates --out-dir (and its parents) if needed.
+func makeOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out-dir: %w", err)
+	}
+	return nil
+}
+
+// sweepResult is what a bench or tune sweep returns.
+type sweepResult interface {
+	comparable
+	Kept() (rows int, complete bool)
+}
+
+// runSweep runs the sweep of command cmd, which writes its rows to the CSV
+// file csvPath. The file is committed also when the sweep is interrupted,
+// so the finished rows are kept; rest names what is then not written.
+func runSweep[R sweepResult](e *env, cmd, csvPath, rest string, sweep func(csv io.Writer, bar func(done, total int)) (R, error)) (R, error) {
+	var none R
+	csvFile, err := atomicfile.Create(csvPath)
+	if err != nil {
+		return none, fmt.Errorf("--out-dir: %w", err)
+	}
+	defer csvFile.Abort()
+	bar, finish := progress(e, cmd)
+	res, err := sweep(csvFile, bar)
+	finish()
+	if cerr := csvFile.Commit(); cerr != nil && err == nil {
+		err = fmt.Errorf("%s: %w", csvPath, cerr)
+	}
+	if err != nil && res != none {
+		if rows, complete := res.Kept(); !complete {
+			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; %s not written\n", rows, csvPath, rest)
+			return res, fmt.Errorf("%s stopped after %d rows: %w", cmd, rows, err)
+		}
+	}
+	return res, err
+}
+
 func progress(e *env, what string) (func(done, total int), func()) {
 	if !e.interactive {
 		return nil, func() {}
@@ -422,8 +483,8 @@ flags:
 			return err
 		}
 	}
-	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+	if err := makeOutDir(f.outDir); err != nil {
+		return err
 	}
 	if st, err := os.Stat(filepath.Dir(f.thresholdsOut)); err != nil || !st.IsDir() {
 		return fmt.Errorf("--thresholds-out %s: its directory does not exist", f.thresholdsOut)
@@ -443,26 +504,14 @@ flags:
 			*f.ranges[tuning.ThreadsPerBlock], backend.Name())
 	}
 
-	csvFile, err := atomicfile.Create(csvPath) // committed also when interrupted: the finished rows are kept
-	if err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
-	}
-	defer csvFile.Abort()
-	bar, finish := progress(e, "tune")
-	res, err := tuning.Tune(ctx, tuning.TuneConfig{
-		Inputs: inputs, Algorithms: algs, Start: start, Sweeps: sweeps,
-		Passes: f.passes, Score: score, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csvFile,
-		Progress: bar, OnRow: tuneRowHook,
+	res, err := runSweep(e, "tune", csvPath, "thresholds and plots", func(csv io.Writer, bar func(done, total int)) (*tuning.TuneResult, error) {
+		return tuning.Tune(ctx, tuning.TuneConfig{
+			Inputs: inputs, Algorithms: algs, Start: start, Sweeps: sweeps,
+			Passes: f.passes, Score: score, Backend: backend, Logger: e.log, Verify: f.verify, Repeats: f.repeats, CSV: csv,
+			Progress: bar, OnRow: tuneRowHook,
+		})
 	})
-	finish()
-	if cerr := csvFile.Commit(); cerr != nil && err == nil {
-		err = fmt.Errorf("%s: %w", csvPath, cerr)
-	}
 	if err != nil {
-		if res != nil && !res.Complete {
-			fmt.Fprintf(e.stdout, "interrupted: kept %d finished rows in %s; thresholds and plots not written\n", len(res.Rows), csvPath)
-			return fmt.Errorf("tune stopped after %d rows: %w", len(res.Rows), err)
-		}
 		return err
 	}
 
@@ -593,20 +642,9 @@ func affectsAny(p tuning.Param, algs []tuning.Algorithm) bool {
 // replot redraws the plots of a saved tune.csv, by score (the CSV does not
 // record the one its sweep used).
 func replot(e *env, csvPath, outDir string, score tuning.Score) error {
-	b, err := smallfile.ReadFile(csvPath, smallfile.Report, "a tune CSV")
+	rows, err := readSaved(csvPath, "a tune CSV", outDir, tuning.ReadTuneCSV, func(rows []tuning.TuneRow) int { return len(rows) })
 	if err != nil {
-		return fmt.Errorf("--plot-only: %w", err)
-	}
-	rows, err := tuning.ReadTuneCSV(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("%s: %w", csvPath, err)
-	}
-	// A header alone would plot nothing and print "wrote " with no file.
-	if len(rows) == 0 {
-		return fmt.Errorf("%s: no rows after the header: nothing to redraw", csvPath)
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return fmt.Errorf("--out-dir: %w", err)
+		return err
 	}
 	type key struct {
 		p tuning.Param
@@ -628,15 +666,4 @@ func replot(e *env, csvPath, outDir string, score tuning.Score) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", strings.Join(written, ", "))
 	return nil
-}
-
-// benchedNames lists the algorithms bench and tune run (Spec.Benched).
-func benchedNames() []string {
-	var names []string
-	for _, s := range algorithms.All() {
-		if s.Benched {
-			names = append(names, s.Name)
-		}
-	}
-	return names
 }

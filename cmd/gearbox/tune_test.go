@@ -23,12 +23,7 @@ import (
 // readCSV reads a report CSV: its header and data rows.
 func readCSV(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(readFile(t, path))).ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -41,12 +36,7 @@ func readCSV(t *testing.T, path string) ([]string, [][]string) {
 // checkPNG decodes a PNG and checks it has a plausible size.
 func checkPNG(t *testing.T, path string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := png.Decode(strings.NewReader(readFile(t, path)))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -72,10 +62,7 @@ var tinyTune = []string{"tune", "--graphs", "kron:8,grid:8:8", "--sources", "2",
 
 func TestTuneTiny(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, err := gearbox(t, append(tinyTune, "--out-dir", dir)...)
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
+	out, _ := mustGearbox(t, append(tinyTune, "--out-dir", dir)...)
 	for _, w := range []string{"threads_per_block", "no effect on the cpu", "[cpu]", "pass 1 T3", "pass 1 delta",
 		"scored by wall time", "of the median wall time (ms)", "p = sign test against the current value"} {
 		if !strings.Contains(out, w) {
@@ -135,9 +122,8 @@ func TestTuneTiny(t *testing.T) {
 		t.Errorf("--plot-only: %v\n%s", err, out)
 	}
 	checkPNG(t, filepath.Join(re, "tune-sample_every-bfs.png"))
-	md, err := os.ReadFile(filepath.Join(dir, "tune.md"))
-	if err != nil || !bytes.Contains(md, []byte("GOMAXPROCS")) {
-		t.Errorf("tune.md: %v, lacks the environment", err)
+	if md := readFile(t, filepath.Join(dir, "tune.md")); !strings.Contains(md, "GOMAXPROCS") {
+		t.Errorf("tune.md lacks the environment:\n%s", md)
 	}
 }
 
@@ -145,12 +131,9 @@ func TestTuneTiny(t *testing.T) {
 // algorithms each affects, the CSV columns, and a tuned value from each range.
 func TestTuneFloors(t *testing.T) {
 	dir := t.TempDir()
-	_, stderr, err := gearbox(t, "tune", "--graphs", "kron:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
+	mustGearbox(t, "tune", "--graphs", "kron:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
 		"--alpha", "", "--beta", "", "--delta-factor", "", "--delta", "", "--threads-per-block", "",
 		"--pull-min-edges", "0,100000", "--bitmap-min-vertices", "0,1000", "--out-dir", dir, "--log-level", "warn")
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
 	header, rows := readCSV(t, filepath.Join(dir, "tune.csv"))
 	// pull_min_edges: 2 values x BFS; bitmap_min_vertices: 2 values and
 	// the current 4096 x BFS and SSSP.
@@ -179,17 +162,10 @@ func TestTuneFloors(t *testing.T) {
 // section of an existing thresholds file.
 func TestTuneMergesThresholds(t *testing.T) {
 	dir := t.TempDir()
-	th := filepath.Join(dir, "th.toml")
-	orig := "# my thresholds\n[cpu]\nT1 = 4.0\nT3 = 0.2\n\n# tuned on the big GPU\n[gpu.\"NVIDIA H100 80GB HBM3\"]\nT3 = 0.07\ndelta = 8\n"
-	if err := os.WriteFile(th, []byte(orig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "2", "--algorithms", "bfs",
+	th := writeFile(t, dir, "th.toml", "# my thresholds\n[cpu]\nT1 = 4.0\nT3 = 0.2\n\n# tuned on the big GPU\n[gpu.\"NVIDIA H100 80GB HBM3\"]\nT3 = 0.07\ndelta = 8\n")
+	mustGearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "2", "--algorithms", "bfs",
 		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "", "--delta", "",
 		"--thresholds", th, "--thresholds-out", th, "--out-dir", dir, "--log-level", "warn")
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
 	set, err := decider.LoadThresholds(th)
 	if err != nil {
 		t.Fatal(err)
@@ -200,9 +176,9 @@ func TestTuneMergesThresholds(t *testing.T) {
 	if set.CPU.T1 != 4 || !slices.Contains([]float64{0.01, 0.05, 0.2}, set.CPU.T3) { // the sweep's and the current
 		t.Errorf("cpu section %+v: want T1 kept from the start (4) and T3 from the sweep", set.CPU)
 	}
-	text, _ := os.ReadFile(th)
-	if !strings.Contains(string(text), "# my thresholds") || !strings.Contains(string(text), "# tuned on the big GPU") ||
-		strings.Count(string(text), "[cpu]") != 1 {
+	text := readFile(t, th)
+	if !strings.Contains(text, "# my thresholds") || !strings.Contains(text, "# tuned on the big GPU") ||
+		strings.Count(text, "[cpu]") != 1 {
 		t.Errorf("merged file lost comments or duplicated [cpu]:\n%s", text)
 	}
 }
@@ -239,17 +215,12 @@ func TestTuneUnsweptKeys(t *testing.T) {
 				"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
 				"--thresholds-out", th, "--out-dir", dir, "--log-level", "warn"}
 			if tc.file != "" {
-				if err := os.WriteFile(th, []byte(tc.file), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFile(t, dir, "th.toml", tc.file)
 			}
 			if tc.fromFile {
 				args = append(args, "--thresholds", th)
 			}
-			_, stderr, err := gearbox(t, args...)
-			if err != nil {
-				t.Fatalf("%v\nstderr: %s", err, stderr)
-			}
+			_, stderr := mustGearbox(t, args...)
 			if tc.wantStderr == "" && strings.Contains(stderr, "note: --thresholds-out") || !strings.Contains(stderr, tc.wantStderr) {
 				t.Errorf("stderr %q, want the note %q", stderr, tc.wantStderr)
 			}
@@ -278,17 +249,10 @@ func TestTuneUnsweptKeys(t *testing.T) {
 // written.
 func TestTuneSection(t *testing.T) {
 	dir := t.TempDir()
-	th := filepath.Join(dir, "th.toml")
-	orig := "# my thresholds\n[cpu]\nT1 = 4.0\nT3 = 0.2\n\n[cpu.bfs]\nT1 = 6.0\n\n[cpu.sssp]\ndelta = 8\n"
-	if err := os.WriteFile(th, []byte(orig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs", "--section", "bfs",
+	th := writeFile(t, dir, "th.toml", "# my thresholds\n[cpu]\nT1 = 4.0\nT3 = 0.2\n\n[cpu.bfs]\nT1 = 6.0\n\n[cpu.sssp]\ndelta = 8\n")
+	out, _ := mustGearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs", "--section", "bfs",
 		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
 		"--thresholds", th, "--thresholds-out", th, "--out-dir", dir, "--log-level", "warn")
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
 	if !strings.Contains(out, "best setting ([cpu.bfs])") {
 		t.Errorf("stdout does not name the section:\n%s", out)
 	}
@@ -303,19 +267,17 @@ func TestTuneSection(t *testing.T) {
 	if set.CPU.T1 != 4 || set.CPU.T3 != 0.2 || knob(t, set, "", "delta") != 8 {
 		t.Errorf("other sections changed: [cpu] %+v, [cpu.sssp] %+v", set.CPU, set.Knobs["[cpu.sssp]"])
 	}
-	text, _ := os.ReadFile(th)
-	if strings.Count(string(text), "[cpu.bfs]") != 1 || !strings.Contains(string(text), "# my thresholds") {
+	text := readFile(t, th)
+	if strings.Count(text, "[cpu.bfs]") != 1 || !strings.Contains(text, "# my thresholds") {
 		t.Errorf("merged file:\n%s", text)
 	}
 
 	// A new file gets [cpu.bfs] alone (on the CPU the section builds on
 	// the built-in [cpu] values).
 	fresh := t.TempDir()
-	if _, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs", "--section", "bfs",
+	mustGearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs", "--section", "bfs",
 		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "",
-		"--out-dir", fresh, "--log-level", "warn"); err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
+		"--out-dir", fresh, "--log-level", "warn")
 	set, err = decider.LoadThresholds(filepath.Join(fresh, "thresholds.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -360,10 +322,8 @@ func TestTuneScoreUsage(t *testing.T) {
 	}
 	// --plot-only --score device of a CPU sweep: nothing to plot by.
 	dir := t.TempDir()
-	if _, stderr, err := gearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs",
-		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "", "--out-dir", dir, "--log-level", "warn"); err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
+	mustGearbox(t, "tune", "--graphs", "grid:6:6", "--sources", "1", "--algorithms", "bfs",
+		"--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", "", "--out-dir", dir, "--log-level", "warn")
 	_, _, err := gearbox(t, "tune", "--plot-only", filepath.Join(dir, "tune.csv"), "--score", "device", "--out-dir", t.TempDir())
 	if !errors.Is(err, tuning.ErrNoDeviceTime) || !strings.Contains(err.Error(), "--score wall") {
 		t.Errorf("--plot-only --score device of a cpu sweep: err = %v, want ErrNoDeviceTime naming --score wall", err)
@@ -399,20 +359,12 @@ func TestTuneSectionUsage(t *testing.T) {
 // section of --thresholds, and the report says which.
 func TestBenchPerAlgorithm(t *testing.T) {
 	dir := t.TempDir()
-	th := filepath.Join(dir, "th.toml")
-	if err := os.WriteFile(th, []byte("[cpu]\nT1 = 4.0\n[cpu.bfs]\nT1 = 6.0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, stderr, err := gearbox(t, "bench", "--graphs", "grid:6:6", "--sources", "1", "--delta", "16", "--thresholds", th,
-		"--out-dir", dir, "--log-level", "warn"); err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
-	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	th := writeFile(t, dir, "th.toml", "[cpu]\nT1 = 4.0\n[cpu.bfs]\nT1 = 6.0\n")
+	mustGearbox(t, "bench", "--graphs", "grid:6:6", "--sources", "1", "--delta", "16", "--thresholds", th,
+		"--out-dir", dir, "--log-level", "warn")
+	md := readFile(t, filepath.Join(dir, "bench.md"))
 	for _, w := range []string{"adaptive thresholds: bfs {T1:6 ", "; sssp {T1:4 "} {
-		if !bytes.Contains(md, []byte(w)) {
+		if !strings.Contains(md, w) {
 			t.Errorf("bench.md lacks %q:\n%s", w, md)
 		}
 	}
@@ -420,11 +372,8 @@ func TestBenchPerAlgorithm(t *testing.T) {
 
 func TestBenchTiny(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, err := gearbox(t, "bench", "--graphs", "kron:8,grid:8:8", "--sources", "2", "--delta", "1,16", "--repeats", "2",
+	out, _ := mustGearbox(t, "bench", "--graphs", "kron:8,grid:8:8", "--sources", "2", "--delta", "1,16", "--repeats", "2",
 		"--out-dir", dir, "--log-level", "warn")
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
 	if !strings.Contains(out, "adaptive vs best and worst static") {
 		t.Errorf("stdout:\n%s", out)
 	}
@@ -479,14 +428,11 @@ func TestBenchTiny(t *testing.T) {
 		count["confirm:adaptive"] != 4 {
 		t.Errorf("variant counts %v", count)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "bench.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	md := readFile(t, filepath.Join(dir, "bench.md"))
 	for _, w := range []string{"## BFS: speedup over the serial reference", "| graph | serial ms | O_T_BM |",
 		"## SSSP: adaptive vs best and worst static", "| kron:8 |", "| grid:8:8 |", "- driver: n/a", "- GOMAXPROCS:", "- commit:",
 		"## SSSP: what the adaptive policy ran", "adaptive / best per source | confirmed |"} {
-		if !bytes.Contains(md, []byte(w)) {
+		if !strings.Contains(md, w) {
 			t.Errorf("bench.md lacks %q:\n%s", w, md)
 		}
 	}
@@ -501,16 +447,14 @@ func TestBenchTiny(t *testing.T) {
 	// --compare-defaults adds the adaptive policy under the built-in
 	// defaults, reported against the tuned thresholds.
 	cd := t.TempDir()
-	if _, stderr, err := gearbox(t, "bench", "--graphs", "kron:7", "--algorithms", "bfs", "--sources", "2", "--compare-defaults", "--confirm=false",
-		"--out-dir", cd, "--log-level", "warn"); err != nil {
-		t.Fatalf("--compare-defaults: %v\n%s", err, stderr)
-	}
+	mustGearbox(t, "bench", "--graphs", "kron:7", "--algorithms", "bfs", "--sources", "2", "--compare-defaults", "--confirm=false",
+		"--out-dir", cd, "--log-level", "warn")
 	header, rows = readCSV(t, filepath.Join(cd, "bench.csv"))
 	vc = column(t, header, "variant")
 	if len(rows) != 12 || rows[11][vc] != "adaptive_defaults" {
 		t.Errorf("--compare-defaults rows: %v", rows)
 	}
-	if md, _ := os.ReadFile(filepath.Join(cd, "bench.md")); !bytes.Contains(md, []byte("tuned thresholds vs device-derived defaults")) {
+	if md := readFile(t, filepath.Join(cd, "bench.md")); !strings.Contains(md, "tuned thresholds vs device-derived defaults") {
 		t.Errorf("bench.md lacks the defaults table:\n%s", md)
 	}
 }
@@ -519,18 +463,9 @@ func TestBenchTiny(t *testing.T) {
 // output directory is created).
 func TestSweepBadInput(t *testing.T) {
 	dir := t.TempDir()
-	gpuOnly := filepath.Join(dir, "gpu.toml")
-	if err := os.WriteFile(gpuOnly, []byte("[gpu.\"NVIDIA H100 80GB HBM3\"]\nT3 = 0.1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	real := filepath.Join(dir, "real.txt")
-	if err := os.WriteFile(real, []byte("0\t1\t0.5\n1\t2\t1.25\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dat := filepath.Join(dir, "g.dat")
-	if err := os.WriteFile(dat, []byte("0 1\n1 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gpuOnly := writeFile(t, dir, "gpu.toml", "[gpu.\"NVIDIA H100 80GB HBM3\"]\nT3 = 0.1\n")
+	real := writeFile(t, dir, "real.txt", "0\t1\t0.5\n1\t2\t1.25\n")
+	dat := writeFile(t, dir, "g.dat", "0 1\n1 2\n")
 	tests := []struct {
 		name    string
 		args    []string
@@ -605,9 +540,7 @@ func TestSweepGraphNames(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := gearbox(t, "gen", g.spec, p); err != nil {
-			t.Fatal(err)
-		}
+		mustGearbox(t, "gen", g.spec, p)
 	}
 	graphs := filepath.Join(dir, "a", "g.mtx") + "," + filepath.Join(dir, "b", "g.mtx") + "," + filepath.Join(dir, "g.mtx") + ",kron:3"
 	want := []string{"a/g.mtx", "b/g.mtx", filepath.Base(dir) + "/g.mtx", "kron:3"}
@@ -622,9 +555,7 @@ func TestSweepGraphNames(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
-			if _, stderr, err := gearbox(t, append(tc.args, "--graphs", graphs, "--sources", "1", "--out-dir", out, "--log-level", "warn")...); err != nil {
-				t.Fatalf("%v\nstderr: %s", err, stderr)
-			}
+			mustGearbox(t, append(tc.args, "--graphs", graphs, "--sources", "1", "--out-dir", out, "--log-level", "warn")...)
 			header, rows := readCSV(t, filepath.Join(out, tc.name+".csv"))
 			gc := column(t, header, "graph")
 			got := map[string]bool{}
@@ -639,13 +570,10 @@ func TestSweepGraphNames(t *testing.T) {
 			if len(got) != len(want) {
 				t.Errorf("%s.csv has graphs %v, want %v", tc.name, got, want)
 			}
-			md, err := os.ReadFile(filepath.Join(out, tc.report))
-			if err != nil {
-				t.Fatal(err)
-			}
+			md := readFile(t, filepath.Join(out, tc.report))
 			for _, w := range want {
 				// bench.md's table rows; tune.md's fastest value per graph.
-				if !bytes.Contains(md, []byte("| "+w+" |")) && !bytes.Contains(md, []byte(" bfs/"+w+"=")) {
+				if !strings.Contains(md, "| "+w+" |") && !strings.Contains(md, " bfs/"+w+"=") {
 					t.Errorf("%s lacks %s:\n%s", tc.report, w, md)
 				}
 			}
@@ -657,23 +585,14 @@ func TestSweepGraphNames(t *testing.T) {
 // format, whatever its extension (generator specs are unaffected).
 func TestSweepFormat(t *testing.T) {
 	dir := t.TempDir()
-	dat := filepath.Join(dir, "g.dat")
-	b, err := os.ReadFile("../../graph/testdata/tiny.mtx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dat, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dat := writeFile(t, dir, "g.dat", readFile(t, "../../graph/testdata/tiny.mtx"))
 	for _, cmd := range [][]string{
 		{"bench", "--confirm=false"},
 		{"tune", "--t3", "0.01,0.05", "--sample-every", "", "--t2", "", "--alpha", "", "--beta", ""},
 	} {
 		out := t.TempDir()
-		if _, stderr, err := gearbox(t, append(cmd, "--graphs", dat+",grid:3:3", "--format", "mtx", "--algorithms", "bfs", "--sources", "1",
-			"--out-dir", out, "--log-level", "warn")...); err != nil {
-			t.Fatalf("%s: %v\nstderr: %s", cmd[0], err, stderr)
-		}
+		mustGearbox(t, append(cmd, "--graphs", dat+",grid:3:3", "--format", "mtx", "--algorithms", "bfs", "--sources", "1",
+			"--out-dir", out, "--log-level", "warn")...)
 		header, rows := readCSV(t, filepath.Join(out, cmd[0]+".csv"))
 		gc := column(t, header, "graph")
 		if len(rows) == 0 || rows[0][gc] != "g.dat" {
@@ -702,10 +621,7 @@ func TestPlotOnlyBadCSV(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".csv")
-			if err := os.WriteFile(p, []byte(tc.csv), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			p := writeFile(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".csv", tc.csv)
 			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
 			_, _, err := gearbox(t, tc.cmd, "--plot-only", p, "--out-dir", out)
 			if err == nil {
@@ -779,10 +695,8 @@ func TestSweepInterrupted(t *testing.T) {
 // (only the knobs its policy reads are swept).
 func TestBenchAndTuneCC(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, err := gearbox(t, "bench", "--algorithms", "cc", "--graphs", "kron:8,grid:8:8", "--sources", "2",
-		"--out-dir", dir, "--log-level", "warn"); err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
+	mustGearbox(t, "bench", "--algorithms", "cc", "--graphs", "kron:8,grid:8:8", "--sources", "2",
+		"--out-dir", dir, "--log-level", "warn")
 	header, rows := readCSV(t, filepath.Join(dir, "bench.csv"))
 	vc := column(t, header, "variant")
 	count := map[string]int{}
@@ -798,11 +712,8 @@ func TestBenchAndTuneCC(t *testing.T) {
 		t.Error(err)
 	}
 	tdir := t.TempDir()
-	out, stderr, err := gearbox(t, "tune", "--algorithms", "cc", "--graphs", "grid:8:8", "--sources", "2",
+	out, _ := mustGearbox(t, "tune", "--algorithms", "cc", "--graphs", "grid:8:8", "--sources", "2",
 		"--t3", "0.01,0.05", "--t1", "8,64", "--out-dir", tdir, "--log-level", "warn")
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, stderr)
-	}
 	if !strings.Contains(out, "T3") || !strings.Contains(out, "T1") {
 		t.Errorf("tune output lacks the CC knobs:\n%s", out)
 	}
@@ -816,12 +727,9 @@ func TestBenchAndTuneCC(t *testing.T) {
 // what it swept and writes the factor into the section.
 func TestTuneDeltaFactorSkipsDelta(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, err := gearbox(t, "tune", "--graphs", "kron:8,grid:8:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
+	out, _ := mustGearbox(t, "tune", "--graphs", "kron:8,grid:8:8", "--sources", "1", "--t3", "", "--sample-every", "", "--t2", "",
 		"--alpha", "", "--beta", "", "--threads-per-block", "", "--delta-factor", "4,8", "--delta", "1,16",
 		"--out-dir", dir, "--log-level", "warn")
-	if err != nil {
-		t.Fatalf("%v\nstdout: %s\nstderr: %s", err, out, stderr)
-	}
 	if !strings.Contains(out, "pass 1 delta             not swept (delta_factor > 0 derives it per graph)") {
 		t.Errorf("stdout does not report the skipped delta sweep:\n%s", out)
 	}

@@ -2,58 +2,36 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/gearbox-graph/gearbox/internal/testgraphs"
 )
 
 func TestRunJSON(t *testing.T) {
-	dir := t.TempDir()
-	trace := filepath.Join(dir, "trace.json")
-	out, _, err := gearbox(t, "run", "bfs", "--graph", "../../graph/testdata/tiny.txt", "--source", "13", "--json", "--trace", trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o map[string]any
-	if err := json.Unmarshal([]byte(out), &o); err != nil {
-		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
-	}
+	trace := filepath.Join(t.TempDir(), "trace.json")
+	o := gearboxJSON(t, "run", "bfs", "--graph", "../../graph/testdata/tiny.txt", "--source", "13", "--json", "--trace", trace)
 	g, _ := o["graph"].(map[string]any)
 	res, _ := o["result"].(map[string]any)
 	if o["algorithm"] != "bfs" || g["name"] != "../../graph/testdata/tiny.txt" || res["source"] != 13.0 || res["reached"] == nil || o["times_ms"] == nil || o["variants"] == nil {
-		t.Errorf("run --json: %s", out)
+		t.Errorf("run --json: %v", o)
 	}
 	if srcs, _ := o["sources"].([]any); len(srcs) != 1 || srcs[0] != 13.0 {
 		t.Errorf("sources %v", o["sources"])
 	}
-	b, err := os.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tr map[string]any
-	if err := json.Unmarshal(b, &tr); err != nil {
-		t.Fatal(err)
-	}
+	tr := testgraphs.DecodeJSONObject(t, []byte(readFile(t, trace)))
 	if tr["graph"] != "../../graph/testdata/tiny.txt" || tr["source"] != 13.0 {
 		t.Errorf("trace does not say its graph and source: graph=%v source=%v", tr["graph"], tr["source"])
 	}
 
 	// Without a registered result type the one-line summary stands in;
 	// cc has one: its summary object.
-	out, _, err = gearbox(t, "run", "cc", "--gen", "grid:4:3", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o = nil
-	if err := json.Unmarshal([]byte(out), &o); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	o = gearboxJSON(t, "run", "cc", "--gen", "grid:4:3", "--json")
 	if res, _ := o["result"].(map[string]any); res["components"] != 1.0 || o["sources"] != nil {
-		t.Errorf("cc --json: %s", out)
+		t.Errorf("cc --json: %v", o)
 	}
 	if _, _, err := gearbox(t, "run", "bfs", "--gen", "grid:4:3", "--json", "--out", "-"); err == nil || !strings.Contains(err.Error(), "--json prints on stdout") {
 		t.Errorf("--json with --out -: %v", err)
@@ -61,53 +39,33 @@ func TestRunJSON(t *testing.T) {
 }
 
 func TestInfoJSON(t *testing.T) {
-	out, _, err := gearbox(t, "info", "--json", "--graph", "../../graph/testdata/tiny.mtx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o map[string]any
-	if err := json.Unmarshal([]byte(out), &o); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	o := gearboxJSON(t, "info", "--json", "--graph", "../../graph/testdata/tiny.mtx")
 	g, _ := o["graph"].(map[string]any)
 	if g["vertices"] != 6.0 || g["directed"] != true || o["ids"] != "offset" || o["id_base"] != 1.0 || o["degree_histogram"] == nil {
-		t.Errorf("info --json: %s", out)
+		t.Errorf("info --json: %v", o)
 	}
 }
 
 func TestConvertLargestComponent(t *testing.T) {
 	dir := t.TempDir()
-	in := filepath.Join(dir, "in.txt")
 	// Components {5, 9, 12} and {100, 200}; SNAP ids kept.
-	if err := os.WriteFile(in, []byte("5 9\n9 12\n100 200\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in := writeFile(t, dir, "in.txt", "5 9\n9 12\n100 200\n")
 	out := filepath.Join(dir, "out.txt")
-	_, stderr, err := gearbox(t, "convert", "--largest-component", in, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, stderr := mustGearbox(t, "convert", "--largest-component", in, out)
 	if !strings.Contains(stderr, "largest component: 3 of 5 vertices") {
 		t.Errorf("stderr %q", stderr)
 	}
-	info, _, err := gearbox(t, "info", "--json", "--graph", out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o map[string]any
-	if err := json.Unmarshal([]byte(info), &o); err != nil {
-		t.Fatal(err)
-	}
+	o := gearboxJSON(t, "info", "--json", "--graph", out)
 	if g, _ := o["graph"].(map[string]any); g["vertices"] != 3.0 || g["arcs"] != 2.0 {
-		t.Errorf("largest component: %s", info)
+		t.Errorf("largest component: %v", o)
 	}
-	b, _ := os.ReadFile(out)
+	b := readFile(t, out)
 	for _, id := range []string{"5", "9", "12"} {
-		if !strings.Contains(string(b), id) {
+		if !strings.Contains(b, id) {
 			t.Errorf("output lacks id %s:\n%s", id, b)
 		}
 	}
-	if strings.Contains(string(b), "100") {
+	if strings.Contains(b, "100") {
 		t.Errorf("output has the smaller component:\n%s", b)
 	}
 }
@@ -115,10 +73,7 @@ func TestConvertLargestComponent(t *testing.T) {
 // JSON log lines carry zerolog's timestamp once: durations have keys of
 // their own, with their unit.
 func TestJSONLogKeys(t *testing.T) {
-	_, stderr, err := gearbox(t, "--log-format", "json", "--log-level", "debug", "run", "bfs", "--gen", "kron:6", "--verify")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, stderr := mustGearbox(t, "--log-format", "json", "--log-level", "debug", "run", "bfs", "--gen", "kron:6", "--verify")
 	iterations := 0
 	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
 		if !strings.HasPrefix(line, "{") {
@@ -127,10 +82,7 @@ func TestJSONLogKeys(t *testing.T) {
 		if c := strings.Count(line, `"time":`); c != 1 {
 			t.Errorf("%d time keys in %s", c, line)
 		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
+		m := testgraphs.DecodeJSONObject(t, []byte(line))
 		if m["message"] == "iteration" {
 			iterations++
 			if _, ok := m["dur_ms"].(float64); !ok {
@@ -173,10 +125,7 @@ func TestVersion(t *testing.T) {
 		return &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}}}, true
 	}
-	out, _, err := gearbox(t, "version")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := mustGearbox(t, "version")
 	for _, want := range []string{"gearbox v1.2.3", "revision abc123 (modified)", goruntime.Version(), "cuda build: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("version output lacks %q:\n%s", want, out)

@@ -1,6 +1,7 @@
 package testgraphs
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gearbox-graph/gearbox/graph"
+	"github.com/gearbox-graph/gearbox/runtime"
 )
 
 var (
@@ -70,6 +72,55 @@ func CPUTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TimeOps times op, run b.N times after the setup so far, and reports its
+// CPU time per op as "cpu-ns/op" beside the wall time: on a shared, loaded
+// machine wall time also counts waiting for a core.
+func TimeOps(b *testing.B, op func() error) {
+	b.Helper()
+	b.ResetTimer()
+	c0 := CPUTime()
+	for i := 0; i < b.N; i++ {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(CPUTime()-c0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchCase is a benchmark graph's {name, spec}: the spec a generator's or
+// "file:NAME" for a dataset (BenchSpec).
+type BenchCase [2]string
+
+// BenchVariant names the options of one run configuration.
+type BenchVariant struct {
+	Name string
+	Opts []runtime.Option
+}
+
+// BenchRuns times run on every case's graph (graphOf builds it from the
+// spec) under every variant's options, as sub-benchmarks
+// graph=NAME/variant=NAME (TimeOps). A result with a Release method is
+// released after each run, as the CLI's repeats do: the next run reuses
+// its memory.
+func BenchRuns[R any](b *testing.B, cases []BenchCase, variants []BenchVariant, graphOf func(testing.TB, string) *graph.Graph,
+	run func(ctx context.Context, g *graph.Graph, opts ...runtime.Option) (R, error)) {
+	ctx := context.Background()
+	for _, c := range cases {
+		for _, v := range variants {
+			b.Run("graph="+c[0]+"/variant="+v.Name, func(b *testing.B) {
+				g := graphOf(b, c[1])
+				TimeOps(b, func() error {
+					r, err := run(ctx, g, v.Opts...)
+					if rel, ok := any(r).(interface{ Release() }); ok && err == nil {
+						rel.Release()
+					}
+					return err
+				})
+			})
+		}
+	}
 }
 
 var specGraphs sync.Map // spec -> *graph.Graph

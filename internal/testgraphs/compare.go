@@ -2,6 +2,8 @@ package testgraphs
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -35,9 +37,30 @@ func JSONObject(tb testing.TB, v any) (map[string]any, []byte) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return DecodeJSONObject(tb, b), b
+}
+
+// DecodeJSONObject decodes b, which must hold one JSON object.
+func DecodeJSONObject(tb testing.TB, b []byte) map[string]any {
+	tb.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("not one JSON object: %v\n%s", err, b)
 	}
-	return m, b
+	return m
+}
+
+// ErrorMentions fails tb (labelled label) unless err wraps target and its
+// message contains each of wants: the parsers' tests of bad input.
+func ErrorMentions(tb testing.TB, label string, err, target error, wants ...string) {
+	tb.Helper()
+	if !errors.Is(err, target) {
+		tb.Errorf("%s: got %v, want %v", label, err, target)
+		return
+	}
+	for _, w := range wants {
+		if !strings.Contains(err.Error(), w) {
+			tb.Errorf("%s: error %q lacks %q", label, err, w)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/par"
+	"github.com/gearbox-graph/gearbox/internal/splitmix64"
 )
 
 // Case is one graph of the table with the sources to test from.
@@ -138,15 +139,8 @@ func Cases() []Case {
 	}, Generated()...)
 }
 
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+// mix is one splitmix64 step from state x.
+func mix(x uint64) uint64 { return splitmix64.Mix(x + 0x9e3779b97f4a7c15) }
 
 // Random returns a uniform random graph with m arcs drawn from seed.
 func Random(n, m int, undirected bool, seed uint64) *graph.Graph {

@@ -113,6 +113,17 @@ func (m *Marker) Flush(b Bitmap) {
 	m.bits = 0
 }
 
+// Canonical reports whether arc u->v stands for its edge in an edge
+// working set: for undirected graphs the copy with u < v; for directed
+// graphs read as undirected (weak connectivity, spanning forests) every
+// arc but self-loops.
+func Canonical(u, v uint32, directed bool) bool {
+	if directed {
+		return u != v
+	}
+	return u < v
+}
+
 // Grains of the CSR passes: vertices per chunk under thread mapping, arcs
 // per chunk under block mapping.
 const (

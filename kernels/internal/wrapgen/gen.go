@@ -260,16 +260,16 @@ func Generate(src *Source) ([]byte, error) {
 		}
 	}
 	fmt.Fprintf(&b, "%s\n// Source: the extern \"C\" kernels of kernels/*.cu; regenerate with `go generate ./kernels`.\n\npackage kernels\n\n", Header)
-	needFmt := false
+	families := false
 	for _, u := range units {
-		needFmt = needFmt || u.Type != ""
+		families = families || u.Type != ""
 	}
 	b.WriteString("import (\n")
-	if needFmt {
-		b.WriteString("\t\"fmt\"\n")
-	}
 	if needMath {
 		b.WriteString("\t\"math\"\n")
+	}
+	if families {
+		b.WriteString("\t\"slices\"\n")
 	}
 	b.WriteString(")\n\n")
 
@@ -293,6 +293,9 @@ func Generate(src *Source) ([]byte, error) {
 		if err := writeUnit(&b, src, u); err != nil {
 			return nil, err
 		}
+	}
+	if families {
+		writeMembers(&b, units)
 	}
 
 	b.WriteString("// wrapped lists every kernel with a generated launch function, in source order.\n")
@@ -348,42 +351,85 @@ func writeStruct(b *bytes.Buffer, st *Struct) error {
 
 func writeUnit(b *bytes.Buffer, src *Source, u *Unit) error {
 	k0 := u.Members[0]
-	var params, slots []string
+	var params, slots, ctypes []string
 	for _, p := range k0.Params {
 		t, err := goParamType(src, p)
 		if err != nil {
 			return fmt.Errorf("%s:%d: kernel %s parameter %s: %w", k0.File, k0.Line, k0.Name, p.Name, err)
 		}
 		id := goIdent(p.Name)
-		params = append(params, fmt.Sprintf("\t%s %s, // %s", id, t, p.CType))
+		params = append(params, id+" "+t)
+		ctypes = append(ctypes, strings.ReplaceAll(p.CType, " ", nbsp)) // one word to writeComment
 		if p.Ptr {
 			slots = append(slots, "uint64("+id+".addr)")
 		} else {
 			slots = append(slots, fmt.Sprintf(scalars[p.Base].slot, id))
 		}
 	}
-	sig := strings.Join(params, "\n")
+	// The C parameters go into the doc comment, the Go ones onto the func
+	// line: a function is its signature and a one-line call, so kernels with
+	// like parameters do not repeat a block of lines each.
+	cparams := "(" + strings.Join(ctypes, ", ") + ")"
+	sig := strings.Join(append([]string{"l Launcher", "grid, block int"}, params...), ", ")
 	call := "[]uint64{" + strings.Join(slots, ", ") + "}"
 	if u.Type == "" {
-		fmt.Fprintf(b, "// %s launches %s (%s). The comments give the C parameters.\n", u.Func, k0.Name, k0.File)
-		fmt.Fprintf(b, "func %s(\n\tl Launcher, grid, block int,\n%s\n) error {\n", u.Func, sig)
+		writeComment(b, fmt.Sprintf("%s launches %s (%s), whose C parameters are %s.", u.Func, k0.Name, k0.File, cparams))
+		fmt.Fprintf(b, "func %s(%s) error {\n", u.Func, sig)
 		fmt.Fprintf(b, "\treturn l.LaunchKernel(%q, grid, block, %s)\n}\n\n", k0.Name, call)
 		return nil
 	}
-	fmt.Fprintf(b, "// %s names a kernel of the %s family (%s), whose members share\n// one signature. Other values, the zero value included, are not members:\n// %s refuses them.\ntype %s string\n\n",
-		u.Type, u.Macro, k0.File, u.Func, u.Type)
-	fmt.Fprintf(b, "// The members of %s.\nconst (\n", u.Type)
 	var names []string
 	for _, m := range u.Members {
-		fmt.Fprintf(b, "\t%s %s = %q\n", GoName(m.Name), u.Type, m.Name)
 		names = append(names, GoName(m.Name))
 	}
-	b.WriteString(")\n\n")
-	fmt.Fprintf(b, "// Valid reports whether k is a member of the family.\nfunc (k %s) Valid() bool {\n\tswitch k {\n\tcase ", u.Type)
-	fmt.Fprintf(b, "%s:\n\t\treturn true\n\t}\n\treturn false\n}\n\n", strings.Join(names, ", "))
-	fmt.Fprintf(b, "// %s launches member k of %s (%s). The comments give the C\n// parameters.\n", u.Func, u.Macro, k0.File)
-	fmt.Fprintf(b, "func %s(\n\tl Launcher, k %s, grid, block int,\n%s\n) error {\n", u.Func, u.Type, sig)
-	fmt.Fprintf(b, "\tif !k.Valid() {\n\t\treturn fmt.Errorf(\"%%w: %%q is not a %s\", ErrNotMember, string(k))\n\t}\n", u.Type)
-	fmt.Fprintf(b, "\treturn l.LaunchKernel(string(k), grid, block, %s)\n}\n\n", call)
+	writeComment(b, fmt.Sprintf("%s names a kernel of the %s family (%s), whose members share one signature. Other values, the zero value included, are not members: %s refuses them.", u.Type, u.Macro, k0.File, u.Func))
+	fmt.Fprintf(b, "type %s string\n\n", u.Type)
+	b.WriteString("// Valid reports whether k is a member of the family.\n")
+	fmt.Fprintf(b, "func (k %s) Valid() bool { return slices.Contains([]%s{%s}, k) }\n\n", u.Type, u.Type, strings.Join(names, ", "))
+	writeComment(b, fmt.Sprintf("%s launches member k of %s (%s), whose C parameters are %s.", u.Func, u.Macro, k0.File, cparams))
+	fmt.Fprintf(b, "func %s(l Launcher, k %s, %s) error {\n", u.Func, u.Type, strings.TrimPrefix(sig, "l Launcher, "))
+	fmt.Fprintf(b, "\treturn launchMember(l, k, grid, block, %s)\n}\n\n", call)
 	return nil
+}
+
+// writeMembers writes the member constants of every family, in one block:
+// their lines all have one form, so one list reads better than one per
+// family.
+func writeMembers(b *bytes.Buffer, units []*Unit) {
+	b.WriteString("// The members of the kernel families.\nconst (\n")
+	first := true
+	for _, u := range units {
+		if u.Type == "" {
+			continue
+		}
+		if !first {
+			b.WriteString("\n")
+		}
+		first = false
+		fmt.Fprintf(b, "\t// %s\n", u.Type)
+		for _, m := range u.Members {
+			fmt.Fprintf(b, "\t%s %s = %q\n", GoName(m.Name), u.Type, m.Name)
+		}
+	}
+	b.WriteString(")\n\n")
+}
+
+// nbsp joins the words of a C parameter, which writeComment keeps on one
+// line.
+const nbsp = "\x00"
+
+// writeComment writes text as a doc comment wrapped near 80 columns,
+// never inside a word joined by nbsp.
+func writeComment(b *bytes.Buffer, text string) {
+	var out strings.Builder
+	line := "//"
+	for _, w := range strings.Fields(text) {
+		if len(line) > 2 && len(line)+1+len(w) > 80 {
+			out.WriteString(line + "\n")
+			line = "//"
+		}
+		line += " " + w
+	}
+	out.WriteString(line + "\n")
+	b.WriteString(strings.ReplaceAll(out.String(), nbsp, " "))
 }

@@ -87,10 +87,13 @@ FAM(one_d16, unsigned short, 3)
 	for _, want := range []string{
 		Header,
 		"type Ctl struct {\n\tCount [2]uint32 // sizes\n\tMinV  uint64\n\tHub   [4]uint32\n}",
-		"func LaunchPlain(\n\tl Launcher, grid, block int,\n\tin DevPtr[uint32], // const u32* __restrict__ in\n",
+		"func LaunchPlain(l Launcher, grid, block int, in DevPtr[uint32], n uint32, ctl DevPtr[Ctl], f float32) error {\n",
+		"// LaunchPlain launches plain (k.cu), whose C parameters are\n// (const u32* __restrict__ in, u32 n, Ctl* ctl, float f).\n",
 		"uint64(math.Float32bits(f))",
 		"FamBD32 FamU32Kernel = \"fam_b_d32\"",
-		"dist DevPtr[uint16], // unsigned short* dist",
+		"func LaunchOneD16(l Launcher, grid, block int, off DevPtr[int64], dist DevPtr[uint16], n uint32) error {",
+		"// unsigned short* dist, u32 n).\n",
+		"func LaunchFamU32(l Launcher, k FamU32Kernel, grid, block int, off DevPtr[int64], dist DevPtr[uint32], n uint32) error {\n\treturn launchMember(l, k, grid, block, ",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("generated code lacks %q", want)
