@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gearbox-graph/gearbox/internal/par"
 )
 
 // Pool is a fixed set of worker goroutines reused across parallel loops,
@@ -393,34 +395,8 @@ func DefaultWorkers() int { return runtime.GOMAXPROCS(0) }
 // PrefixSum replaces a[i] with a[0]+...+a[i-1] (exclusive scan) and returns
 // the total, in parallel for long arrays.
 func (p *Pool) PrefixSum(a []int64) int64 {
-	n := len(a)
-	w := p.workers
-	if n < 1<<15 || w == 1 {
-		var s int64
-		for i, x := range a {
-			a[i] = s
-			s += x
-		}
-		return s
-	}
-	sums := make([]int64, w+1)
-	p.Run(func(k int) {
-		var s int64
-		for _, x := range a[n*k/w : n*(k+1)/w] {
-			s += x
-		}
-		sums[k+1] = s
+	n, w := len(a), p.workers
+	return par.Scan(a, w, 1<<15, func(part func(k, lo, hi int)) {
+		p.Run(func(k int) { part(k, n*k/w, n*(k+1)/w) })
 	})
-	for k := 1; k <= w; k++ {
-		sums[k] += sums[k-1]
-	}
-	p.Run(func(k int) {
-		s := sums[k]
-		seg := a[n*k/w : n*(k+1)/w]
-		for i, x := range seg {
-			seg[i] = s
-			s += x
-		}
-	})
-	return sums[w]
 }

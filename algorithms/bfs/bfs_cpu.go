@@ -6,7 +6,6 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/decider"
 	"github.com/gearbox-graph/gearbox/graph"
-	"github.com/gearbox-graph/gearbox/inspector"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
@@ -116,23 +115,13 @@ func (o *cpuOp) Close() error {
 }
 
 func (o *cpuOp) Convert(r decider.Rep) error {
-	if r == o.rep {
-		return nil
-	}
-	if r == decider.Queue {
-		o.curQ.FromBitmap(o.pool, o.curB)
-	} else {
-		o.curB.FromQueue(o.pool, o.curQ)
-	}
+	frontier.Convert(o.pool, o.rep, r, o.curQ, o.curB)
 	o.rep = r
 	return nil
 }
 
 func (o *cpuOp) Inspect(degree bool) (int64, int64) {
-	if o.rep == decider.Queue {
-		return inspector.CountQueue(o.pool, o.curQ.Items(), o.off, degree)
-	}
-	return inspector.CountBitmap(o.pool, o.curB.Words(), o.off, degree)
+	return frontier.Count(o.pool, o.rep, o.curQ, o.curB, o.off, degree)
 }
 
 func (o *cpuOp) compute(v decider.Variant) (int64, error) {

@@ -17,27 +17,40 @@ import (
 // big component return at once). The working set is implicit (the vertices
 // still to link), so Convert has nothing to do.
 type afforestOp struct {
-	base
+	phased
 	rounds int
 	seed   uint64
-	phase  int
-	last   int64 // vertices linked in the last iteration
 }
 
-func (o *afforestOp) Info() runtime.OperatorInfo {
+// phased is what the CPU's Afforest and union-find operators share: runtime
+// iterations that are passes over every vertex, so the working set is
+// implicit (Convert has nothing to do) and its size is the vertices the last
+// pass linked.
+type phased struct {
+	base
+	phase int
+	last  int64 // vertices linked in the last iteration
+}
+
+func (o *phased) Info() runtime.OperatorInfo {
 	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}}
 }
 
-func (o *afforestOp) Start(decider.Variant) error { return nil }
+func (o *phased) Start(decider.Variant) error { return nil }
 
-func (o *afforestOp) Convert(decider.Rep) error { return nil }
+func (o *phased) Convert(decider.Rep) error { return nil }
 
-func (o *afforestOp) Inspect(bool) (int64, int64) { return o.last, -1 }
+func (o *phased) Inspect(bool) (int64, int64) { return o.last, -1 }
 
-// Step runs one phase; its working-set size is the vertices it linked.
+// result is a pass's step result: its arcs, and the vertices it linked as
+// the working-set size.
+func (o *phased) result(edges int64, err error) (runtime.StepResult, error) {
+	return runtime.StepResult{Edges: edges, Size: o.last, Degree: -1}, err
+}
+
+// Step runs one phase.
 func (o *afforestOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
-	e, err := o.compute(req.Variant)
-	return runtime.StepResult{Edges: e, Size: o.last, Degree: -1}, err
+	return o.result(o.compute(req.Variant))
 }
 
 func (o *afforestOp) compute(decider.Variant) (int64, error) {
@@ -160,25 +173,12 @@ func (o *afforestOp) frequentRoot(k int) uint32 {
 // is united by CAS hooks of the larger root under the smaller, and all
 // paths are compressed.
 type ufOp struct {
-	base
-	phase int
-	last  int64
+	phased
 }
 
-func (o *ufOp) Info() runtime.OperatorInfo {
-	return runtime.OperatorInfo{Info: decider.Info{N: o.n, M: int64(len(o.adj)), Universe: int64(o.n), InitialSize: int64(o.n)}}
-}
-
-func (o *ufOp) Start(decider.Variant) error { return nil }
-
-func (o *ufOp) Convert(decider.Rep) error { return nil }
-
-func (o *ufOp) Inspect(bool) (int64, int64) { return o.last, -1 }
-
-// Step runs one pass; its working-set size is the vertices it linked.
+// Step runs one pass.
 func (o *ufOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
-	e, err := o.compute(req.Variant)
-	return runtime.StepResult{Edges: e, Size: o.last, Degree: -1}, err
+	return o.result(o.compute(req.Variant))
 }
 
 func (o *ufOp) compute(decider.Variant) (int64, error) {

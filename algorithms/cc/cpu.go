@@ -17,9 +17,9 @@ func newCPU(b *runtime.CPU, g *graph.Graph, v Variant, o options) operator {
 	case SV:
 		return newSV(s)
 	case UnionFind:
-		return &ufOp{base: s}
+		return &ufOp{phased{base: s}}
 	}
-	return &afforestOp{base: s, rounds: o.rounds, seed: o.seed}
+	return &afforestOp{phased: phased{base: s}, rounds: o.rounds, seed: o.seed}
 }
 
 // counter is a per-worker tally padded to a cache line.

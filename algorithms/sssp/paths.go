@@ -7,7 +7,6 @@ import (
 	"github.com/gearbox-graph/gearbox/algorithms/internal/frontier"
 	"github.com/gearbox-graph/gearbox/algorithms/internal/search"
 	"github.com/gearbox-graph/gearbox/graph"
-	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -37,26 +36,40 @@ func tightTree[D distance](cpu *runtime.CPU, g *graph.Graph, srcs []uint32, dist
 	defer pool.Release()
 	n := g.NumVertices()
 	parent := make([]uint32, n)
-	if positiveWeights(pool, g) {
-		// Distances fall strictly along tight arcs: any tight in-arc of
-		// each vertex makes a tree, found by a scan without atomics.
-		in := g.Transpose()
-		ioff, iadj, iwt := in.Offsets(), in.Adj(), in.Weights()
-		pool.Thread(n, 1<<12, func(_, lo, hi int) {
-			for v := lo; v < hi; v++ {
-				p := uint32(frontier.NoParent)
-				if dv := uint64(dist[v]); dist[v] != ^D(0) && dv > 0 {
+	// Each reached vertex takes its first tight in-arc of positive weight:
+	// distances fall strictly along such arcs, so the parents form a tree,
+	// found by a scan without atomics and without a pass over the weights
+	// first. A vertex at distance 0 other than a source, or one whose tight
+	// in-arcs all weigh 0, sends the tree to the BFS below.
+	in := g.Transpose()
+	ioff, iadj, iwt := in.Offsets(), in.Adj(), in.Weights()
+	var zeroDist atomic.Int64
+	var stuck atomic.Bool
+	pool.Thread(n, 1<<12, func(_, lo, hi int) {
+		var z int64
+		for v := lo; v < hi; v++ {
+			p := uint32(frontier.NoParent)
+			if dv := uint64(dist[v]); dist[v] != ^D(0) {
+				if dv == 0 {
+					z++
+				} else {
 					for e := ioff[v]; e < ioff[v+1]; e++ {
 						u := iadj[e]
-						if dist[u] != ^D(0) && uint64(dist[u])+uint64(iwt[e]) == dv {
+						if dist[u] != ^D(0) && iwt[e] > 0 && uint64(dist[u])+uint64(iwt[e]) == dv {
 							p = u
 							break
 						}
 					}
+					if p == frontier.NoParent {
+						stuck.Store(true)
+					}
 				}
-				parent[v] = p
 			}
-		})
+			parent[v] = p
+		}
+		zeroDist.Add(z)
+	})
+	if !stuck.Load() && zeroDist.Load() == int64(distinct(srcs)) {
 		return parent, nil
 	}
 	// Zero-weight arcs can make tight cycles: a BFS over tight arcs from
@@ -70,20 +83,11 @@ func tightTree[D distance](cpu *runtime.CPU, g *graph.Graph, srcs []uint32, dist
 	return parent, nil
 }
 
-// positiveWeights reports whether every arc weight of g is above 0.
-func positiveWeights(pool *mapping.Pool, g *graph.Graph) bool {
-	wt := g.Weights()
-	var zero atomic.Bool
-	pool.Thread(len(wt), 1<<16, func(_, lo, hi int) {
-		if zero.Load() {
-			return
-		}
-		for _, w := range wt[lo:hi] {
-			if w == 0 {
-				zero.Store(true)
-				return
-			}
-		}
-	})
-	return !zero.Load()
+// distinct returns the number of distinct vertices of s.
+func distinct(s []uint32) int {
+	seen := make(map[uint32]struct{}, len(s))
+	for _, v := range s {
+		seen[v] = struct{}{}
+	}
+	return len(seen)
 }

@@ -70,9 +70,15 @@ func ForWorkers(n int, fn func(worker, lo, hi int)) {
 // PrefixSum replaces a[i] with the sum of a[0..i) and returns the total
 // (an exclusive scan), in parallel for large inputs.
 func PrefixSum(a []int64) int64 {
-	n := len(a)
-	w := Workers()
-	if n < 1<<16 || w == 1 {
+	return Scan(a, Workers(), 1<<16, func(part func(k, lo, hi int)) { ForWorkers(len(a), part) })
+}
+
+// Scan is an exclusive prefix sum of a in w parts, serial below serialBelow
+// elements or for one part: run calls part(k, lo, hi) for every part k of
+// an even split of a (k in [0, w)), concurrently, and returns when all are
+// done. Go's goroutines (PrefixSum) and a mapping.Pool both drive it.
+func Scan(a []int64, w, serialBelow int, run func(part func(k, lo, hi int))) int64 {
+	if len(a) < serialBelow || w == 1 {
 		var s int64
 		for i, x := range a {
 			a[i] = s
@@ -80,20 +86,18 @@ func PrefixSum(a []int64) int64 {
 		}
 		return s
 	}
-	sums := make([]int64, w)
-	ForWorkers(n, func(k, lo, hi int) {
+	sums := make([]int64, w+1)
+	run(func(k, lo, hi int) {
 		var s int64
 		for _, x := range a[lo:hi] {
 			s += x
 		}
-		sums[k] = s
+		sums[k+1] = s
 	})
-	var total int64
-	for k, s := range sums {
-		sums[k] = total
-		total += s
+	for k := 1; k <= w; k++ {
+		sums[k] += sums[k-1]
 	}
-	ForWorkers(n, func(k, lo, hi int) {
+	run(func(k, lo, hi int) {
 		s := sums[k]
 		for i := lo; i < hi; i++ {
 			x := a[i]
@@ -101,5 +105,5 @@ func PrefixSum(a []int64) int64 {
 			s += x
 		}
 	})
-	return total
+	return sums[w]
 }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gearbox-graph/gearbox/decider"
+	"github.com/gearbox-graph/gearbox/inspector"
 	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/workset"
 )
@@ -191,3 +192,25 @@ func (a *Advance) ForArcs(s Set, m decider.Mapping, adj []uint32, filter ArcFilt
 // queue: at least Grains.Queue, and about Grains.QueueEdges out-edges at
 // the graph's average degree.
 func (a *Advance) QueueChunk() int { return a.grain }
+
+// Convert turns a working set held as rep from into rep to: the queue q from
+// the bitmap b, or b from q (nothing when they are equal).
+func Convert(pool *mapping.Pool, from, to decider.Rep, q *workset.Queue, b *workset.Bitmap) {
+	switch {
+	case from == to:
+	case to == decider.Queue:
+		q.FromBitmap(pool, b)
+	default:
+		b.FromQueue(pool, q)
+	}
+}
+
+// Count returns the size of a working set held as rep in q or b and, with
+// degree, its summed out-degree over the offsets off (the inspector's
+// counts; -1 without degree).
+func Count(pool *mapping.Pool, rep decider.Rep, q *workset.Queue, b *workset.Bitmap, off []int64, degree bool) (int64, int64) {
+	if rep == decider.Queue {
+		return inspector.CountQueue(pool, q.Items(), off, degree)
+	}
+	return inspector.CountBitmap(pool, b.Words(), off, degree)
+}
