@@ -432,6 +432,51 @@ func TestCUDADirectRead(t *testing.T) {
 	}
 }
 
+// TestCUDASources: AcquireSources gives every arc's source vertex, once
+// per cached graph (the second call returns the same array), refuses a
+// graph not acquired, and goes with the graph when it is evicted.
+func TestCUDASources(t *testing.T) {
+	c := testgraphs.OpenCUDA(t)
+	for _, g := range []*graph.Graph{testgraphs.RMAT(12, 8, 3), testgraphs.Grid(1, 1)} {
+		err := c.Do(func(d *gpu.Dev) error {
+			if _, err := d.AcquireSources(g); err == nil {
+				return errors.New("sources of a graph not acquired: no error")
+			}
+			if _, err := d.AcquireGraph(g, 0); err != nil {
+				return err
+			}
+			defer d.ReleaseGraph(g)
+			s, err := d.AcquireSources(g)
+			if err != nil {
+				return err
+			}
+			again, err := d.AcquireSources(g)
+			if err != nil || again.DevicePtr() != s.DevicePtr() {
+				return fmt.Errorf("second call: %v, same array %v", err, again.DevicePtr() == s.DevicePtr())
+			}
+			got := make([]uint32, s.Len())
+			if err := s.Read(d, 0, got); err != nil {
+				return err
+			}
+			off := g.Offsets()
+			want := make([]uint32, g.NumEdges())
+			for u := range g.NumVertices() {
+				for e := off[u]; e < off[u+1]; e++ {
+					want[e] = uint32(u)
+				}
+			}
+			if !slices.Equal(got, want) {
+				return fmt.Errorf("%d sources differ from the CSR's rows", len(got))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%d vertices: %v", g.NumVertices(), err)
+		}
+		testgraphs.CheckNoDeviceMemory(t, c, g)
+	}
+}
+
 // TestCUDAKernelFault makes a kernel read an invalid address: the failure
 // surfaces at the next synchronising call, naming the kernel, and Close
 // still succeeds (the backend holds device and page-locked memory, which
@@ -589,50 +634,5 @@ func TestCUDAStageBytesOption(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "staging buffer of 8 bytes") {
 		t.Fatalf("error %q does not name the size", err)
-	}
-}
-
-// TestCUDASources: AcquireSources gives every arc's source vertex, once
-// per cached graph (the second call returns the same array), refuses a
-// graph not acquired, and goes with the graph when it is evicted.
-func TestCUDASources(t *testing.T) {
-	c := testgraphs.OpenCUDA(t)
-	for _, g := range []*graph.Graph{testgraphs.RMAT(12, 8, 3), testgraphs.Grid(1, 1)} {
-		err := c.Do(func(d *gpu.Dev) error {
-			if _, err := d.AcquireSources(g); err == nil {
-				return errors.New("sources of a graph not acquired: no error")
-			}
-			if _, err := d.AcquireGraph(g, 0); err != nil {
-				return err
-			}
-			defer d.ReleaseGraph(g)
-			s, err := d.AcquireSources(g)
-			if err != nil {
-				return err
-			}
-			again, err := d.AcquireSources(g)
-			if err != nil || again.DevicePtr() != s.DevicePtr() {
-				return fmt.Errorf("second call: %v, same array %v", err, again.DevicePtr() == s.DevicePtr())
-			}
-			got := make([]uint32, s.Len())
-			if err := s.Read(d, 0, got); err != nil {
-				return err
-			}
-			off := g.Offsets()
-			want := make([]uint32, g.NumEdges())
-			for u := range g.NumVertices() {
-				for e := off[u]; e < off[u+1]; e++ {
-					want[e] = uint32(u)
-				}
-			}
-			if !slices.Equal(got, want) {
-				return fmt.Errorf("%d sources differ from the CSR's rows", len(got))
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("%d vertices: %v", g.NumVertices(), err)
-		}
-		testgraphs.CheckNoDeviceMemory(t, c, g)
 	}
 }

@@ -55,7 +55,7 @@ type cudaOp struct {
 	q                              [2]gpu.DeviceSlice[uint32]
 	net                            gpu.DeviceSlice[kernels.MfNet]
 	ctrl                           gpu.DeviceSlice[kernels.MfCtrl]
-	host                           [1]kernels.MfCtrl
+	host                           []kernels.MfCtrl // one: its own allocation, which cgo may be handed (no Go pointers in it)
 
 	par       uint32
 	rep       decider.Rep
@@ -80,7 +80,7 @@ func newCUDAOp(b runtime.Backend, r request) (deviceOp, bool) {
 	}
 	f := r.f
 	o := &cudaOp{c: c, f: f, k: r.k, ctx: r.ctx, n: f.n, m: f.r.NumArcs(), words: (f.n + 31) / 32, hostAt: -1,
-		trigger: r.k.trigger(f.n, f.r.NumArcs())}
+		trigger: r.k.trigger(f.n, f.r.NumArcs()), host: make([]kernels.MfCtrl, 1)}
 	t0 := time.Now()
 	o.initErr = c.Do(o.setup)
 	o.times.Setup = time.Since(t0)
@@ -222,7 +222,7 @@ func (o *cudaOp) device(f func(d *gpu.Dev) error) error {
 
 // readCtrl waits for the launches and reads the counters.
 func (o *cudaOp) readCtrl(d *gpu.Dev) error {
-	if err := o.ctrl.Read(d, 0, o.host[:]); err != nil {
+	if err := o.ctrl.Read(d, 0, o.host); err != nil {
 		return err
 	}
 	h := &o.host[0]

@@ -54,6 +54,9 @@ func Bench(name string) *graph.Graph {
 func Sources(g *graph.Graph, k int) []uint32 {
 	n := g.NumVertices()
 	var out []uint32
+	if n == 0 {
+		return nil
+	}
 	for i := uint64(0); len(out) < k && i < uint64(100*k+n); i++ {
 		v := uint32(mix(i^0xabcdef) % uint64(n))
 		if g.Degree(v) > 0 {
