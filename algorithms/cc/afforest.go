@@ -64,7 +64,7 @@ func (o *afforestOp) compute(decider.Variant) (int64, error) {
 	}
 	edges := o.linkRest()
 	o.labels = o.parent
-	o.done = true
+	o.Finished = true
 	return edges, nil
 }
 
@@ -78,7 +78,7 @@ func (o *afforestOp) compute(decider.Variant) (int64, error) {
 func (o *afforestOp) sampleRound(r int) {
 	off, adj, p := o.off, o.adj, o.parent
 	if r == 0 && o.rounds >= 2 {
-		o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
+		o.Pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
 			var a int64
 			for u := lo; u < hi; u++ {
 				if off[u] < off[u+1] {
@@ -89,14 +89,14 @@ func (o *afforestOp) sampleRound(r int) {
 					}
 				}
 			}
-			o.cnt[w].a += a
+			o.Cnt[w].A += a
 		})
 		o.compress()
-		o.last, _ = o.sums()
+		o.last, _ = o.Sums()
 		return
 	}
 	deferred := r == 1
-	o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
+	o.Pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
 		var a int64
 		for u := lo; u < hi; u++ {
 			if e := off[u] + int64(r); e < off[u+1] {
@@ -109,10 +109,10 @@ func (o *afforestOp) sampleRound(r int) {
 				o.link(uint32(u), adj[off[u]])
 			}
 		}
-		o.cnt[w].a += a
+		o.Cnt[w].A += a
 	})
 	o.compress()
-	o.last, _ = o.sums()
+	o.last, _ = o.Sums()
 }
 
 // linkRest links the edges not sampled of every vertex outside the most
@@ -122,7 +122,7 @@ func (o *afforestOp) linkRest() int64 {
 	c := o.frequentRoot(1024)
 	skip := !o.directed
 	start := int64(o.phase)
-	o.pool.Block(off, 1<<12, func(w, lo, hi int, eLo, eHi int64) {
+	o.Pool.Block(off, 1<<12, func(w, lo, hi int, eLo, eHi int64) {
 		var a, e int64
 		for u := lo; u < hi; u++ {
 			if skip && atomic.LoadUint32(&p[u]) == c {
@@ -138,12 +138,12 @@ func (o *afforestOp) linkRest() int64 {
 				o.link(uint32(u), v)
 			}
 		}
-		o.cnt[w].a += a
-		o.cnt[w].b += e
+		o.Cnt[w].A += a
+		o.Cnt[w].B += e
 	})
 	o.compress()
 	var e int64
-	o.last, e = o.sums()
+	o.last, e = o.Sums()
 	return e
 }
 
@@ -185,7 +185,7 @@ func (o *ufOp) compute(decider.Variant) (int64, error) {
 	off, adj, p := o.off, o.adj, o.parent
 	if o.phase == 0 {
 		o.phase++
-		o.pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
+		o.Pool.Thread(o.n, 1<<14, func(w, lo, hi int) {
 			var h int64
 			for v := lo; v < hi; v++ {
 				if off[v] < off[v+1] && adj[off[v]] < uint32(v) {
@@ -194,13 +194,13 @@ func (o *ufOp) compute(decider.Variant) (int64, error) {
 					h++
 				}
 			}
-			o.cnt[w].a += h
+			o.Cnt[w].A += h
 		})
-		o.last, _ = o.sums()
+		o.last, _ = o.Sums()
 		return int64(o.n), nil
 	}
 	directed := o.directed
-	o.pool.Block(off, 1<<12, func(w, lo, hi int, eLo, eHi int64) {
+	o.Pool.Block(off, 1<<12, func(w, lo, hi int, eLo, eHi int64) {
 		var e int64
 		for v := lo; v < hi; v++ {
 			from, to := max(off[v], eLo), min(off[v+1], eHi)
@@ -238,12 +238,12 @@ func (o *ufOp) compute(decider.Variant) (int64, error) {
 				}
 			}
 		}
-		o.cnt[w].b += e
+		o.Cnt[w].B += e
 	})
 	o.compress()
 	o.labels = o.parent
-	o.done = true
-	_, e := o.sums()
+	o.Finished = true
+	_, e := o.Sums()
 	o.last = 0
 	return e, nil
 }

@@ -3,10 +3,10 @@ package cc
 import (
 	"sync/atomic"
 
+	"github.com/gearbox-graph/gearbox/algorithms/internal/edgeset"
 	"github.com/gearbox-graph/gearbox/graph"
 	"github.com/gearbox-graph/gearbox/internal/hostmem"
 	"github.com/gearbox-graph/gearbox/internal/par"
-	"github.com/gearbox-graph/gearbox/mapping"
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
@@ -22,18 +22,12 @@ func newCPU(b *runtime.CPU, g *graph.Graph, v Variant, o options) operator {
 	return &afforestOp{phased: phased{base: s}, rounds: o.rounds, seed: o.seed}
 }
 
-// counter is a per-worker tally padded to a cache line.
-type counter struct {
-	a, b int64
-	_    [48]byte
-}
-
 // base is the state every CPU variant shares: the parent array of the
 // hooking forest and, when a spanning forest is wanted, the arc that hooked
 // each vertex.
 type base struct {
+	edgeset.Host
 	g        *graph.Graph
-	pool     *mapping.Pool
 	n        int
 	off      []int64
 	adj      []uint32
@@ -45,14 +39,12 @@ type base struct {
 	// at most once.
 	hook   []uint64
 	labels []uint32
-	cnt    []counter
-	done   bool
 }
 
 func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
-	s := base{g: g, pool: b.NewPool(), n: g.NumVertices(), off: g.Offsets(), adj: g.Adj(), directed: g.Directed()}
+	s := base{Host: edgeset.NewHost(b.NewPool()), g: g, n: g.NumVertices(), off: g.Offsets(), adj: g.Adj(), directed: g.Directed()}
 	s.parent = hostmem.Slice[uint32](s.n)() // reuses a released result's memory
-	s.pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
+	s.Pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			s.parent[v] = uint32(v)
 		}
@@ -60,19 +52,8 @@ func newBase(b *runtime.CPU, g *graph.Graph, forest bool) base {
 	if forest {
 		s.hook = make([]uint64, s.n)
 	}
-	s.cnt = make([]counter, s.pool.Workers())
-	s.done = s.n == 0
+	s.Finished = s.n == 0
 	return s
-}
-
-func (s *base) Done() bool { return s.done }
-
-// DeviceTimes is nil: the operators run on the host.
-func (s *base) DeviceTimes() *runtime.GPUTimes { return nil }
-
-func (s *base) Close() error {
-	s.pool.Release()
-	return nil
 }
 
 // Labels returns the final labels (valid once the run is done).
@@ -126,21 +107,11 @@ func (s *base) record(r, u, v uint32) {
 	}
 }
 
-// sums adds up the per-worker counters and clears them.
-func (s *base) sums() (a, b int64) {
-	for i := range s.cnt {
-		a += s.cnt[i].a
-		b += s.cnt[i].b
-	}
-	clear(s.cnt)
-	return a, b
-}
-
 // compress makes every tree a star (multilevel pointer jumping): each
 // vertex points at its root afterwards.
 func (s *base) compress() {
 	p := s.parent
-	s.pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
+	s.Pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			x := atomic.LoadUint32(&p[v])
 			y := atomic.LoadUint32(&p[x])
@@ -164,12 +135,12 @@ func (s *base) compress() {
 func (s *base) minLabels() {
 	p := s.parent
 	low := make([]uint32, s.n)
-	s.pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
+	s.Pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			low[v] = graph.NoVertex
 		}
 	})
-	s.pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
+	s.Pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			r := p[v]
 			for {
@@ -180,7 +151,7 @@ func (s *base) minLabels() {
 			}
 		}
 	})
-	s.pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
+	s.Pool.Thread(s.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			if r := p[v]; r != uint32(v) { // roots already hold their minimum
 				low[v] = low[r]

@@ -53,7 +53,7 @@ func (o *svOp) Start(v decider.Variant) error {
 
 func (o *svOp) finish() {
 	o.minLabels()
-	o.done = true
+	o.Finished = true
 }
 
 // Inspect returns the edges found active by the last hook pass (an upper
@@ -136,7 +136,7 @@ func (o *svOp) hook(pu, pv, u, v uint32, down bool) bool {
 // read.
 func (o *svOp) hookBitmap(down bool, m decider.Mapping) int64 {
 	off, adj, p, hidden, directed := o.off, o.adj, o.parent, o.ws.Hidden, o.directed
-	edgeset.PassCSR(o.pool, off, m, func(w, lo, hi int, eLo, eHi int64) {
+	edgeset.PassCSR(o.Pool, off, m, func(w, lo, hi int, eLo, eHi int64) {
 		var a, read int64
 		mk := edgeset.NewMarker()
 		for u := lo; u < hi; u++ {
@@ -158,11 +158,11 @@ func (o *svOp) hookBitmap(down bool, m decider.Mapping) int64 {
 			}
 		}
 		mk.Flush(hidden)
-		o.cnt[w].a += a
-		o.cnt[w].b += read
+		o.Cnt[w].A += a
+		o.Cnt[w].B += read
 	})
 	var read int64
-	o.ws.Active, read = o.sums()
+	o.ws.Active, read = o.Sums()
 	return read
 }
 
@@ -170,7 +170,7 @@ func (o *svOp) hookBitmap(down bool, m decider.Mapping) int64 {
 // the edges that still joined two trees.
 func (o *svOp) hookQueue(down bool) {
 	p := o.parent
-	o.ws.Queue = edgeset.Filter(o.pool, o.ws.Queue, func(_ int, q []uint64) int {
+	o.ws.Queue = edgeset.Filter(o.Pool, o.ws.Queue, func(_ int, q []uint64) int {
 		k := 0
 		for _, x := range q {
 			u, v := uint32(x>>32), uint32(x)
@@ -192,7 +192,7 @@ func (o *svOp) hookQueue(down bool) {
 // exact), in vertex order.
 func (o *svOp) buildQueue(hidden edgeset.Bitmap) []uint64 {
 	off, adj, p, directed := o.off, o.adj, o.parent, o.directed
-	q := edgeset.Collect(o.pool, off, func(lo, hi int, emit func(uint64)) {
+	q := edgeset.Collect(o.Pool, off, func(lo, hi int, emit func(uint64)) {
 		for u := lo; u < hi; u++ {
 			uu := uint32(u)
 			pu := p[u]
@@ -215,7 +215,7 @@ func (o *svOp) buildQueue(hidden edgeset.Bitmap) []uint64 {
 // bitmapFromQueue hides every arc but the queued edges (found by binary
 // search in their source's sorted list).
 func (o *svOp) bitmapFromQueue() edgeset.Bitmap {
-	hidden := edgeset.AllHidden(o.pool, int64(len(o.adj)))
+	hidden := edgeset.AllHidden(o.Pool, int64(len(o.adj)))
 	for _, x := range o.ws.Queue {
 		u, v := uint32(x>>32), uint32(x)
 		nb := o.adj[o.off[u]:o.off[u+1]]

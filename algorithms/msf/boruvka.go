@@ -17,17 +17,11 @@ import (
 // noKey marks a component without a candidate edge in this round.
 const noKey = math.MaxUint64
 
-// counter is a per-worker tally padded to a cache line.
-type counter struct {
-	a, b int64
-	_    [48]byte
-}
-
 // core is the state every Borůvka layout shares: the union-find forest
 // (flat between rounds: every vertex points at its root), the minimum key
 // w<<32|id per root, the list of roots, and the chosen edges.
 type core struct {
-	pool     *mapping.Pool
+	edgeset.Host
 	n        int
 	off      []int64
 	adj      []uint32
@@ -41,14 +35,12 @@ type core struct {
 	roots  []uint32 // current roots that may still have an edge
 	hooked []uint32 // roots hooked in this round
 	chosen edgeset.Bitmap
-	cnt    []counter
-	done   bool
 	rounds int
 }
 
 func newCore(pool *mapping.Pool, in *input) core {
 	g := in.g
-	c := core{pool: pool, n: g.NumVertices(), off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), directed: in.directed, edges: in.edges}
+	c := core{Host: edgeset.NewHost(pool), n: g.NumVertices(), off: g.Offsets(), adj: g.Adj(), wts: g.Weights(), directed: in.directed, edges: in.edges}
 	c.parent = make([]uint32, c.n)
 	c.best = make([]uint64, c.n)
 	c.hookTo = make([]uint32, c.n)
@@ -61,29 +53,8 @@ func newCore(pool *mapping.Pool, in *input) core {
 			c.roots[v] = uint32(v)
 		}
 	})
-	c.cnt = make([]counter, pool.Workers())
-	c.done = c.edges == 0
+	c.Finished = c.edges == 0
 	return c
-}
-
-func (c *core) Done() bool { return c.done }
-
-// DeviceTimes is nil: the operators run on the host.
-func (c *core) DeviceTimes() *runtime.GPUTimes { return nil }
-
-func (c *core) Close() error {
-	c.pool.Release()
-	return nil
-}
-
-// sums adds up the per-worker counters and clears them.
-func (c *core) sums() (a, b int64) {
-	for i := range c.cnt {
-		a += c.cnt[i].a
-		b += c.cnt[i].b
-	}
-	clear(c.cnt)
-	return a, b
 }
 
 // minKey lowers best[r] to key (a 64-bit atomic minimum; the load first
@@ -138,7 +109,7 @@ func (r *runMin) flush() {
 // forest flat again.
 func (c *core) hook(ends func(key uint64) (u, v uint32), mark func(key uint64)) {
 	p, best, hookTo, roots := c.parent, c.best, c.hookTo, c.roots
-	c.pool.Thread(len(roots), 1<<12, func(_, lo, hi int) {
+	c.Pool.Thread(len(roots), 1<<12, func(_, lo, hi int) {
 		for _, r := range roots[lo:hi] {
 			key := best[r]
 			if key == noKey {
@@ -174,7 +145,7 @@ func (c *core) hook(ends func(key uint64) (u, v uint32), mark func(key uint64)) 
 	// Pointer jumping over the hooked roots until each points at a root.
 	for {
 		var moved atomic.Bool
-		c.pool.Thread(len(hooked), 1<<12, func(_, lo, hi int) {
+		c.Pool.Thread(len(hooked), 1<<12, func(_, lo, hi int) {
 			changed := false
 			for _, r := range hooked[lo:hi] {
 				x := atomic.LoadUint32(&p[r])
@@ -192,7 +163,7 @@ func (c *core) hook(ends func(key uint64) (u, v uint32), mark func(key uint64)) 
 			break
 		}
 	}
-	c.pool.Thread(c.n, 1<<14, func(_, lo, hi int) {
+	c.Pool.Thread(c.n, 1<<14, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			if x := p[v]; p[x] != x {
 				p[v] = p[x]
@@ -316,7 +287,7 @@ func (o *eaOp) Start(v decider.Variant) error {
 func (o *eaOp) gather(hidden edgeset.Bitmap, cross bool) []rec {
 	all, p := o.cur, o.parent
 	const chunk = 1 << 14
-	return edgeset.Collect(o.pool, chunkOffsets(len(all)), func(lo, hi int, emit func(rec)) {
+	return edgeset.Collect(o.Pool, chunkOffsets(len(all)), func(lo, hi int, emit func(rec)) {
 		for i := lo * chunk; i < min(hi*chunk, len(all)); i++ {
 			r := all[i]
 			if hidden != nil && hidden[i>>6]&(1<<(i&63)) != 0 {
@@ -340,7 +311,7 @@ func (o *eaOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 }
 
 func (o *eaOp) Convert(r decider.Rep) error {
-	o.ws.Convert(o.pool, r, int64(len(o.cur)),
+	o.ws.Convert(o.Pool, r, int64(len(o.cur)),
 		func(h edgeset.Bitmap) []rec { return o.gather(h, true) },
 		func(x rec) int64 { return o.slot(uint32(x.key)) })
 	return nil
@@ -354,7 +325,7 @@ func (o *eaOp) compute(v decider.Variant) (int64, error) {
 	}
 	if o.ws.Active == 0 {
 		if o.second {
-			o.done = true
+			o.Finished = true
 			return read, nil
 		}
 		// Phase one is exhausted: the full array takes its place.
@@ -402,7 +373,7 @@ func minPass[T any](ws *edgeset.Set[T], v decider.Variant, convert func(decider.
 // edges inside one component.
 func (o *eaOp) minQueue() {
 	p, best := o.parent, o.best
-	o.ws.Queue = edgeset.Filter(o.pool, o.ws.Queue, func(_ int, q []rec) int {
+	o.ws.Queue = edgeset.Filter(o.Pool, o.ws.Queue, func(_ int, q []rec) int {
 		k := 0
 		run := newRunMin(best)
 		for _, x := range q {
@@ -425,7 +396,7 @@ func (o *eaOp) minQueue() {
 // edge is one element, so thread and block mapping are the same here.
 func (o *eaOp) minBitmap() int64 {
 	p, best, all, h := o.parent, o.best, o.cur, o.ws.Hidden
-	o.pool.Thread(len(h), 1<<8, func(w, lo, hi int) {
+	o.Pool.Thread(len(h), 1<<8, func(w, lo, hi int) {
 		var a, read int64
 		run := newRunMin(best)
 		for i := lo; i < hi; i++ {
@@ -452,11 +423,11 @@ func (o *eaOp) minBitmap() int64 {
 			h[i] = word | hide
 		}
 		run.flush()
-		o.cnt[w].a += a
-		o.cnt[w].b += read
+		o.Cnt[w].A += a
+		o.Cnt[w].B += read
 	})
 	var read int64
-	o.ws.Active, read = o.sums()
+	o.ws.Active, read = o.Sums()
 	return read
 }
 
@@ -513,7 +484,7 @@ func (o *alOp) Step(req runtime.StepRequest) (runtime.StepResult, error) {
 // different components, in arc order.
 func (o *alOp) collect(hidden edgeset.Bitmap) []uint64 {
 	off, adj, p, directed := o.off, o.adj, o.parent, o.directed
-	return edgeset.Collect(o.pool, off, func(lo, hi int, emit func(uint64)) {
+	return edgeset.Collect(o.Pool, off, func(lo, hi int, emit func(uint64)) {
 		for u := lo; u < hi; u++ {
 			pu := p[u]
 			for e := off[u]; e < off[u+1]; e++ {
@@ -531,7 +502,7 @@ func (o *alOp) collect(hidden edgeset.Bitmap) []uint64 {
 }
 
 func (o *alOp) Convert(r decider.Rep) error {
-	o.ws.Convert(o.pool, r, int64(len(o.adj)), o.collect,
+	o.ws.Convert(o.Pool, r, int64(len(o.adj)), o.collect,
 		func(x uint64) int64 { return int64(uint32(x)) })
 	return nil
 }
@@ -542,7 +513,7 @@ func (o *alOp) compute(v decider.Variant) (int64, error) {
 		return 0, err
 	}
 	if o.ws.Active == 0 {
-		o.done = true
+		o.Finished = true
 		return read, nil
 	}
 	off, adj, chosen := o.off, o.adj, o.chosen
@@ -571,7 +542,7 @@ func source(off []int64, e int64) uint32 {
 
 func (o *alOp) minBitmap(m decider.Mapping) int64 {
 	off, adj, w, p, best, h, directed := o.off, o.adj, o.wts, o.parent, o.best, o.ws.Hidden, o.directed
-	edgeset.PassCSR(o.pool, off, m, func(wk, lo, hi int, eLo, eHi int64) {
+	edgeset.PassCSR(o.Pool, off, m, func(wk, lo, hi int, eLo, eHi int64) {
 		var a, read int64
 		mk := edgeset.NewMarker()
 		for u := lo; u < hi; u++ {
@@ -600,17 +571,17 @@ func (o *alOp) minBitmap(m decider.Mapping) int64 {
 			}
 		}
 		mk.Flush(h)
-		o.cnt[wk].a += a
-		o.cnt[wk].b += read
+		o.Cnt[wk].A += a
+		o.Cnt[wk].B += read
 	})
 	var read int64
-	o.ws.Active, read = o.sums()
+	o.ws.Active, read = o.Sums()
 	return read
 }
 
 func (o *alOp) minQueue() {
 	adj, w, p, best := o.adj, o.wts, o.parent, o.best
-	o.ws.Queue = edgeset.Filter(o.pool, o.ws.Queue, func(_ int, q []uint64) int {
+	o.ws.Queue = edgeset.Filter(o.Pool, o.ws.Queue, func(_ int, q []uint64) int {
 		k := 0
 		run := newRunMin(best)
 		for _, x := range q {
