@@ -12,6 +12,23 @@ import (
 	"github.com/gearbox-graph/gearbox/runtime"
 )
 
+// runCommon are the flags that `gearbox run` and `gearbox run maxflow`
+// share: the input, the backend, the result file and the check (each
+// command registers --out and --verify with its own help).
+type runCommon struct {
+	in inputFlags
+	backendFlags
+	out    string
+	verify bool
+}
+
+// register adds the input's flags and the backend's (deviceDoc: --device's
+// help for the command).
+func (c *runCommon) register(fs *flag.FlagSet, deviceDoc string) {
+	c.in.register(fs)
+	c.backendFlags.register(fs, deviceDoc)
+}
+
 // backendFlags are --device and --workers, which every command that runs
 // an algorithm takes; doc is --device's help, which says what the command
 // runs where.

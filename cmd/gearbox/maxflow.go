@@ -23,28 +23,24 @@ var ownFlagCommands = map[string]func(ctx context.Context, e *env, args []string
 
 // maxflowFlags are the flags of `gearbox run maxflow`.
 type maxflowFlags struct {
-	in         inputFlags
+	runCommon
 	source     string
 	sink       string
 	algorithm  string
 	variant    string
 	globalFreq float64
-	backendFlags
-	tailBelow int
-	tailAfter int
-	out       string
-	cut       string
-	verify    bool
+	tailBelow  int
+	tailAfter  int
+	cut        string
 }
 
 func (f *maxflowFlags) register(fs *flag.FlagSet) {
-	f.in.register(fs)
+	f.runCommon.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
 	fs.StringVar(&f.source, "source", "", "source vertex `IDS` in the file's ids, comma-separated for several (a super-source joins them); default: the .max file's or generator's source")
 	fs.StringVar(&f.sink, "sink", "", "sink vertex `IDS`, as --source")
 	fs.StringVar(&f.algorithm, "algorithm", "auto", "push-relabel solver: auto, hl (highest label, serial), fifo (serial) or sync (parallel passes on the engine)")
 	fs.StringVar(&f.variant, "variant", "auto", "sync only: auto (adaptive policy) or a static variant ("+strings.Join(maxflowVariantNames(), ", ")+"; order is ignored)")
 	fs.Float64Var(&f.globalFreq, "global-freq", maxflow.DefaultKnobs().GlobalFreq, "global relabel frequency: one per (6n+m)/`F` of relabel work")
-	f.backendFlags.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable, else cpu); on cuda phase 1 runs on the GPU (a tail of few active vertices and phase 2 on the host)")
 	def := maxflow.DefaultKnobs()
 	fs.IntVar(&f.tailBelow, "tail-below", def.SerialBelow, "sync and cuda: a tail of at most `N` active vertices is finished by the serial solver (on the host; 0: never)")
 	fs.IntVar(&f.tailAfter, "tail-after", def.HostAfter, "cuda: the tail moves to the host after `P` passes in a row at most --tail-below active (0: never)")

@@ -26,7 +26,7 @@ var runSourceHook func()
 
 // runFlags are the flags of `gearbox run`.
 type runFlags struct {
-	in      inputFlags
+	runCommon
 	source  string
 	sources int
 	target  string
@@ -39,16 +39,13 @@ type runFlags struct {
 	params     map[string]uint64
 	thresholds string
 	trace      string
-	out        string
-	verify     bool
 	json       bool
-	backendFlags
 	cpuprofile string
 	cold       bool
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
-	f.in.register(fs)
+	f.runCommon.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable and the cost model expects it faster on this graph, else cpu; the output says why)")
 	fs.StringVar(&f.source, "source", "", "source vertex `ID` in the input file's ids (default: a seeded random vertex with out-edges)")
 	fs.StringVar(&f.target, "target", "", "target vertex `ID` in the input file's ids: bfs and sssp print a shortest path to it, stcon searches for it")
 	fs.BoolVar(&f.parents, "parents", false, "record a parent per vertex (bfs, sssp); --out gains a third column, the parent's id ('-' for the source and unreached vertices)")
@@ -65,7 +62,6 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write one 'id value' line per vertex to `FILE` ('-' for stdout; unreachable = inf)")
 	fs.BoolVar(&f.verify, "verify", false, "check the result against a serial reference")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object (graph, algorithm, sources, times, variants, result summary) on stdout instead of the text summary")
-	f.backendFlags.register(fs, "backend: cpu, cuda or auto (cuda when a GPU is usable and the cost model expects it faster on this graph, else cpu; the output says why)")
 	fs.BoolVar(&f.cold, "cold", false, "benchmark mode (--sources K, --repeat R): no untimed warm-up run before the timed ones")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the runs (not the graph's loading) to `FILE` ('-' for stdout), for go tool pprof")
 }
